@@ -1,0 +1,98 @@
+// Builds the HTTP application. The process entry (server.ts) and the tests both call buildApp;
+// only server.ts listens.
+import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { Config } from './config.ts';
+import type { Database } from './platform/db/port.ts';
+import { systemClock, type Clock } from './platform/clock.ts';
+import { createTokenService, type TokenService } from './platform/auth/tokens.ts';
+import { registerAuthGuard } from './platform/auth/guard.ts';
+import { principalOf, type Actor } from './platform/auth/actor.ts';
+import { registerErrorHandling } from './platform/errors/error-handler.ts';
+import { validatorCompiler } from './platform/http/validation.ts';
+import { genRequestId } from './platform/http/request-id.ts';
+import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { registerOpenApi } from './platform/http/openapi.ts';
+import { healthRoutes } from './platform/http/health.routes.ts';
+import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
+import type { RequestContext } from './platform/context.ts';
+import { featureRoutes } from './routes.ts';
+
+export interface AppDeps {
+  config: Config;
+  db: Database;
+  clock?: Clock;
+  tokens?: TokenService;
+  logger?: FastifyServerOptions['logger'];
+}
+
+export type App = FastifyInstance;
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    deps: { config: Config; db: Database; clock: Clock; tokens: TokenService };
+  }
+}
+
+export async function buildApp(deps: AppDeps): Promise<App> {
+  const clock = deps.clock ?? systemClock;
+  const tokens = deps.tokens ?? createTokenService(deps.config);
+  const { config, db } = deps;
+
+  const app = Fastify({
+    logger: deps.logger ?? {
+      level: config.logLevel,
+      // Paths only: query strings can carry search terms (names, emails, phones).
+      serializers: {
+        req: (req) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
+        res: (res) => ({ statusCode: res.statusCode }),
+      },
+    },
+    genReqId: genRequestId,
+    bodyLimit: config.bodyLimitBytes,
+    routerOptions: { maxParamLength: 200 },
+    ajv: { customOptions: { removeAdditional: false } },
+  }).withTypeProvider<TypeBoxTypeProvider>();
+
+  app.decorate('deps', { config, db, clock, tokens });
+  app.setValidatorCompiler(validatorCompiler);
+  // Only JSON bodies are accepted; anything else is refused with 415.
+  app.removeContentTypeParser('text/plain');
+  registerErrorHandling(app);
+
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+  });
+
+  registerAuthGuard(app, tokens, config.adminToken);
+
+  app.decorateRequest('requestContext', null);
+  app.decorateRequest('context', function <A extends Actor>(this: any, actor: A): RequestContext<A> {
+    if (!this.requestContext) {
+      this.requestContext = {
+        actor,
+        db,
+        clock,
+        requestId: this.id,
+        log: this.log,
+        idempotency: readIdempotencyClaim(this, principalOf(actor)),
+        replayed: false,
+      } satisfies RequestContext<A>;
+    }
+    return this.requestContext;
+  });
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (request.requestContext?.replayed) reply.header(REPLAY_HEADER, 'true');
+    return payload;
+  });
+
+  const redis = await registerRateLimits(app, { globalPerMinute: config.rateLimits.globalPerMinute, redisUrl: config.redisUrl });
+  if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
+
+  await registerOpenApi(app);
+  await app.register(healthRoutes(db));
+  await app.register(featureRoutes);
+
+  await app.ready();
+  return app;
+}

@@ -1,0 +1,219 @@
+// The one booking authority. Every write that occupies a unit's time (create, reschedule, seating
+// a walk-in) goes through here; nothing else inserts appointments or moves their block.
+//
+// What guarantees no double booking is the exclusion constraint appointments_no_overlap, not a
+// prior SELECT: two overlapping live blocks on one unit can never both commit, whatever the
+// concurrency and however many processes share the database. On top of that, each write first
+// locks the unit row (FOR UPDATE), which
+//   - serialises writers per unit, so holds and time-off (other tables, which a constraint on
+//     appointments cannot see) are checked without a race, and
+//   - keeps concurrent inserts on one unit from deadlocking inside the constraint check.
+import type { Tx } from '../platform/db/port.ts';
+import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
+import { AppError, notFound } from '../platform/errors/app-error.ts';
+
+export interface AppointmentRow {
+  id: string;
+  store_id: string;
+  unit_id: string;
+  service_id: string | null;
+  customer_id: string | null;
+  guest_name: string | null;
+  guest_email: string | null;
+  guest_phone: string | null;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string;
+  block_ends_at: string;
+  status: string;
+  payment_status: string;
+  price_pence: number;
+  deposit_pence: number;
+  settled_pence: number;
+  currency: string;
+  party_size: number;
+  children: number;
+  high_chairs: number;
+  source: string;
+  is_override: boolean;
+  preferred_area_id: string | null;
+  client_token: string | null;
+  cancel_reason: string | null;
+  checked_in_at: string | null;
+  completed_at: string | null;
+  cancelled_at: string | null;
+  no_show_at: string | null;
+  created_by: string | null;
+  created_at: string;
+  updated_at: string;
+}
+
+export const APPOINTMENT_COLUMNS = `id, store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
+  starts_at, ends_at, lower(block) AS block_starts_at, upper(block) AS block_ends_at, status, payment_status,
+  price_pence, deposit_pence, settled_pence, currency, party_size, children, high_chairs, source, is_override,
+  preferred_area_id, client_token, cancel_reason, checked_in_at, completed_at, cancelled_at, no_show_at,
+  created_by, created_at, updated_at`;
+
+export interface Slot {
+  unitId: string;
+  startsAt: string;
+  endsAt: string;
+  /** Widen what the unit is occupied for (buffers) without changing what the customer is told. */
+  blockStartsAt?: string | null;
+  blockEndsAt?: string | null;
+  /** Force-book: the row is exempt from the guard, blocks nobody, and ignores holds and time-off. */
+  override: boolean;
+}
+
+export interface NewAppointment extends Slot {
+  storeId: string;
+  status: 'confirmed' | 'pending_payment' | 'checked_in';
+  serviceId: string | null;
+  customerId: string | null;
+  guestName: string | null;
+  guestEmail: string | null;
+  guestPhone: string | null;
+  partySize: number;
+  children: number;
+  highChairs: number;
+  pricePence: number;
+  depositPence: number;
+  paymentStatus: string;
+  currency: string;
+  source: string;
+  preferredAreaId: string | null;
+  clientToken: string | null;
+  createdBy: string | null;
+  checkedInAt?: string | null;
+}
+
+interface Block {
+  start: string;
+  end: string;
+}
+
+function blockOf(slot: Slot): Block {
+  const start = slot.blockStartsAt ?? slot.startsAt;
+  const end = slot.blockEndsAt ?? slot.endsAt;
+  const s = Date.parse(slot.startsAt);
+  const e = Date.parse(slot.endsAt);
+  if (!(e > s)) throw new AppError('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
+  if (Date.parse(start) > s || Date.parse(end) < e) {
+    throw new AppError('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
+  }
+  return { start, end };
+}
+
+/** Locks unit rows in a fixed order (by id) so two movers never wait on each other in a cycle. */
+export async function lockUnits(tx: Tx, storeId: string, unitIds: string[]): Promise<Map<string, { is_active: boolean; bookable: boolean }>> {
+  const ids = [...new Set(unitIds)].sort();
+  const res = await tx.query<{ id: string; is_active: boolean; bookable: boolean }>(
+    'SELECT id, is_active, bookable FROM units WHERE store_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
+    [storeId, ids],
+  );
+  if (res.rows.length !== ids.length) throw notFound('Unit');
+  return new Map(res.rows.map((r) => [r.id, r]));
+}
+
+/** Unexpired holds and time-off refuse a booking unless it is an override. */
+async function assertNoHoldOrTimeOff(tx: Tx, storeId: string, unitId: string, block: Block, now: Date): Promise<void> {
+  const res = await tx.query<{ what: string }>(
+    `SELECT 'hold' AS what FROM holds
+      WHERE store_id = $1 AND unit_id = $2 AND released_at IS NULL
+        AND (expires_at IS NULL OR expires_at > $5)
+        AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
+     UNION ALL
+     SELECT kind FROM time_off
+      WHERE store_id = $1 AND unit_id = $2 AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
+     LIMIT 1`,
+    [storeId, unitId, block.start, block.end, now.toISOString()],
+  );
+  if (res.rows.length) {
+    const what = res.rows[0].what === 'hold' ? 'held by a customer mid-checkout' : 'on time off';
+    throw new AppError('UNIT_UNAVAILABLE', `The unit is ${what} for part of that time`);
+  }
+}
+
+function bookable(units: Map<string, { is_active: boolean; bookable: boolean }>, unitId: string) {
+  const unit = units.get(unitId);
+  if (!unit?.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
+}
+
+function asConflict(err: unknown): never {
+  if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'appointments_no_overlap') {
+    throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
+  }
+  throw err;
+}
+
+/**
+ * Books a new appointment. With a client token, a retry returns the first appointment
+ * (reused: true) instead of booking twice.
+ */
+export async function book(tx: Tx, input: NewAppointment, now: Date): Promise<{ appointment: AppointmentRow; reused: boolean }> {
+  const block = blockOf(input);
+  const units = await lockUnits(tx, input.storeId, [input.unitId]);
+  if (input.clientToken) {
+    const existing = await findByClientToken(tx, input.storeId, input.clientToken);
+    if (existing) return { appointment: existing, reused: true };
+  }
+  bookable(units, input.unitId);
+  if (!input.override) await assertNoHoldOrTimeOff(tx, input.storeId, input.unitId, block, now);
+  try {
+    const res = await tx.query<AppointmentRow>(
+      `INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
+         starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
+         high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tstzrange($10::timestamptz, $11::timestamptz), $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
+         $22, $23, $24, $25, $26, $26)
+       ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
+       RETURNING ${APPOINTMENT_COLUMNS}`,
+      [
+        input.storeId, input.unitId, input.serviceId, input.customerId, input.guestName, input.guestEmail, input.guestPhone,
+        input.startsAt, input.endsAt, block.start, block.end, input.status, input.paymentStatus, input.pricePence,
+        input.depositPence, input.currency, input.partySize, input.children, input.highChairs, input.source, input.override,
+        input.preferredAreaId, input.clientToken, input.createdBy, input.checkedInAt ?? null, now.toISOString(),
+      ],
+    );
+    if (res.rows[0]) return { appointment: res.rows[0], reused: false };
+  } catch (err) {
+    asConflict(err);
+  }
+  // Lost a same-token race to a transaction that committed meanwhile: return its appointment.
+  const winner = await findByClientToken(tx, input.storeId, input.clientToken!);
+  if (!winner) throw new AppError('CONFLICT', 'The booking collided with a concurrent request; retry it');
+  return { appointment: winner, reused: true };
+}
+
+export async function findByClientToken(tx: Tx, storeId: string, clientToken: string): Promise<AppointmentRow | null> {
+  const res = await tx.query<AppointmentRow>(
+    `SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND client_token = $2`,
+    [storeId, clientToken],
+  );
+  return res.rows[0] ?? null;
+}
+
+/**
+ * Moves an appointment in time or unit without changing its status. One UPDATE replaces the block,
+ * so the new slot is secured and the old released atomically: if the new slot is taken the
+ * statement fails and the original is untouched. The caller has locked the appointment row.
+ */
+export async function move(tx: Tx, storeId: string, current: AppointmentRow, slot: Slot, now: Date): Promise<AppointmentRow> {
+  const block = blockOf(slot);
+  const units = await lockUnits(tx, storeId, [current.unit_id, slot.unitId]);
+  bookable(units, slot.unitId);
+  if (!slot.override) await assertNoHoldOrTimeOff(tx, storeId, slot.unitId, block, now);
+  try {
+    const res = await tx.query<AppointmentRow>(
+      `UPDATE appointments
+          SET unit_id = $3, starts_at = $4, ends_at = $5, block = tstzrange($6::timestamptz, $7::timestamptz),
+              is_override = $8, updated_at = $9
+        WHERE store_id = $1 AND id = $2
+        RETURNING ${APPOINTMENT_COLUMNS}`,
+      [storeId, current.id, slot.unitId, slot.startsAt, slot.endsAt, block.start, block.end, slot.override, now.toISOString()],
+    );
+    return res.rows[0];
+  } catch (err) {
+    asConflict(err);
+  }
+}

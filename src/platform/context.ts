@@ -1,0 +1,84 @@
+// The request context every service function takes first: who is acting, the database, the clock,
+// and the request's idempotency claim. Mutating services run their work through ctx.transaction,
+// which owns retries and writes the idempotency record in the same transaction as the effect.
+import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
+import type { Actor, AdminActor, CustomerActor, MerchantActor } from './auth/actor.ts';
+import type { Clock } from './clock.ts';
+import type { Database, Tx } from './db/port.ts';
+import { isRetryable } from './db/pg-errors.ts';
+import { AppError } from './errors/app-error.ts';
+import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from './idempotency.ts';
+
+export interface RequestContext<A extends Actor = Actor> {
+  readonly actor: A;
+  readonly db: Database;
+  readonly clock: Clock;
+  readonly requestId: string;
+  readonly log: FastifyBaseLogger;
+  readonly idempotency: IdempotencyClaim | null;
+  /** Set when the result came from a stored idempotent response. */
+  replayed: boolean;
+}
+
+export type MerchantContext = RequestContext<MerchantActor>;
+export type CustomerContext = RequestContext<CustomerActor>;
+export type AdminContext = RequestContext<AdminActor>;
+
+const MAX_ATTEMPTS = 5;
+
+export interface TransactionOptions {
+  /** What to report if deadlocks or serialization failures persist past the retries. */
+  exhausted?: () => AppError;
+}
+
+/**
+ * Runs fn in one transaction. Deadlocks and serialization failures are retried a bounded number
+ * of times. With an Idempotency-Key the stored result is replayed instead of running fn, and a
+ * first result is stored before commit. fn's return value is the response body.
+ */
+export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await ctx.db.transaction(async (tx) => {
+        const claim = ctx.idempotency;
+        if (claim) {
+          const stored = await claimIdempotency(tx, claim, ctx.clock.now());
+          if (stored) {
+            ctx.replayed = true;
+            return stored.body as T;
+          }
+        }
+        const result = await fn(tx);
+        if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now());
+        return result;
+      });
+    } catch (err) {
+      if (!isRetryable(err)) throw err;
+      if (attempt >= MAX_ATTEMPTS) {
+        throw options.exhausted?.() ?? new AppError('CONFLICT', 'The request collided with concurrent changes; retry it');
+      }
+      // Jittered backoff so colliding transactions do not collide again in lockstep.
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+    }
+  }
+}
+
+function contextFor<A extends Actor>(request: FastifyRequest, kind: A['kind']): RequestContext<A> {
+  const actor = request.actor;
+  if (!actor || actor.kind !== kind) {
+    // The route's auth rule guarantees this; reaching here means a route declared the wrong rule.
+    throw new Error(`route ${request.routeOptions.url} expected a ${kind} actor`);
+  }
+  return request.context(actor as A);
+}
+
+export const merchantContext = (request: FastifyRequest) => contextFor<MerchantActor>(request, 'merchant');
+export const customerContext = (request: FastifyRequest) => contextFor<CustomerActor>(request, 'customer');
+export const adminContext = (request: FastifyRequest) => contextFor<AdminActor>(request, 'admin');
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    context<A extends Actor>(actor: A): RequestContext<A>;
+    requestContext: RequestContext | null;
+  }
+}

@@ -1,0 +1,75 @@
+// PostgreSQL server through node-postgres. Many processes may share one database.
+import pg from 'pg';
+import type { Database, QueryResult, Row } from './port.ts';
+import { valueParsers } from './value-parsers.ts';
+
+const types = {
+  getTypeParser(oid: number, format?: string) {
+    const parser = valueParsers[oid];
+    if (parser && format !== 'binary') return parser;
+    return pg.types.getTypeParser(oid, format as any);
+  },
+};
+
+export interface PgOptions {
+  connectionString: string;
+  poolSize: number;
+  onError?: (err: Error) => void;
+}
+
+export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
+  const pool = new pg.Pool({
+    connectionString: options.connectionString,
+    max: options.poolSize,
+    types: types as any,
+    options: '-c TimeZone=UTC',
+    connectionTimeoutMillis: 5_000,
+    idleTimeoutMillis: 30_000,
+    // A statement that hangs (a lost database) must not hold a request forever.
+    query_timeout: 15_000,
+  });
+  // An idle client losing its connection must not crash the process; the next checkout reconnects.
+  pool.on('error', (err) => options.onError?.(err));
+
+  const wrap = (result: pg.QueryResult): QueryResult<any> => ({
+    rows: result.rows as Row[],
+    rowCount: result.rowCount ?? result.rows.length,
+  });
+
+  return {
+    engine: 'pg',
+    pool,
+    async query(sql, params) {
+      return wrap(await pool.query(sql, params as any[] | undefined));
+    },
+    async transaction(fn) {
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      try {
+        await client.query('BEGIN');
+        const result = await fn({ query: async (sql, params) => wrap(await client.query(sql, params as any[] | undefined)) });
+        await client.query('COMMIT');
+        return result;
+      } catch (err) {
+        try {
+          await client.query('ROLLBACK');
+        } catch (rollbackErr) {
+          broken = rollbackErr as Error;
+        }
+        throw err;
+      } finally {
+        // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
+        client.release(broken);
+      }
+    },
+    async exec(sql) {
+      await pool.query(sql);
+    },
+    async ping() {
+      await pool.query('SELECT 1');
+    },
+    async close() {
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,29 @@
+// The one database port. Two adapters implement it: PGlite (embedded) and pg (a PostgreSQL server).
+// Rows come back as plain JSON values on both engines: instants as ISO strings, dates as
+// YYYY-MM-DD, bigint and numeric as numbers (see value-parsers.ts).
+
+export type Row = Record<string, any>;
+
+export interface QueryResult<T extends Row = Row> {
+  rows: T[];
+  rowCount: number;
+}
+
+/** A handle that can run SQL: the database itself, or an open transaction. */
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+}
+
+/** Inside a transaction this is the only handle in scope. */
+export type Tx = Queryable;
+
+export interface Database extends Queryable {
+  readonly engine: 'pglite' | 'pg';
+  /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
+  transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** Runs a script of several statements (migrations). */
+  exec(sql: string): Promise<void>;
+  /** Cheap round trip used by /readyz. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}

@@ -1,0 +1,58 @@
+// The one catalogue of error codes. Every non-2xx answer carries one of these in
+// { error: { code, message, requestId } }. Published in the OpenAPI document (x-error-codes).
+// Features add their codes here, never inline elsewhere.
+
+export const ERRORS = {
+  // Input
+  VALIDATION_FAILED: { status: 400, description: 'The request does not match the schema; the message names the field.' },
+  MALFORMED_JSON: { status: 400, description: 'The body is not valid JSON.' },
+  INVALID_IDEMPOTENCY_KEY: { status: 400, description: 'Idempotency-Key must be 1 to 255 visible ASCII characters.' },
+  GUEST_CONTACT_REQUIRED: { status: 400, description: 'A booking needs customer_id or guest_email.' },
+  INVALID_TIME_RANGE: { status: 400, description: 'An end is not after its start, or a block does not contain the appointment.' },
+  RANGE_TOO_LONG: { status: 400, description: 'The requested date range is longer than allowed.' },
+  QUERY_TOO_SHORT: { status: 400, description: 'A search term needs at least 2 characters.' },
+  INVALID_PHONE: { status: 400, description: 'The phone number is not a UK mobile.' },
+  INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
+  PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
+
+  // Identity and permission
+  UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
+  WRONG_TOKEN_KIND: { status: 403, description: 'A customer token on a merchant route, or the reverse.' },
+  INSUFFICIENT_SCOPE: { status: 403, description: 'The token lacks the scope this operation needs.' },
+  MISSING_ENTITLEMENT: { status: 403, description: 'The store lacks the paid entitlement this operation needs.' },
+  MISSING_PERMISSION: { status: 403, description: 'The staff member lacks the permission this operation needs.' },
+  ADMIN_DISABLED: { status: 404, description: 'The operator surface is off (ADMIN_TOKEN is not set).' },
+
+  // Lookup
+  NOT_FOUND: { status: 404, description: 'No such record in the authenticated store (another store\'s record reads the same).' },
+  ROUTE_NOT_FOUND: { status: 404, description: 'No such route.' },
+  METHOD_NOT_ALLOWED: { status: 405, description: 'The route exists but not for this method.' },
+
+  // State
+  SLOT_TAKEN: { status: 409, description: 'The unit is already occupied for part of that time (booking or move refused).' },
+  UNIT_UNAVAILABLE: { status: 409, description: 'The unit is held mid-checkout or on time off for part of that time.' },
+  UNIT_NOT_BOOKABLE: { status: 409, description: 'The unit is inactive or not bookable.' },
+  STALE_SLOT: { status: 409, description: 'A walk-in seat lost the race for the slot; the entry keeps its place.' },
+  INVALID_TRANSITION: { status: 409, description: 'The record\'s current status does not allow this operation.' },
+  NOT_YET_DUE: { status: 409, description: 'A no-show cannot be marked before the appointment\'s time has passed.' },
+  ALREADY_CHECKED_IN: { status: 409, description: 'A checked-in guest showed up and cannot be a no-show.' },
+  NO_SHOW_NOT_SETTLEABLE: { status: 409, description: 'A no-show is never settled here.' },
+  CANCELLATION_WINDOW: { status: 409, description: 'Too close to the start to move without override.' },
+  ENTRY_NOT_WAITING: { status: 409, description: 'Only a waiting queue entry can be called.' },
+  PHONE_IN_USE: { status: 409, description: 'That phone number belongs to another customer.' },
+  EMAIL_IN_USE: { status: 409, description: 'That email belongs to another customer.' },
+  CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
+  CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
+
+  // Idempotency
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, description: 'A request with this Idempotency-Key is still running.' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, description: 'This Idempotency-Key was used with a different request.' },
+
+  // Limits and failures
+  RATE_LIMITED: { status: 429, description: 'Too many requests; retry after the Retry-After seconds.' },
+  INTERNAL: { status: 500, description: 'Unexpected failure; nothing about it is disclosed.' },
+  SERVICE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached; retry shortly.' },
+} as const satisfies Record<string, { status: number; description: string }>;
+
+export type ErrorCode = keyof typeof ERRORS;

@@ -1,0 +1,29 @@
+// Two Ajv instances: bodies are validated strictly (no coercion: "5" is not a number, unknown
+// fields are refused); querystrings, params and headers are strings on the wire and are coerced.
+import { Ajv, type Options } from 'ajv';
+import addFormatsImport from 'ajv-formats';
+import type { FastifySchemaCompiler } from 'fastify';
+
+const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
+
+const base: Options = {
+  allErrors: false,
+  removeAdditional: false,
+  useDefaults: true,
+  strict: false,
+  // TypeBox adds its own keywords (~kind and friends); Ajv only needs to ignore them.
+};
+
+function make(options: Options): Ajv {
+  const ajv = new Ajv({ ...base, ...options });
+  addFormats(ajv);
+  return ajv;
+}
+
+const strict = make({ coerceTypes: false });
+const coercing = make({ coerceTypes: 'array' });
+
+export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
+  const ajv = httpPart === 'body' ? strict : coercing;
+  return ajv.compile(schema as object) as any;
+};

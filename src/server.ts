@@ -1,0 +1,55 @@
+// Process entry: load config, open and migrate the database, listen, and shut down gracefully.
+import { buildApp } from './app.ts';
+import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './platform/db/open.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+
+const db = await openDatabase(config);
+const applied = await migrate(db);
+const app = await buildApp({ config, db });
+if (applied.length) app.log.info({ applied }, 'migrations applied');
+if (isDevSecret(config)) app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
+if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surface (/admin/v1) is disabled');
+
+const sweeper = setInterval(() => {
+  purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
+}, 10 * 60 * 1000);
+sweeper.unref();
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  app.log.info({ signal }, 'shutting down: finishing in-flight requests');
+  clearInterval(sweeper);
+  const force = setTimeout(() => {
+    app.log.error('shutdown took too long; exiting');
+    process.exit(1);
+  }, 20_000);
+  force.unref();
+  try {
+    await app.close(); // stops accepting, waits for in-flight requests
+    await db.close();
+    process.exit(0);
+  } catch (err) {
+    app.log.error({ err }, 'error during shutdown');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
+
+await app.listen({ port: config.port, host: config.host });
+app.log.info({ engine: db.engine, docs: `http://${config.host}:${config.port}/docs` }, 'listening');

@@ -1,0 +1,68 @@
+// A running app on a fresh database, driven through app.inject().
+import { after } from 'node:test';
+import { buildApp, type App } from '../../src/app.ts';
+import { loadConfig, type Config } from '../../src/config.ts';
+import { fixedClock, type FixedClock } from '../../src/platform/clock.ts';
+import type { Database } from '../../src/platform/db/port.ts';
+import { createTokenService, type TokenService } from '../../src/platform/auth/tokens.ts';
+import { engine, openTestDatabase } from './engine.ts';
+import { Fixtures } from './fixtures.ts';
+
+export const ADMIN_TOKEN = 'test-admin-token-0123456789';
+export const TEST_SECRET = 'test-secret-0123456789-0123456789-abcdef';
+
+export interface TestApp {
+  app: App;
+  db: Database;
+  /** Connection string of this test database (pg engine only). */
+  url: string | null;
+  clock: FixedClock;
+  tokens: TokenService;
+  config: Config;
+  fx: Fixtures;
+  engine: typeof engine;
+  /** Builds a second app (its own pool) on the same database: a second server process's view. */
+  sibling(): Promise<App>;
+}
+
+export interface TestAppOptions {
+  now?: string;
+  env?: Record<string, string>;
+}
+
+export function testConfig(env: Record<string, string> = {}): Config {
+  return loadConfig({ AUTH_SECRET: TEST_SECRET, ADMIN_TOKEN: ADMIN_TOKEN, LOG_LEVEL: 'silent', ...env });
+}
+
+/** Starts an app on a fresh database; it is closed when the test file ends. */
+export async function startTestApp(options: TestAppOptions = {}): Promise<TestApp> {
+  const config = testConfig(options.env);
+  const clock = fixedClock(options.now ?? '2026-06-01T09:00:00Z');
+  const tokens = createTokenService(config);
+  const testDb = await openTestDatabase();
+  const app = await buildApp({ config, db: testDb.db, clock, tokens, logger: false });
+  const siblings: Array<{ app: App; close(): Promise<void> }> = [];
+  after(async () => {
+    await app.close();
+    for (const s of siblings) await s.close();
+    await testDb.close();
+  });
+  return {
+    app,
+    db: testDb.db,
+    url: testDb.url,
+    clock,
+    tokens,
+    config,
+    fx: new Fixtures(testDb.db, tokens, clock),
+    engine,
+    async sibling() {
+      if (!testDb.url) throw new Error('sibling apps need the pg engine');
+      const { openPg } = await import('../../src/platform/db/pg.adapter.ts');
+      const db = openPg({ connectionString: testDb.url, poolSize: 20 });
+      const other = await buildApp({ config, db, clock, tokens, logger: false });
+      siblings.push({ app: other, close: async () => { await other.close(); await db.close(); } });
+      return other;
+    },
+  };
+}
