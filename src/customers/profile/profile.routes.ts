@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 
-export async function customersRoutes(app: FastifyInstance) {
+export async function profileRoutes(app: FastifyInstance) {
   void app;
 }
