@@ -11,7 +11,7 @@ import type { Database } from '../../src/platform/db/port.ts';
 export type Engine = 'pglite' | 'pg';
 
 export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'pglite';
-export const TEMPLATE_DB = 'bbo_test_template';
+export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB ?? 'bbo_test_template';
 export const PGLITE_TEMPLATE_FILE = path.join(os.tmpdir(), `bbo-pglite-template-${process.env.TEST_RUN_ID ?? 'dev'}.tar`);
 
 export function serverUrl(): string {
