@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
+import { activityAdminRoutes } from './activity.admin.ts';
 
 export async function adminRoutes(app: FastifyInstance) {
-  void app;
+  await app.register(activityAdminRoutes);
 }
