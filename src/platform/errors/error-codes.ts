@@ -33,6 +33,7 @@ export const ERRORS = {
   SLOT_TAKEN: { status: 409, description: 'The unit is already occupied for part of that time (booking or move refused).' },
   UNIT_UNAVAILABLE: { status: 409, description: 'The unit is held mid-checkout or on time off for part of that time.' },
   UNIT_NOT_BOOKABLE: { status: 409, description: 'The unit is inactive or not bookable.' },
+  UNIT_HAS_BOOKINGS: { status: 409, description: 'The unit still has upcoming appointments; move or cancel them before deactivating it or making it unbookable.' },
   SERVICE_ARCHIVED: { status: 409, description: 'The service is archived and cannot be newly booked.' },
   STALE_SLOT: { status: 409, description: 'A walk-in seat lost the race for the slot; the entry keeps its place.' },
   INVALID_TRANSITION: { status: 409, description: 'The record\'s current status does not allow this operation.' },
