@@ -24,6 +24,8 @@ export interface AppDeps {
   clock?: Clock;
   tokens?: TokenService;
   logger?: FastifyServerOptions['logger'];
+  /** Extra routes registered before start (used by tests to probe platform behaviour). */
+  extend?: (app: FastifyInstance) => Promise<void>;
 }
 
 export type App = FastifyInstance;
@@ -92,6 +94,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerOpenApi(app);
   await app.register(healthRoutes(db));
   await app.register(featureRoutes);
+  if (deps.extend) await app.register(deps.extend);
 
   await app.ready();
   return app;

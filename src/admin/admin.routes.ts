@@ -1,6 +1,66 @@
+// The operator surface, under /admin/v1, on only when ADMIN_TOKEN is set.
 import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { auth } from '../platform/auth/guard.ts';
+import { adminContext } from '../platform/context.ts';
+import { Unit, UnitFields } from '../bookings/units/unit.schemas.ts';
+import { Type } from 'typebox';
+import * as s from './admin.schemas.ts';
+import * as service from './admin.service.ts';
 import { activityAdminRoutes } from './activity.admin.ts';
 
-export async function adminRoutes(app: FastifyInstance) {
+const tags = ['Operator'];
+const rule = { auth: auth.admin() };
+
+export async function adminRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const { tokens } = fastify.deps;
+
+  app.post('/stores', {
+    config: rule,
+    schema: { operationId: 'adminCreateStore', tags, body: s.CreateStoreBody, response: { 200: s.StoreResult } },
+  }, (req) => service.createStore(adminContext(req), req.body));
+
+  app.patch('/stores/:storeId', {
+    config: rule,
+    schema: { operationId: 'adminUpdateStore', tags, params: s.StoreParams, body: s.UpdateStoreBody, response: { 200: s.StoreResult } },
+  }, (req) => service.updateStore(adminContext(req), req.params.storeId, req.body));
+
+  app.post('/stores/:storeId/units', {
+    config: rule,
+    schema: {
+      operationId: 'adminCreateUnit',
+      tags,
+      params: s.StoreParams,
+      body: Type.Object(UnitFields, { additionalProperties: false }),
+      response: { 200: Type.Object({ unit: Unit }) },
+    },
+  }, (req) => service.createUnit(adminContext(req), req.params.storeId, req.body));
+
+  app.post('/stores/:storeId/holds', {
+    config: rule,
+    schema: { operationId: 'adminCreateHold', tags, params: s.StoreParams, body: s.CreateHoldBody, response: { 200: s.HoldResult } },
+  }, (req) => service.createHold(adminContext(req), req.params.storeId, req.body));
+
+  app.post('/stores/:storeId/memberships', {
+    config: rule,
+    schema: { operationId: 'adminAddMembership', tags, params: s.StoreParams, body: s.MembershipBody, response: { 200: s.MembershipResult } },
+  }, (req) => service.addMembership(adminContext(req), req.params.storeId, req.body.customer_id));
+
+  app.post('/customers', {
+    config: rule,
+    schema: { operationId: 'adminCreateCustomer', tags, body: s.CreateCustomerBody, response: { 200: s.CustomerResult } },
+  }, (req) => service.createCustomer(adminContext(req), req.body));
+
+  app.post('/customers/:customerId/erase', {
+    config: rule,
+    schema: { operationId: 'adminEraseCustomer', tags, params: s.CustomerParams, response: { 200: s.EraseResult } },
+  }, (req) => service.eraseCustomer(adminContext(req), req.params.customerId));
+
+  app.post('/tokens', {
+    config: rule,
+    schema: { operationId: 'adminMintToken', tags, body: s.TokenBody, response: { 200: s.TokenResult } },
+  }, (req) => service.mintToken(adminContext(req), tokens, req.body));
+
   await app.register(activityAdminRoutes);
 }

@@ -28,6 +28,7 @@ export interface TestApp {
 export interface TestAppOptions {
   now?: string;
   env?: Record<string, string>;
+  extend?: (app: App) => Promise<void>;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -40,7 +41,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = fixedClock(options.now ?? '2026-06-01T09:00:00Z');
   const tokens = createTokenService(config);
   const testDb = await openTestDatabase();
-  const app = await buildApp({ config, db: testDb.db, clock, tokens, logger: false });
+  const app = await buildApp({ config, db: testDb.db, clock, tokens, logger: false, extend: options.extend });
   const siblings: Array<{ app: App; close(): Promise<void> }> = [];
   after(async () => {
     await app.close();

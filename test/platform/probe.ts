@@ -1,0 +1,54 @@
+// Probe routes that exercise platform behaviour (guard, envelope, idempotency) in isolation.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from 'typebox';
+import { auth } from '../../src/platform/auth/guard.ts';
+import { customerContext, inTransaction, merchantContext } from '../../src/platform/context.ts';
+import { Uuid } from '../../src/platform/http/schemas.ts';
+
+export async function probeRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const Echo = Type.Object({ store_id: Uuid, user_id: Type.Union([Type.String(), Type.Null()]) });
+  app.get('/probe/merchant', {
+    config: { auth: auth.merchantRead() },
+    schema: { querystring: Type.Object({ store_id: Type.Optional(Uuid), limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100 })) }, { additionalProperties: false }), response: { 200: Echo } },
+  }, async (req) => {
+    const ctx = merchantContext(req);
+    return { store_id: ctx.actor.storeId, user_id: ctx.actor.userId };
+  });
+  app.post('/probe/merchant/:thingId', {
+    config: { auth: auth.merchantWrite({ entitlements: ['can_use_bookings'], permissions: ['can_process_payments'] }) },
+    schema: {
+      params: Type.Object({ thingId: Uuid }, { additionalProperties: false }),
+      body: Type.Object({ store_id: Uuid, count: Type.Integer({ minimum: 0 }), note: Type.Optional(Type.String({ maxLength: 10 })) }, { additionalProperties: false }),
+      response: { 200: Echo },
+    },
+  }, async (req) => {
+    const ctx = merchantContext(req);
+    return { store_id: ctx.actor.storeId, user_id: ctx.actor.userId };
+  });
+  app.get('/probe/customer', {
+    config: { auth: auth.customerRead() },
+    schema: { response: { 200: Type.Object({ customer_id: Uuid }) } },
+  }, async (req) => ({ customer_id: customerContext(req).actor.customerId }));
+  app.post('/probe/boom', { config: { auth: auth.merchantWrite() }, schema: {} }, async (req) => {
+    merchantContext(req);
+    throw new Error('relation "secret_table" does not exist at SELECT password FROM users');
+  });
+  // A write that counts its effects, for idempotency tests.
+  app.post('/probe/counter', {
+    config: { auth: auth.merchantWrite() },
+    schema: {
+      body: Type.Object({ label: Type.String(), delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 2000 })) }, { additionalProperties: false }),
+      response: { 200: Type.Object({ id: Type.Integer(), label: Type.String() }) },
+    },
+  }, async (req) => {
+    const ctx = merchantContext(req);
+    return inTransaction(ctx, async (tx) => {
+      await tx.query('CREATE TABLE IF NOT EXISTS probe_counter (id serial PRIMARY KEY, label text)');
+      const res = await tx.query<{ id: number; label: string }>('INSERT INTO probe_counter (label) VALUES ($1) RETURNING id, label', [req.body.label]);
+      if (req.body.delay_ms) await tx.query('SELECT pg_sleep($1)', [req.body.delay_ms / 1000]);
+      return res.rows[0];
+    });
+  });
+}
