@@ -27,6 +27,7 @@ export const ERRORS = {
 
   // Lookup
   NOT_FOUND: { status: 404, description: 'No such record in the authenticated store (another store\'s record reads the same).' },
+  UNKNOWN_CUSTOMERS: { status: 404, description: 'A bulk customer change named ids that are not this store\'s customers; nothing changed. The message gives the count.' },
   ROUTE_NOT_FOUND: { status: 404, description: 'No such route.' },
   METHOD_NOT_ALLOWED: { status: 405, description: 'The route exists but not for this method.' },
 
