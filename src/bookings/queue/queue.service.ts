@@ -1,0 +1,201 @@
+// The walk-in queue's rules: join, list, call, seat (assign) and remove. Every transition locks
+// the entry row first, so two staff acting on one entry are decided one after the other.
+import { audit } from '../../platform/audit.ts';
+import { inTransaction, type MerchantContext } from '../../platform/context.ts';
+import type { Queryable } from '../../platform/db/port.ts';
+import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { book } from '../booking-authority.ts';
+import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
+import * as repo from './queue.repository.ts';
+import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
+import { waitMinutes } from './wait-model.ts';
+
+/** Hold after a call when the store has not set called_hold_minutes (docs/decisions.md). */
+export const DEFAULT_CALLED_HOLD_MIN = 10;
+
+const MINUTE = 60_000;
+
+async function storeSettings(q: Queryable, storeId: string): Promise<repo.StoreQueueSettings> {
+  const store = await repo.findStoreSettings(q, storeId);
+  if (!store) throw notFound('Store');
+  return store;
+}
+
+async function lockedEntry(q: Queryable, storeId: string, entryId: string): Promise<repo.EntryRow> {
+  const entry = await repo.lockEntry(q, storeId, entryId);
+  if (!entry) throw notFound('Queue entry');
+  return entry;
+}
+
+export async function listQueue(ctx: MerchantContext): Promise<QueueList> {
+  const storeId = ctx.actor.storeId;
+  const store = await storeSettings(ctx.db, storeId);
+  const now = ctx.clock.now();
+  const { rows, placements } = await liveQueue(ctx.db, storeId, now);
+  return {
+    store_id: storeId,
+    walkin_mode: store.walkin_mode,
+    called_hold_minutes: store.called_hold_minutes,
+    entries: rows.map((row) => presentEntry(row, placements.get(row.entry_id), now)),
+  };
+}
+
+/** Checks what the entry names: customer, service and unit must exist in (or for) this store. */
+async function validateJoin(q: Queryable, storeId: string, body: JoinBody) {
+  if (body.customer_id) {
+    const customer = await repo.findCustomer(q, storeId, body.customer_id);
+    if (!customer || customer.erased) throw notFound('Customer');
+    if (customer.blocked) throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
+  }
+  let serviceMin: number | null = null;
+  if (body.service_id) {
+    const service = await repo.findService(q, storeId, body.service_id);
+    // An archived service cannot be booked, so it reads as missing here.
+    if (!service || !service.is_active) throw notFound('Service');
+    serviceMin = service.duration_min;
+  }
+  if (body.preferred_unit_id) {
+    const unit = await repo.findUnit(q, storeId, body.preferred_unit_id);
+    if (!unit) throw notFound('Unit');
+    if (!unit.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The preferred unit is inactive or not bookable');
+  }
+  return { durationMin: walkInMinutes(serviceMin) };
+}
+
+export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<JoinResult> {
+  const storeId = ctx.actor.storeId;
+  const guestName = body.guest_name?.trim() || null;
+  if (!body.customer_id && !guestName) throw new AppError('WALK_IN_NAME_REQUIRED', 'A queue entry needs customer_id or guest_name');
+  return inTransaction(ctx, async (tx) => {
+    const store = await storeSettings(tx, storeId);
+    const now = ctx.clock.now();
+    const clientToken = body.client_token ?? null;
+    if (clientToken) {
+      const existing = await repo.findEntryByClientToken(tx, storeId, clientToken);
+      if (existing) return { entry: await presentOne(tx, existing, now), reused: true };
+    }
+    if (store.walkin_mode === 'appointments_only') {
+      throw new AppError('WALK_INS_DISABLED', 'The store takes appointments only; walk-ins cannot join its queue');
+    }
+    const { durationMin } = await validateJoin(tx, storeId, body);
+    const preferredUnitId = body.preferred_unit_id ?? null;
+
+    // The quote is the model's placement of this entry behind everyone already live.
+    const { placements } = await liveQueue(tx, storeId, now, { id: 'newcomer', status: 'waiting', durationMin, preferredUnitId });
+    const start = placements.get('newcomer')?.start ?? null;
+    const row = await repo.insertEntry(tx, {
+      storeId,
+      customerId: body.customer_id ?? null,
+      guestName,
+      guestPhone: body.guest_phone?.trim() || null,
+      serviceId: body.service_id ?? null,
+      preferredUnitId,
+      partySize: body.party_size ?? 1,
+      joinedAt: now.toISOString(),
+      quotedWaitMin: start === null ? null : waitMinutes(now.getTime(), start),
+      clientToken,
+    });
+    if (!row) {
+      // A concurrent join with the same client_token committed first: answer with its entry.
+      const winner = await repo.findEntryByClientToken(tx, storeId, clientToken!);
+      if (!winner) throw new AppError('CONFLICT', 'The join collided with a concurrent request; retry it');
+      return { entry: await presentOne(tx, winner, now), reused: true };
+    }
+    await audit(tx, ctx, { action: 'queue.join', entity: 'queue_entry', entityId: row.entry_id, details: { quoted_wait_min: row.quoted_wait_min } });
+    return { entry: await presentOne(tx, row, now), reused: false };
+  });
+}
+
+export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<CallResult> {
+  const storeId = ctx.actor.storeId;
+  return inTransaction(ctx, async (tx) => {
+    const store = await storeSettings(tx, storeId);
+    const entry = await lockedEntry(tx, storeId, body.entry_id);
+    const holdMinutes = store.called_hold_minutes ?? DEFAULT_CALLED_HOLD_MIN;
+    if (entry.status === 'called') return { entry_id: entry.entry_id, called: false, hold_minutes: holdMinutes, called_at: entry.called_at };
+    if (entry.status !== 'waiting') throw new AppError('ENTRY_NOT_WAITING', `The entry is ${entry.status}; only a waiting entry can be called`);
+    const calledAt = ctx.clock.now().toISOString();
+    await repo.markCalled(tx, storeId, entry.entry_id, calledAt);
+    await audit(tx, ctx, { action: 'queue.call', entity: 'queue_entry', entityId: entry.entry_id, details: { hold_minutes: holdMinutes } });
+    return { entry_id: entry.entry_id, called: true, hold_minutes: holdMinutes, called_at: calledAt };
+  });
+}
+
+export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
+  const storeId = ctx.actor.storeId;
+  return inTransaction(ctx, async (tx) => {
+    const entry = await lockedEntry(tx, storeId, body.entry_id);
+    if (entry.status === 'assigned') return { entry_id: entry.entry_id, appointment_id: entry.appointment_id!, assigned: false };
+    if (entry.status !== 'waiting' && entry.status !== 'called') {
+      throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be seated`);
+    }
+    const store = await storeSettings(tx, storeId);
+    const service = entry.service_id ? await repo.findService(tx, storeId, entry.service_id) : null;
+    const durationMin = body.duration_min ?? walkInMinutes(service?.duration_min);
+    const perPerson = service?.price_type === 'per_person' ? entry.party_size : 1;
+    const now = ctx.clock.now();
+    let appointmentId: string;
+    try {
+      const { appointment } = await book(
+        tx,
+        {
+          storeId,
+          unitId: body.unit_id,
+          startsAt: now.toISOString(),
+          endsAt: new Date(now.getTime() + durationMin * MINUTE).toISOString(),
+          override: body.override ?? false,
+          // The walk-in is in the shop and sitting down now.
+          status: 'checked_in',
+          checkedInAt: now.toISOString(),
+          serviceId: entry.service_id,
+          customerId: entry.customer_id,
+          guestName: entry.guest_name,
+          guestEmail: null,
+          guestPhone: entry.guest_phone,
+          partySize: entry.party_size,
+          children: 0,
+          highChairs: 0,
+          pricePence: (service?.price_pence ?? 0) * perPerson,
+          depositPence: 0,
+          paymentStatus: 'none',
+          currency: store.currency,
+          source: 'walk_in',
+          preferredAreaId: null,
+          // One appointment per entry, guaranteed by the unique client-token index as well as the lock.
+          clientToken: `walk_in:${entry.entry_id}`,
+          createdBy: ctx.actor.userId,
+        },
+        now,
+      );
+      appointmentId = appointment.id;
+    } catch (err) {
+      if (err instanceof AppError && (err.code === 'SLOT_TAKEN' || err.code === 'UNIT_UNAVAILABLE')) {
+        // Throwing rolls the whole transaction back: the entry keeps its status and place.
+        throw new AppError('STALE_SLOT', `The unit is no longer free (${err.message}); the entry keeps its place`);
+      }
+      throw err;
+    }
+    await repo.markAssigned(tx, storeId, entry.entry_id, appointmentId);
+    await audit(tx, ctx, {
+      action: 'queue.assign',
+      entity: 'queue_entry',
+      entityId: entry.entry_id,
+      details: { appointment_id: appointmentId, unit_id: body.unit_id, duration_min: durationMin, override: body.override ?? false, from: entry.status },
+    });
+    return { entry_id: entry.entry_id, appointment_id: appointmentId, assigned: true };
+  });
+}
+
+export async function removeEntry(ctx: MerchantContext, body: RemoveBody): Promise<RemoveResult> {
+  const storeId = ctx.actor.storeId;
+  return inTransaction(ctx, async (tx) => {
+    const entry = await lockedEntry(tx, storeId, body.entry_id);
+    if (entry.status === 'left' || entry.status === 'no_show') return { entry_id: entry.entry_id, status: entry.status, noop: true };
+    if (entry.status !== 'waiting' && entry.status !== 'called') {
+      throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be removed`);
+    }
+    await repo.markEnded(tx, storeId, entry.entry_id, body.status, ctx.clock.now().toISOString());
+    await audit(tx, ctx, { action: 'queue.remove', entity: 'queue_entry', entityId: entry.entry_id, details: { status: body.status, from: entry.status } });
+    return { entry_id: entry.entry_id, status: body.status, noop: false };
+  });
+}
