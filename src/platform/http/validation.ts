@@ -11,6 +11,9 @@ const base: Options = {
   removeAdditional: false,
   useDefaults: true,
   strict: false,
+  // Unions tagged by a field (`discriminator: { propertyName }` over oneOf) report errors from the
+  // branch the tag selects, not from every branch.
+  discriminator: true,
   // TypeBox adds its own keywords (~kind and friends); Ajv only needs to ignore them.
 };
 
