@@ -11,10 +11,10 @@ const base: Options = {
   removeAdditional: false,
   useDefaults: true,
   strict: false,
+  // TypeBox adds its own keywords (~kind and friends); Ajv only needs to ignore them.
   // Unions tagged by a field (`discriminator: { propertyName }` over oneOf) report errors from the
   // branch the tag selects, not from every branch.
   discriminator: true,
-  // TypeBox adds its own keywords (~kind and friends); Ajv only needs to ignore them.
 };
 
 function make(options: Options): Ajv {
