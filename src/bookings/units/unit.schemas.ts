@@ -35,3 +35,27 @@ export const UnitFields = {
   online_bookable: Type.Optional(Type.Boolean()),
   is_active: Type.Optional(Type.Boolean()),
 };
+
+// Requests and responses of the units endpoints.
+export const ListUnitsQuery = Type.Object(
+  {
+    store_id: Uuid,
+    include_inactive: Type.Optional(Type.Boolean({ default: false, description: 'default false: deactivated units are excluded' })),
+  },
+  { additionalProperties: false },
+);
+export type ListUnitsQuery = Static<typeof ListUnitsQuery>;
+
+export const CreateUnitBody = Type.Object({ store_id: Uuid, ...UnitFields }, { additionalProperties: false });
+export type CreateUnitBody = Static<typeof CreateUnitBody>;
+
+export const UpdateUnitBody = Type.Object(
+  { store_id: Uuid, ...Type.Partial(Type.Object(UnitFields)).properties },
+  { additionalProperties: false },
+);
+export type UpdateUnitBody = Static<typeof UpdateUnitBody>;
+
+export const UnitParams = Type.Object({ unitId: Uuid }, { additionalProperties: false });
+
+export const UnitResponse = Type.Object({ unit: Unit });
+export const UnitsResponse = Type.Object({ units: Type.Array(Unit) });

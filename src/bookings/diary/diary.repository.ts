@@ -1,0 +1,66 @@
+// SQL for the diary: the columns (units) and what overlaps [from, to) in each. One query per kind
+// of item for all units at once, grouped by unit in the service.
+import type { Queryable } from '../../platform/db/port.ts';
+import { UNIT_COLUMNS, type Unit } from '../units/unit.schemas.ts';
+import type { TimeOffEntry } from '../time-off/time-off.schemas.ts';
+import type { DiaryAppointment, Hold } from './diary.schemas.ts';
+
+type OnUnit<T> = T & { unit_id: string };
+
+/** Every active bookable unit; or the one unit asked for, whatever its state. */
+export async function diaryUnits(q: Queryable, storeId: string, unitId: string | null): Promise<Unit[]> {
+  const res = await q.query<Unit>(
+    `SELECT ${UNIT_COLUMNS} FROM units
+      WHERE store_id = $1 AND (CASE WHEN $2::uuid IS NULL THEN is_active AND bookable ELSE id = $2::uuid END)
+      ORDER BY sort, display_name, id`,
+    [storeId, unitId],
+  );
+  return res.rows;
+}
+
+// What is still owed: the price less a deposit actually paid and everything settled since.
+// A fully paid appointment owes nothing.
+const BALANCE_SQL = `CASE WHEN a.payment_status = 'paid' THEN 0
+  ELSE greatest(a.price_pence - CASE WHEN a.payment_status = 'deposit_paid' THEN a.deposit_pence ELSE 0 END - a.settled_pence, 0) END`;
+
+/** Appointments whose told time overlaps [from, to); cancelled ones only when asked. */
+export async function diaryAppointments(
+  q: Queryable, storeId: string, unitIds: string[], from: string, to: string, includeCancelled: boolean,
+): Promise<OnUnit<DiaryAppointment>[]> {
+  const res = await q.query<OnUnit<DiaryAppointment>>(
+    `SELECT a.unit_id, a.id, a.service_id, a.customer_id, a.guest_name, a.guest_email, a.guest_phone, a.starts_at, a.ends_at,
+            a.status, a.payment_status, a.price_pence, a.deposit_pence, ${BALANCE_SQL} AS balance_pence, a.currency,
+            a.party_size, a.children, a.high_chairs, a.is_override, a.preferred_area_id, ar.name AS preferred_area_name,
+            a.checked_in_at, a.completed_at, a.cancelled_at
+       FROM appointments a
+       LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
+      WHERE a.store_id = $1 AND a.unit_id = ANY($2::uuid[])
+        AND a.starts_at < $4 AND a.ends_at > $3
+        AND ($5 OR a.status <> 'cancelled')
+      ORDER BY a.starts_at, a.ends_at, a.id`,
+    [storeId, unitIds, from, to, includeCancelled],
+  );
+  return res.rows;
+}
+
+/** Holds still occupying their unit at now: not released, and not expired. */
+export async function diaryHolds(q: Queryable, storeId: string, unitIds: string[], from: string, to: string, now: Date): Promise<OnUnit<Hold>[]> {
+  const res = await q.query<OnUnit<Hold>>(
+    `SELECT unit_id, id, starts_at, ends_at, expires_at FROM holds
+      WHERE store_id = $1 AND unit_id = ANY($2::uuid[]) AND starts_at < $4 AND ends_at > $3
+        AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $5)
+      ORDER BY starts_at, id`,
+    [storeId, unitIds, from, to, now.toISOString()],
+  );
+  return res.rows;
+}
+
+export async function diaryTimeOff(q: Queryable, storeId: string, unitIds: string[], from: string, to: string): Promise<OnUnit<TimeOffEntry>[]> {
+  const res = await q.query<OnUnit<TimeOffEntry>>(
+    `SELECT unit_id, id, starts_at, ends_at, kind, reason FROM time_off
+      WHERE store_id = $1 AND unit_id = ANY($2::uuid[]) AND starts_at < $4 AND ends_at > $3
+      ORDER BY starts_at, id`,
+    [storeId, unitIds, from, to],
+  );
+  return res.rows;
+}

@@ -1,0 +1,74 @@
+// The diary's request and response, field for field as the spec lists them.
+import { Type, type Static } from 'typebox';
+import { Instant, NullableInstant, NullableString, NullableUuid, Uuid } from '../../platform/http/schemas.ts';
+import { Unit } from '../units/unit.schemas.ts';
+import { TimeOffEntry } from '../time-off/time-off.schemas.ts';
+
+/** Longest range one diary read may cover, in days (about two months of columns). */
+export const MAX_DIARY_DAYS = 62;
+
+const LocalDate = Type.String({ format: 'date', description: 'store-local calendar date, YYYY-MM-DD' });
+
+export const DiaryQuery = Type.Object(
+  {
+    store_id: Uuid,
+    from_date: LocalDate,
+    to_date: LocalDate,
+    unit_id: Type.Optional(Uuid),
+    include_cancelled: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+export type DiaryQuery = Static<typeof DiaryQuery>;
+
+/** A diary appointment: the Appointment without store_id, unit_id and source, plus five fields. */
+export const DiaryAppointment = Type.Object({
+  id: Uuid,
+  service_id: NullableUuid,
+  customer_id: NullableUuid,
+  guest_name: NullableString,
+  guest_email: NullableString,
+  guest_phone: NullableString,
+  starts_at: Instant,
+  ends_at: Instant,
+  status: Type.String(),
+  payment_status: Type.String(),
+  price_pence: Type.Integer(),
+  deposit_pence: Type.Integer(),
+  balance_pence: Type.Integer(),
+  currency: Type.String(),
+  party_size: Type.Integer(),
+  children: Type.Integer(),
+  high_chairs: Type.Integer(),
+  is_override: Type.Boolean(),
+  preferred_area_id: NullableUuid,
+  preferred_area_name: NullableString,
+  checked_in_at: NullableInstant,
+  completed_at: NullableInstant,
+  cancelled_at: NullableInstant,
+});
+export type DiaryAppointment = Static<typeof DiaryAppointment>;
+
+export const Hold = Type.Object({
+  id: Uuid,
+  starts_at: Instant,
+  ends_at: Instant,
+  expires_at: NullableInstant,
+});
+export type Hold = Static<typeof Hold>;
+
+export const DiaryColumn = Type.Object({
+  unit: Unit,
+  appointments: Type.Array(DiaryAppointment),
+  holds: Type.Array(Hold),
+  time_off: Type.Array(TimeOffEntry),
+});
+
+export const DiaryResponse = Type.Object({
+  store_id: Uuid,
+  timezone: Type.String({ description: 'IANA timezone of the store' }),
+  from: Instant,
+  to: Instant,
+  units: Type.Array(DiaryColumn),
+});
+export type DiaryResponse = Static<typeof DiaryResponse>;

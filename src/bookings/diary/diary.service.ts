@@ -1,0 +1,53 @@
+// The diary: for a store-local date range, every active bookable unit (or one) with the
+// appointments, live holds and time-off that overlap it.
+import type { MerchantContext } from '../../platform/context.ts';
+import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits } from './diary.repository.ts';
+import { MAX_DIARY_DAYS, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
+import { findStoreZone, localDayRange } from './store-days.ts';
+
+function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, 'unit_id'>[]> {
+  const map = new Map<string, Omit<T, 'unit_id'>[]>();
+  for (const { unit_id, ...item } of rows) {
+    const list = map.get(unit_id) ?? [];
+    list.push(item);
+    map.set(unit_id, list);
+  }
+  return map;
+}
+
+export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promise<DiaryResponse> {
+  const storeId = ctx.actor.storeId;
+  // Calendar dates compare correctly as YYYY-MM-DD strings.
+  if (query.to_date < query.from_date) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
+
+  const store = await findStoreZone(ctx.db, storeId);
+  const range = await localDayRange(ctx.db, store.timezone, query.from_date, query.to_date);
+  if (range.days > MAX_DIARY_DAYS) {
+    throw new AppError('RANGE_TOO_LONG', `The diary covers at most ${MAX_DIARY_DAYS} days at a time`);
+  }
+
+  const units = await diaryUnits(ctx.db, storeId, query.unit_id ?? null);
+  if (query.unit_id && units.length === 0) throw notFound('Unit');
+  const ids = units.map((u) => u.id);
+  const [appointments, holds, timeOff] = await Promise.all([
+    diaryAppointments(ctx.db, storeId, ids, range.from, range.to, query.include_cancelled ?? false),
+    diaryHolds(ctx.db, storeId, ids, range.from, range.to, ctx.clock.now()),
+    diaryTimeOff(ctx.db, storeId, ids, range.from, range.to),
+  ]);
+  const a = byUnit(appointments);
+  const h = byUnit(holds);
+  const t = byUnit(timeOff);
+  return {
+    store_id: storeId,
+    timezone: store.timezone,
+    from: range.from,
+    to: range.to,
+    units: units.map((unit) => ({
+      unit,
+      appointments: (a.get(unit.id) ?? []) as DiaryResponse['units'][number]['appointments'],
+      holds: (h.get(unit.id) ?? []) as DiaryResponse['units'][number]['holds'],
+      time_off: (t.get(unit.id) ?? []) as DiaryResponse['units'][number]['time_off'],
+    })),
+  };
+}
