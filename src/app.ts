@@ -48,6 +48,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       serializers: {
         req: (req) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
         res: (res) => ({ statusCode: res.statusCode }),
+        // Database errors carry the statement and its parameters (personal data): keep only what helps.
+        err: (err: any) => ({ type: err?.name, message: err?.message, code: err?.code, stack: err?.stack }),
       },
     },
     genReqId: genRequestId,

@@ -41,7 +41,7 @@ export function readIdempotencyClaim(request: FastifyRequest, principal: string)
     .update('\n')
     .update(query)
     .digest('hex');
-  const lockKey = [principal, request.method, path, key].join('\u0000');
+  const lockKey = [principal, request.method, path, key].join('\n');
   return { principal, method: request.method, path, key, requestHash, lockKey };
 }
 
