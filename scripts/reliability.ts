@@ -1,0 +1,99 @@
+// npm run test:reliability: the reliability and security proofs (docs/reliability.md).
+// Each proof owns its databases (bbo_rel_*) and server processes, reports its figures, and is
+// skipped cleanly when what it needs is not there (an endpoint not built yet, no Redis).
+// Exits non-zero only when a guarantee is violated. Bounded in time: every proof scales its
+// rounds to its share of the budget, and a watchdog stops the suite if it overruns.
+import { SERVER_URL, REDIS_URL, SUITE_BUDGET_MS } from '../reliability/env.ts';
+import { dropAll, dropStale } from '../reliability/db.ts';
+import { stopAll } from '../reliability/server-process.ts';
+import { ProofRun, Skip, type Proof } from '../reliability/proof.ts';
+import { raceStorm } from '../reliability/proofs/race-storm.ts';
+import { idempotency } from '../reliability/proofs/idempotency.ts';
+import { crash } from '../reliability/proofs/crash.ts';
+import { databaseLoss } from '../reliability/proofs/database-loss.ts';
+import { fuzz } from '../reliability/proofs/fuzz.ts';
+import { isolation } from '../reliability/proofs/isolation.ts';
+import { rateLimits } from '../reliability/proofs/rate-limits.ts';
+
+const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits];
+const only = process.argv.slice(2);
+const proofs = only.length ? ALL.filter((p) => only.includes(p.name)) : ALL;
+
+const started = Date.now();
+const results: Array<{ proof: Proof; run: ProofRun | null; status: 'passed' | 'failed' | 'skipped'; reason?: string; ms: number }> = [];
+let current: ProofRun | null = null;
+
+function summaryAndExit(extraFailure?: string): never {
+  let passed = 0;
+  let failed = 0;
+  let skipped = 0;
+  console.log('\n=== reliability summary ===');
+  for (const r of results) {
+    if (r.status === 'passed') passed++;
+    else if (r.status === 'failed') failed++;
+    else skipped++;
+    console.log(`${r.status.toUpperCase().padEnd(7)} ${r.proof.name} (${(r.ms / 1000).toFixed(1)} s)${r.reason ? `: ${r.reason}` : ''}`);
+  }
+  if (extraFailure) {
+    failed++;
+    console.log(`FAILED  ${extraFailure}`);
+  }
+  console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; ${skipped} skipped`);
+  console.log(`reliability: ${passed} passed, ${failed} failed`);
+  process.exit(failed ? 1 : 0);
+}
+
+// The watchdog: a proof that overruns its budget badly is a failure of the bound, not a hang.
+const watchdog = setTimeout(async () => {
+  const name = current?.name ?? 'suite';
+  console.log(`\nwatchdog: ${name} overran the suite budget; stopping`);
+  if (current) await stopAll(current.servers);
+  await dropAll();
+  summaryAndExit(`${name}: did not finish within the time bound`);
+}, SUITE_BUDGET_MS + 20_000);
+watchdog.unref();
+
+if (!SERVER_URL) {
+  console.log('TEST_DATABASE_URL is not set: the reliability proofs need a PostgreSQL server; nothing run');
+  summaryAndExit();
+}
+
+await dropStale(SERVER_URL).catch((err) => console.log(`could not clean stale databases: ${err.message}`));
+
+// Budgets are shares of what is left, so an early proof that finishes fast gives time to later ones.
+for (let i = 0; i < proofs.length; i++) {
+  const proof = proofs[i];
+  const remaining = SUITE_BUDGET_MS - (Date.now() - started);
+  const weight = proofs.slice(i).reduce((s, p) => s + p.budgetMs, 0);
+  const budget = Math.max(5_000, Math.floor((remaining * proof.budgetMs) / weight));
+  const run = new ProofRun(proof.name, budget, SERVER_URL, REDIS_URL);
+  current = run;
+  const t0 = Date.now();
+  console.log(`\n=== ${proof.name}: ${proof.title} (budget ${(budget / 1000).toFixed(0)} s) ===`);
+  let status: 'passed' | 'failed' | 'skipped' = 'passed';
+  let reason: string | undefined;
+  try {
+    await proof.run(run);
+    if (run.failureCount() > 0) status = 'failed';
+  } catch (err) {
+    if (err instanceof Skip) {
+      status = 'skipped';
+      reason = err.message;
+    } else {
+      status = 'failed';
+      run.fail('proof could not complete', (err as Error).stack ?? String(err));
+    }
+  } finally {
+    await stopAll(run.servers);
+    for (const d of run.databases) await d.drop().catch(() => {});
+  }
+  for (const [label, value] of run.figures) console.log(`  ${label}: ${value}`);
+  for (const n of run.notes) console.log(`  note: ${n}`);
+  for (const f of run.failures) console.log(`  FAILURE ${f}`);
+  if (status === 'skipped') console.log(`  skipped: ${reason}`);
+  else console.log(`  ${status === 'passed' ? 'passed' : `FAILED (${run.failureCount()} violations)`}`);
+  results.push({ proof, run, status, reason, ms: Date.now() - t0 });
+}
+current = null;
+await dropAll();
+summaryAndExit();
