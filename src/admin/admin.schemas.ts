@@ -40,7 +40,7 @@ export const CustomerParams = Type.Object({ customerId: Uuid }, strict);
 export const CreateCustomerBody = Type.Object(
   {
     name: Type.Optional(Nullable(Type.String({ maxLength: 80 }))),
-    email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254 }))),
+    email: Type.Optional(Nullable(Type.String({ maxLength: 254, description: 'trimmed and lower-cased' }))),
     phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'a UK mobile in any spelling' }))),
   },
   strict,

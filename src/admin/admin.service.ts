@@ -69,6 +69,7 @@ function uniqueViolation(err: unknown): never {
 export async function createCustomer(ctx: AdminContext, body: Static<typeof CreateCustomerBody>) {
   const name = body.name?.trim() || null;
   const email = body.email?.trim().toLowerCase() || null;
+  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('VALIDATION_FAILED', 'body.email is not an email address');
   const phone = body.phone?.trim() ? normalisePhone(body.phone) : null;
   return inTransaction(ctx, async (tx) => {
     const customer = await repo.insertCustomer(tx, { name, email, phone }, ctx.clock.now().toISOString()).catch(uniqueViolation);
