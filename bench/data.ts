@@ -1,0 +1,90 @@
+// npm run bench:data -- --scale S [--seed N] [--now ISO] [--database-url URL] [--reset]
+// Generates the benchmark dataset with set-based SQL (INSERT ... SELECT over generate_series with a
+// seeded hash for randomness): no request per row, reproducible for a given seed and "now".
+// Without --database-url (or DATABASE_URL) it writes the embedded engine under DATA_DIR.
+import { migrate } from '../src/platform/db/migrate.ts';
+import { num, parseArgs, str } from './lib/args.ts';
+import { ensureDatabase, openTarget, type Target } from './lib/target.ts';
+import { describePlan, makePlan } from './dataset/plan.ts';
+import { customers, functions, stores } from './dataset/core.ts';
+import { appointments } from './dataset/appointments.ts';
+import { activity } from './dataset/activity.ts';
+import { aggregates, extras, queue } from './dataset/extras.ts';
+
+const args = parseArgs();
+const scale = num(args, 'scale', 1);
+const seed = Math.trunc(num(args, 'seed', 42));
+// Whole minutes, so two runs started in the same minute produce identical rows.
+const now = new Date(str(args, 'now') ?? new Date(Math.floor(Date.now() / 60_000) * 60_000).toISOString());
+if (Number.isNaN(now.getTime())) throw new Error('--now must be an ISO instant');
+const databaseUrl = str(args, 'database-url') ?? process.env.DATABASE_URL ?? null;
+
+const plan = makePlan(scale, seed, now);
+if (databaseUrl) await ensureDatabase(databaseUrl);
+const db = await openTarget(databaseUrl);
+console.log(`target: ${db.label}${databaseUrl ? '' : ' (DATABASE_URL not set: embedded engine)'}`);
+console.log(`plan:\n  ${describePlan(plan)}`);
+
+const started = performance.now();
+const applied = await migrate(db);
+if (applied.length) console.log(`migrated: ${applied.length} migrations applied`);
+
+await emptyOrReset(db, args.reset === true);
+await bestEffort(db, [
+  // Bulk-load settings for this session only. Foreign keys are not checked row by row (the generator
+  // derives every reference from rows it wrote); the exclusion constraint and unique indexes still are.
+  "SET session_replication_role = 'replica'",
+  'SET synchronous_commit = off',
+  "SET work_mem = '128MB'",
+  "SET maintenance_work_mem = '256MB'",
+]);
+
+const steps: [string, string[]][] = [
+  ['functions', functions(plan)],
+  ['stores, units, services', stores(plan)],
+  ['customers and relationships', customers(plan)],
+  ['appointments and settlements', appointments(plan)],
+  ['class bookings, stamps, orders, journey events', activity(plan)],
+  ['roster aggregates', aggregates(plan)],
+  ['queue', queue(plan)],
+  ['preferences, agreements, time-off, holds', extras(plan)],
+];
+for (const [name, statements] of steps) {
+  const t0 = performance.now();
+  let rows = 0;
+  for (const sql of statements) rows += (await db.query(sql)).rowCount;
+  console.log(`  ${name.padEnd(48)} ${String(rows).padStart(10)} rows  ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+const t0 = performance.now();
+await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
+await db.query('ANALYZE');
+console.log(`  ${'analyze'.padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+
+const counts = await db.query<{ t: string; n: number }>(
+  `SELECT t, n FROM (VALUES ('stores', (SELECT count(*) FROM stores)), ('units', (SELECT count(*) FROM units)),
+     ('customers', (SELECT count(*) FROM customers)), ('store_customers', (SELECT count(*) FROM store_customers)),
+     ('appointments', (SELECT count(*) FROM appointments)), ('class_bookings', (SELECT count(*) FROM class_bookings)),
+     ('journey_events', (SELECT count(*) FROM journey_events)), ('stamps', (SELECT count(*) FROM stamps)),
+     ('orders', (SELECT count(*) FROM orders)), ('queue_entries', (SELECT count(*) FROM queue_entries))) v(t, n)`,
+);
+console.log(counts.rows.map((r) => `  ${r.t}: ${Number(r.n).toLocaleString('en-GB')}`).join('\n'));
+console.log(`done in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+await db.close();
+
+async function emptyOrReset(target: Target, reset: boolean) {
+  const existing = await target.query<{ n: number }>('SELECT count(*)::int AS n FROM stores');
+  if (existing.rows[0].n === 0) return;
+  if (!reset) {
+    console.error('The target already holds data. Pass --reset to empty every table first (never point this at real data).');
+    process.exit(2);
+  }
+  const tables = await target.query<{ name: string }>(
+    "SELECT quote_ident(tablename) AS name FROM pg_tables WHERE schemaname = 'public' AND tablename <> 'schema_migrations'",
+  );
+  await target.query(`TRUNCATE ${tables.rows.map((t) => t.name).join(', ')} CASCADE`);
+  console.log(`reset: emptied ${tables.rows.length} tables`);
+}
+
+async function bestEffort(target: Target, statements: string[]) {
+  for (const sql of statements) await target.query(sql).catch(() => undefined);
+}
