@@ -1,7 +1,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
-import { openTestDatabase } from '../support/engine.ts';
+import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
+import { openPg } from '../../src/platform/db/pg.adapter.ts';
 
 test('migrations are recorded once and a second run applies nothing', async () => {
   const { db, close } = await openTestDatabase();
@@ -32,6 +33,38 @@ test('the exclusion constraint refuses overlapping live blocks on one unit', asy
     await insert('2026-06-01T11:00:00Z', '2026-06-01T12:00:00Z'); // touching ends do not overlap
     await insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z', 'cancelled');
     await insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z', 'confirmed', true);
+  } finally {
+    await close();
+  }
+});
+
+test('two processes migrating an empty database at once apply each migration exactly once', { skip: engine !== 'pg' }, async () => {
+  const name = `bbo_test_mig_${process.pid}_${Date.now()}`;
+  await adminQuery(`CREATE DATABASE ${name}`);
+  const a = openPg({ connectionString: urlFor(name), poolSize: 2 });
+  const b = openPg({ connectionString: urlFor(name), poolSize: 2 });
+  try {
+    const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+    const all = readMigrations().map((m) => m.name);
+    assert.deepEqual([...ra, ...rb].sort(), [...all].sort());
+    const rows = await a.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
+    assert.equal(rows.rows[0].n, all.length);
+  } finally {
+    await a.close();
+    await b.close();
+    await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+  }
+});
+
+test('a failing migration leaves nothing half-applied', async () => {
+  const { db, close } = await openTestDatabase();
+  try {
+    const broken = [{ version: 9999, name: '9999_broken.sql', sql: 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;' }];
+    await assert.rejects(migrate(db, broken));
+    const table = await db.query("SELECT to_regclass('half_done') AS t");
+    assert.equal(table.rows[0].t, null);
+    const recorded = await db.query('SELECT 1 FROM schema_migrations WHERE version = 9999');
+    assert.equal(recorded.rowCount, 0);
   } finally {
     await close();
   }
