@@ -1,0 +1,25 @@
+// The five lifecycle stages, computed in SQL relative to the request's "now" (docs/decisions.md).
+// Every relationship is in exactly one stage; the first matching rule wins.
+export const LIFECYCLE_STAGES = ['new', 'active', 'stale', 'lapsed', 'returning'] as const;
+export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];
+
+/** A visit within this many days makes a customer current (new, active or returning). */
+export const ACTIVE_DAYS = 30;
+/** Beyond this many days without a visit a customer is lapsed; a return after such a gap is "returning". */
+export const LAPSED_DAYS = 90;
+
+/**
+ * SQL for the stage of the store_customers row `sc`, with `now` an SQL expression (timestamptz)
+ * holding the clock's instant. With no visit yet, the relationship's start stands in for the last visit.
+ */
+export function stageSql(now: string): string {
+  const recent = `coalesce(sc.last_visit_at, sc.first_seen_at)`;
+  const since = (days: number) => `${now} - interval '${days} days'`;
+  return `CASE
+    WHEN sc.total_visits <= 1 AND ${recent} >= ${since(ACTIVE_DAYS)} THEN 'new'
+    WHEN sc.last_visit_at >= ${since(ACTIVE_DAYS)} AND sc.previous_visit_at < sc.last_visit_at - interval '${LAPSED_DAYS} days' THEN 'returning'
+    WHEN sc.last_visit_at >= ${since(ACTIVE_DAYS)} THEN 'active'
+    WHEN ${recent} >= ${since(LAPSED_DAYS)} THEN 'stale'
+    ELSE 'lapsed'
+  END`;
+}

@@ -1,0 +1,32 @@
+import type { MerchantContext } from '../../platform/context.ts';
+import { rosterCount, rosterPage, searchCustomers } from './roster.repository.ts';
+import { SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
+
+/** Search filters only from this many characters; a shorter term lists the most recent customers. */
+const SEARCH_MIN_CHARS = 2;
+
+export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
+  const q = query.q?.trim();
+  const filter = {
+    storeId: ctx.actor.storeId,
+    now: ctx.clock.now().toISOString(),
+    stage: query.stage,
+    facets: query.facets ? query.facets.split(',') : [],
+    q: q || undefined,
+  };
+  const [rows, total] = await Promise.all([
+    rosterPage(ctx.db, filter, { sort: query.sort, limit: query.limit, offset: query.offset }),
+    rosterCount(ctx.db, filter),
+  ]);
+  const customers = rows.slice(0, query.limit);
+  return {
+    customers,
+    pagination: { limit: query.limit, offset: query.offset, has_more: rows.length > query.limit, total_count: total },
+  };
+}
+
+export async function searchRoster(ctx: MerchantContext, query: SearchQuery) {
+  const term = query.q?.trim() ?? '';
+  const customers = await searchCustomers(ctx.db, ctx.actor.storeId, term.length >= SEARCH_MIN_CHARS ? term : null, SEARCH_LIMIT);
+  return { customers };
+}
