@@ -1,0 +1,87 @@
+// The one question the rest of the service asks before messaging a customer: may store S send
+// customer C a message of category K on channel X? It combines the customer's own toggles for the
+// store with the store's block record. Callers outside this folder use only this module.
+import type { Queryable } from '../platform/db/port.ts';
+import { CHANNELS, type Channel } from '../customers/blocks/blocks.schemas.ts';
+import { loadSendState } from './preferences.repository.ts';
+import { DEFAULT_TOGGLES, TOGGLE_NAMES, type Toggle, type Toggles } from './preferences.schemas.ts';
+
+export { CHANNELS, type Channel };
+
+/** Message categories, each governed by exactly one of the customer's toggles. */
+export const CATEGORY_TOGGLE = {
+  class_events: 'classEventsEnabled', // booked, cancelled, promoted from the waitlist...
+  class_reminders: 'classReminders', // "your class starts soon"
+  vouchers: 'voucherEventsEnabled', // voucher earned, about to expire
+  stamps: 'stampEventsEnabled', // stamp added, card complete
+  memberships: 'membershipEventsEnabled', // membership started, renewed, ending
+  penalties: 'penaltyEventsEnabled', // no-show or late-cancel penalty applied
+  marketing: 'marketingEnabled', // promotions: opt-in, off by default
+} as const satisfies Record<string, Toggle>;
+export type Category = keyof typeof CATEGORY_TOGGLE;
+export const CATEGORIES = Object.keys(CATEGORY_TOGGLE) as Category[];
+
+/**
+ * Why, in precedence order: the first that applies is reported. Store-side refusals come before the
+ * customer's own, so a merchant sees "blocked" rather than a toggle the customer happens to have off.
+ */
+export const REASONS = [
+  'customer_not_found',
+  'customer_erased',
+  'blocked', // the store blocked the customer: every channel, every category
+  'channel_muted', // the store muted this channel for the customer
+  'messages_muted', // the customer muted all messages from this store
+  'category_disabled', // the customer turned this category off (marketing is off until turned on)
+  'allowed',
+] as const;
+export type Reason = (typeof REASONS)[number];
+
+export interface SendState {
+  erased: boolean;
+  blocked: boolean;
+  blockedChannels: readonly Channel[];
+  toggles: Toggles;
+}
+
+export interface SendDecision {
+  allowed: boolean;
+  reason: Reason;
+}
+
+const deny = (reason: Reason): SendDecision => ({ allowed: false, reason });
+
+/** The rule itself, on loaded state (null: no such customer). */
+export function decideSend(state: SendState | null, category: Category, channel: Channel): SendDecision {
+  if (!(category in CATEGORY_TOGGLE)) throw new Error(`unknown message category ${category}`);
+  if (!CHANNELS.includes(channel)) throw new Error(`unknown channel ${channel}`);
+  if (!state) return deny('customer_not_found');
+  if (state.erased) return deny('customer_erased');
+  if (state.blocked) return deny('blocked');
+  if (state.blockedChannels.includes(channel)) return deny('channel_muted');
+  if (state.toggles.messagesMuted) return deny('messages_muted');
+  if (!state.toggles[CATEGORY_TOGGLE[category]]) return deny('category_disabled');
+  return { allowed: true, reason: 'allowed' };
+}
+
+export interface SendQuestion {
+  storeId: string;
+  customerId: string;
+  category: Category;
+  channel: Channel;
+}
+
+/**
+ * May the store send this customer this kind of message on this channel? Where the customer saved
+ * nothing for the store the spec's defaults apply; where the store has no block record nothing is
+ * blocked or muted. Pass the caller's transaction to decide on the state it is about to act on.
+ */
+export async function maySend(q: Queryable, question: SendQuestion): Promise<SendDecision> {
+  const row = await loadSendState(q, question.storeId, question.customerId);
+  const state: SendState | null = row && {
+    erased: row.erased_at !== null,
+    blocked: row.blocked === true,
+    blockedChannels: (row.blocked_channels ?? []) as Channel[],
+    toggles: Object.fromEntries(TOGGLE_NAMES.map((t) => [t, row[t] ?? DEFAULT_TOGGLES[t]])) as Toggles,
+  };
+  return decideSend(state, question.category, question.channel);
+}
