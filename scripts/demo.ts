@@ -1,0 +1,140 @@
+// npm run demo: seeds a demo store through the API itself (units, services, customers with
+// history, today's appointments, a walk-in queue) and prints ready-to-paste curl commands with
+// working tokens. Runs in-process on the configured database (DATA_DIR or DATABASE_URL), so with
+// the embedded engine run it while the server is stopped. Running it again reuses the demo store.
+import { randomBytes } from 'node:crypto';
+import { buildApp } from '../src/app.ts';
+import { loadConfig } from '../src/config.ts';
+import { openDatabase } from '../src/platform/db/open.ts';
+import { migrate } from '../src/platform/db/migrate.ts';
+
+const DEMO_STORE = 'Demo Salon';
+const base = loadConfig();
+const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error' });
+const baseUrl = `http://${base.host === '0.0.0.0' ? '127.0.0.1' : base.host}:${base.port}`;
+
+if (!base.databaseUrl) {
+  const running = await fetch(`${baseUrl}/healthz`).then(() => true, () => false);
+  if (running) {
+    console.error(`A server is answering at ${baseUrl}. The embedded database allows one process at a time: stop it, run the demo, then npm start.`);
+    process.exit(1);
+  }
+}
+
+const db = await openDatabase(config);
+await migrate(db);
+const app = await buildApp({ config, db, logger: false });
+
+async function api(method: string, url: string, body?: unknown, token = config.adminToken!) {
+  const res = await app.inject({ method: method as any, url, headers: { authorization: `Bearer ${token}` }, ...(body ? { payload: body as any } : {}) });
+  const json = res.body ? JSON.parse(res.body) : null;
+  if (res.statusCode === 404 && json?.error?.code === 'ROUTE_NOT_FOUND') return null;
+  if (res.statusCode >= 400) throw new Error(`${method} ${url} -> ${res.statusCode} ${res.body}`);
+  return json;
+}
+
+function todayAt(hour: number, minute = 0): string {
+  const d = new Date();
+  d.setUTCHours(hour, minute, 0, 0);
+  return d.toISOString();
+}
+
+const existing = await db.query<{ id: string }>('SELECT id FROM stores WHERE name = $1 ORDER BY created_at LIMIT 1', [DEMO_STORE]);
+let storeId = existing.rows[0]?.id;
+const notes: string[] = [];
+
+if (!storeId) {
+  const { store } = await api('POST', '/admin/v1/stores', {
+    name: DEMO_STORE, timezone: 'Europe/London', currency: 'GBP', walkin_mode: 'mixed', called_hold_minutes: 10, cancellation_window_min: 60,
+  });
+  storeId = store.id as string;
+  const units = [];
+  for (const [i, name] of ['Alex', 'Sam', 'Chair 3'].entries()) {
+    units.push((await api('POST', `/admin/v1/stores/${storeId}/units`, { display_name: name, kind: i < 2 ? 'staff' : 'chair', sort: i })).unit);
+  }
+  const seedToken = (await api('POST', '/admin/v1/tokens', {
+    kind: 'merchant', store_id: storeId, user_id: 'demo-owner', staff_name: 'Demo Owner',
+    entitlements: ['can_use_bookings', 'classes'], permissions: ['can_process_payments'], ttl_s: 3600,
+  })).token;
+  const haircut = await api('POST', '/api/v1/bookings/services', {
+    store_id: storeId, name: 'Haircut', duration_min: 45, price_pence: 3000, currency: 'GBP', category: 'Hair',
+    variants: [{ name: 'Long hair', duration_min: 60, price_pence: 3800 }], addons: [{ name: 'Hot towel', extra_min: 10, extra_pence: 500 }],
+  }, seedToken);
+  if (!haircut) notes.push('services endpoint not available: no services seeded');
+  const people = [
+    { name: 'Priya Shah', email: 'priya@example.com', phone: '07812 345678' },
+    { name: 'Tom Reed', email: 'tom@example.com', phone: '07400 123456' },
+    { name: 'Lena Ortiz', email: 'lena@example.com', phone: null },
+  ];
+  const customers = [];
+  for (const p of people) {
+    const { customer } = await api('POST', '/admin/v1/customers', p);
+    await api('POST', `/admin/v1/stores/${storeId}/memberships`, { customer_id: customer.id });
+    customers.push(customer);
+  }
+  const activity = [
+    { kind: 'stamp', customer_id: customers[0].id, count: 2 },
+    { kind: 'order', customer_id: customers[0].id, amount_pence: 1850, currency: 'GBP' },
+    { kind: 'class_booking', customer_id: customers[1].id, status: 'attended', class_name: 'Barber basics', scheduled_date: todayAt(0).slice(0, 10), start_time: '18:00:00', end_time: '19:00:00' },
+  ];
+  for (const a of activity) {
+    try {
+      if (!(await api('POST', `/admin/v1/stores/${storeId}/activity`, a))) notes.push('activity endpoint not available');
+    } catch (err) {
+      notes.push(`activity ${a.kind} not seeded: ${(err as Error).message.slice(0, 120)}`);
+    }
+  }
+  const bookings = [
+    { unit_id: units[0].id, starts_at: todayAt(9), ends_at: todayAt(9, 45), customer_id: customers[0].id },
+    { unit_id: units[0].id, starts_at: todayAt(10), ends_at: todayAt(10, 45), guest_name: 'Walk-up Guest', guest_email: 'guest@example.com' },
+    { unit_id: units[1].id, starts_at: todayAt(11), ends_at: todayAt(11, 30), customer_id: customers[1].id },
+  ];
+  for (const b of bookings) {
+    const made = await api('POST', '/api/v1/bookings/appointments', { store_id: storeId, service_id: haircut?.service?.id ?? null, ...b }, seedToken);
+    if (!made) { notes.push('appointments endpoint not available'); break; }
+  }
+  for (const q of [{ guest_name: 'Jo (walk-in)', guest_phone: '07812 000111' }, { customer_id: customers[2].id }]) {
+    const joined = await api('POST', '/api/v1/bookings/queue/join', { store_id: storeId, ...q }, seedToken);
+    if (!joined) { notes.push('queue endpoint not available'); break; }
+  }
+}
+
+const merchant = (await api('POST', '/admin/v1/tokens', {
+  kind: 'merchant', store_id: storeId, user_id: 'demo-owner', staff_name: 'Demo Owner',
+  entitlements: ['can_use_bookings', 'classes'], permissions: ['can_process_payments'], ttl_s: 7 * 24 * 3600,
+})).token;
+const someone = await db.query<{ customer_id: string }>('SELECT customer_id FROM store_customers WHERE store_id = $1 ORDER BY first_seen_at LIMIT 1', [storeId]);
+const customer = someone.rows[0]
+  ? (await api('POST', '/admin/v1/tokens', { kind: 'customer', customer_id: someone.rows[0].customer_id, ttl_s: 7 * 24 * 3600 })).token
+  : null;
+const today = new Date().toISOString().slice(0, 10);
+const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
+
+await app.close();
+await db.close();
+
+console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
+for (const n of notes) console.log(`note: ${n}`);
+console.log(`
+Start the service (npm start), then paste:
+
+export BASE=${baseUrl}
+export STORE=${storeId}
+export UNIT=${unit}
+export TOKEN=${merchant}
+${customer ? `export CUSTOMER_TOKEN=${customer}\n` : ''}
+# Today's diary
+curl -s "$BASE/api/v1/bookings/diary?store_id=$STORE&from_date=${today}&to_date=${today}" -H "Authorization: Bearer $TOKEN"
+# The walk-in queue
+curl -s "$BASE/api/v1/bookings/queue?store_id=$STORE" -H "Authorization: Bearer $TOKEN"
+# Appointment history by person
+curl -s "$BASE/api/v1/bookings/appointments/search?store_id=$STORE&q=priya" -H "Authorization: Bearer $TOKEN"
+# The customer roster
+curl -s "$BASE/api/v1/customers/list?store_id=$STORE" -H "Authorization: Bearer $TOKEN"
+# Book an appointment (idempotent with the key)
+curl -s -X POST "$BASE/api/v1/bookings/appointments" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
+  -H "Idempotency-Key: demo-$(date +%s)" \\
+  -d "{\\"store_id\\":\\"$STORE\\",\\"unit_id\\":\\"$UNIT\\",\\"starts_at\\":\\"${todayAt(16)}\\",\\"ends_at\\":\\"${todayAt(16, 30)}\\",\\"guest_name\\":\\"Kim\\",\\"guest_email\\":\\"kim@example.com\\"}"
+${customer ? `# A customer's notification preferences\ncurl -s "$BASE/api/v1/notifications/preferences" -H "Authorization: Bearer $CUSTOMER_TOKEN"\n` : ''}
+API reference: $BASE/docs   (OpenAPI document: $BASE/openapi.json)
+`);
