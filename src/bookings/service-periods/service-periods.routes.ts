@@ -18,7 +18,7 @@ import * as periods from './service-periods.service.ts';
 const tags = ['Service periods'];
 
 export async function servicePeriodsRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/', {
+  app.get<{ Querystring: Static<typeof ListQuery> }>('', {
     config: { auth: auth.merchantRead() },
     schema: {
       operationId: 'listServicePeriods',
@@ -31,7 +31,7 @@ export async function servicePeriodsRoutes(app: FastifyInstance) {
     handler: (request) => periods.listServicePeriods(merchantContext(request), request.query.include_archived ?? false),
   });
 
-  app.post<{ Body: CreateBody }>('/', {
+  app.post<{ Body: CreateBody }>('', {
     config: { auth: auth.merchantWrite() },
     schema: {
       operationId: 'createServicePeriod',

@@ -9,7 +9,7 @@ import * as services from './services.service.ts';
 const tags = ['Services'];
 
 export async function servicesRoutes(app: FastifyInstance) {
-  app.get<{ Querystring: Static<typeof ListQuery> }>('/', {
+  app.get<{ Querystring: Static<typeof ListQuery> }>('', {
     config: { auth: auth.merchantRead() },
     schema: {
       operationId: 'listServices',
@@ -22,7 +22,7 @@ export async function servicesRoutes(app: FastifyInstance) {
     handler: (request) => services.listServices(merchantContext(request), request.query.include_archived ?? false),
   });
 
-  app.post<{ Body: CreateBody }>('/', {
+  app.post<{ Body: CreateBody }>('', {
     config: { auth: auth.merchantWrite() },
     schema: {
       operationId: 'createService',
