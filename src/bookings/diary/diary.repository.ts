@@ -7,6 +7,9 @@ import type { DiaryAppointment, Hold } from './diary.schemas.ts';
 
 type OnUnit<T> = T & { unit_id: string };
 
+/** A diary appointment as read: balance_pence is derived from settled_pence by the service. */
+export type DiaryAppointmentRow = Omit<DiaryAppointment, 'balance_pence'> & { settled_pence: number };
+
 /** Every active bookable unit; or the one unit asked for, whatever its state. */
 export async function diaryUnits(q: Queryable, storeId: string, unitId: string | null): Promise<Unit[]> {
   const res = await q.query<Unit>(
@@ -18,18 +21,13 @@ export async function diaryUnits(q: Queryable, storeId: string, unitId: string |
   return res.rows;
 }
 
-// What is still owed: the price less a deposit actually paid and everything settled since.
-// A fully paid appointment owes nothing.
-const BALANCE_SQL = `CASE WHEN a.payment_status = 'paid' THEN 0
-  ELSE greatest(a.price_pence - CASE WHEN a.payment_status = 'deposit_paid' THEN a.deposit_pence ELSE 0 END - a.settled_pence, 0) END`;
-
 /** Appointments whose told time overlaps [from, to); cancelled ones only when asked. */
 export async function diaryAppointments(
   q: Queryable, storeId: string, unitIds: string[], from: string, to: string, includeCancelled: boolean,
-): Promise<OnUnit<DiaryAppointment>[]> {
-  const res = await q.query<OnUnit<DiaryAppointment>>(
+): Promise<OnUnit<DiaryAppointmentRow>[]> {
+  const res = await q.query<OnUnit<DiaryAppointmentRow>>(
     `SELECT a.unit_id, a.id, a.service_id, a.customer_id, a.guest_name, a.guest_email, a.guest_phone, a.starts_at, a.ends_at,
-            a.status, a.payment_status, a.price_pence, a.deposit_pence, ${BALANCE_SQL} AS balance_pence, a.currency,
+            a.status, a.payment_status, a.price_pence, a.deposit_pence, a.settled_pence, a.currency,
             a.party_size, a.children, a.high_chairs, a.is_override, a.preferred_area_id, ar.name AS preferred_area_name,
             a.checked_in_at, a.completed_at, a.cancelled_at
        FROM appointments a

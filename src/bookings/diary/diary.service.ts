@@ -2,8 +2,9 @@
 // appointments, live holds and time-off that overlap it.
 import type { MerchantContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import { diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits } from './diary.repository.ts';
-import { MAX_DIARY_DAYS, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
+import { outstandingOf } from '../appointments/appointment-money.ts';
+import { diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits, type DiaryAppointmentRow } from './diary.repository.ts';
+import { MAX_DIARY_DAYS, type DiaryAppointment, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
 import { findStoreZone, localDayRange } from './store-days.ts';
 
 function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, 'unit_id'>[]> {
@@ -14,6 +15,11 @@ function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, '
     map.set(unit_id, list);
   }
   return map;
+}
+
+/** balance_pence has one definition, shared with create and settle. */
+function withBalance({ settled_pence, ...row }: DiaryAppointmentRow & { unit_id: string }): DiaryAppointment & { unit_id: string } {
+  return { ...row, balance_pence: outstandingOf({ ...row, settled_pence }) };
 }
 
 export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promise<DiaryResponse> {
@@ -35,7 +41,7 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
     diaryHolds(ctx.db, storeId, ids, range.from, range.to, ctx.clock.now()),
     diaryTimeOff(ctx.db, storeId, ids, range.from, range.to),
   ]);
-  const a = byUnit(appointments);
+  const a = byUnit(appointments.map(withBalance));
   const h = byUnit(holds);
   const t = byUnit(timeOff);
   return {
@@ -45,9 +51,9 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
     to: range.to,
     units: units.map((unit) => ({
       unit,
-      appointments: (a.get(unit.id) ?? []) as DiaryResponse['units'][number]['appointments'],
-      holds: (h.get(unit.id) ?? []) as DiaryResponse['units'][number]['holds'],
-      time_off: (t.get(unit.id) ?? []) as DiaryResponse['units'][number]['time_off'],
+      appointments: a.get(unit.id) ?? [],
+      holds: h.get(unit.id) ?? [],
+      time_off: t.get(unit.id) ?? [],
     })),
   };
 }

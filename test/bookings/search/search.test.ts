@@ -12,7 +12,7 @@ const token = await t.fx.merchantToken(store.id);
 const chairA = await t.fx.unit(store.id, { display_name: 'Chair A' });
 const chairB = await t.fx.unit(store.id, { display_name: 'Chair B' });
 
-const search = (query: Record<string, string | number>, tok = token) =>
+const search = (query: Record<string, string | number | undefined>, tok = token) =>
   call(t.app, 'GET', '/api/v1/bookings/appointments/search', { token: tok, query: { store_id: store.id, ...query } });
 
 // Inserts a one-hour appointment starting at `day`T10:00Z.
