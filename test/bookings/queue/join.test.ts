@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
-import { appointment, at, entryRow, join, list, queueWorld, type QueueWorld } from './queue-fixtures.ts';
+import { NOW, appointment, at, entryRow, join, list, queueWorld, type QueueWorld } from './queue-fixtures.ts';
+
+const t = await startTestApp({ now: NOW });
 
 const tryJoin = (w: QueueWorld, body: Record<string, unknown>) =>
   call(w.t.app, 'POST', '/api/v1/bookings/queue/join', { token: w.token, body: { store_id: w.storeId, ...body } });
@@ -10,7 +13,7 @@ const countEntries = async (w: QueueWorld) =>
   Number((await w.t.db.query('SELECT count(*)::int AS n FROM queue_entries WHERE store_id = $1', [w.storeId])).rows[0].n);
 
 test('a guest joins and is answered with the entry, its place and the wait quoted at join', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   await appointment(w.t.db, w.storeId, w.unitA, at(-20), at(15));
   await appointment(w.t.db, w.storeId, w.unitB, at(-20), at(40));
   const res = await tryJoin(w, { guest_name: '  Robin  ', guest_phone: '07700 900123', service_id: w.serviceId, party_size: 1 });
@@ -34,7 +37,7 @@ test('a guest joins and is answered with the entry, its place and the wait quote
 });
 
 test('the quoted wait is a snapshot: later changes to the diary move the expected wait, never the quote', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   await w.t.db.query('UPDATE units SET is_active = false WHERE id = $1', [w.unitB]);
   const e = await join(w, {});
   assert.equal(e.quoted_wait_min, 0);
@@ -45,7 +48,7 @@ test('the quoted wait is a snapshot: later changes to the diary move the expecte
 });
 
 test('a store customer joins by customer_id; a missing or erased customer is 404, a blocked one refused', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
   const res = await tryJoin(w, { customer_id: customer.id });
   assert.equal(res.status, 200);
@@ -70,7 +73,7 @@ test('a store customer joins by customer_id; a missing or erased customer is 404
 });
 
 test('an entry needs customer_id or guest_name', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   for (const body of [{}, { guest_name: '   ' }, { guest_name: null, customer_id: null }, { guest_phone: '07700900123' }]) {
     const res = await tryJoin(w, body);
     assert.equal(res.status, 400, JSON.stringify(body));
@@ -83,7 +86,7 @@ test('an entry needs customer_id or guest_name', async () => {
 });
 
 test('service and preferred unit must be this store\'s: another store\'s or an archived service is 404, an inactive unit refused', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const other = await queueWorld(w.t);
   const cases: Array<[Record<string, unknown>, number, string]> = [
     [{ service_id: other.serviceId }, 404, 'NOT_FOUND'],
@@ -103,7 +106,7 @@ test('service and preferred unit must be this store\'s: another store\'s or an a
 });
 
 test('a store that takes appointments only refuses walk-ins; an unset mode admits them', async () => {
-  const w = await queueWorld(undefined, { walkin_mode: 'appointments_only' });
+  const w = await queueWorld(t, { walkin_mode: 'appointments_only' });
   const res = await tryJoin(w, { guest_name: 'G' });
   assert.equal(res.status, 409);
   assert.equal(errorCode(res), 'WALK_INS_DISABLED');
@@ -114,7 +117,7 @@ test('a store that takes appointments only refuses walk-ins; an unset mode admit
 });
 
 test('a join retried with the same client_token returns the first entry and queues once', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const first = await tryJoin(w, { guest_name: 'Once', client_token: 'tablet-42' });
   w.t.clock.advance(60_000);
   const again = await tryJoin(w, { guest_name: 'Once', client_token: 'tablet-42' });
@@ -126,7 +129,7 @@ test('a join retried with the same client_token returns the first entry and queu
 });
 
 test('the entry joins the token\'s store whatever store_id the body names', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const other = await queueWorld(w.t);
   const res = await tryJoin(w, { store_id: other.storeId, guest_name: 'G' });
   assert.equal(res.status, 200);

@@ -1,7 +1,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { startTestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
-import { appointment, at, hold, join, list, post, queueWorld, timeOff } from './queue-fixtures.ts';
+import { NOW, appointment, at, hold, join, list, post, queueWorld, timeOff } from './queue-fixtures.ts';
+
+const t = await startTestApp({ now: NOW });
 
 const pick = (e: any) => ({
   queue_position: e.queue_position,
@@ -12,7 +15,7 @@ const pick = (e: any) => ({
 });
 
 test('derived place, wait, start and unit come from the real diary: appointments, holds and time-off', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const { db } = w.t;
   const { unitA, unitB, storeId } = w;
   // Chair A: busy until 09:20, off 10:00-11:00, held 11:00-11:30 by an unexpired hold.
@@ -62,7 +65,7 @@ test('derived place, wait, start and unit come from the real diary: appointments
 });
 
 test('the wire entry carries every field the spec lists', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
   await join(w, { customer_id: customer.id, guest_name: null, guest_phone: '+447700900123', party_size: 2, service_id: w.serviceId });
   const [entry] = (await list(w)).entries;
@@ -83,7 +86,7 @@ test('the wire entry carries every field the spec lists', async () => {
 });
 
 test('a preferred unit is honoured even when another unit is free now', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   await appointment(w.t.db, w.storeId, w.unitB, at(-10), at(25));
   const e = await join(w, { preferred_unit_id: w.unitB });
   const [entry] = (await list(w)).entries;
@@ -94,7 +97,7 @@ test('a preferred unit is honoured even when another unit is free now', async ()
 });
 
 test('positions renumber when an entry is called or leaves; a called entry keeps its seat reserved ahead of the waiting', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   await appointment(w.t.db, w.storeId, w.unitB, at(-10), at(120));
   const e1 = await join(w, { guest_name: 'One' });
   const e2 = await join(w, { guest_name: 'Two' });
@@ -124,7 +127,7 @@ test('positions renumber when an entry is called or leaves; a called entry keeps
 });
 
 test('the list shows only waiting and called entries of the authenticated store, in join order', async () => {
-  const w = await queueWorld();
+  const w = await queueWorld(t);
   const other = await queueWorld(w.t);
   const mine = await join(w, { guest_name: 'Mine' });
   await join(other, { guest_name: 'Theirs' });
@@ -140,7 +143,7 @@ test('the list shows only waiting and called entries of the authenticated store,
 });
 
 test('walkin_mode and called_hold_minutes are the store\'s, null when unset', async () => {
-  const w = await queueWorld(undefined, { walkin_mode: null, called_hold_minutes: null });
+  const w = await queueWorld(t, { walkin_mode: null, called_hold_minutes: null });
   const body = await list(w);
   assert.equal(body.walkin_mode, null);
   assert.equal(body.called_hold_minutes, null);

@@ -1,7 +1,7 @@
 // Queue test data: diary rows written with direct SQL (the queue only reads them), and a store
 // with units, a service and a token, ready to queue into.
 import type { Database } from '../../../src/platform/db/port.ts';
-import { startTestApp, type TestApp } from '../../support/app.ts';
+import type { TestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
 
 export const NOW = '2026-06-01T09:00:00.000Z';
@@ -40,9 +40,12 @@ export interface QueueWorld {
   serviceId: string;
 }
 
-/** A store (mixed walk-ins, 10 minute hold) with two chairs and a 45-minute haircut. */
-export async function queueWorld(t?: TestApp, storeFields: Record<string, unknown> = {}): Promise<QueueWorld> {
-  t ??= await startTestApp({ now: NOW });
+/**
+ * A store (mixed walk-ins, 10 minute hold) with two chairs and a 45-minute haircut, on the file's
+ * shared app; each test works in its own store. Sets the clock back to NOW.
+ */
+export async function queueWorld(t: TestApp, storeFields: Record<string, unknown> = {}): Promise<QueueWorld> {
+  t.clock.set(NOW);
   const store = await t.fx.store(storeFields);
   const unitA = (await t.fx.unit(store.id, { display_name: 'Chair A', sort: 1 })).id;
   const unitB = (await t.fx.unit(store.id, { display_name: 'Chair B', sort: 2 })).id;
