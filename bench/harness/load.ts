@@ -1,0 +1,107 @@
+// The two load drivers, both at a fixed concurrency for a fixed time:
+//  - httpLoad: autocannon against the running service (every request built by the scenario, with its
+//    own token and Idempotency-Key), tallying error codes so expected conflicts can be told apart;
+//  - directLoad: the same work issued straight to the database, `concurrency` loops in this process.
+import autocannon from 'autocannon';
+
+export interface WireRequest {
+  method: 'GET' | 'POST' | 'PATCH';
+  /** Path with its query string. */
+  path: string;
+  headers: Record<string, string>;
+  body?: string;
+}
+
+export interface LoadResult {
+  requests: number;
+  rps: number;
+  p50: number;
+  p99: number;
+  /** Responses by outcome: "200", "409 SLOT_TAKEN", "error ECONNRESET"... */
+  outcomes: Record<string, number>;
+  expected: number;
+  unexpected: number;
+}
+
+export async function httpLoad(
+  url: string,
+  opts: { connections: number; duration: number; make: (i: number) => WireRequest; isExpected: (outcome: string) => boolean },
+): Promise<LoadResult> {
+  let i = 0;
+  const outcomes: Record<string, number> = {};
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>) => ({ ...req, ...opts.make(i++) }),
+        onResponse: (status: number, body: string) => {
+          let key = String(status);
+          if (status >= 300) {
+            try {
+              key += ' ' + (JSON.parse(body)?.error?.code ?? '');
+            } catch {
+              // not JSON: the status alone
+            }
+          }
+          outcomes[key] = (outcomes[key] ?? 0) + 1;
+        },
+      },
+    ],
+  });
+  if (result.errors) outcomes['connection errors'] = result.errors;
+  return summarise(result.requests.total, result.duration, result.latency.p50, result.latency.p99, outcomes, opts.isExpected);
+}
+
+export async function directLoad(opts: {
+  concurrency: number;
+  duration: number;
+  run: (i: number) => Promise<unknown>;
+  outcomeOf: (err: unknown) => string;
+  isExpected: (outcome: string) => boolean;
+}): Promise<LoadResult> {
+  let i = 0;
+  const latencies: number[] = [];
+  const outcomes: Record<string, number> = {};
+  const started = performance.now();
+  const deadline = started + opts.duration * 1000;
+  async function worker() {
+    while (performance.now() < deadline) {
+      const t0 = performance.now();
+      let outcome = '200';
+      try {
+        await opts.run(i++);
+      } catch (err) {
+        outcome = opts.outcomeOf(err);
+      }
+      latencies.push(performance.now() - t0);
+      outcomes[outcome] = (outcomes[outcome] ?? 0) + 1;
+    }
+  }
+  await Promise.all(Array.from({ length: opts.concurrency }, worker));
+  const elapsed = (performance.now() - started) / 1000;
+  latencies.sort((a, b) => a - b);
+  const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] : NaN);
+  return summarise(latencies.length, elapsed, pct(0.5), pct(0.99), outcomes, opts.isExpected);
+}
+
+function summarise(
+  requests: number,
+  seconds: number,
+  p50: number,
+  p99: number,
+  outcomes: Record<string, number>,
+  isExpected: (outcome: string) => boolean,
+): LoadResult {
+  let expected = 0;
+  let unexpected = 0;
+  for (const [outcome, n] of Object.entries(outcomes)) {
+    if (/^2\d\d$/.test(outcome)) continue;
+    if (isExpected(outcome)) expected += n;
+    else unexpected += n;
+  }
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return { requests, rps: Math.round(requests / seconds), p50: round(p50), p99: round(p99), outcomes, expected, unexpected };
+}

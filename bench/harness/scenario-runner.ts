@@ -1,0 +1,122 @@
+// Runs one scenario: an availability probe, an HTTP warm-up and measured phase (with the server's
+// RSS sampled), then the same requests issued straight to the database at the same concurrency
+// (the limit), the statements one request sends, and for reads their EXPLAIN (ANALYZE, BUFFERS).
+import os from 'node:os';
+import path from 'node:path';
+import type { Database } from '../../src/platform/db/port.ts';
+import { contextFor, outcomeOf, recording } from './direct.ts';
+import { explainAll, slug } from './explain.ts';
+import { directLoad, httpLoad, type WireRequest } from './load.ts';
+import type { ScenarioReport } from './report.ts';
+import type { Child, RssSampler } from './server.ts';
+import { urlOf, type Env, type Scenario } from '../scenarios/common.ts';
+import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
+import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
+import { preferenceUpsert } from '../scenarios/preferences.ts';
+
+export const ALL_SCENARIOS: (() => Scenario)[] = [
+  createAppointment, rescheduleAppointment, checkInComplete, settleAppointment,
+  diaryWeek, appointmentSearch, queueList, rosterBySpend, customerSearch, journeyPage,
+  preferenceUpsert,
+];
+
+export interface RunOptions {
+  duration: number;
+  warmup: number;
+  connections: number;
+  limit: boolean;
+  explain: boolean;
+}
+
+interface Ctx {
+  server: Child;
+  rss: RssSampler;
+  /** The bench's own pool on the same database; null on the embedded engine (the server owns it). */
+  db: Database | null;
+  env: Env;
+  opts: RunOptions;
+  resultsDir: string;
+  tag: string;
+}
+
+const runTag = `bench-${Date.now().toString(36)}`;
+
+export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> {
+  const report: ScenarioReport = { name: s.name, kind: s.kind, available: true };
+  const expected = new Set(s.expected ?? []);
+  const isExpected = (o: string) => expected.has(o);
+  let i = 0; // one counter across every phase, so fresh slots and Idempotency-Keys never repeat
+  const wire = (n: number): WireRequest => {
+    const call = s.call(n);
+    const token = call.actor.kind === 'merchant' ? c.env.mint.get('m', call.actor.storeId) : c.env.mint.get('c', (call.actor as any).customerId);
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (call.body) headers['content-type'] = 'application/json';
+    if (call.idempotent) headers['idempotency-key'] = `${runTag}-${slug(s.name)}-${n}`;
+    return { method: call.method, path: urlOf(call), headers, body: call.body ? JSON.stringify(call.body) : undefined };
+  };
+  const prepare = async () => {
+    if (c.db) await s.prepare?.(c.env);
+  };
+
+  await prepare();
+  const probe = wire(i++);
+  const res = await fetch(c.server.url + probe.path, { method: probe.method, headers: probe.headers, body: probe.body });
+  const probeBody = await res.text();
+  if (res.status === 404 && probeBody.includes('ROUTE_NOT_FOUND')) return { ...report, available: false, note: 'route not found' };
+  if (res.status >= 500) report.note = `probe answered ${res.status}: ${probeBody.slice(0, 120)}`;
+
+  const load = { connections: c.opts.connections, make: () => wire(i++), isExpected };
+  await prepare();
+  await httpLoad(c.server.url, { ...load, duration: c.opts.warmup });
+  await prepare();
+  const loadavg = os.loadavg()[0];
+  c.rss.reset();
+  const http = await httpLoad(c.server.url, { ...load, duration: c.opts.duration });
+  report.http = { ...http, peakRssMb: c.rss.peakMb() };
+  report.loadavg = [loadavg, os.loadavg()[0]];
+
+  if (!c.db) return report;
+  let fn;
+  try {
+    fn = await s.service();
+  } catch (err) {
+    report.note = `service not importable: ${(err as Error).message.slice(0, 100)}`;
+    return report;
+  }
+  const db = c.db;
+  const run = (database: Database) => async (n: number) => {
+    const call = s.call(n);
+    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? `${runTag}-direct-${slug(s.name)}-${n}` : undefined });
+    return fn(ctx, call);
+  };
+
+  if (c.opts.limit) {
+    const direct = { concurrency: c.opts.connections, run: () => run(db)(i++), outcomeOf, isExpected };
+    await prepare();
+    await directLoad({ ...direct, duration: c.opts.warmup });
+    await prepare();
+    report.limit = await directLoad({ ...direct, duration: c.opts.duration });
+    report.ratio = Math.round((http.rps / report.limit.rps) * 100) / 100;
+  }
+
+  // Statements per request, and the plans of a read's statements.
+  const rec = recording(db);
+  await prepare();
+  const counts: number[] = [];
+  let sample: ReturnType<typeof rec.take> = [];
+  for (let k = 0; k < 3; k++) {
+    try {
+      await run(rec.db)(i++);
+    } catch {
+      // an expected refusal still sent its statements
+    }
+    sample = rec.take();
+    counts.push(sample.filter((x) => x.sql !== 'BEGIN' && x.sql !== 'COMMIT').length + (sample.some((x) => x.sql === 'BEGIN') ? 2 : 0));
+  }
+  report.statementsPerRequest = Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 10) / 10;
+  if (s.kind === 'read' && c.opts.explain) {
+    const file = path.join(c.resultsDir, `explain-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`);
+    report.explainMainMs = (await explainAll(db, sample, file, `${s.name} (${c.tag})`)).mainMs;
+  }
+  return report;
+}

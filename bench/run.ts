@@ -1,0 +1,145 @@
+// npm run bench [-- --duration 10 --quick --connections 32 --pool 16 --only diary,settle --growth-url URL
+//                  --database-url URL --label name --profile --no-limit]
+// Starts the service as a child process, loads each scenario over HTTP with autocannon, then issues
+// the same work straight to the database at the same concurrency (the limit), and reports both.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { openPg } from '../src/platform/db/pg.adapter.ts';
+import type { Database } from '../src/platform/db/port.ts';
+import { num, parseArgs, str } from './lib/args.ts';
+import { embeddedDir } from './lib/target.ts';
+import { loadFixtures } from './harness/fixtures.ts';
+import { TokenMint } from './harness/tokens.ts';
+import { memoryOf, RssSampler, startChild, type Child } from './harness/server.ts';
+import { httpLoad, type LoadResult } from './harness/load.ts';
+import { growthTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
+import { openPglite } from '../src/platform/db/pglite.adapter.ts';
+import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
+
+const args = parseArgs();
+const quick = args.quick === true;
+const opts: RunOptions = {
+  duration: num(args, 'duration', quick ? 3 : 10),
+  warmup: num(args, 'warmup', quick ? 1 : 2),
+  connections: num(args, 'connections', 32),
+  limit: args['no-limit'] !== true,
+  explain: args['no-explain'] !== true,
+};
+const poolSize = num(args, 'pool', 16);
+const only = str(args, 'only')?.split(',').map((s) => s.trim().toLowerCase()) ?? null;
+const databaseUrl = str(args, 'database-url') ?? process.env.DATABASE_URL ?? null;
+const growthUrl = str(args, 'growth-url');
+const day = new Date().toISOString().slice(0, 10);
+const label = str(args, 'label');
+const resultsDir = path.resolve('bench/results', label ? `${day}-${label}` : day);
+fs.mkdirSync(resultsDir, { recursive: true });
+
+const secret = randomBytes(32).toString('hex');
+const serverEnv = (url: string | null): Record<string, string> => ({
+  ...(url ? { DATABASE_URL: url } : { DATABASE_URL: '' }),
+  AUTH_SECRET: secret,
+  LOG_LEVEL: 'warn',
+  DB_POOL_SIZE: String(poolSize),
+  // The limiter still runs on every request; its budgets are raised so it never refuses the load.
+  RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
+  RATE_LIMIT_SEARCH_PER_MIN: '10000000',
+  RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+});
+const nodeArgs = args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : [];
+
+const engineLine = databaseUrl
+  ? `engine: PostgreSQL server (${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}), service pool ${poolSize}`
+  : `engine: EMBEDDED PGlite (${embeddedDir()}): DATABASE_URL is not set. One in-process connection; the SQL-only limit is not measured.`;
+console.log(engineLine);
+console.log(`load: ${opts.connections} connections, ${opts.duration} s per phase (+${opts.warmup} s warm-up), node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+
+async function openDb(url: string | null): Promise<Database> {
+  return url ? openPg({ connectionString: url, poolSize }) : openPglite({ dataDir: embeddedDir() });
+}
+
+async function measureCeiling(): Promise<number> {
+  const bare = await startChild('bench/bare-server.ts', {}, { readyPath: '/bare' });
+  try {
+    const warm = { connections: opts.connections, make: () => ({ method: 'GET' as const, path: '/bare', headers: {} }), isExpected: () => false };
+    await httpLoad(bare.url, { ...warm, duration: opts.warmup });
+    return (await httpLoad(bare.url, { ...warm, duration: opts.duration })).rps;
+  } finally {
+    await bare.stop();
+  }
+}
+
+async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: string, withLimit: boolean): Promise<{ reports: ScenarioReport[]; hwmMb: number; appointments: number }> {
+  const mint = new TokenMint(secret);
+  let db = await openDb(url);
+  const fx = await loadFixtures(db);
+  console.log(`dataset (${tag}): ${fx.stores.length} stores, ${fx.appointments.toLocaleString('en-GB')} appointments`);
+  const list = scenarios.map((make) => make()).filter((s) => !only || only.some((o) => s.name.toLowerCase().includes(o)));
+  for (const s of list) await s.setup({ db, fx, mint });
+  if (!url) {
+    // The embedded engine allows one process: prepare every scenario now, then hand the files to the server.
+    for (const s of list) await s.prepare?.({ db, fx, mint });
+    await db.close();
+  }
+  const server: Child = await startChild('src/server.ts', serverEnv(url), { nodeArgs, readyPath: '/healthz' });
+  const rss = new RssSampler(server.pid);
+  const reports: ScenarioReport[] = [];
+  try {
+    for (const s of list) {
+      const report = await runScenario(s, { server, rss, db: url ? db : null, env: { db, fx, mint }, opts: { ...opts, limit: withLimit && opts.limit && !!url }, resultsDir, tag });
+      reports.push(report);
+      const h = report.http;
+      console.log(`  ${s.name}: ${h ? `${h.rps} req/s, p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.unexpected} errors` : 'not available'}${report.limit ? `; SQL-only ${report.limit.rps} req/s (ratio ${report.ratio?.toFixed(2)})` : ''}`);
+    }
+  } finally {
+    const hwm = memoryOf(server.pid);
+    rss.stop();
+    await server.stop();
+    if (url) await db.close();
+    return { reports, hwmMb: Math.round((hwm?.hwmKb ?? 0) / 102.4) / 10, appointments: fx.appointments };
+  }
+}
+
+const started = new Date();
+const ceiling = await measureCeiling();
+console.log(`HTTP ceiling: ${ceiling} req/s`);
+const main = await runAll(databaseUrl, ALL_SCENARIOS, 'base', true);
+console.log('\n' + table(main.reports, ceiling));
+console.log(`server peak RSS over the whole run (VmHWM): ${main.hwmMb} MB`);
+
+let growth: GrowthReport[] | null = null;
+let grownAppointments: number | null = null;
+if (growthUrl) {
+  const reads = ALL_SCENARIOS.filter((make) => make().kind === 'read');
+  const grown = await runAll(growthUrl, reads, 'grown', false);
+  grownAppointments = grown.appointments;
+  growth = [];
+  for (const g of grown.reports) {
+    const b = main.reports.find((r) => r.name === g.name);
+    if (!b?.http || !g.http) continue;
+    const pick = (l: LoadResult) => ({ p50: l.p50, p99: l.p99, rps: l.rps });
+    growth.push({ name: g.name, base: pick(b.http), grown: pick(g.http), p50Ratio: g.http.p50 / b.http.p50 });
+  }
+  const labels: [string, string] = [`${(main.appointments / 1e6).toFixed(2)}M appts`, `${(grown.appointments / 1e6).toFixed(2)}M appts`];
+  console.log('\nGrowth (read scenarios):\n' + growthTable(growth, labels));
+}
+
+const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
+writeJson(file, {
+  started: started.toISOString(),
+  finished: new Date().toISOString(),
+  engine: databaseUrl ? 'pg' : 'pglite',
+  engineLine,
+  node: process.version,
+  cores: os.cpus().length,
+  loadavgAtEnd: os.loadavg(),
+  options: { ...opts, poolSize },
+  appointments: main.appointments,
+  httpCeilingRps: ceiling,
+  serverPeakRssMb: main.hwmMb,
+  scenarios: main.reports,
+  growth: growth && { appointments: grownAppointments, rows: growth },
+  explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
+});
+console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);
