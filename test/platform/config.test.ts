@@ -1,0 +1,30 @@
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ConfigError, loadConfig } from '../../src/config.ts';
+
+test('defaults serve the embedded engine on 127.0.0.1:3000 with the operator surface off', () => {
+  const config = loadConfig({});
+  assert.equal(config.port, 3000);
+  assert.equal(config.host, '127.0.0.1');
+  assert.equal(config.databaseUrl, null);
+  assert.equal(config.adminToken, null);
+  assert.ok(config.dataDir.endsWith('/data'));
+  assert.ok(Object.isFrozen(config));
+});
+
+test('bad values are refused at start with a message naming the variable', () => {
+  const cases: Array<[Record<string, string>, RegExp]> = [
+    [{ PORT: 'eighty' }, /PORT/],
+    [{ PORT: '70000' }, /PORT/],
+    [{ DATABASE_URL: 'mysql://x' }, /DATABASE_URL/],
+    [{ REDIS_URL: 'http://x' }, /REDIS_URL/],
+    [{ LOG_LEVEL: 'loud' }, /LOG_LEVEL/],
+    [{ AUTH_SECRET: 'short' }, /AUTH_SECRET/],
+    [{ ADMIN_TOKEN: 'tiny' }, /ADMIN_TOKEN/],
+    [{ NODE_ENV: 'production' }, /AUTH_SECRET is required/],
+    [{ AUTH_JWKS_URL: 'ftp://idp' }, /AUTH_JWKS_URL/],
+  ];
+  for (const [env, message] of cases) {
+    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test((err as Error).message), JSON.stringify(env));
+  }
+});
