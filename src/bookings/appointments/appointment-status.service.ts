@@ -93,7 +93,8 @@ export async function cancel(ctx: MerchantContext, body: CancelBody): Promise<Ca
     const reason = body.reason?.trim() || null;
     // Kept, not deleted: the status change releases the block and the audit trail survives.
     await repo.markCancelled(tx, a.store_id, a.id, reason, ctx.clock.now());
-    await auditStatus(tx, ctx, a, 'cancelled', { reason });
+    // The reason stays on the row; the audit notes only that one was given (it may be a private note).
+    await auditStatus(tx, ctx, a, 'cancelled', { reason_given: reason !== null });
     return { appointment_id: a.id, cancelled: true, noop: false };
   });
 }

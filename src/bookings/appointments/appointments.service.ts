@@ -14,6 +14,8 @@ import type { Appointment, CreateBody, CreateResponse, RescheduleBody, Reschedul
 /** The source of an appointment booked here; the queue books with 'walk_in' (see docs/decisions.md). */
 const MERCHANT_SOURCE = 'merchant';
 const MINUTE_MS = 60_000;
+/** Deadlocks that outlast the retries are reported as the conflict they are, never as a 500. */
+const slotContended = () => new AppError('SLOT_TAKEN', 'The unit is contended for that time; retry');
 
 export function presentAppointment(a: AppointmentRow): Appointment {
   return {
@@ -133,7 +135,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
       });
     }
     return { appointment: presentAppointment(appointment), reused };
-  });
+  }, { exhausted: slotContended });
 }
 
 const UNMOVABLE = new Set(['cancelled', 'completed', 'no_show']);
@@ -186,5 +188,5 @@ export async function rescheduleAppointment(ctx: MerchantContext, body: Reschedu
       ends_at: moved.ends_at,
       moved_in_place: moved.unit_id === current.unit_id,
     };
-  });
+  }, { exhausted: slotContended });
 }
