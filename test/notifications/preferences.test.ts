@@ -61,6 +61,14 @@ test('one row per store interacted with, with the spec defaults where nothing wa
   ]);
 });
 
+test("storeName is 'Unknown' when the store's name is unavailable", async () => {
+  const me = await signedIn();
+  const blank = await fx.store({ name: '   ' });
+  await fx.membership(blank.id, me.id);
+  const res = await list(me.token);
+  assert.deepEqual(res.body.preferences, [{ storeId: blank.id, storeName: 'Unknown', ...DEFAULTS }]);
+});
+
 test('a customer with no interactions gets an empty list', async () => {
   const me = await signedIn();
   const res = await list(me.token);

@@ -183,3 +183,54 @@ test('a customer token cannot block', async () => {
   assert.equal(res.status, 403);
   assert.equal(errorCode(res), 'WRONG_TOKEN_KIND');
 });
+
+test('an erased customer can still be blocked (a block only restricts)', async () => {
+  const id = await member();
+  await db.query('UPDATE customers SET erased_at = $2 WHERE id = $1', [id, '2026-05-01T00:00:00Z']);
+  const res = await block(id, { blocked: true });
+  assert.equal(res.status, 200);
+  assert.equal((await stored(id)).blocked, true);
+});
+
+test('every block change is audited with the input names, never the note', async () => {
+  const id = await member();
+  const res = await block(id, { blocked: true, block_reason: 'Private words' });
+  const rows = await db.query(
+    "SELECT action, entity_id, details FROM audit_log WHERE entity = 'customer' AND entity_id = $1 AND action = 'customer.block_updated'",
+    [id],
+  );
+  assert.equal(res.status, 200);
+  assert.equal(rows.rows.length, 1);
+  assert.deepEqual(rows.rows[0].details.fields, ['blocked', 'block_reason']);
+  assert.ok(!JSON.stringify(rows.rows[0].details).includes('Private words'));
+});
+
+test('bulk takes up to 500 customers in one request', async () => {
+  const created = await db.query<{ id: string }>(
+    "INSERT INTO customers (name) SELECT 'Bulk ' || g FROM generate_series(1, 500) g RETURNING id",
+  );
+  const ids = created.rows.map((r) => r.id);
+  await db.query('INSERT INTO store_customers (store_id, customer_id) SELECT $1, unnest($2::uuid[])', [A.id, ids]);
+  const res = await bulk(ids, { archived: true });
+  assert.equal(res.status, 200);
+  assert.equal(res.body.updated, 500);
+  assert.equal(res.body.customers.length, 500);
+  const n = await db.query('SELECT count(*)::int AS n FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[]) AND archived', [A.id, ids]);
+  assert.equal(n.rows[0].n, 500);
+});
+
+test('concurrent bulk changes over overlapping customers all succeed and leave every row consistent', { skip: t.engine !== 'pg' }, async () => {
+  const ids = await Promise.all(Array.from({ length: 20 }, () => member()));
+  const reversed = [...ids].reverse();
+  const results = await Promise.all([
+    bulk(ids, { blocked: true, block_reason: 'forward' }),
+    bulk(reversed, { blocked: true, block_reason: 'backward' }),
+    bulk(ids.slice(5, 15), { blocked_channels: ['email'] }),
+    bulk(reversed.slice(3, 18), { archived: true }),
+  ]);
+  assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200]);
+  const rows = (await db.query('SELECT customer_id, block_reason, blocked FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[])', [A.id, ids])).rows;
+  const reasons = new Set(rows.map((r) => r.block_reason));
+  assert.equal(reasons.size, 1, 'one of the two whole-set requests was applied last, to every row');
+  assert.ok(rows.every((r) => r.blocked));
+});
