@@ -6,6 +6,7 @@
 import { SERVER_URL, REDIS_URL, SUITE_BUDGET_MS } from '../reliability/env.ts';
 import { dropAll, dropStale } from '../reliability/db.ts';
 import { stopAll } from '../reliability/server-process.ts';
+import { stopShared } from '../reliability/stack.ts';
 import { ProofRun, Skip, type Proof } from '../reliability/proof.ts';
 import { raceStorm } from '../reliability/proofs/race-storm.ts';
 import { idempotency } from '../reliability/proofs/idempotency.ts';
@@ -48,6 +49,7 @@ const watchdog = setTimeout(async () => {
   const name = current?.name ?? 'suite';
   console.log(`\nwatchdog: ${name} overran the suite budget; stopping`);
   if (current) await stopAll(current.servers);
+  await stopShared();
   await dropAll();
   summaryAndExit(`${name}: did not finish within the time bound`);
 }, SUITE_BUDGET_MS + 20_000);
@@ -95,5 +97,6 @@ for (let i = 0; i < proofs.length; i++) {
   results.push({ proof, run, status, reason, ms: Date.now() - t0 });
 }
 current = null;
+await stopShared();
 await dropAll();
 summaryAndExit();

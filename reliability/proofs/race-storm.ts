@@ -8,7 +8,7 @@ import { randomUUID } from 'node:crypto';
 import { SEED, rng } from '../env.ts';
 import { errorCodeOf, http, type HttpResult } from '../client.ts';
 import { describe, type Proof, type ProofRun } from '../proof.ts';
-import { startStack } from '../stack.ts';
+import { sharedStack } from '../stack.ts';
 import { insertStore, insertUnits, merchantToken } from '../seed.ts';
 
 const CREATE = '/api/v1/bookings/appointments';
@@ -35,7 +35,7 @@ export const raceStorm: Proof = {
   title: 'concurrent creates, moves and walk-in seats on overlapping slots across three processes',
   budgetMs: 75_000,
   async run(p: ProofRun) {
-    const stack = await startStack(p, 'race', { servers: 3, env: { RATE_LIMIT_GLOBAL_PER_MIN: '10000000' } });
+    const stack = await sharedStack(p);
     stack.require('POST', CREATE);
     const withMoves = stack.has('POST', MOVE);
     const withSeats = stack.has('POST', SEAT);
