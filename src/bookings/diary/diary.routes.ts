@@ -8,7 +8,7 @@ import { readDiary } from './diary.service.ts';
 export async function diaryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/', {
+  app.get('', {
     config: { auth: auth.merchantRead() },
     schema: {
       operationId: 'getDiary',

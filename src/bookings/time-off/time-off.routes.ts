@@ -15,7 +15,7 @@ import { createTimeOff, removeTimeOff } from './time-off.service.ts';
 export async function timeOffRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.post('/', {
+  app.post('', {
     config: { auth: auth.merchantWrite() },
     schema: {
       operationId: 'createTimeOff',

@@ -10,7 +10,7 @@ import { createUnit, listStoreUnits, updateStoreUnit } from './units.service.ts'
 export async function unitsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/', {
+  app.get('', {
     config: { auth: auth.merchantRead() },
     schema: {
       operationId: 'listUnits',
@@ -21,7 +21,7 @@ export async function unitsRoutes(fastify: FastifyInstance) {
     },
   }, async (request) => listStoreUnits(merchantContext(request), request.query));
 
-  app.post('/', {
+  app.post('', {
     config: { auth: auth.merchantWrite() },
     schema: {
       operationId: 'createUnit',

@@ -121,3 +121,30 @@ test('another store\'s unit reads as missing: 404 and nothing changed', async ()
   const mine = await call(t.app, 'GET', base, { token: otherToken, query: { store_id: other.id } });
   assert.ok(mine.body.units.every((u: any) => u.display_name !== 'Jo'));
 });
+
+test('a create retried with the same Idempotency-Key makes one unit and replays the answer', async () => {
+  const s = await t.fx.store({ name: 'Retry Salon' });
+  const tok = await t.fx.merchantToken(s.id);
+  const send = () => call(t.app, 'POST', base, { token: tok, idempotencyKey: 'unit-create-1', body: { store_id: s.id, display_name: 'Once', kind: 'room' } });
+  const first = await send();
+  const again = await send();
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body, first.body);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  const n = (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM units WHERE store_id = $1', [s.id])).rows[0].n;
+  assert.equal(n, 1);
+});
+
+test('the diary, search, units and time-off operations are published in the OpenAPI document', async () => {
+  const res = await call(t.app, 'GET', '/openapi.json');
+  const paths = res.body.paths;
+  const op = (path: string, method: string) => paths[path]?.[method]?.operationId;
+  assert.equal(op('/api/v1/bookings/appointments/search', 'get'), 'searchAppointmentPeople');
+  assert.equal(op('/api/v1/bookings/diary', 'get'), 'getDiary');
+  assert.equal(op('/api/v1/bookings/units', 'get'), 'listUnits');
+  assert.equal(op('/api/v1/bookings/units', 'post'), 'createUnit');
+  assert.equal(op('/api/v1/bookings/units/{unitId}', 'patch'), 'updateUnit');
+  assert.equal(op('/api/v1/bookings/time-off', 'post'), 'createTimeOff');
+  assert.equal(op('/api/v1/bookings/time-off/{timeOffId}', 'delete'), 'deleteTimeOff');
+  assert.ok(res.body['x-error-codes'].UNIT_HAS_BOOKINGS);
+});
