@@ -24,7 +24,7 @@ export function normaliseEdit(body: EditBody): Changes {
   const out: Changes = {};
   if (body.name !== undefined) {
     const name = body.name.trim();
-    if (chars(name) > NAME_MAX) throw badRequest(`name must be at most ${NAME_MAX} characters`);
+    if (chars(name) > NAME_MAX) throw badRequest(`body.name must be at most ${NAME_MAX} characters`);
     out.name = name || null;
   }
   if (body.phone !== undefined) {
@@ -32,18 +32,18 @@ export function normaliseEdit(body: EditBody): Changes {
     if (phone === '') out.phone = null;
     else {
       const e164 = ukMobileE164(phone);
-      if (!e164) throw new AppError('INVALID_PHONE', 'phone must be a UK mobile number');
+      if (!e164) throw new AppError('INVALID_PHONE', 'body.phone must be a UK mobile number');
       out.phone = e164;
     }
   }
   if (body.email !== undefined) {
     const email = body.email.trim().toLowerCase();
-    if (email !== '' && (chars(email) > EMAIL_MAX || !EMAIL.test(email))) throw badRequest('email is not a valid email address');
+    if (email !== '' && (chars(email) > EMAIL_MAX || !EMAIL.test(email))) throw badRequest('body.email is not a valid email address');
     out.email = email || null;
   }
   if (body.merchant_note !== undefined) {
     // The note is kept as typed (line breaks and indentation are the merchant's); only "" clears it.
-    if (chars(body.merchant_note) > NOTE_MAX) throw badRequest(`merchant_note must be at most ${NOTE_MAX} characters`);
+    if (chars(body.merchant_note) > NOTE_MAX) throw badRequest(`body.merchant_note must be at most ${NOTE_MAX} characters`);
     out.merchant_note = body.merchant_note === '' ? null : body.merchant_note;
   }
   return out;

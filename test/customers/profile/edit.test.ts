@@ -222,3 +222,17 @@ test('concurrent edits claiming the same phone: exactly one wins', { skip: t.eng
   const owners = await db.query("SELECT count(*)::int AS n FROM customers WHERE phone = '+447812000006'");
   assert.equal(owners.rows[0].n, 1);
 });
+
+test('an edit sent again with the same Idempotency-Key replays the first answer', async () => {
+  const id = await member(A.store.id, { name: 'Before' });
+  const body = { store_id: A.store.id, name: 'After', merchant_note: 'once' };
+  const first = await call(app, 'PATCH', `/api/v1/customers/${id}`, { token: A.token, body, idempotencyKey: `edit-${id}` });
+  assert.equal(first.status, 200);
+  const replay = await call(app, 'PATCH', `/api/v1/customers/${id}`, { token: A.token, body, idempotencyKey: `edit-${id}` });
+  assert.equal(replay.status, 200);
+  assert.equal(replay.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(replay.body, first.body);
+  assert.deepEqual(replay.body.changed_fields.sort(), ['merchant_note', 'name']);
+  const audits = await db.query("SELECT count(*)::int AS n FROM audit_log WHERE entity = 'customer' AND entity_id = $1", [id]);
+  assert.equal(audits.rows[0].n, 1);
+});
