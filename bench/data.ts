@@ -1,4 +1,4 @@
-// npm run bench:data -- --scale S [--seed N] [--now ISO] [--database-url URL] [--reset]
+// npm run bench:data -- --scale S [--seed N] [--now ISO] [--database-url URL] [--reset] [--keep-indexes]
 // Generates the benchmark dataset with set-based SQL (INSERT ... SELECT over generate_series with a
 // seeded hash for randomness): no request per row, reproducible for a given seed and "now".
 // Without --database-url (or DATABASE_URL) it writes the embedded engine under DATA_DIR.
@@ -10,6 +10,7 @@ import { customers, functions, stores } from './dataset/core.ts';
 import { appointments } from './dataset/appointments.ts';
 import { activity } from './dataset/activity.ts';
 import { aggregates, extras, queue } from './dataset/extras.ts';
+import { dropForBulk, restoreDropped } from './dataset/bulk.ts';
 
 const args = parseArgs();
 const scale = num(args, 'scale', 1);
@@ -29,7 +30,11 @@ const started = performance.now();
 const applied = await migrate(db);
 if (applied.length) console.log(`migrated: ${applied.length} migrations applied`);
 
+const restored = await restoreDropped(db);
+if (restored) console.log(`restored ${restored} indexes and constraints an interrupted run had dropped`);
 await emptyOrReset(db, args.reset === true);
+const bulk = args['keep-indexes'] !== true;
+if (bulk) console.log(`bulk mode: dropped ${await dropForBulk(db)} secondary indexes and constraints; rebuilt after loading`);
 await bestEffort(db, [
   // Bulk-load settings for this session only. Foreign keys are not checked row by row (the generator
   // derives every reference from rows it wrote); the exclusion constraint and unique indexes still are.
@@ -54,6 +59,11 @@ for (const [name, statements] of steps) {
   let rows = 0;
   for (const sql of statements) rows += (await db.query(sql)).rowCount;
   console.log(`  ${name.padEnd(48)} ${String(rows).padStart(10)} rows  ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+}
+if (bulk) {
+  const t = performance.now();
+  const n = await restoreDropped(db);
+  console.log(`  ${('rebuild ' + n + ' indexes and constraints').padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t) / 1000).toFixed(1)} s`);
 }
 const t0 = performance.now();
 await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
