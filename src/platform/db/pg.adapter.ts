@@ -45,6 +45,12 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
     async transaction(fn) {
       const client = await pool.connect();
       let broken: Error | undefined;
+      // A checked-out client whose connection drops emits 'error' (the pool listens only to idle
+      // clients); unheard, that event would crash the process. Note it and destroy the client.
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
       try {
         await client.query('BEGIN');
         const result = await fn({ query: async (sql, params) => wrap(await client.query(sql, params as any[] | undefined)) });
@@ -59,6 +65,7 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
         throw err;
       } finally {
         // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
+        client.removeListener('error', onError);
         client.release(broken);
       }
     },

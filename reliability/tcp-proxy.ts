@@ -1,0 +1,59 @@
+// A small TCP proxy between the service and PostgreSQL, so a proof can take the database away
+// and give it back: cut() resets every open connection and refuses new ones (the database is
+// gone); restore() accepts again on the same port.
+import net from 'node:net';
+
+export class TcpProxy {
+  private readonly targetHost: string;
+  private readonly targetPort: number;
+  private server: net.Server | null = null;
+  private readonly sockets = new Set<net.Socket>();
+  port = 0;
+  connections = 0;
+
+  constructor(targetHost: string, targetPort: number) {
+    this.targetHost = targetHost;
+    this.targetPort = targetPort;
+  }
+
+  async start(port = 0): Promise<number> {
+    const server = net.createServer((client) => {
+      this.connections++;
+      const upstream = net.connect(this.targetPort, this.targetHost);
+      for (const s of [client, upstream]) {
+        this.sockets.add(s);
+        s.on('close', () => this.sockets.delete(s));
+        s.on('error', () => {});
+      }
+      client.pipe(upstream);
+      upstream.pipe(client);
+      client.on('close', () => upstream.destroy());
+      upstream.on('close', () => client.destroy());
+    });
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(port, '127.0.0.1', () => resolve());
+    });
+    this.server = server;
+    this.port = (server.address() as net.AddressInfo).port;
+    return this.port;
+  }
+
+  /** The database goes away: open connections are reset, new ones refused. */
+  async cut(): Promise<void> {
+    const server = this.server;
+    this.server = null;
+    for (const s of this.sockets) s.resetAndDestroy();
+    this.sockets.clear();
+    if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
+
+  /** The database comes back on the same address. */
+  async restore(): Promise<void> {
+    if (!this.server) await this.start(this.port);
+  }
+
+  async stop(): Promise<void> {
+    await this.cut();
+  }
+}
