@@ -17,7 +17,7 @@ async function setup(storeFields: Record<string, unknown> = {}) {
 }
 
 async function rowsOf(storeId: string) {
-  return (await t.db.query('SELECT * FROM service_periods WHERE store_id = $1 ORDER BY created_at, id', [storeId])).rows;
+  return (await t.db.query('SELECT * FROM service_periods WHERE store_id = $1 ORDER BY name, id', [storeId])).rows;
 }
 
 test('create returns the period with its defaults and records it, with an audit row', async () => {
@@ -44,8 +44,8 @@ test("last_seating_offset_min defaults to the store's value, and an explicit val
   assert.equal(defaulted.body.period.last_seating_offset_min, 45);
   const explicit = await create({ name: 'Late', last_seating_offset_min: 0 });
   assert.equal(explicit.body.period.last_seating_offset_min, 0);
-  const rows = await rowsOf(store.id);
-  assert.deepEqual(rows.map((r) => r.last_seating_offset_min), [45, 0]);
+  const rows = await t.db.query('SELECT name, last_seating_offset_min FROM service_periods WHERE store_id = $1 ORDER BY name', [store.id]);
+  assert.deepEqual(rows.rows, [{ name: 'Dinner', last_seating_offset_min: 45 }, { name: 'Late', last_seating_offset_min: 0 }]);
 });
 
 test('create refuses bad fields with the field named', async () => {
