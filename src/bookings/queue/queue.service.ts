@@ -82,7 +82,8 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
 
     // The quote is the model's placement of this entry behind everyone already live.
     const { placements } = await liveQueue(tx, storeId, now, { id: 'newcomer', status: 'waiting', durationMin, preferredUnitId });
-    const start = placements.get('newcomer')?.start ?? null;
+    const placement = placements.get('newcomer')!;
+    const start = placement.start;
     const row = await repo.insertEntry(tx, {
       storeId,
       customerId: body.customer_id ?? null,
@@ -102,7 +103,8 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
       return { entry: await presentOne(tx, winner, now), reused: true };
     }
     await audit(tx, ctx, { action: 'queue.join', entity: 'queue_entry', entityId: row.entry_id, details: { quoted_wait_min: row.quoted_wait_min } });
-    return { entry: await presentOne(tx, row, now), reused: false };
+    // Nothing changed since the placement was computed, so it is the new entry's as the list shows it.
+    return { entry: presentEntry(row, { ...placement, entryId: row.entry_id }, now), reused: false };
   });
 }
 

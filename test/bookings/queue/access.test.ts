@@ -67,3 +67,10 @@ test('an entry id that does not exist is 404; a malformed one is 400', async () 
   const badStatus = await post(w, 'remove', { entry_id: '00000000-0000-4000-8000-000000000000', status: 'completed' });
   assert.equal(badStatus.status, 400);
 });
+
+test('the queue operations are published in the OpenAPI document', async () => {
+  const res = await call(t.app, 'GET', '/openapi.json');
+  assert.equal(res.status, 200);
+  const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
+  for (const id of ['listQueue', 'joinQueue', 'callQueueEntry', 'assignQueueEntry', 'removeQueueEntry']) assert.ok(ops.includes(id), id);
+});
