@@ -32,9 +32,9 @@ export interface IdentityChange {
 }
 
 // The unique indexes decide who owns a phone or email; losing that race is a refusal, not a move.
-const IN_USE: Record<string, AppError> = {
-  customers_phone_key: new AppError('PHONE_IN_USE', 'That phone number belongs to another customer'),
-  customers_email_key: new AppError('EMAIL_IN_USE', 'That email belongs to another customer'),
+const IN_USE: Record<string, () => AppError> = {
+  customers_phone_key: () => new AppError('PHONE_IN_USE', 'That phone number belongs to another customer'),
+  customers_email_key: () => new AppError('EMAIL_IN_USE', 'That email belongs to another customer'),
 };
 
 export async function updateIdentity(tx: Queryable, customerId: string, next: IdentityChange, now: string): Promise<void> {
@@ -44,9 +44,8 @@ export async function updateIdentity(tx: Queryable, customerId: string, next: Id
       [customerId, next.name, next.phone, next.email, now],
     );
   } catch (err) {
-    const known = pgCode(err) === PG.uniqueViolation ? IN_USE[pgConstraint(err) ?? ''] : undefined;
-    if (known) throw new AppError(known.code, known.message);
-    throw err;
+    const inUse = pgCode(err) === PG.uniqueViolation ? IN_USE[pgConstraint(err) ?? ''] : undefined;
+    throw inUse ? inUse() : err;
   }
 }
 
