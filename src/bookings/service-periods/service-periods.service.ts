@@ -5,7 +5,7 @@ import { audit } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import * as repo from './service-periods.repository.ts';
 import type { CreateBody, ServicePeriod, UpdateBody } from './service-periods.schemas.ts';
-import { assertWeekWindows, normaliseWeek } from './week.ts';
+import { assertWeekWindows } from './week.ts';
 
 export async function listServicePeriods(ctx: MerchantContext, includeArchived: boolean): Promise<{ periods: ServicePeriod[] }> {
   return { periods: await repo.listPeriods(ctx.db, ctx.actor.storeId, includeArchived) };
@@ -23,7 +23,7 @@ export async function createServicePeriod(ctx: MerchantContext, body: CreateBody
       clientToken,
       name: body.name,
       sort: body.sort ?? 0,
-      week: normaliseWeek(body.week ?? {}),
+      week: body.week ?? {},
       lastSeatingOffsetMin: offset,
       now: ctx.clock.now().toISOString(),
     });
@@ -41,7 +41,6 @@ export async function createServicePeriod(ctx: MerchantContext, body: CreateBody
 export async function updateServicePeriod(ctx: MerchantContext, periodId: string, body: UpdateBody): Promise<{ period: ServicePeriod }> {
   if (body.week) assertWeekWindows(body.week);
   const { store_id: _storeId, ...changes } = body;
-  if (changes.week) changes.week = normaliseWeek(changes.week);
   return inTransaction(ctx, async (tx) => {
     const period = await repo.updatePeriod(tx, ctx.actor.storeId, periodId, changes, ctx.clock.now().toISOString());
     if (!period) throw notFound('Service period');

@@ -45,12 +45,3 @@ export function assertWeekWindows(week: Week): void {
   }
 }
 
-/** The week in day order with only the days that are open, as stored and returned. */
-export function normaliseWeek(week: Week): Week {
-  const out: Week = {};
-  for (const day of DAYS) {
-    const window = week[day];
-    if (window) out[day] = { open: window.open, close: window.close };
-  }
-  return out;
-}

@@ -98,7 +98,11 @@ const serviceFields = {
   category: Type.Optional(Nullable(Type.String({ maxLength: 120 }))),
   description: Type.Optional(Nullable(Type.String({ maxLength: 5000 }))),
   images: Type.Optional(
-    Type.Array(Type.String({ format: 'uri', maxLength: 2000 }), { maxItems: 20, description: 'Image URLs (absolute URIs), at most 20; replaces the list' }),
+    // http(s) only: these URLs are rendered to customers, so javascript: or data: URIs are refused.
+    Type.Array(Type.String({ format: 'uri', pattern: '^https?://', maxLength: 2000 }), {
+      maxItems: 20,
+      description: 'Image URLs (absolute http or https URIs), at most 20; a PATCH replaces the list',
+    }),
   ),
   price_pence: Type.Optional(Pence('Price in the smallest currency unit; default 0')),
   currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217 code; defaults to the store's currency" })),

@@ -146,6 +146,14 @@ test('update changes only the fields sent, and is_active false then true disable
 
   const empty = await patch({});
   assert.deepEqual(empty.body.period, enabled.body.period, 'an empty update changes nothing');
+  const audits = await t.db.query(`SELECT action, details FROM audit_log WHERE store_id = $1 AND entity_id = $2 ORDER BY id`, [store.id, created.id]);
+  assert.deepEqual(audits.rows.map((r) => [r.action, r.details.fields ?? null]), [
+    ['service_period.create', null],
+    ['service_period.update', ['name', 'last_seating_offset_min']],
+    ['service_period.update', ['is_active']],
+    ['service_period.update', ['is_active', 'sort']],
+    ['service_period.update', []],
+  ]);
 });
 
 test('update of an unknown period is 404; a malformed id is refused', async () => {

@@ -94,3 +94,13 @@ test('a week sent on update replaces the whole week: omitted days become closed'
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.period.week, { saturday: { open: '17:00', close: '23:00' } });
 });
+
+test('the week comes back in day order, Sunday first, whatever order it was sent in', async () => {
+  const days = ['saturday', 'wednesday', 'monday', 'sunday', 'friday', 'thursday', 'tuesday'];
+  const week = Object.fromEntries(days.map((d) => [d, { open: '10:00', close: '11:00' }]));
+  const res = await call(t.app, 'POST', URL, { token, body: { store_id: store.id, name: 'Ordered', week } });
+  assert.deepEqual(Object.keys(res.body.period.week), ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
+  const listed = await call(t.app, 'GET', URL, { token, query: { store_id: store.id } });
+  const again = listed.body.periods.find((p: any) => p.id === res.body.period.id);
+  assert.deepEqual(Object.keys(again.week), ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
+});

@@ -105,6 +105,8 @@ const invalid: Array<[string, Record<string, unknown>, string]> = [
   ['a negative processing time', { processing_min: -1 }, 'processing_min'],
   ['a negative rebook interval', { rebook_interval_days: -1 }, 'rebook_interval_days'],
   ['an image that is not a URI', { images: ['not a url'] }, 'images'],
+  ['a javascript: image URI', { images: ['javascript:alert(1)'] }, 'images'],
+  ['a data: image URI', { images: ['data:image/png;base64,AAAA'] }, 'images'],
   ['images given as a string', { images: 'https://cdn.example.com/a.jpg' }, 'images'],
   ['too many images', { images: Array.from({ length: 21 }, (_, i) => `https://cdn.example.com/${i}.jpg`) }, 'images'],
   ['deposit_policy given as a string', { deposit_policy: 'twenty percent' }, 'deposit_policy'],
