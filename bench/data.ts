@@ -67,8 +67,10 @@ if (bulk) {
 }
 const t0 = performance.now();
 await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
-await db.query('ANALYZE');
-console.log(`  ${'analyze'.padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+// VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit
+// the heap for every row, which a database in steady state (autovacuum) does not.
+await db.query('VACUUM ANALYZE');
+console.log(`  ${'vacuum analyze'.padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t0) / 1000).toFixed(1)} s`);
 
 const counts = await db.query<{ t: string; n: number }>(
   `SELECT t, n FROM (VALUES ('stores', (SELECT count(*) FROM stores)), ('units', (SELECT count(*) FROM units)),
