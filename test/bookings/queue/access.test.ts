@@ -66,6 +66,9 @@ test('an entry id that does not exist is 404; a malformed one is 400', async () 
   assert.equal(errorCode(malformed), 'VALIDATION_FAILED');
   const badStatus = await post(w, 'remove', { entry_id: '00000000-0000-4000-8000-000000000000', status: 'completed' });
   assert.equal(badStatus.status, 400);
+  const noStore = await call(t.app, 'GET', '/api/v1/bookings/queue', { token: w.token });
+  assert.equal(noStore.status, 400);
+  assert.equal(errorCode(noStore), 'VALIDATION_FAILED');
 });
 
 test('the queue operations are published in the OpenAPI document', async () => {

@@ -59,3 +59,19 @@ test('two entries seated at the same unit at once: one wins, the other gets STAL
     assert.equal(appts.rows[0].n, 1);
   }
 });
+
+test('two joins with the same client_token at once queue one entry; both are answered with it', { skip }, async () => {
+  const t = await startTestApp({ now: NOW });
+  const sibling = await t.sibling();
+  for (let round = 0; round < ROUNDS; round++) {
+    const w = await queueWorld(t);
+    const send = (app: typeof t.app) =>
+      call(app, 'POST', '/api/v1/bookings/queue/join', { token: w.token, body: { store_id: w.storeId, guest_name: 'Kiosk', client_token: 'kiosk-1' } });
+    const results = await Promise.all([send(t.app), send(sibling)]);
+    assert.deepEqual(results.map((r) => r.status), [200, 200]);
+    assert.equal(results[0].body.entry.entry_id, results[1].body.entry.entry_id);
+    assert.deepEqual(results.map((r) => r.body.reused).sort(), [false, true]);
+    const n = await t.db.query('SELECT count(*)::int AS n FROM queue_entries WHERE store_id = $1', [w.storeId]);
+    assert.equal(n.rows[0].n, 1);
+  }
+});

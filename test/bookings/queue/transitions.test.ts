@@ -2,8 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
-import { errorCode } from '../../support/http.ts';
-import { NOW, appointment, at, entryRow, join, list, post, queueWorld, timeOff } from './queue-fixtures.ts';
+import { call, errorCode } from '../../support/http.ts';
+import { NOW, appointment, at, entryRow, hold, join, list, post, queueWorld, timeOff } from './queue-fixtures.ts';
 
 const t = await startTestApp({ now: NOW });
 
@@ -214,4 +214,31 @@ test('a seated (assigned) entry cannot be removed from the queue', async () => {
   assert.equal(res.status, 409);
   assert.equal(errorCode(res), 'INVALID_TRANSITION');
   assert.equal((await entryRow(w.t.db, e.entry_id)).status, 'assigned');
+});
+
+test('a unit held mid-checkout answers STALE_SLOT too', async () => {
+  const w = await queueWorld(t);
+  await hold(w.t.db, w.storeId, w.unitA, at(5), at(35), at(15));
+  const e = await join(w);
+  const res = await post(w, 'assign', { entry_id: e.entry_id, unit_id: w.unitA });
+  assert.equal(res.status, 409);
+  assert.equal(errorCode(res), 'STALE_SLOT');
+  assert.equal((await entryRow(w.t.db, e.entry_id)).status, 'waiting');
+});
+
+test('an assign retried with the same Idempotency-Key replays the first answer', async () => {
+  const w = await queueWorld(t);
+  const e = await join(w);
+  const send = () =>
+    call(w.t.app, 'POST', '/api/v1/bookings/queue/assign', {
+      token: w.token,
+      idempotencyKey: `seat-${e.entry_id}`,
+      body: { store_id: w.storeId, entry_id: e.entry_id, unit_id: w.unitA },
+    });
+  const first = await send();
+  const again = await send();
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body, first.body);
+  assert.equal(again.body.assigned, true);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
 });
