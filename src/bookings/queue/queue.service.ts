@@ -185,7 +185,7 @@ export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promi
       details: { appointment_id: appointmentId, unit_id: body.unit_id, duration_min: durationMin, override: body.override ?? false, from: entry.status },
     });
     return { entry_id: entry.entry_id, appointment_id: appointmentId, assigned: true };
-  });
+  }, { exhausted: () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place') });
 }
 
 export async function removeEntry(ctx: MerchantContext, body: RemoveBody): Promise<RemoveResult> {
