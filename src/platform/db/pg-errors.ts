@@ -10,6 +10,9 @@ export const PG = {
   invalidTextRepresentation: '22P02',
   datetimeOverflow: '22008',
   numericOutOfRange: '22003',
+  // A string PostgreSQL cannot store: a NUL character (\u0000) in text, or one the encoding lacks.
+  characterNotInRepertoire: '22021',
+  untranslatableCharacter: '22P05',
 } as const;
 
 export function pgCode(err: unknown): string | undefined {

@@ -70,6 +70,9 @@ export function registerErrorHandling(app: FastifyInstance) {
     if (code === PG.datetimeOverflow || code === PG.numericOutOfRange || code === PG.invalidTextRepresentation) {
       return sendError(reply, request, 'VALIDATION_FAILED', 'A value is out of range');
     }
+    if (code === PG.characterNotInRepertoire || code === PG.untranslatableCharacter) {
+      return sendError(reply, request, 'VALIDATION_FAILED', 'A text value contains a character that cannot be stored (such as \\u0000)');
+    }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, request, 'INTERNAL', 'Something went wrong; the failure has been logged');
   });
