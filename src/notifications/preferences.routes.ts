@@ -11,7 +11,7 @@ export async function preferencesRoutes(app: FastifyInstance) {
   const r = app.withTypeProvider<TypeBoxTypeProvider>();
 
   r.get(
-    '/',
+    '',
     {
       config: { auth: auth.customerRead(), rateLimit: routeLimit(app.deps.config.rateLimits.preferencesPerMinute) },
       schema: {
@@ -26,7 +26,7 @@ export async function preferencesRoutes(app: FastifyInstance) {
   );
 
   r.post(
-    '/',
+    '',
     {
       config: { auth: auth.customerWrite() },
       schema: {

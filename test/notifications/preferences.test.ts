@@ -209,3 +209,13 @@ test('concurrent upserts for the same key leave one row holding every toggle sen
     marketingEnabled: true,
   });
 });
+
+test('both operations are published at the spec path, the list as listNotificationPreferences', async () => {
+  const res = await app.inject({ method: 'GET', url: '/openapi.json' });
+  const doc = JSON.parse(res.body);
+  const path = doc.paths['/api/v1/notifications/preferences'];
+  assert.ok(path, 'exact path, no trailing slash');
+  assert.equal(path.get.operationId, 'listNotificationPreferences');
+  assert.ok(path.post.operationId);
+  assert.equal(doc.paths['/api/v1/notifications/preferences/'], undefined);
+});

@@ -234,3 +234,10 @@ test('concurrent bulk changes over overlapping customers all succeed and leave e
   assert.equal(reasons.size, 1, 'one of the two whole-set requests was applied last, to every row');
   assert.ok(rows.every((r) => r.blocked));
 });
+
+test('the edit, block and bulk operations are published at the spec paths', async () => {
+  const doc = JSON.parse((await app.inject({ method: 'GET', url: '/openapi.json' })).body);
+  assert.ok(doc.paths['/api/v1/customers/{customerId}'].patch.operationId);
+  assert.ok(doc.paths['/api/v1/customers/{customerId}/block'].patch.operationId);
+  assert.ok(doc.paths['/api/v1/customers/block'].patch.operationId);
+});
