@@ -9,16 +9,16 @@ export const ACTIVE_DAYS = 30;
 export const LAPSED_DAYS = 90;
 
 /**
- * SQL for the stage of the store_customers row `sc`, with `now` an SQL expression (timestamptz)
- * holding the clock's instant. With no visit yet, the relationship's start stands in for the last visit.
+ * SQL for the stage of the store_customers row aliased `row`, with `now` an SQL expression
+ * (timestamptz) holding the clock's instant. With no visit yet, the relationship's start stands in for the last visit.
  */
-export function stageSql(now: string): string {
-  const recent = `coalesce(sc.last_visit_at, sc.first_seen_at)`;
+export function stageSql(now: string, row = 'sc'): string {
+  const recent = `coalesce(${row}.last_visit_at, ${row}.first_seen_at)`;
   const since = (days: number) => `${now} - interval '${days} days'`;
   return `CASE
-    WHEN sc.total_visits <= 1 AND ${recent} >= ${since(ACTIVE_DAYS)} THEN 'new'
-    WHEN sc.last_visit_at >= ${since(ACTIVE_DAYS)} AND sc.previous_visit_at < sc.last_visit_at - interval '${LAPSED_DAYS} days' THEN 'returning'
-    WHEN sc.last_visit_at >= ${since(ACTIVE_DAYS)} THEN 'active'
+    WHEN ${row}.total_visits <= 1 AND ${recent} >= ${since(ACTIVE_DAYS)} THEN 'new'
+    WHEN ${row}.last_visit_at >= ${since(ACTIVE_DAYS)} AND ${row}.previous_visit_at < ${row}.last_visit_at - interval '${LAPSED_DAYS} days' THEN 'returning'
+    WHEN ${row}.last_visit_at >= ${since(ACTIVE_DAYS)} THEN 'active'
     WHEN ${recent} >= ${since(LAPSED_DAYS)} THEN 'stale'
     ELSE 'lapsed'
   END`;

@@ -154,7 +154,8 @@ describe('journey', () => {
   it('refuses a page size above 50 and a malformed cursor', async () => {
     const c = await fx.customer();
     await fx.membership(store.id, c.id);
-    for (const query of [{ limit: 51 }, { limit: 0 }, { before: 'yesterday' }, { before: '2026-05-01' }, { before: '2026-05-01T10:00:00Z~nope' }]) {
+    const bad: Array<Record<string, string | number>> = [{ limit: 51 }, { limit: 0 }, { before: 'yesterday' }, { before: '2026-05-01' }, { before: '2026-05-01T10:00:00Z~nope' }];
+    for (const query of bad) {
       const res = await get(c.id, query);
       assert.equal(res.status, 400, JSON.stringify(query));
       assert.equal(errorCode(res), 'VALIDATION_FAILED');

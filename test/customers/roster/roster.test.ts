@@ -152,10 +152,11 @@ describe('roster', () => {
     const keep = await fx.customer({ name: 'Kept' });
     const archived = await fx.customer({ name: 'Archived' });
     const erased = await fx.customer({ name: 'Erased' });
-    for (const c of [keep, archived, erased]) await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100 });
+    for (const c of [keep, archived, erased]) await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100, marketing_opted_in: true });
     await db.query('UPDATE store_customers SET archived = true, archived_at = now() WHERE store_id = $1 AND customer_id = $2', [store.id, archived.id]);
     await db.query('UPDATE customers SET erased_at = now() WHERE id = $1', [erased.id]);
-    for (const query of [{}, { facets: 'has_orders' }, { stage: 'new' }, { q: 'e' }, { sort: 'spend' }]) {
+    const queries: Array<Record<string, string>> = [{}, { facets: 'has_orders' }, { stage: 'new' }, { q: 'e' }, { sort: 'spend' }, { facets: 'marketing_opted_in' }];
+    for (const query of queries) {
       const body = await list(query);
       assert.deepEqual(names(body), ['Kept'], JSON.stringify(query));
       assert.equal(body.pagination.total_count, 1, JSON.stringify(query));
