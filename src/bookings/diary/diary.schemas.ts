@@ -14,7 +14,7 @@ export const DiaryQuery = Type.Object(
     store_id: Uuid,
     from_date: LocalDate,
     to_date: LocalDate,
-    unit_id: Type.Optional(Uuid),
+    unit_id: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'omit (or send empty) for every unit' })),
     include_cancelled: Type.Optional(Type.Boolean({ default: false })),
   },
   { additionalProperties: false },

@@ -114,6 +114,10 @@ test('units are every active bookable unit by sort then name; one unit on reques
     token: tok, query: { store_id: s.id, from_date: '2026-04-01', to_date: '2026-04-01', unit_id: b.id },
   });
   assert.deepEqual(one.body.units.map((c: any) => c.unit.id), [b.id]);
+  const empty = await call(t.app, 'GET', '/api/v1/bookings/diary', {
+    token: tok, query: { store_id: s.id, from_date: '2026-04-01', to_date: '2026-04-01', unit_id: '' },
+  });
+  assert.deepEqual(empty.body.units.map((c: any) => c.unit.display_name), ['Zoe', 'Al', 'Bea'], 'an empty unit_id means every unit');
 });
 
 test('cancelled appointments are excluded unless include_cancelled=true; no-shows are shown', async () => {
