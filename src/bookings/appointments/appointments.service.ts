@@ -66,6 +66,11 @@ function occupiedBlock(
   };
 }
 
+/** Blank optional text is no text. */
+function trimmed(value: string | null | undefined): string | null {
+  return value?.trim() || null;
+}
+
 async function loadService(tx: Tx, storeId: string, serviceId: string | null): Promise<repo.ServiceTerms | null> {
   if (!serviceId) return null;
   const service = await repo.serviceTerms(tx, storeId, serviceId);
@@ -106,9 +111,9 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
         status: 'confirmed',
         serviceId: body.service_id ?? null,
         customerId,
-        guestName: body.guest_name ?? null,
+        guestName: trimmed(body.guest_name),
         guestEmail,
-        guestPhone: body.guest_phone ?? null,
+        guestPhone: trimmed(body.guest_phone),
         partySize: body.party_size ?? 1,
         children: 0,
         highChairs: 0,
