@@ -188,3 +188,22 @@ test('the amount is never accepted from the client; the method must be cash or c
   assert.equal(method.status, 400);
   assert.equal(await settlementRows(id), 0);
 });
+
+test('a settle retried with the same Idempotency-Key replays the first answer and records once', async () => {
+  const id = await fresh(1800);
+  const send = () =>
+    w.t.app.inject({
+      method: 'POST',
+      url: '/api/v1/bookings/appointments/settle',
+      headers: { authorization: `Bearer ${w.token}`, 'idempotency-key': `settle-${id}` },
+      payload: { store_id: w.storeId, appointment_id: id, method: 'cash' },
+    });
+  const first = await send();
+  const again = await send();
+  assert.equal(first.statusCode, 200);
+  assert.equal(again.statusCode, 200);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(JSON.parse(again.body), JSON.parse(first.body));
+  assert.equal(JSON.parse(again.body).outcome, 'settled');
+  assert.equal(await settlementRows(id), 1);
+});
