@@ -29,13 +29,13 @@ export async function findPeriodByToken(db: Queryable, storeId: string, clientTo
   return res.rows[0] ?? null;
 }
 
-/** The store's default last-seating offset (nullable on the store). */
-export async function storeLastSeatingOffset(db: Queryable, storeId: string): Promise<number | null> {
+/** The store's own last-seating offset (nullable on the store); undefined when there is no such store. */
+export async function storeLastSeatingOffset(db: Queryable, storeId: string): Promise<number | null | undefined> {
   const res = await db.query<{ last_seating_offset_min: number | null }>(
     'SELECT last_seating_offset_min FROM stores WHERE id = $1',
     [storeId],
   );
-  return res.rows[0]?.last_seating_offset_min ?? null;
+  return res.rows[0]?.last_seating_offset_min;
 }
 
 export interface NewPeriod {

@@ -15,8 +15,10 @@ export async function createServicePeriod(ctx: MerchantContext, body: CreateBody
   if (body.week) assertWeekWindows(body.week);
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
+    const storeOffset = await repo.storeLastSeatingOffset(tx, storeId);
+    if (storeOffset === undefined) throw notFound('Store');
     // The period records its own offset: the store's value at creation time, or 0 when the store has none.
-    const offset = body.last_seating_offset_min ?? (await repo.storeLastSeatingOffset(tx, storeId)) ?? 0;
+    const offset = body.last_seating_offset_min ?? storeOffset ?? 0;
     const clientToken = body.client_token ?? null;
     const created = await repo.insertPeriod(tx, {
       storeId,

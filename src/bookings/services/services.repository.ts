@@ -45,9 +45,10 @@ export async function lockService(db: Queryable, storeId: string, id: string): P
   return res.rows[0] ?? null;
 }
 
-export async function storeCurrency(db: Queryable, storeId: string): Promise<string> {
+/** The store's currency, or null when there is no such store. */
+export async function storeCurrency(db: Queryable, storeId: string): Promise<string | null> {
   const res = await db.query<{ currency: string }>('SELECT currency FROM stores WHERE id = $1', [storeId]);
-  return res.rows[0].currency;
+  return res.rows[0]?.currency ?? null;
 }
 
 /** The writable columns and how each value is passed (jsonb is sent as text). */

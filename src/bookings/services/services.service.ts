@@ -33,7 +33,9 @@ export async function createService(ctx: MerchantContext, body: CreateBody): Pro
   assertParty(partyMin, partyMax);
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
-    const currency = fields.currency ?? (await repo.storeCurrency(tx, storeId));
+    const storeCurrency = await repo.storeCurrency(tx, storeId);
+    if (!storeCurrency) throw notFound('Store');
+    const currency = fields.currency ?? storeCurrency;
     const id = await repo.insertService(
       tx,
       storeId,

@@ -270,3 +270,14 @@ test('merchant:read may list services but not create or update them', async () =
   assert.equal(errorCode(patched), 'INSUFFICIENT_SCOPE');
   assert.equal((await serviceRow(s.id)).is_active, true);
 });
+
+test('a token for a store that does not exist creates nothing and answers 404', async () => {
+  const ghost = '0b7f3f4e-2d7a-4c55-9a51-3c1c2f1d9e01';
+  const token = await t.fx.merchantToken(ghost);
+  const res = await call(t.app, 'POST', URL, { token, body: { store_id: ghost, name: 'Cut', duration_min: 30 } });
+  assert.equal(res.status, 404);
+  assert.equal(errorCode(res), 'NOT_FOUND');
+  const period = await call(t.app, 'POST', '/api/v1/bookings/service-periods', { token, body: { store_id: ghost, name: 'Lunch', last_seating_offset_min: 10 } });
+  assert.equal(period.status, 404);
+  assert.equal(errorCode(period), 'NOT_FOUND');
+});
