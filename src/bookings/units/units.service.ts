@@ -28,9 +28,10 @@ function writableFields(body: Record<string, unknown>): UnitChanges {
 
 export async function createUnit(ctx: MerchantContext, body: CreateUnitBody): Promise<{ unit: Unit }> {
   const storeId = ctx.actor.storeId;
+  const fields = writableFields(body);
   return inTransaction(ctx, async (tx) => {
-    const unit = await insertUnit(tx, storeId, writableFields(body), ctx.clock.now());
-    await audit(tx, ctx, { action: 'unit.created', entity: 'unit', entityId: unit.id, details: { fields: Object.keys(writableFields(body)) } });
+    const unit = await insertUnit(tx, storeId, fields, ctx.clock.now());
+    await audit(tx, ctx, { action: 'unit.created', entity: 'unit', entityId: unit.id, details: { fields: Object.keys(fields) } });
     return { unit };
   });
 }
