@@ -1,6 +1,5 @@
 // The operator surface: how stores, units, customers, memberships, holds and tokens come to exist.
 import type { Static } from 'typebox';
-import { parsePhoneNumberFromString } from 'libphonenumber-js';
 import { inTransaction, type AdminContext } from '../platform/context.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { audit } from '../platform/audit.ts';
@@ -9,6 +8,7 @@ import { systemClock } from '../platform/clock.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
 import { lockUnits } from '../bookings/booking-authority.ts';
 import { UNIT_COLUMNS } from '../bookings/units/unit.schemas.ts';
+import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
 import type { CreateCustomerBody, CreateHoldBody, CreateStoreBody, TokenBody, UpdateStoreBody } from './admin.schemas.ts';
 
@@ -49,13 +49,11 @@ export async function createUnit(ctx: AdminContext, storeId: string, body: Recor
   });
 }
 
-/** UK mobiles only, as everywhere a phone is written (see docs/decisions.md). */
-export function normalisePhone(raw: string): string {
-  const parsed = parsePhoneNumberFromString(raw, 'GB');
-  if (!parsed || !parsed.isValid() || parsed.countryCallingCode !== '44' || parsed.getType() !== 'MOBILE') {
-    throw new AppError('INVALID_PHONE', 'body.phone must be a UK mobile number');
-  }
-  return parsed.number;
+/** UK mobiles only, by the same rule as the customer edit (see docs/decisions.md). */
+function normalisePhone(raw: string): string {
+  const e164 = ukMobileE164(raw);
+  if (!e164) throw new AppError('INVALID_PHONE', 'body.phone must be a UK mobile number');
+  return e164;
 }
 
 function uniqueViolation(err: unknown): never {
