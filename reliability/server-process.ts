@@ -53,7 +53,7 @@ export class ServerProcess {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async spawn(timeoutMs = 30_000): Promise<void> {
+  async spawn(timeoutMs = 90_000): Promise<void> {
     const child = spawn(NODE_BIN, [SERVER_ENTRY], {
       cwd: REPO_ROOT,
       env: {
