@@ -12,7 +12,13 @@ export type Engine = 'pglite' | 'pg';
 
 export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'pglite';
 export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB ?? 'bbo_test_template';
-export const PGLITE_TEMPLATE_FILE = path.join(os.tmpdir(), `bbo-pglite-template-${process.env.TEST_RUN_ID ?? 'dev'}.tar`);
+/**
+ * The migrated template of one test run. The global setup runs in the test runner's process and
+ * each test file in a child of it, so without TEST_RUN_ID the runner's pid names the run.
+ */
+export function pgliteTemplateFile(runnerPid: number): string {
+  return path.join(os.tmpdir(), `bbo-pglite-template-${process.env.TEST_RUN_ID ?? runnerPid}.tar`);
+}
 
 export function serverUrl(): string {
   const url = process.env.TEST_DATABASE_URL;
@@ -47,7 +53,7 @@ export interface TestDatabase {
 
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (engine === 'pglite') {
-    const blob = new Blob([fs.readFileSync(PGLITE_TEMPLATE_FILE)]);
+    const blob = new Blob([fs.readFileSync(pgliteTemplateFile(process.ppid))]);
     const db = await openPglite({ dataDir: null, loadDataDir: blob });
     return { db, url: null, close: () => db.close() };
   }

@@ -3,14 +3,14 @@ import fs from 'node:fs';
 import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
-import { adminQuery, engine, PGLITE_TEMPLATE_FILE, TEMPLATE_DB, urlFor } from './engine.ts';
+import { adminQuery, engine, pgliteTemplateFile, TEMPLATE_DB, urlFor } from './engine.ts';
 
 export async function globalSetup() {
   if (engine === 'pglite') {
     const db = await openPglite({ dataDir: null });
     await migrate(db);
     const dump = await db.dump();
-    fs.writeFileSync(PGLITE_TEMPLATE_FILE, Buffer.from(await dump.arrayBuffer()));
+    fs.writeFileSync(pgliteTemplateFile(process.pid), Buffer.from(await dump.arrayBuffer()));
     await db.close();
     return;
   }
@@ -22,5 +22,5 @@ export async function globalSetup() {
 }
 
 export async function globalTeardown() {
-  if (engine === 'pglite') fs.rmSync(PGLITE_TEMPLATE_FILE, { force: true });
+  if (engine === 'pglite') fs.rmSync(pgliteTemplateFile(process.pid), { force: true });
 }
