@@ -1,6 +1,7 @@
 // Runs one scenario: an availability probe, an HTTP warm-up and measured phase (with the server's
 // RSS sampled), then the same requests issued straight to the database at the same concurrency
 // (the limit), the statements one request sends, and for reads their EXPLAIN (ANALYZE, BUFFERS).
+import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { Database } from '../../src/platform/db/port.ts';
@@ -114,6 +115,10 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
     counts.push(sample.filter((x) => x.sql !== 'BEGIN' && x.sql !== 'COMMIT').length + (sample.some((x) => x.sql === 'BEGIN') ? 2 : 0));
   }
   report.statementsPerRequest = Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 10) / 10;
+  // The round trips of one request, in order: the evidence for "fewer round trips" findings.
+  const trips = sample.map((x, n) => `${String(n + 1).padStart(2)}. ${x.sql.replace(/\s+/g, ' ').trim().slice(0, 150)}`);
+  fs.mkdirSync(c.resultsDir, { recursive: true });
+  fs.writeFileSync(path.join(c.resultsDir, `statements-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`), trips.join('\n') + '\n');
   if (s.kind === 'read' && c.opts.explain) {
     const file = path.join(c.resultsDir, `explain-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`);
     report.explainMainMs = (await explainAll(db, sample, file, `${s.name} (${c.tag})`)).mainMs;
