@@ -100,6 +100,16 @@ test('a create retried with the same client_token returns the same period, uncha
   assert.equal(audits.rows[0].n, 2, 'a retry audits nothing');
 });
 
+test('an Idempotency-Key retry replays the first answer and creates once', async () => {
+  const { store, create } = await setup();
+  const first = await create({ name: 'Lunch' }, 'key-1');
+  const again = await create({ name: 'Lunch' }, 'key-1');
+  assert.equal(again.status, 200);
+  assert.deepEqual(again.body, first.body);
+  assert.equal(again.headers['idempotent-replayed'], 'true');
+  assert.equal((await rowsOf(store.id)).length, 1);
+});
+
 test('the same client_token in two stores makes two periods', async () => {
   const a = await setup();
   const b = await setup();
