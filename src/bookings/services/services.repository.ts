@@ -75,6 +75,11 @@ export const WRITABLE = {
 } as const;
 export type ServiceFields = Partial<Record<keyof typeof WRITABLE, unknown>>;
 
+/** Column names come only from WRITABLE, never from the request, so they are safe to splice into SQL. */
+function writableColumns(fields: ServiceFields): Array<keyof typeof WRITABLE> {
+  return (Object.keys(fields) as Array<keyof typeof WRITABLE>).filter((c) => Object.hasOwn(WRITABLE, c) && fields[c] !== undefined);
+}
+
 function param(column: keyof typeof WRITABLE, value: unknown): unknown {
   return WRITABLE[column] === 'jsonb' && value !== null ? JSON.stringify(value) : value;
 }
@@ -85,7 +90,7 @@ function param(column: keyof typeof WRITABLE, value: unknown): unknown {
  * services_client_token decides, so concurrent creates with one token insert once.
  */
 export async function insertService(db: Queryable, storeId: string, clientToken: string | null, fields: ServiceFields, now: string): Promise<string | null> {
-  const columns = (Object.keys(fields) as Array<keyof typeof WRITABLE>).filter((c) => c in WRITABLE && fields[c] !== undefined);
+  const columns = writableColumns(fields);
   const values = columns.map((c) => param(c, fields[c]));
   const placeholders = columns.map((c, i) => `$${i + 4}::${WRITABLE[c]}`);
   const res = await db.query<{ id: string }>(
@@ -100,7 +105,7 @@ export async function insertService(db: Queryable, storeId: string, clientToken:
 
 /** Sets only the fields given; the caller has locked the row and knows it exists. */
 export async function updateService(db: Queryable, storeId: string, id: string, fields: ServiceFields, now: string): Promise<void> {
-  const columns = (Object.keys(fields) as Array<keyof typeof WRITABLE>).filter((c) => c in WRITABLE && fields[c] !== undefined);
+  const columns = writableColumns(fields);
   const sets = columns.map((c, i) => `${c} = $${i + 4}::${WRITABLE[c]}`);
   await db.query(
     `UPDATE services SET updated_at = $3${sets.map((s) => `, ${s}`).join('')} WHERE store_id = $1 AND id = $2`,
