@@ -84,10 +84,20 @@ export async function upsertMembership(q: Queryable, storeId: string, customerId
  * Erasure under data-protection law: the identity goes (name, email, phone, private notes, guest
  * details on their bookings and queue entries, saved preferences); financial rows stay.
  */
-export async function eraseCustomer(q: Queryable, customerId: string, now: string) {
+export async function eraseCustomer(q: Queryable, customer: { id: string; email: string | null; phone: string | null }, now: string) {
+  const customerId = customer.id;
   await q.query('UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = $2, updated_at = $2 WHERE id = $1', [customerId, now]);
-  await q.query('UPDATE appointments SET guest_name = NULL, guest_email = NULL, guest_phone = NULL WHERE customer_id = $1', [customerId]);
-  await q.query('UPDATE queue_entries SET guest_name = NULL, guest_phone = NULL WHERE customer_id = $1', [customerId]);
+  // Their bookings, including guest bookings made under their email before they had an account.
+  await q.query(
+    `UPDATE appointments SET guest_name = NULL, guest_email = NULL, guest_phone = NULL
+      WHERE customer_id = $1 OR ($2::text IS NOT NULL AND lower(guest_email) = $2)`,
+    [customerId, customer.email],
+  );
+  await q.query(
+    `UPDATE queue_entries SET guest_name = NULL, guest_phone = NULL
+      WHERE customer_id = $1 OR ($2::text IS NOT NULL AND guest_phone = $2)`,
+    [customerId, customer.phone],
+  );
   await q.query('UPDATE store_customers SET merchant_note = NULL, block_reason = NULL WHERE customer_id = $1', [customerId]);
   await q.query('DELETE FROM notification_preferences WHERE customer_id = $1', [customerId]);
 }

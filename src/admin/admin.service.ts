@@ -103,7 +103,7 @@ export async function eraseCustomer(ctx: AdminContext, customerId: string) {
     if (!customer) throw notFound('Customer');
     if (customer.erased_at) return { customer_id: customerId, erased: false, erased_at: customer.erased_at };
     const now = ctx.clock.now().toISOString();
-    await repo.eraseCustomer(tx, customerId, now);
+    await repo.eraseCustomer(tx, customer, now);
     await audit(tx, ctx, { action: 'customer.erased', entity: 'customer', entityId: customerId });
     return { customer_id: customerId, erased: true, erased_at: now };
   });

@@ -113,8 +113,16 @@ test('erasure removes identity and keeps financial rows', async () => {
              tstzrange('2026-05-01T10:00:00Z', '2026-05-01T11:00:00Z'), 'completed', 'GBP', 2500) RETURNING id`,
     [store.id, unit.id, customer.id],
   );
+  const earlierGuest = await t.db.query(
+    `INSERT INTO appointments (store_id, unit_id, guest_name, guest_email, starts_at, ends_at, block, status, currency)
+     VALUES ($1, $2, 'Cara G', 'Cara@Example.com', '2026-04-01T10:00:00Z', '2026-04-01T11:00:00Z',
+             tstzrange('2026-04-01T10:00:00Z', '2026-04-01T11:00:00Z'), 'completed', 'GBP') RETURNING id`,
+    [store.id, unit.id],
+  );
   const res = await admin('POST', `/admin/v1/customers/${customer.id}/erase`);
   assert.equal(res.status, 200);
+  const guest = (await t.db.query('SELECT guest_name, guest_email FROM appointments WHERE id = $1', [earlierGuest.rows[0].id])).rows[0];
+  assert.deepEqual(guest, { guest_name: null, guest_email: null });
   assert.equal(res.body.erased, true);
   const c = (await t.db.query('SELECT name, email, phone, erased_at FROM customers WHERE id = $1', [customer.id])).rows[0];
   assert.deepEqual({ name: c.name, email: c.email, phone: c.phone }, { name: null, email: null, phone: null });
