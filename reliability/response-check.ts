@@ -72,6 +72,11 @@ export class Contract {
     return null;
   }
 
+  /** Query parameters the document marks required although they have a default (a document inaccuracy). */
+  static defaultedRequired(op: Operation): string[] {
+    return op.queryParams.filter((q) => q.required && q.schema?.default !== undefined).map((q) => q.name);
+  }
+
   /** Whether a request is valid by the document (true), given what was actually sent. */
   requestValid(op: Operation, req: { path: Record<string, string>; query: string; body: string | undefined; contentType: string | undefined }): boolean {
     for (const param of op.pathParams) {
@@ -82,7 +87,9 @@ export class Contract {
       const schema = {
         type: 'object',
         properties: Object.fromEntries(op.queryParams.map((q) => [q.name, q.schema])),
-        required: op.queryParams.filter((q) => q.required).map((q) => q.name),
+        // A parameter documented as required but with a default is filled in when omitted (Ajv
+        // useDefaults), so omitting it is not an invalid input; defaultedRequired() lists them.
+        required: op.queryParams.filter((q) => q.required && q.schema?.default === undefined).map((q) => q.name),
       };
       const v = this.compile(`query ${op.method} ${op.path}`, schema, true);
       if (!v({ ...querystring.parse(req.query) })) return false;

@@ -163,6 +163,8 @@ export const fuzz: Proof = {
           }
         });
       }
+      const defaulted = ops.flatMap((op) => Contract.defaultedRequired(op).map((n) => `${op.method} ${op.path} ?${n}`));
+      if (defaulted.length) p.note(`documented as required but defaulted when omitted (treated as optional): ${defaulted.join(', ')}`);
       p.figure('operations fuzzed', ops.length);
       p.figure('time generating / total', `${(genMs / 1000).toFixed(1)} s / ${((Date.now() - started) / 1000).toFixed(1)} s`);
       p.figure('requests sent', sent);
