@@ -1,7 +1,7 @@
 // The roster and search as SQL: filtering, sorting, counting and paging all happen in the database
-// (a store may have 100,000 customers), on the indexes of migrations 003, 045 and 046.
+// (a store may have 100,000 customers), on the indexes of migrations 003, 045, 046 and 047.
 import type { Queryable } from '../../platform/db/port.ts';
-import { stageSql, type LifecycleStage } from './lifecycle.ts';
+import { stageRangeSql, stageSql, type LifecycleStage } from './lifecycle.ts';
 import type { RosterRow, SearchRow } from './roster.schemas.ts';
 import { textFilter } from './text-filter.ts';
 
@@ -35,7 +35,7 @@ function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
   const facets = new Set(filter.facets);
   if (filter.stage) {
     params.push(filter.stage);
-    clauses.push(`${stageSql('clock.now')} = $${params.length}`);
+    clauses.push(`${stageSql('clock.now')} = $${params.length}`, stageRangeSql(filter.stage, 'clock.now'));
   }
   if (facets.has('has_orders')) clauses.push('sc.order_count > 0');
   if (facets.has('has_stamps')) clauses.push('sc.stamp_count > 0');
