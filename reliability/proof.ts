@@ -65,6 +65,8 @@ export interface Proof {
   title: string;
   /** Share of the suite's time; the proof scales its rounds to fit. */
   budgetMs: number;
+  /** Uses the shared three-process deployment (stopped once no later proof needs it). */
+  usesShared?: boolean;
   run(p: ProofRun): Promise<void>;
 }
 

@@ -3,6 +3,7 @@
 // skipped cleanly when what it needs is not there (an endpoint not built yet, no Redis).
 // Exits non-zero only when a guarantee is violated. Bounded in time: every proof scales its
 // rounds to its share of the budget, and a watchdog stops the suite if it overruns.
+import { writeFileSync } from 'node:fs';
 import { SERVER_URL, REDIS_URL, SUITE_BUDGET_MS } from '../reliability/env.ts';
 import { dropAll, dropStale } from '../reliability/db.ts';
 import { stopAll } from '../reliability/server-process.ts';
@@ -40,8 +41,22 @@ function summaryAndExit(extraFailure?: string): never {
     console.log(`FAILED  ${extraFailure}`);
   }
   console.log(`total ${((Date.now() - started) / 1000).toFixed(1)} s; ${skipped} skipped`);
+  if (process.env.RELIABILITY_REPORT) writeReport(process.env.RELIABILITY_REPORT, passed, failed);
   console.log(`reliability: ${passed} passed, ${failed} failed`);
   process.exit(failed ? 1 : 0);
+}
+
+/** The figures as markdown, for docs/reliability.md ("Latest figures"). */
+function writeReport(file: string, passed: number, failed: number) {
+  const lines = [`Total ${((Date.now() - started) / 1000).toFixed(0)} s: ${passed} passed, ${failed} failed.`, ''];
+  for (const r of results) {
+    lines.push(`**${r.proof.name}** (${r.status}${r.reason ? `: ${r.reason}` : ''}, ${(r.ms / 1000).toFixed(0)} s)`, '');
+    for (const [label, value] of r.run?.figures ?? []) lines.push(`- ${label}: ${value}`);
+    for (const n of r.run?.notes ?? []) lines.push(`- note: ${n}`);
+    for (const f of r.run?.failures ?? []) lines.push(`- FAILURE: ${f}`);
+    lines.push('');
+  }
+  writeFileSync(file, lines.join('\n'));
 }
 
 // The watchdog keeps the suite inside its time bound on a starved machine. Hangs are caught
@@ -111,6 +126,8 @@ for (let i = 0; i < proofs.length; i++) {
   if (status === 'skipped') console.log(`  skipped: ${reason}`);
   else console.log(`  ${status === 'passed' ? 'passed' : `FAILED (${run.failureCount()} violations)`}`);
   results.push({ proof, run, status, reason, ms: Date.now() - t0 });
+  // Free the shared deployment's processes and connections once no later proof needs them.
+  if (!proofs.slice(i + 1).some((p) => p.usesShared)) await stopShared();
 }
 current = null;
 await stopShared();

@@ -44,6 +44,7 @@ export const idempotency: Proof = {
   name: 'idempotency',
   title: 'retries under concurrency across processes: one effect, identical replays',
   budgetMs: 25_000,
+  usesShared: true,
   async run(p: ProofRun) {
     const stack = await sharedStack(p);
     stack.require('POST', CREATE);

@@ -34,6 +34,7 @@ export const raceStorm: Proof = {
   name: 'race-storm',
   title: 'concurrent creates, moves and walk-in seats on overlapping slots across three processes',
   budgetMs: 75_000,
+  usesShared: true,
   async run(p: ProofRun) {
     const stack = await sharedStack(p);
     stack.require('POST', CREATE);
