@@ -210,6 +210,21 @@ describe('activity ingestion', () => {
     assert.equal(errorCode(merchant), 'WRONG_TOKEN_KIND');
   });
 
+  it('a delivery retried with the same Idempotency-Key is recorded once', async () => {
+    const store = await fx.store();
+    const c = await fx.customer();
+    const body = { kind: 'order', customer_id: c.id, amount_pence: 900 };
+    const first = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, { token: ADMIN_TOKEN, body, idempotencyKey: 'order-42' });
+    const again = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, { token: ADMIN_TOKEN, body, idempotencyKey: 'order-42' });
+    assert.equal(again.status, 200);
+    assert.deepEqual(again.body, first.body);
+    assert.equal(again.headers['idempotent-replayed'], 'true');
+    assert.equal((await db.query('SELECT 1 FROM orders WHERE customer_id = $1', [c.id])).rowCount, 1);
+    const rel = await relationship(store.id, c.id);
+    assert.equal(rel.order_count, 1);
+    assert.equal(rel.total_spent_pence, 900);
+  });
+
   it('concurrent activity for one customer leaves exact aggregates', { skip: t.engine !== 'pg' }, async () => {
     const store = await fx.store();
     const c = await fx.customer();

@@ -56,6 +56,14 @@ describe('attendance', () => {
     assert.deepEqual(beyond.body, { bookings: [], pagination: { limit: 25, offset: 100, has_more: false, next_offset: 100 } });
   });
 
+  it('a member with no class bookings has an empty attendance', async () => {
+    const c = await fx.customer();
+    await fx.membership(store.id, c.id);
+    const res = await get(c.id);
+    assert.equal(res.status, 200);
+    assert.deepEqual(res.body, { bookings: [], pagination: { limit: 25, offset: 0, has_more: false, next_offset: 0 } });
+  });
+
   it('refuses a page size above 50 or below 1, and a negative offset', async () => {
     const c = await fx.customer();
     await fx.membership(store.id, c.id);
