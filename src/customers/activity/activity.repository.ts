@@ -56,6 +56,8 @@ export async function upsertRecord(tx: Queryable, input: UpsertInput): Promise<{
   const n = columns.length;
   const t = input.table;
   const ic = input.instantColumn;
+  // `xmax = 0` holds for a freshly inserted row version and not for one ON CONFLICT updated: it tells
+  // the sender whether the id was new. The WHERE keeps an id from reaching across stores or customers.
   const placeholders = columns.map((_, i) => `$${i + 4}`);
   const sql = `
     INSERT INTO ${t} (id, store_id, customer_id, ${columns.join(', ')}, ${ic})
