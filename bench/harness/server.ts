@@ -44,7 +44,8 @@ export async function startChild(script: string, env: Record<string, string>, op
     stdio: ['ignore', 'inherit', 'inherit'],
   });
   const url = `http://127.0.0.1:${port}`;
-  await waitReady(url + opts.readyPath, proc, 120_000);
+  // Generous: the server applies any new migration at start, and an index over millions of rows takes a while.
+  await waitReady(url + opts.readyPath, proc, 900_000);
   return {
     proc,
     pid: proc.pid!,
