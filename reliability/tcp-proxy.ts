@@ -1,6 +1,7 @@
 // A small TCP proxy between the service and PostgreSQL, so a proof can take the database away
 // and give it back: cut() resets every open connection and refuses new ones (the database is
-// gone); restore() accepts again on the same port.
+// gone); restore() accepts again on the same port. stall() is the nastier partition: nothing is
+// refused or reset, bytes simply stop flowing (and new connections hang) until resume().
 import net from 'node:net';
 
 export class TcpProxy {
@@ -8,6 +9,8 @@ export class TcpProxy {
   private readonly targetPort: number;
   private server: net.Server | null = null;
   private readonly sockets = new Set<net.Socket>();
+  private stalled = false;
+  private pending: net.Socket[] = [];
   port = 0;
   connections = 0;
 
@@ -19,16 +22,13 @@ export class TcpProxy {
   async start(port = 0): Promise<number> {
     const server = net.createServer((client) => {
       this.connections++;
-      const upstream = net.connect(this.targetPort, this.targetHost);
-      for (const s of [client, upstream]) {
-        this.sockets.add(s);
-        s.on('close', () => this.sockets.delete(s));
-        s.on('error', () => {});
+      if (this.stalled) {
+        client.pause();
+        client.on('error', () => {});
+        this.pending.push(client);
+        return;
       }
-      client.pipe(upstream);
-      upstream.pipe(client);
-      client.on('close', () => upstream.destroy());
-      upstream.on('close', () => client.destroy());
+      this.pipe(client);
     });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
@@ -37,6 +37,37 @@ export class TcpProxy {
     this.server = server;
     this.port = (server.address() as net.AddressInfo).port;
     return this.port;
+  }
+
+  private pipe(client: net.Socket) {
+    const upstream = net.connect(this.targetPort, this.targetHost);
+    for (const s of [client, upstream]) {
+      this.sockets.add(s);
+      s.on('close', () => this.sockets.delete(s));
+      s.on('error', () => {});
+    }
+    client.pipe(upstream);
+    upstream.pipe(client);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+  }
+
+  /** A partition: connections stay open but carry nothing; new ones are accepted and left hanging. */
+  stall() {
+    this.stalled = true;
+    for (const s of this.sockets) s.pause();
+  }
+
+  resume() {
+    this.stalled = false;
+    for (const s of this.sockets) s.resume();
+    const waiting = this.pending;
+    this.pending = [];
+    for (const c of waiting) {
+      if (c.destroyed) continue;
+      this.pipe(c);
+      c.resume();
+    }
   }
 
   /** The database goes away: open connections are reset, new ones refused. */
@@ -54,6 +85,8 @@ export class TcpProxy {
   }
 
   async stop(): Promise<void> {
+    for (const c of this.pending) c.destroy();
+    this.pending = [];
     await this.cut();
   }
 }

@@ -155,7 +155,65 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
   p.figure('acknowledged creates checked / lost', `${acked.length} / ${lost}`);
   p.figure('creates answered 503 then retried with their key', failed.length);
 
+  if (p.timeLeft() > 35_000) await partition(p, proxy, server, store, units, token, db);
+  else p.note('partition (stalled connection) phase skipped to stay inside the time bound');
   await gracefulShutdown(p, server, store, units, token, db);
+}
+
+/**
+ * A partition rather than a refusal: bytes stop flowing but nothing is reset. Requests must still
+ * be answered in bounded time (the pool's connect timeout and the statement timeout), with 503 in
+ * the envelope rather than 500, and the process must recover when traffic flows again.
+ */
+async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, store: string, units: string[], token: string, db: any) {
+  const STALL_MS = 17_000; // longer than the adapter's 15 s statement timeout, so it must fire
+  const log: Sent[] = [];
+  let slot = 0;
+  const stop = { now: false };
+  async function load(c: number) {
+    while (!stop.now) {
+      const start = Date.parse('2032-09-01T00:00:00Z') + slot++ * 3600_000;
+      const body = { store_id: store, unit_id: units[c], starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'partition@example.com', client_token: randomUUID() };
+      const sentAt = Date.now();
+      const r = await http(server.baseUrl, 'POST', CREATE, { token, body, idempotencyKey: randomUUID(), timeoutMs: 40_000 });
+      log.push({ kind: 'create', sentAt, at: Date.now(), body, r });
+      if (r.status !== 200) await sleep(200);
+    }
+  }
+  const running = Promise.all([0, 1, 2].map((c) => load(c)));
+  await sleep(300);
+  proxy.stall();
+  await sleep(STALL_MS);
+  proxy.resume();
+  const resumedAt = Date.now();
+  let recoveredAt = 0;
+  while (Date.now() - resumedAt < 25_000) {
+    const r = await http(server.baseUrl, 'GET', '/readyz', { timeoutMs: 20_000 });
+    if (r.status === 200) {
+      recoveredAt = Date.now();
+      break;
+    }
+    await sleep(200);
+  }
+  await sleep(300);
+  stop.now = true;
+  await running;
+  let slowest = 0;
+  for (const s of log) {
+    slowest = Math.max(slowest, s.r.ms);
+    if (s.r.status === 0) p.fail('no answer during a partition (hang)', `${s.r.error} after ${s.r.ms} ms`);
+    else if (s.r.status !== 200) p.check(s.r.status === 503 && isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE', 'a partition answered other than 200 or 503 SERVICE_UNAVAILABLE', describe(s.r));
+  }
+  if (process.env.RELIABILITY_DEBUG) console.log(log.map((s) => `${s.r.status}:${s.r.ms}`).join(' '));
+  p.check(slowest <= 25_000, 'an answer during the partition took longer than the timeouts allow', `${slowest} ms`);
+  p.check(recoveredAt > 0 && server.running, 'no recovery after the partition healed');
+  const acked = log.filter((s) => s.r.status === 200);
+  const rows = await db.query('SELECT client_token FROM appointments WHERE store_id = $1', [store]);
+  const tokens = new Set(rows.rows.map((r: { client_token: string }) => r.client_token));
+  const lost = acked.filter((s) => !tokens.has(s.body!.client_token)).length;
+  p.check(lost === 0, 'acknowledged creates missing after the partition', String(lost));
+  p.figure('partition (bytes stop, nothing reset) for 17 s: answers / 503 / slowest', `${log.length} / ${log.filter((s) => s.r.status === 503).length} / ${slowest} ms`);
+  p.figure('partition: recovery after traffic flowed again / acknowledged lost', `${recoveredAt ? `${recoveredAt - resumedAt} ms` : 'none'} / ${lost}`);
 }
 
 /** SIGTERM under load: in-flight requests finish, every 2xx is in the database, the process exits 0. */

@@ -2,6 +2,7 @@
 import pg from 'pg';
 import type { Database, QueryResult, Row } from './port.ts';
 import { valueParsers } from './value-parsers.ts';
+import { isUnavailable } from './pg-errors.ts';
 
 const types = {
   getTypeParser(oid: number, format?: string) {
@@ -57,10 +58,15 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
         await client.query('COMMIT');
         return result;
       } catch (err) {
-        try {
-          await client.query('ROLLBACK');
-        } catch (rollbackErr) {
-          broken = rollbackErr as Error;
+        // A connection that is gone or timed out cannot roll back (a stalled one would make the
+        // ROLLBACK wait out a second statement timeout): destroying it ends the server's transaction.
+        if (!broken && isUnavailable(err)) broken = err as Error;
+        if (!broken) {
+          try {
+            await client.query('ROLLBACK');
+          } catch (rollbackErr) {
+            broken = rollbackErr as Error;
+          }
         }
         throw err;
       } finally {
