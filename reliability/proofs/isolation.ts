@@ -126,6 +126,7 @@ export const isolation: Proof = {
       let idCellsPastValidation = 0;
       let scanned = 0;
       let succeeding = 0;
+      const listsWithOwnRows = new Set<string>();
       const perKind = new Map<string, number>();
 
       const expect = async (op: Operation, cell: string, req: Req, token: string | null, status: number, code: string) => {
@@ -134,8 +135,11 @@ export const isolation: Proof = {
         perKind.set(cell, (perKind.get(cell) ?? 0) + 1);
         p.check(r.status === status && r.code === code, `auth cell refused wrongly`, `${op.method} ${op.path} [${cell}]: expected ${status} ${code}, got ${r.status} ${r.code ?? r.text.slice(0, 120)}`);
       };
+      const ownNeedles = [a.unit, a.service, a.period, a.appointment, a.queueEntry, a.customer];
       const scan = (op: Operation, cell: string, r: Answer, sent: Req) => {
         scanned++;
+        // Lists that showed store A's own rows: the absence of B's rows in them means something.
+        if (op.method === 'GET' && r.status === 200 && ownNeedles.some((n) => r.text.includes(n))) listsWithOwnRows.add(op.path);
         // An id the request itself carried may be echoed back; anything else of store B is a leak.
         const carried = JSON.stringify(sent);
         for (const needle of leakNeedles) {
@@ -263,6 +267,7 @@ export const isolation: Proof = {
       p.figure("another store's ids vs missing ids (cells / past validation)", `${idCells} / ${idCellsPastValidation}`);
       p.figure('operations with a succeeding (2xx) baseline request', `${succeeding} of ${ops.filter((o) => o.auth.kind !== 'admin').length}`);
       p.figure('answers scanned for store B data', scanned);
+      p.figure("reads that returned store A's own rows (and none of B's)", `${listsWithOwnRows.size} of ${ops.filter((o) => o.method === 'GET' && o.auth.kind !== 'admin').length} GET operations`);
       p.figure("store B's data unchanged", after === before ? 'yes' : 'NO');
       p.figure('failures', p.failureCount());
     } finally {
