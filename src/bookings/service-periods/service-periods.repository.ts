@@ -104,8 +104,3 @@ export async function deletePeriod(db: Queryable, storeId: string, id: string): 
   return res.rows[0] ?? null;
 }
 
-/** Whether a period with this id exists in any store (so another store's period answers 404, not removed: false). */
-export async function periodExistsElsewhere(db: Queryable, storeId: string, id: string): Promise<boolean> {
-  const res = await db.query('SELECT 1 FROM service_periods WHERE id = $1 AND store_id <> $2', [id, storeId]);
-  return res.rowCount > 0;
-}

