@@ -29,10 +29,16 @@ export async function serviceTerms(tx: Tx, storeId: string, serviceId: string): 
   return res.rows[0] ?? null;
 }
 
-export async function findCustomer(tx: Tx, customerId: string): Promise<{ id: string; erased: boolean } | null> {
+/**
+ * One of this store's customers. A relationship row is required: a person the store has never dealt
+ * with reads as missing, so one store cannot pull another store's customer in by id.
+ */
+export async function findCustomer(tx: Tx, storeId: string, customerId: string): Promise<{ id: string; erased: boolean } | null> {
   const res = await tx.query<{ id: string; erased: boolean }>(
-    'SELECT id, erased_at IS NOT NULL AS erased FROM customers WHERE id = $1',
-    [customerId],
+    `SELECT c.id, c.erased_at IS NOT NULL AS erased
+       FROM customers c JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = c.id
+      WHERE c.id = $2`,
+    [storeId, customerId],
   );
   return res.rows[0] ?? null;
 }

@@ -93,7 +93,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
     const service = await loadService(tx, storeId, body.service_id ?? null);
     if (service && !service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
     if (customerId) {
-      const customer = await repo.findCustomer(tx, customerId);
+      const customer = await repo.findCustomer(tx, storeId, customerId);
       if (!customer) throw notFound('Customer');
       if (customer.erased) throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
     }

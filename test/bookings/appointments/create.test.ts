@@ -57,8 +57,9 @@ test('a booking with neither customer_id nor guest_email is refused: GUEST_CONTA
   assert.equal(await count(w, 'SELECT count(*) AS n FROM appointments'), before);
 });
 
-test('an account booking needs no guest email and makes the store relationship', async () => {
+test('an account booking of one of the store\'s customers needs no guest email and refreshes the relationship', async () => {
   const customer = await w.t.fx.customer({ name: 'Casey Customer' });
+  await w.t.fx.membership(w.storeId, customer.id);
   const res = await create(w, { customer_id: customer.id, guest_email: undefined, guest_name: undefined, starts_at: '2026-06-05T10:00:00Z', ends_at: '2026-06-05T11:00:00Z' });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.appointment.customer_id, customer.id);
@@ -66,11 +67,20 @@ test('an account booking needs no guest email and makes the store relationship',
   assert.equal(await count(w, 'SELECT count(*) AS n FROM store_customers WHERE store_id = $1 AND customer_id = $2', [w.storeId, customer.id]), 1);
 });
 
-test('an unknown customer_id is 404 NOT_FOUND; an erased customer is 409 CUSTOMER_ERASED', async () => {
+test('an unknown customer_id, or another store\'s customer, is 404 NOT_FOUND; an erased customer is 409 CUSTOMER_ERASED', async () => {
   const unknown = await create(w, { customer_id: '00000000-0000-4000-8000-000000000001', starts_at: '2026-06-05T12:00:00Z', ends_at: '2026-06-05T13:00:00Z' });
   assert.equal(unknown.status, 404);
   assert.equal(errorCode(unknown), 'NOT_FOUND');
+  // A real person with no relationship to this store reads exactly like an unknown id.
+  const stranger = await w.t.fx.customer({ name: 'Someone Elsewhere' });
+  const otherStore = await w.t.fx.store({ name: 'Elsewhere' });
+  await w.t.fx.membership(otherStore.id, stranger.id);
+  const strangerRes = await create(w, { customer_id: stranger.id, starts_at: '2026-06-05T12:00:00Z', ends_at: '2026-06-05T13:00:00Z' });
+  assert.equal(strangerRes.status, 404);
+  assert.equal(errorCode(strangerRes), 'NOT_FOUND');
+  assert.equal(await count(w, 'SELECT count(*) AS n FROM store_customers WHERE store_id = $1 AND customer_id = $2', [w.storeId, stranger.id]), 0);
   const erased = await w.t.fx.customer({ name: null });
+  await w.t.fx.membership(w.storeId, erased.id);
   await w.t.db.query('UPDATE customers SET erased_at = $2 WHERE id = $1', [erased.id, '2026-05-01T00:00:00Z']);
   const res = await create(w, { customer_id: erased.id, starts_at: '2026-06-05T12:00:00Z', ends_at: '2026-06-05T13:00:00Z' });
   assert.equal(res.status, 409);

@@ -47,9 +47,10 @@ test('the quoted wait is a snapshot: later changes to the diary move the expecte
   assert.equal(entry.expected_wait_min, 50);
 });
 
-test('a store customer joins by customer_id; a missing or erased customer is 404, a blocked one refused', async () => {
+test('a store customer joins by customer_id; a missing, erased or unrelated customer is 404, a blocked one refused', async () => {
   const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
+  await w.t.fx.membership(w.storeId, customer.id);
   const res = await tryJoin(w, { customer_id: customer.id });
   assert.equal(res.status, 200);
   assert.equal(res.body.entry.customer_id, customer.id);
@@ -60,8 +61,15 @@ test('a store customer joins by customer_id; a missing or erased customer is 404
   assert.equal(errorCode(missing), 'NOT_FOUND');
 
   const erased = await w.t.fx.customer({ name: null });
+  await w.t.fx.membership(w.storeId, erased.id);
   await w.t.db.query('UPDATE customers SET erased_at = $2 WHERE id = $1', [erased.id, at(-60)]);
   assert.equal((await tryJoin(w, { customer_id: erased.id })).status, 404);
+
+  // A real person with no relationship to this store reads exactly like an unknown id.
+  const stranger = await w.t.fx.customer({ name: 'Stranger' });
+  const strangerRes = await tryJoin(w, { customer_id: stranger.id });
+  assert.equal(strangerRes.status, 404);
+  assert.equal(errorCode(strangerRes), 'NOT_FOUND');
 
   const blocked = await w.t.fx.customer({ name: 'Blocked' });
   await w.t.fx.membership(w.storeId, blocked.id);

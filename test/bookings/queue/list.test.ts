@@ -67,6 +67,7 @@ test('derived place, wait, start and unit come from the real diary: appointments
 test('the wire entry carries every field the spec lists', async () => {
   const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
+  await w.t.fx.membership(w.storeId, customer.id);
   await join(w, { customer_id: customer.id, guest_name: null, guest_phone: '+447700900123', party_size: 2, service_id: w.serviceId });
   const [entry] = (await list(w)).entries;
   assert.deepEqual(Object.keys(entry).sort(), [

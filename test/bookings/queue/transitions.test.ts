@@ -71,6 +71,7 @@ test('calling an entry that is not waiting (left, no_show, assigned) is refused 
 test('waiting -> assigned: a real walk_in appointment starting now, for the service duration and price; no money moves', async () => {
   const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
+  await w.t.fx.membership(w.storeId, customer.id);
   const e = await join(w, { customer_id: customer.id, guest_name: 'Cara', guest_phone: '07700900123', service_id: w.serviceId, party_size: 2 });
   w.t.clock.advance(7 * 60_000);
   const res = await post(w, 'assign', { entry_id: e.entry_id, unit_id: w.unitB });
