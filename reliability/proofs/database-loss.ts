@@ -204,7 +204,6 @@ async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, st
     if (s.r.status === 0) p.fail('no answer during a partition (hang)', `${s.r.error} after ${s.r.ms} ms`);
     else if (s.r.status !== 200) p.check(s.r.status === 503 && isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE', 'a partition answered other than 200 or 503 SERVICE_UNAVAILABLE', describe(s.r));
   }
-  if (process.env.RELIABILITY_DEBUG) console.log(log.map((s) => `${s.r.status}:${s.r.ms}`).join(' '));
   p.check(slowest <= 25_000, 'an answer during the partition took longer than the timeouts allow', `${slowest} ms`);
   p.check(recoveredAt > 0 && server.running, 'no recovery after the partition healed');
   const acked = log.filter((s) => s.r.status === 200);

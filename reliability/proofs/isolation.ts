@@ -215,7 +215,6 @@ export const isolation: Proof = {
           await expect(op, 'missing scope', req, lacking, 403, 'INSUFFICIENT_SCOPE');
         }
 
-        if (process.env.RELIABILITY_DEBUG && op.method === 'GET') console.log('DEBUG', op.path, base!.status, base!.text.slice(0, 300), JSON.stringify(req.query));
         // The right token: the answer itself must not leak store B.
         scan(op, 'valid request', base!, req);
         if (!merchant) continue;
