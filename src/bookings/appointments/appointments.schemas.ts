@@ -2,8 +2,8 @@
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
 
-/** Appointment (returned by create). */
-export const Appointment = Type.Object({
+/** The Appointment record's fields (returned by create; the diary shows most of them). */
+export const AppointmentFields = {
   id: Uuid,
   store_id: Uuid,
   unit_id: Uuid,
@@ -25,7 +25,10 @@ export const Appointment = Type.Object({
   high_chairs: Type.Integer(),
   source: Type.String(),
   is_override: Type.Boolean(),
-});
+};
+
+/** Appointment (returned by create). */
+export const Appointment = Type.Object(AppointmentFields);
 export type Appointment = Static<typeof Appointment>;
 
 export const CreateBody = Type.Object(

@@ -3,6 +3,7 @@ import { Type, type Static } from 'typebox';
 import { Instant, NullableInstant, NullableString, NullableUuid, Uuid } from '../../platform/http/schemas.ts';
 import { Unit } from '../units/unit.schemas.ts';
 import { TimeOffEntry } from '../time-off/time-off.schemas.ts';
+import { AppointmentFields } from '../appointments/appointments.schemas.ts';
 
 /** Longest range one diary read may cover, in days (about two months of columns). */
 export const MAX_DIARY_DAYS = 62;
@@ -22,25 +23,9 @@ export const DiaryQuery = Type.Object(
 export type DiaryQuery = Static<typeof DiaryQuery>;
 
 /** A diary appointment: the Appointment without store_id, unit_id and source, plus five fields. */
+const { store_id: _store, unit_id: _unit, source: _source, ...diaryFields } = AppointmentFields;
 export const DiaryAppointment = Type.Object({
-  id: Uuid,
-  service_id: NullableUuid,
-  customer_id: NullableUuid,
-  guest_name: NullableString,
-  guest_email: NullableString,
-  guest_phone: NullableString,
-  starts_at: Instant,
-  ends_at: Instant,
-  status: Type.String(),
-  payment_status: Type.String(),
-  price_pence: Type.Integer(),
-  deposit_pence: Type.Integer(),
-  balance_pence: Type.Integer(),
-  currency: Type.String(),
-  party_size: Type.Integer(),
-  children: Type.Integer(),
-  high_chairs: Type.Integer(),
-  is_override: Type.Boolean(),
+  ...diaryFields,
   preferred_area_id: NullableUuid,
   preferred_area_name: NullableString,
   checked_in_at: NullableInstant,
