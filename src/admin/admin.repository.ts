@@ -2,7 +2,6 @@
 import type { Static } from 'typebox';
 import type { Queryable } from '../platform/db/port.ts';
 import type { AdminCustomer, HoldResult, Store } from './admin.schemas.ts';
-import type { Unit } from '../bookings/units/unit.schemas.ts';
 
 type StoreRow = Static<typeof Store>;
 type CustomerRow = Static<typeof AdminCustomer>;
@@ -38,17 +37,6 @@ export async function updateStore(q: Queryable, storeId: string, fields: Record<
 export async function storeExists(q: Queryable, storeId: string, lock = false): Promise<boolean> {
   const res = await q.query(`SELECT 1 FROM stores WHERE id = $1 ${lock ? 'FOR SHARE' : ''}`, [storeId]);
   return res.rowCount > 0;
-}
-
-export async function insertUnit(q: Queryable, storeId: string, fields: Record<string, unknown>, columns: string): Promise<Unit> {
-  const writable = ['display_name', 'kind', 'unit_type', 'user_id', 'colour', 'photo_url', 'sort', 'bookable', 'online_bookable', 'is_active'];
-  const cols = writable.filter((c) => fields[c] !== undefined);
-  const res = await q.query<Unit>(
-    `INSERT INTO units (store_id, ${cols.join(', ')}) VALUES ($1, ${cols.map((_, i) => `$${i + 2}`).join(', ')})
-     RETURNING ${columns}`,
-    [storeId, ...cols.map((c) => fields[c])],
-  );
-  return res.rows[0];
 }
 
 export async function insertCustomer(q: Queryable, c: { name: string | null; email: string | null; phone: string | null }, now: string): Promise<CustomerRow> {

@@ -7,7 +7,7 @@ import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { systemClock } from '../platform/clock.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
 import { lockUnits } from '../bookings/booking-authority.ts';
-import { UNIT_COLUMNS } from '../bookings/units/unit.schemas.ts';
+import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
 import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
 import type { CreateCustomerBody, CreateHoldBody, CreateStoreBody, TokenBody, UpdateStoreBody } from './admin.schemas.ts';
@@ -40,10 +40,10 @@ export async function updateStore(ctx: AdminContext, storeId: string, body: Stat
   });
 }
 
-export async function createUnit(ctx: AdminContext, storeId: string, body: Record<string, unknown>) {
+export async function createUnit(ctx: AdminContext, storeId: string, body: UnitChanges) {
   return inTransaction(ctx, async (tx) => {
     if (!(await repo.storeExists(tx, storeId, true))) throw notFound('Store');
-    const unit = await repo.insertUnit(tx, storeId, body, UNIT_COLUMNS);
+    const unit = await insertUnit(tx, storeId, body, ctx.clock.now());
     await audit(tx, ctx, { action: 'unit.created', entity: 'unit', entityId: unit.id, details: { store_id: storeId } });
     return { unit };
   });

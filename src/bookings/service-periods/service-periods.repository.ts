@@ -1,5 +1,5 @@
 // SQL for service periods. Every statement filters on store_id: a period of another store is
-// invisible here (except periodExistsElsewhere, which only answers "does this id exist at all").
+// invisible here.
 import type { Queryable } from '../../platform/db/port.ts';
 import type { ServicePeriod } from './service-periods.schemas.ts';
 import type { Week } from './week.ts';
