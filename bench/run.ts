@@ -85,20 +85,27 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
   const server: Child = await startChild('src/server.ts', serverEnv(url), { nodeArgs, readyPath: '/healthz' });
   const rss = new RssSampler(server.pid);
   const reports: ScenarioReport[] = [];
+  let hwm: ReturnType<typeof memoryOf> = null;
   try {
     for (const s of list) {
-      const report = await runScenario(s, { server, rss, db: url ? db : null, env: { db, fx, mint }, opts: { ...opts, limit: withLimit && opts.limit && !!url }, resultsDir, tag });
+      let report: ScenarioReport;
+      try {
+        report = await runScenario(s, { server, rss, db: url ? db : null, env: { db, fx, mint }, opts: { ...opts, limit: withLimit && opts.limit && !!url }, resultsDir, tag });
+      } catch (err) {
+        // One broken scenario is reported, not allowed to end the run.
+        report = { name: s.name, kind: s.kind, available: false, note: `bench error: ${(err as Error).message.slice(0, 120)}` };
+      }
       reports.push(report);
       const h = report.http;
       console.log(`  ${s.name}: ${h ? `${h.rps} req/s, p50 ${h.p50} ms, p99 ${h.p99} ms, ${h.unexpected} errors` : 'not available'}${report.limit ? `; SQL-only ${report.limit.rps} req/s (ratio ${report.ratio?.toFixed(2)})` : ''}`);
     }
   } finally {
-    const hwm = memoryOf(server.pid);
+    hwm = memoryOf(server.pid);
     rss.stop();
     await server.stop();
     if (url) await db.close();
-    return { reports, hwmMb: Math.round((hwm?.hwmKb ?? 0) / 102.4) / 10, appointments: fx.appointments };
   }
+  return { reports, hwmMb: Math.round((hwm?.hwmKb ?? 0) / 102.4) / 10, appointments: fx.appointments };
 }
 
 const started = new Date();
