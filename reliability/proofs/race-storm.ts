@@ -33,7 +33,7 @@ interface Write {
 export const raceStorm: Proof = {
   name: 'race-storm',
   title: 'concurrent creates, moves and walk-in seats on overlapping slots across three processes',
-  budgetMs: 75_000,
+  budgetMs: 100_000,
   usesShared: true,
   async run(p: ProofRun) {
     const stack = await sharedStack(p);
