@@ -33,6 +33,8 @@ export type App = FastifyInstance;
 declare module 'fastify' {
   interface FastifyInstance {
     deps: { config: Config; db: Database; clock: Clock; tokens: TokenService };
+    /** Requests received and not yet answered (a graceful shutdown waits for none before closing the database). */
+    inFlight(): number;
   }
 }
 
@@ -54,6 +56,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     },
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
+    // During a graceful shutdown, requests already on an open connection are served normally (the
+    // database closes only after they finish) rather than answered with a bare 503 outside the envelope.
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
@@ -64,8 +69,15 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
 
+  let inFlight = 0;
+  app.decorate('inFlight', () => inFlight);
   app.addHook('onRequest', async (request, reply) => {
+    inFlight++;
     reply.header('x-request-id', request.id);
+  });
+  // onResponse also runs for a request whose client went away, once its handler has finished.
+  app.addHook('onResponse', async () => {
+    inFlight--;
   });
 
   registerAuthGuard(app, tokens, config.adminToken);

@@ -40,7 +40,11 @@ async function shutdown(signal: string) {
   }, 20_000);
   force.unref();
   try {
-    await app.close(); // stops accepting, waits for in-flight requests
+    await app.close(); // stops accepting new connections
+    // Requests already running still need the database: close it only once they have answered.
+    for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
     await db.close();
     process.exit(0);
   } catch (err) {

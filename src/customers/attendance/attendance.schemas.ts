@@ -9,8 +9,8 @@ export const AttendanceParams = Type.Object({ customerId: Uuid }, { additionalPr
 export const AttendanceQuery = Type.Object(
   {
     store_id: Uuid,
-    limit: Type.Integer({ minimum: 1, maximum: ATTENDANCE_PAGE.max, default: ATTENDANCE_PAGE.default }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ATTENDANCE_PAGE.max, default: ATTENDANCE_PAGE.default })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
   { additionalProperties: false },
 );

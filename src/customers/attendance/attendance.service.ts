@@ -2,20 +2,23 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { hasLiveRelationship } from '../activity/relationship.repository.ts';
 import { attendancePage } from './attendance.repository.ts';
-import type { AttendanceQuery } from './attendance.schemas.ts';
+import { ATTENDANCE_PAGE, type AttendanceQuery } from './attendance.schemas.ts';
 
 export async function listAttendance(ctx: MerchantContext, customerId: string, query: AttendanceQuery) {
   const storeId = ctx.actor.storeId;
   if (!(await hasLiveRelationship(ctx.db, storeId, customerId))) throw notFound('Customer');
-  const rows = await attendancePage(ctx.db, storeId, customerId, query.limit, query.offset);
-  const bookings = rows.slice(0, query.limit);
+  // The schema fills the defaults; the fallbacks only satisfy the type checker.
+  const limit = query.limit ?? ATTENDANCE_PAGE.default;
+  const offset = query.offset ?? 0;
+  const rows = await attendancePage(ctx.db, storeId, customerId, limit, offset);
+  const bookings = rows.slice(0, limit);
   return {
     bookings,
     pagination: {
-      limit: query.limit,
-      offset: query.offset,
-      has_more: rows.length > query.limit,
-      next_offset: query.offset + bookings.length,
+      limit,
+      offset,
+      has_more: rows.length > limit,
+      next_offset: offset + bookings.length,
     },
   };
 }

@@ -15,7 +15,7 @@ export const JourneyParams = Type.Object({ customerId: Uuid }, { additionalPrope
 export const JourneyQuery = Type.Object(
   {
     store_id: Uuid,
-    limit: Type.Integer({ minimum: 1, maximum: JOURNEY_PAGE.max, default: JOURNEY_PAGE.default }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: JOURNEY_PAGE.max, default: JOURNEY_PAGE.default })),
     before: Type.Optional(
       Type.String({
         pattern: CURSOR_PATTERN,

@@ -14,14 +14,14 @@ const facet = `(${ROSTER_FACETS.join('|')})`;
 export const RosterQuery = Type.Object(
   {
     store_id: Uuid,
-    sort: Type.Enum(ROSTER_SORTS, { default: 'recent' }),
+    sort: Type.Optional(Type.Enum(ROSTER_SORTS, { default: 'recent' })),
     stage: Type.Optional(Type.Enum(LIFECYCLE_STAGES, { description: 'Only customers in this lifecycle stage' })),
     facets: Type.Optional(
       Type.String({ pattern: `^(${facet}(,${facet})*)?$`, description: 'Comma-separated; every facet listed must hold (AND)' }),
     ),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of name, email or phone (any spelling)' })),
-    limit: Type.Integer({ minimum: 1, maximum: ROSTER_PAGE.max, default: ROSTER_PAGE.default }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 }),
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ROSTER_PAGE.max, default: ROSTER_PAGE.default })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
   },
   { additionalProperties: false },
 );

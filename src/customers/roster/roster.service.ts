@@ -1,12 +1,16 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { rosterCount, rosterPage, searchCustomers } from './roster.repository.ts';
-import { SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
+import { ROSTER_PAGE, SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
 
 /** Search filters only from this many characters; a shorter term lists the most recent customers. */
 const SEARCH_MIN_CHARS = 2;
 
 export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
   const q = query.q?.trim();
+  // The schema fills the defaults; the fallbacks only satisfy the type checker.
+  const sort = query.sort ?? 'recent';
+  const limit = query.limit ?? ROSTER_PAGE.default;
+  const offset = query.offset ?? 0;
   const filter = {
     storeId: ctx.actor.storeId,
     now: ctx.clock.now().toISOString(),
@@ -15,13 +19,13 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
     q: q || undefined,
   };
   const [rows, total] = await Promise.all([
-    rosterPage(ctx.db, filter, { sort: query.sort, limit: query.limit, offset: query.offset }),
+    rosterPage(ctx.db, filter, { sort, limit, offset }),
     rosterCount(ctx.db, filter),
   ]);
-  const customers = rows.slice(0, query.limit);
+  const customers = rows.slice(0, limit);
   return {
     customers,
-    pagination: { limit: query.limit, offset: query.offset, has_more: rows.length > query.limit, total_count: total },
+    pagination: { limit, offset, has_more: rows.length > limit, total_count: total },
   };
 }
 

@@ -56,7 +56,31 @@ function toActor(payload: JWTPayload): MerchantActor | CustomerActor {
   throw new InvalidToken('unknown token kind');
 }
 
+// Verifying a signature costs about as much as a whole simple request; a token already verified is
+// remembered (by its exact text) until it expires, in a bounded map evicting the oldest entries.
+const CACHE_LIMIT = 10_000;
+
+function verifiedCache() {
+  const entries = new Map<string, { actor: MerchantActor | CustomerActor; expMs: number }>();
+  return {
+    get(token: string, nowMs: number) {
+      const hit = entries.get(token);
+      if (!hit) return undefined;
+      if (hit.expMs <= nowMs) {
+        entries.delete(token);
+        return undefined;
+      }
+      return hit.actor;
+    },
+    set(token: string, actor: MerchantActor | CustomerActor, expMs: number) {
+      if (entries.size >= CACHE_LIMIT) entries.delete(entries.keys().next().value!);
+      entries.set(token, { actor, expMs });
+    },
+  };
+}
+
 export function createTokenService(config: Config): TokenService {
+  const cache = verifiedCache();
   const secret = new TextEncoder().encode(config.authSecret);
   const jwks = config.authJwksUrl ? createRemoteJWKSet(new URL(config.authJwksUrl)) : null;
   const verifyOptions = { issuer: config.authIssuer, audience: config.authAudience, clockTolerance: 5 };
@@ -88,13 +112,18 @@ export function createTokenService(config: Config): TokenService {
     },
 
     async verify(token) {
+      const cached = cache.get(token, Date.now());
+      if (cached) return cached;
       try {
         // Tokens minted here are HS256; anything else comes from the external identity provider.
         const external = jwks !== null && decodeProtectedHeader(token).alg !== 'HS256';
         const { payload } = external
           ? await jwtVerify(token, jwks, verifyOptions)
           : await jwtVerify(token, secret, { ...verifyOptions, algorithms: ['HS256'] });
-        return toActor(payload);
+        const actor = toActor(payload);
+        // Tokens without an expiry are never remembered: they must be checked every time.
+        if (typeof payload.exp === 'number') cache.set(token, actor, payload.exp * 1000);
+        return actor;
       } catch (err) {
         if (err instanceof InvalidToken) throw err;
         throw new InvalidToken((err as Error).message);

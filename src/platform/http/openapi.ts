@@ -27,7 +27,9 @@ export async function registerOpenApi(app: FastifyInstance) {
           : rule.kind === 'customer'
             ? `Customer token, scope ${rule.scope}.`
             : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
-      (schema as any).description = [(schema as any).description, scopeNote].filter(Boolean).join('\n\n');
+      // One schema object can be shared by a route's variants (HEAD, trailing slash): note it once.
+      const description: string | undefined = (schema as any).description;
+      if (!description?.includes(scopeNote)) (schema as any).description = [description, scopeNote].filter(Boolean).join('\n\n');
     }
   });
 
