@@ -75,7 +75,7 @@ if (!storeId) {
   const activity = [
     { kind: 'stamp', customer_id: customers[0].id, count: 2 },
     { kind: 'order', customer_id: customers[0].id, amount_pence: 1850, currency: 'GBP' },
-    { kind: 'class_booking', customer_id: customers[1].id, status: 'attended', class_name: 'Barber basics', scheduled_date: todayAt(0).slice(0, 10), start_time: '18:00:00', end_time: '19:00:00' },
+    { kind: 'class_booking', customer_id: customers[1].id, status: 'attended', class_name: 'Barber basics', scheduled_date: new Date(Date.now() - 86_400_000).toISOString().slice(0, 10), start_time: '18:00:00', end_time: '19:00:00' },
   ];
   for (const a of activity) {
     try {
