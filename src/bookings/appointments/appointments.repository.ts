@@ -29,20 +29,6 @@ export async function serviceTerms(tx: Tx, storeId: string, serviceId: string): 
   return res.rows[0] ?? null;
 }
 
-/**
- * One of this store's customers. A relationship row is required: a person the store has never dealt
- * with reads as missing, so one store cannot pull another store's customer in by id.
- */
-export async function findCustomer(tx: Tx, storeId: string, customerId: string): Promise<{ id: string; erased: boolean } | null> {
-  const res = await tx.query<{ id: string; erased: boolean }>(
-    `SELECT c.id, c.erased_at IS NOT NULL AS erased
-       FROM customers c JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = c.id
-      WHERE c.id = $2`,
-    [storeId, customerId],
-  );
-  return res.rows[0] ?? null;
-}
-
 /** A booking is activity with the store: it makes (or refreshes) the store's relationship with the customer. */
 export async function touchStoreRelationship(tx: Tx, storeId: string, customerId: string, now: Date): Promise<void> {
   await tx.query(

@@ -9,6 +9,7 @@ import type { Tx } from '../../platform/db/port.ts';
 import { book, move, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
 import * as repo from './appointments.repository.ts';
+import { findStoreCustomer } from '../../customers/store-customer.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
 /** The source of an appointment booked here; the queue books with 'walk_in' (see docs/decisions.md). */
@@ -93,7 +94,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
     const service = await loadService(tx, storeId, body.service_id ?? null);
     if (service && !service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
     if (customerId) {
-      const customer = await repo.findCustomer(tx, storeId, customerId);
+      const customer = await findStoreCustomer(tx, storeId, customerId);
       if (!customer) throw notFound('Customer');
       if (customer.erased) throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
     }

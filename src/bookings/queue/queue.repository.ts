@@ -138,17 +138,6 @@ export async function findUnit(q: Queryable, storeId: string, unitId: string): P
 }
 
 /** The customer and whether this store has wholly blocked them. */
-/** One of this store's customers (a relationship row is required: anyone else reads as missing). */
-export async function findCustomer(q: Queryable, storeId: string, customerId: string): Promise<{ id: string; erased: boolean; blocked: boolean } | null> {
-  const res = await q.query<{ id: string; erased: boolean; blocked: boolean }>(
-    `SELECT c.id, c.erased_at IS NOT NULL AS erased, sc.blocked
-       FROM customers c
-       JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = c.id
-      WHERE c.id = $2`,
-    [storeId, customerId],
-  );
-  return res.rows[0] ?? null;
-}
 
 /** Units that can seat a walk-in (active and bookable), in display order. */
 export async function seatingUnits(q: Queryable, storeId: string): Promise<string[]> {

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book } from '../booking-authority.ts';
 import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
+import { findStoreCustomer } from '../../customers/store-customer.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
 
@@ -43,7 +44,7 @@ export async function listQueue(ctx: MerchantContext): Promise<QueueList> {
 /** Checks what the entry names: customer, service and unit must exist in (or for) this store. */
 async function validateJoin(q: Queryable, storeId: string, body: JoinBody) {
   if (body.customer_id) {
-    const customer = await repo.findCustomer(q, storeId, body.customer_id);
+    const customer = await findStoreCustomer(q, storeId, body.customer_id);
     if (!customer || customer.erased) throw notFound('Customer');
     if (customer.blocked) throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
   }

@@ -1,6 +1,6 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { hasLiveRelationship } from '../activity/relationship.repository.ts';
+import { hasLiveRelationship } from '../store-customer.repository.ts';
 import { attendancePage } from './attendance.repository.ts';
 import { ATTENDANCE_PAGE, type AttendanceQuery } from './attendance.schemas.ts';
 

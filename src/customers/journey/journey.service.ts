@@ -1,6 +1,6 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
-import { hasLiveRelationship } from '../activity/relationship.repository.ts';
+import { hasLiveRelationship } from '../store-customer.repository.ts';
 import { formatCursor, parseCursor } from './journey-cursor.ts';
 import { hasStoreAgreements, journeyPage } from './journey.repository.ts';
 import { JOURNEY_PAGE, type JourneyQuery } from './journey.schemas.ts';
