@@ -129,3 +129,13 @@ test('the operator surface is off without ADMIN_TOKEN', async () => {
   assert.equal(errorCode(res), 'ADMIN_DISABLED');
   assert.equal((await off.db.query('SELECT count(*)::int AS n FROM stores')).rows[0].n, 0);
 });
+
+test('a token accepted earlier is refused once it has expired (verified tokens are not remembered past expiry)', async () => {
+  // Minted so that it expires 1 s from now; the verifier allows 5 s of clock skew.
+  const { token } = await t.tokens.sign({ kind: 'merchant', store_id: store.id, scopes: ['merchant:read'] }, 60, new Date(Date.now() - 59_000));
+  assert.equal((await call(t.app, 'GET', '/probe/merchant', { token })).status, 200);
+  await new Promise((resolve) => setTimeout(resolve, 6_500));
+  const res = await call(t.app, 'GET', '/probe/merchant', { token });
+  assert.equal(res.status, 401);
+  assert.equal(errorCode(res), 'UNAUTHENTICATED');
+});
