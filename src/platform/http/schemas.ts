@@ -6,7 +6,6 @@ export const Instant = Type.String({ format: 'date-time', description: 'ISO 8601
 export const NullableString = Type.Union([Type.String(), Type.Null()]);
 export const NullableInstant = Type.Union([Instant, Type.Null()]);
 export const NullableUuid = Type.Union([Uuid, Type.Null()]);
-export const NullableInteger = Type.Union([Type.Integer(), Type.Null()]);
 
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
@@ -23,5 +22,3 @@ export const ErrorEnvelope = Type.Object(
 
 /** store_id in a body or query: identifies the store for authorisation; the token's store wins. */
 export const StoreIdField = Uuid;
-
-export const StoreQuery = Type.Object({ store_id: Uuid }, { additionalProperties: false });
