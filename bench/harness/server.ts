@@ -2,24 +2,15 @@
 // resident memory from /proc. Also starts the bare Fastify route that gives the HTTP ceiling.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
+import { freePort } from '../../reliability/server-process.ts';
+
+export { freePort };
 
 export interface Child {
   proc: ChildProcess;
   pid: number;
   url: string;
   stop(): Promise<void>;
-}
-
-export async function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = net.createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const port = (srv.address() as net.AddressInfo).port;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 async function waitReady(url: string, proc: ChildProcess, timeoutMs: number) {
