@@ -54,21 +54,51 @@ function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
 // `clock.now` is the request's instant ($2), which the lifecycle stages are measured from.
 const CLOCK = '(SELECT $2::timestamptz AS now) clock';
 
-// Each order ends in the customer id so pages never overlap or skip on ties.
+// Each order ends in the customer id so pages never overlap or skip on ties. `keys` sorts
+// store_customers `sc` (and customers `c`); `outer` re-sorts the chosen page `p`; `matches` sorts the
+// gathered matches `m`, which carry the customer's own columns.
 const ORDER_BY = {
-  recent: { keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id', outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id' },
-  spend: { keys: 'sc.total_spent_pence DESC, sc.customer_id', outer: 'p.total_spent_pence DESC, p.customer_id' },
-  visits: { keys: 'sc.total_visits DESC, sc.customer_id', outer: 'p.total_visits DESC, p.customer_id' },
-  name: { keys: 'lower(c.name) ASC NULLS LAST, c.id', outer: 'lower(c.name) ASC NULLS LAST, c.id' },
+  recent: {
+    keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id',
+    outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id',
+    matches: 'm.last_visit_at DESC NULLS LAST, m.customer_id',
+  },
+  spend: {
+    keys: 'sc.total_spent_pence DESC, sc.customer_id',
+    outer: 'p.total_spent_pence DESC, p.customer_id',
+    matches: 'm.total_spent_pence DESC, m.customer_id',
+  },
+  visits: {
+    keys: 'sc.total_visits DESC, sc.customer_id',
+    outer: 'p.total_visits DESC, p.customer_id',
+    matches: 'm.total_visits DESC, m.customer_id',
+  },
+  name: {
+    keys: 'lower(c.name) ASC NULLS LAST, c.id',
+    outer: 'lower(c.name) ASC NULLS LAST, c.id',
+    matches: 'lower(m.name) ASC NULLS LAST, m.customer_id',
+  },
 } as const;
 export type RosterSort = keyof typeof ORDER_BY;
+
+export interface RosterPaging {
+  sort: RosterSort;
+  limit: number;
+  offset: number;
+}
+
+// A page row's fields from store_customers `p`, with the customer's own marketing choice winning.
+const ROW_FIELDS = `p.last_visit_at, ${stageSql('clock.now', 'p')} AS lifecycle_stage,
+            p.total_visits, p.stamp_count, p.order_count, p.total_spent_pence,
+            coalesce(np.marketing_enabled, p.marketing_opted_in) AS marketing_opted_in`;
+const JOIN_PAGE_PREFS = 'LEFT JOIN notification_preferences np ON np.customer_id = p.customer_id AND np.store_id = p.store_id';
 
 /**
  * One page (limit+1 rows, to learn has_more). The page is chosen on store_customers alone where the
  * filter allows, and only its rows are joined to customers for names and contacts, so a deep
  * offset walks one index rather than joining every row it skips.
  */
-export async function rosterPage(db: Queryable, filter: RosterFilter, page: { sort: RosterSort; limit: number; offset: number }): Promise<RosterRow[]> {
+export async function rosterPage(db: Queryable, filter: RosterFilter, page: RosterPaging): Promise<RosterRow[]> {
   const w = where(filter, page.sort === 'name');
   const n = w.params.length;
   const order = ORDER_BY[page.sort];
@@ -79,16 +109,52 @@ export async function rosterPage(db: Queryable, filter: RosterFilter, page: { so
         ORDER BY ${order.keys}
         LIMIT $${n + 1} OFFSET $${n + 2}
      )
-     SELECT c.id, c.name, c.phone, c.email, p.last_visit_at, ${stageSql('clock.now', 'p')} AS lifecycle_stage,
-            p.total_visits, p.stamp_count, p.order_count, p.total_spent_pence,
-            coalesce(np.marketing_enabled, p.marketing_opted_in) AS marketing_opted_in
+     SELECT c.id, c.name, c.phone, c.email, ${ROW_FIELDS}
        FROM ${CLOCK} CROSS JOIN page p
        JOIN customers c ON c.id = p.customer_id
-       LEFT JOIN notification_preferences np ON np.customer_id = p.customer_id AND np.store_id = p.store_id
+       ${JOIN_PAGE_PREFS}
       ORDER BY ${order.outer}`,
     [...w.params, page.limit + 1, page.offset],
   );
   return res.rows;
+}
+
+/**
+ * The page and the filtered total in one statement when a text filter is present. The matches are
+ * found first (the trigram indexes on customers, joined to this store's relationships) and only they
+ * are sorted, so the cost follows the number of matches rather than the size of the store; walking
+ * the sort index and testing the text on each row it passes would read most of a large store to fill
+ * a page of a rare name. The total is null when the page is past the end (no row to carry it).
+ */
+export async function rosterMatchesPage(
+  db: Queryable,
+  filter: RosterFilter,
+  page: RosterPaging,
+): Promise<{ rows: RosterRow[]; total: number | null }> {
+  const w = where(filter, true);
+  const n = w.params.length;
+  const order = ORDER_BY[page.sort];
+  const res = await db.query<RosterRow & { total: number }>(
+    `WITH matches AS MATERIALIZED (
+       SELECT sc.store_id, sc.customer_id, sc.first_seen_at, sc.last_visit_at, sc.previous_visit_at,
+              sc.total_visits, sc.stamp_count, sc.order_count, sc.total_spent_pence, sc.marketing_opted_in,
+              c.name, c.phone, c.email
+         FROM ${CLOCK} CROSS JOIN store_customers sc ${w.joins.join(' ')}
+        WHERE ${w.sql}
+     ),
+     page AS (
+       SELECT m.*, count(*) OVER () AS total FROM matches m
+        ORDER BY ${order.matches}
+        LIMIT $${n + 1} OFFSET $${n + 2}
+     )
+     SELECT p.customer_id AS id, p.name, p.phone, p.email, ${ROW_FIELDS}, p.total::int AS total
+       FROM ${CLOCK} CROSS JOIN page p
+       ${JOIN_PAGE_PREFS}
+      ORDER BY ${order.matches.replaceAll('m.', 'p.')}`,
+    [...w.params, page.limit + 1, page.offset],
+  );
+  const total = res.rows.length > 0 ? res.rows[0].total : null;
+  return { rows: res.rows.map(({ total: _, ...row }) => row), total };
 }
 
 /** The true filtered total; joins customers only when the text filter needs them. */
@@ -101,22 +167,32 @@ export async function rosterCount(db: Queryable, filter: RosterFilter): Promise<
   return res.rows[0].n;
 }
 
-/** Up to `limit` customers, most recently seen first, optionally filtered by the text term. */
+/**
+ * Up to `limit` customers, most recently seen first, optionally filtered by the text term. With a
+ * term the matches are gathered first and sorted (as in rosterMatchesPage), so a rare name in a large
+ * store costs its matches, not a walk of the store's recency index.
+ */
 export async function searchCustomers(db: Queryable, storeId: string, term: string | null, limit: number): Promise<SearchRow[]> {
-  const params: unknown[] = [storeId, limit];
-  let match = '';
-  if (term) {
-    const text = textFilter(term, 3);
-    params.push(...text.params);
-    match = `AND ${text.sql}`;
+  if (!term) {
+    const res = await db.query<SearchRow>(
+      `SELECT c.id, c.name, c.phone, c.email, sc.last_seen_at AS last_seen
+         FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
+        WHERE sc.store_id = $1 AND NOT sc.archived AND c.erased_at IS NULL
+        ORDER BY sc.last_seen_at DESC, sc.customer_id
+        LIMIT $2`,
+      [storeId, limit],
+    );
+    return res.rows;
   }
+  const text = textFilter(term, 3);
   const res = await db.query<SearchRow>(
-    `SELECT c.id, c.name, c.phone, c.email, sc.last_seen_at AS last_seen
-       FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
-      WHERE sc.store_id = $1 AND NOT sc.archived AND c.erased_at IS NULL ${match}
-      ORDER BY sc.last_seen_at DESC, sc.customer_id
-      LIMIT $2`,
-    params,
+    `WITH matches AS MATERIALIZED (
+       SELECT c.id, c.name, c.phone, c.email, sc.last_seen_at AS last_seen
+         FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
+        WHERE sc.store_id = $1 AND NOT sc.archived AND c.erased_at IS NULL AND ${text.sql}
+     )
+     SELECT * FROM matches ORDER BY last_seen DESC, id LIMIT $2`,
+    [storeId, limit, ...text.params],
   );
   return res.rows;
 }

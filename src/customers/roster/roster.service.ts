@@ -1,5 +1,5 @@
 import type { MerchantContext } from '../../platform/context.ts';
-import { rosterCount, rosterPage, searchCustomers } from './roster.repository.ts';
+import { rosterCount, rosterMatchesPage, rosterPage, searchCustomers } from './roster.repository.ts';
 import { ROSTER_PAGE, SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
 
 /** Search filters only from this many characters; a shorter term lists the most recent customers. */
@@ -18,10 +18,17 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
     facets: query.facets ? query.facets.split(',') : [],
     q: q || undefined,
   };
-  const [rows, total] = await Promise.all([
-    rosterPage(ctx.db, filter, { sort, limit, offset }),
-    rosterCount(ctx.db, filter),
-  ]);
+  const paging = { sort, limit, offset };
+  let rows;
+  let total;
+  if (filter.q) {
+    // The page carries the total; only a page past the end has to count separately.
+    const matches = await rosterMatchesPage(ctx.db, filter, paging);
+    rows = matches.rows;
+    total = matches.total ?? (await rosterCount(ctx.db, filter));
+  } else {
+    [rows, total] = await Promise.all([rosterPage(ctx.db, filter, paging), rosterCount(ctx.db, filter)]);
+  }
   const customers = rows.slice(0, limit);
   return {
     customers,

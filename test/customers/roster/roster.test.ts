@@ -147,6 +147,40 @@ describe('roster', () => {
     assert.equal(new Set(walked).size, 105, 'ties are broken by id, so pages neither overlap nor skip');
   });
 
+  it('with a text filter: every sort pages without overlap, with the true total, also past the end', async () => {
+    const { store, list } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 45; i++) ids.push((await fx.customer({ name: `${i % 3 === 0 ? 'Woodley' : 'Ashby'} ${String(i).padStart(2, '0')}` })).id);
+    await db.query(
+      `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, last_visit_at, total_visits, order_count, total_spent_pence)
+       SELECT $1, id, '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z'::timestamptz + ord * interval '1 hour',
+              ord % 4, ord % 2, (ord % 5) * 100
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS t(id, ord)`,
+      [store.id, ids],
+    );
+    const woodleys = ids.filter((_, i) => i % 3 === 0);
+    for (const sort of ['recent', 'spend', 'visits', 'name']) {
+      const walked: string[] = [];
+      for (let offset = 0; offset < 15; offset += 4) {
+        const body = await list({ q: 'woodley', sort, limit: 4, offset });
+        assert.equal(body.pagination.total_count, 15, sort);
+        assert.equal(body.pagination.has_more, offset + 4 < 15, `${sort} at ${offset}`);
+        walked.push(...body.customers.map((r: any) => r.id));
+      }
+      assert.deepEqual([...walked].sort(), [...woodleys].sort(), `${sort}: every match once`);
+    }
+    const spend = (await list({ q: 'woodley', sort: 'spend', limit: 15 })).customers.map((r: any) => r.total_spent_pence);
+    assert.deepEqual(spend, [...spend].sort((a, b) => b - a), 'highest spend first');
+    const byName = names(await list({ q: 'WOODLEY', sort: 'name', limit: 3 }));
+    assert.deepEqual(byName, ['Woodley 00', 'Woodley 03', 'Woodley 06']);
+    const past = await list({ q: 'woodley', offset: 40 });
+    assert.deepEqual(past.customers, []);
+    assert.deepEqual(past.pagination, { limit: 30, offset: 40, has_more: false, total_count: 15 });
+    const faceted = await list({ q: 'woodley', facets: 'has_orders' });
+    assert.equal(faceted.pagination.total_count, woodleys.filter((id) => ids.indexOf(id) % 2 === 0).length);
+    assert.ok(faceted.customers.every((r: any) => r.order_count > 0));
+  });
+
   it('archived and erased customers are hidden from rows and counts', async () => {
     const { store, list } = await setup();
     const keep = await fx.customer({ name: 'Kept' });
