@@ -8,7 +8,7 @@
 // a customer erased under data-protection law (their rows stay; they cannot be searched out).
 import type { Queryable } from '../../platform/db/port.ts';
 
-// Keep these in step with migrations/015_appointment_search_indexes.sql.
+// Keep these in step with migrations/051_appointment_search_by_store.sql.
 export const GUEST_NAME_KEY = `lower(btrim(regexp_replace(coalesce(a.guest_name, ''), '\\s+', ' ', 'g')))`;
 export const GUEST_EMAIL_KEY = `lower(btrim(coalesce(a.guest_email, '')))`;
 

@@ -12,6 +12,12 @@ const types = {
   },
 };
 
+// Every session: UTC (the value parsers read that shape), and planner settings for an OLTP service
+// whose data sits in memory or on SSD: random reads cost about as much as sequential ones (the default
+// of 4 makes the planner read whole tables where an index walk is cheaper), and no parallel workers
+// (a parallel plan takes the cores other requests need). See docs/performance.md.
+const SESSION_OPTIONS = '-c TimeZone=UTC -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0';
+
 export interface PgOptions {
   connectionString: string;
   poolSize: number;
@@ -23,7 +29,7 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
     connectionString: options.connectionString,
     max: options.poolSize,
     types: types as any,
-    options: '-c TimeZone=UTC',
+    options: SESSION_OPTIONS,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
     // A statement that hangs (a lost database) must not hold a request forever.

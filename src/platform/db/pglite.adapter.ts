@@ -1,6 +1,7 @@
 // Embedded PostgreSQL (WebAssembly). One connection: transactions are serialised by PGlite itself.
 import fs from 'node:fs';
 import { PGlite } from '@electric-sql/pglite';
+import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import type { Database, QueryResult, Row } from './port.ts';
@@ -18,7 +19,7 @@ export async function openPglite(options: PgliteOptions): Promise<Database & { d
   const db = await PGlite.create({
     dataDir: options.dataDir ?? undefined,
     loadDataDir: options.loadDataDir,
-    extensions: { btree_gist, pg_trgm },
+    extensions: { btree_gin, btree_gist, pg_trgm },
     parsers: valueParsers,
   });
   await db.exec("SET TIME ZONE 'UTC'");
