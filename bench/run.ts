@@ -1,5 +1,5 @@
 // npm run bench [-- --duration 10 --quick --connections 32 --pool 16 --only diary,settle --growth-url URL
-//                  --database-url URL --label name --profile --no-limit]
+//                  --database-url URL --label name --profile --no-limit --server-node-args="FLAGS"]
 // Starts the service as a child process, loads each scenario over HTTP with autocannon, then issues
 // the same work straight to the database at the same concurrency (the limit), and reports both.
 import fs from 'node:fs';
@@ -47,7 +47,11 @@ const serverEnv = (url: string | null): Record<string, string> => ({
   RATE_LIMIT_SEARCH_PER_MIN: '10000000',
   RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
 });
-const nodeArgs = args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : [];
+// --server-node-args="--max-old-space-size=192 ..." passes V8/Node flags to the service only, not to the load generator.
+const nodeArgs = [
+  ...(str(args, 'server-node-args')?.split(/\s+/).filter(Boolean) ?? []),
+  ...(args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : []),
+];
 
 const engineLine = databaseUrl
   ? `engine: PostgreSQL server (${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}), service pool ${poolSize}`
@@ -145,7 +149,7 @@ writeJson(file, {
   node: process.version,
   cores: os.cpus().length,
   loadavgAtEnd: os.loadavg(),
-  options: { ...opts, poolSize },
+  options: { ...opts, poolSize, serverNodeArgs: nodeArgs },
   appointments: main.appointments,
   httpCeilingRps: ceiling,
   serverPeakRssMb: main.hwmMb,

@@ -7,8 +7,9 @@ export function parseArgs(argv: string[] = process.argv.slice(2)): Args {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith('--')) throw new Error(`Unexpected argument "${arg}"`);
-    const [name, inline] = arg.slice(2).split('=', 2);
-    if (inline !== undefined) out[name] = inline;
+    const eq = arg.indexOf('=');
+    const name = eq < 0 ? arg.slice(2) : arg.slice(2, eq);
+    if (eq >= 0) out[name] = arg.slice(eq + 1);
     else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) out[name] = argv[++i];
     else out[name] = true;
   }
