@@ -9,13 +9,18 @@ export interface StoreCustomer {
   blocked: boolean;
 }
 
-export async function findStoreCustomer(q: Queryable, storeId: string, customerId: string): Promise<StoreCustomer | null> {
-  const res = await q.query<StoreCustomer>(
-    `SELECT c.id, c.erased_at IS NOT NULL AS erased, sc.blocked
+/**
+ * The query behind findStoreCustomer, with the store and the customer given as SQL expressions, for
+ * a statement that reads one of the store's customers alongside other things.
+ */
+export function storeCustomerSql(storeId: string, customerId: string): string {
+  return `SELECT c.id, c.erased_at IS NOT NULL AS erased, sc.blocked
        FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
-      WHERE sc.store_id = $1 AND sc.customer_id = $2`,
-    [storeId, customerId],
-  );
+      WHERE sc.store_id = ${storeId} AND sc.customer_id = ${customerId}`;
+}
+
+export async function findStoreCustomer(q: Queryable, storeId: string, customerId: string): Promise<StoreCustomer | null> {
+  const res = await q.query<StoreCustomer>(storeCustomerSql('$1', '$2'), [storeId, customerId]);
   return res.rows[0] ?? null;
 }
 

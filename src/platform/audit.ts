@@ -1,4 +1,10 @@
-// Audited state changes write one row here, in the same transaction as the change.
+// Audited state changes write one row each here, committed together with the change.
+//
+// Inside inTransaction the rows are collected rather than written one by one: the transaction
+// writes them all in one statement at its end, together with the idempotency record when the
+// request has an Idempotency-Key (see context.ts). So a transaction that rolls back, and an
+// attempt that is retried, leave no audit row, and the rows commit atomically with the effect.
+// Called on a handle that is not collecting (outside inTransaction), audit writes at once.
 import type { RequestContext } from './context.ts';
 import type { Tx } from './db/port.ts';
 
@@ -9,25 +15,84 @@ export interface AuditEntry {
   details?: Record<string, unknown>;
 }
 
-export async function audit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
+/** One audit_log row as written; field names are the table's columns. */
+export interface AuditRow {
+  store_id: string | null;
+  actor_kind: string;
+  actor_id: string | null;
+  actor_name: string | null;
+  action: string;
+  entity: string;
+  entity_id: string | null;
+  details: Record<string, unknown>;
+  request_id: string;
+  /** ISO instant: when audit was called, not when the row was flushed. */
+  created_at: string;
+}
+
+/** Rows waiting for the end of their transaction, by the transaction's handle. */
+const collecting = new WeakMap<Tx, AuditRow[]>();
+
+function rowOf(ctx: RequestContext, entry: AuditEntry): AuditRow {
   const actor = ctx.actor;
-  const storeId = actor.kind === 'merchant' ? actor.storeId : (entry.details?.store_id as string | undefined) ?? null;
-  const actorId = actor.kind === 'merchant' ? actor.userId : actor.kind === 'customer' ? actor.customerId : null;
-  const actorName = actor.kind === 'merchant' ? actor.staffName : null;
-  await tx.query(
-    `INSERT INTO audit_log (store_id, actor_kind, actor_id, actor_name, action, entity, entity_id, details, request_id, created_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)`,
-    [
-      storeId,
-      actor.kind,
-      actorId,
-      actorName,
-      entry.action,
-      entry.entity,
-      entry.entityId,
-      JSON.stringify(entry.details ?? {}),
-      ctx.requestId,
-      ctx.clock.now().toISOString(),
-    ],
-  );
+  return {
+    store_id: actor.kind === 'merchant' ? actor.storeId : (entry.details?.store_id as string | undefined) ?? null,
+    actor_kind: actor.kind,
+    actor_id: actor.kind === 'merchant' ? actor.userId : actor.kind === 'customer' ? actor.customerId : null,
+    actor_name: actor.kind === 'merchant' ? actor.staffName : null,
+    action: entry.action,
+    entity: entry.entity,
+    entity_id: entry.entityId,
+    details: entry.details ?? {},
+    request_id: ctx.requestId,
+    created_at: ctx.clock.now().toISOString(),
+  };
+}
+
+export async function audit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
+  const row = rowOf(ctx, entry);
+  const pending = collecting.get(tx);
+  if (pending) pending.push(row);
+  else await writeAuditRows(tx, [row]);
+}
+
+/** From now on audit calls on tx are collected until takeAudit or dropAudit. */
+export function collectAudit(tx: Tx): void {
+  collecting.set(tx, []);
+}
+
+/** The rows collected on tx, in call order; tx stops collecting. */
+export function takeAudit(tx: Tx): AuditRow[] {
+  const rows = collecting.get(tx) ?? [];
+  collecting.delete(tx);
+  return rows;
+}
+
+/** Forgets whatever tx collected: its transaction did not commit them. */
+export function dropAudit(tx: Tx): void {
+  collecting.delete(tx);
+}
+
+/**
+ * An INSERT of the rows passed as one JSON array in the parameter named by param ('$1'), in array
+ * order (ids ascend in call order). Usable alone or as a data-modifying WITH item.
+ */
+export function auditInsertSql(param: string): string {
+  return `INSERT INTO audit_log (store_id, actor_kind, actor_id, actor_name, action, entity, entity_id, details, request_id, created_at)
+     SELECT r.store_id, r.actor_kind, r.actor_id, r.actor_name, r.action, r.entity, r.entity_id, r.details, r.request_id, r.created_at
+       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, actor_kind text, actor_id text, actor_name text,
+              action text, entity text, entity_id text, details jsonb, request_id text, created_at timestamptz))
+            WITH ORDINALITY AS r
+      ORDER BY r.ordinality`;
+}
+
+/** The parameter value for auditInsertSql. */
+export function auditParam(rows: readonly AuditRow[]): string {
+  return JSON.stringify(rows);
+}
+
+/** Writes the rows in one statement; nothing when there are none. */
+export async function writeAuditRows(tx: Tx, rows: readonly AuditRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(auditInsertSql('$1'), [auditParam(rows)]);
 }

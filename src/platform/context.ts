@@ -1,12 +1,14 @@
 // The request context every service function takes first: who is acting, the database, the clock,
-// and the request's idempotency claim. Mutating services run their work through ctx.transaction,
-// which owns retries and writes the idempotency record in the same transaction as the effect.
+// and the request's idempotency claim. Mutating services run their work through inTransaction,
+// which owns retries and writes the idempotency record and the audit rows in the same transaction
+// as the effect.
 import type { FastifyBaseLogger, FastifyRequest } from 'fastify';
 import type { Actor, AdminActor, CustomerActor, MerchantActor } from './auth/actor.ts';
 import type { Clock } from './clock.ts';
 import type { Database, Tx } from './db/port.ts';
 import { isRetryable } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
+import { collectAudit, dropAudit, takeAudit, writeAuditRows } from './audit.ts';
 import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from './idempotency.ts';
 
 export interface RequestContext<A extends Actor = Actor> {
@@ -34,7 +36,9 @@ export interface TransactionOptions {
 /**
  * Runs fn in one transaction. Deadlocks and serialization failures are retried a bounded number
  * of times. With an Idempotency-Key the stored result is replayed instead of running fn, and a
- * first result is stored before commit. fn's return value is the response body.
+ * first result is stored before commit. Audit rows fn writes are collected and written just before
+ * commit, in the same statement as the stored result when there is one. fn's return value is the
+ * response body.
  */
 export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
   for (let attempt = 1; ; attempt++) {
@@ -48,9 +52,17 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
             return stored.body as T;
           }
         }
-        const result = await fn(tx);
-        if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now());
-        return result;
+        // Audit rows wait for the end of the attempt: a rollback or a retry never writes them.
+        collectAudit(tx);
+        try {
+          const result = await fn(tx);
+          const audited = takeAudit(tx);
+          if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), audited);
+          else await writeAuditRows(tx, audited);
+          return result;
+        } finally {
+          dropAudit(tx);
+        }
       });
     } catch (err) {
       if (!isRetryable(err)) throw err;

@@ -8,6 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors/app-error.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { Tx } from './db/port.ts';
+import { auditInsertSql, auditParam, type AuditRow } from './audit.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPLAY_HEADER = 'idempotent-replayed';
@@ -80,22 +81,30 @@ export async function claimIdempotency(tx: Tx, claim: IdempotencyClaim, now: Dat
   return { statusCode: record.status_code, body: record.body };
 }
 
-export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, result: StoredResult, now: Date) {
-  await tx.query(
-    `INSERT INTO idempotency_records (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-    [
-      claim.principal,
-      claim.method,
-      claim.path,
-      claim.key,
-      claim.requestHash,
-      result.statusCode,
-      JSON.stringify(result.body ?? null),
-      now.toISOString(),
-      new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
-    ],
-  );
+/**
+ * Stores the first result, and in the same statement writes the audit rows the request's
+ * transaction collected, so both commit (or neither does) with the effect.
+ */
+export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, result: StoredResult, now: Date, auditRows: readonly AuditRow[] = []) {
+  const insert = `INSERT INTO idempotency_records (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
+  const params: unknown[] = [
+    claim.principal,
+    claim.method,
+    claim.path,
+    claim.key,
+    claim.requestHash,
+    result.statusCode,
+    JSON.stringify(result.body ?? null),
+    now.toISOString(),
+    new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
+  ];
+  if (auditRows.length === 0) {
+    await tx.query(insert, params);
+    return;
+  }
+  // A data-modifying WITH item always runs to completion, whether or not the main statement reads it.
+  await tx.query(`WITH audited AS (${auditInsertSql('$10')})\n     ${insert}`, [...params, auditParam(auditRows)]);
 }
 
 export async function purgeExpiredIdempotency(db: Tx, now: Date): Promise<number> {

@@ -5,6 +5,8 @@ import { Type } from 'typebox';
 import { auth } from '../../src/platform/auth/guard.ts';
 import { customerContext, inTransaction, merchantContext } from '../../src/platform/context.ts';
 import { Uuid } from '../../src/platform/http/schemas.ts';
+import { audit } from '../../src/platform/audit.ts';
+import { AppError } from '../../src/platform/errors/app-error.ts';
 
 export async function probeRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -49,6 +51,36 @@ export async function probeRoutes(fastify: FastifyInstance) {
       const res = await tx.query<{ id: number; label: string }>('INSERT INTO probe_counter (label) VALUES ($1) RETURNING id, label', [req.body.label]);
       if (req.body.delay_ms) await tx.query('SELECT pg_sleep($1)', [req.body.delay_ms / 1000]);
       return res.rows[0];
+    });
+  });
+  // A write that audits, for the audit tests: `entries` audit calls, then optionally a refusal after
+  // them, or one retryable failure on the first attempt (as a deadlock would be).
+  const attempts = new Map<string, number>();
+  app.post('/probe/audited', {
+    config: { auth: auth.merchantWrite() },
+    schema: {
+      body: Type.Object({
+        label: Type.String(),
+        entries: Type.Integer({ minimum: 0, maximum: 5 }),
+        fail: Type.Optional(Type.Boolean()),
+        retry_once: Type.Optional(Type.Boolean()),
+      }, { additionalProperties: false }),
+      response: { 200: Type.Object({ label: Type.String(), attempt: Type.Integer() }) },
+    },
+  }, async (req) => {
+    const ctx = merchantContext(req);
+    const { label, entries, fail, retry_once } = req.body;
+    return inTransaction(ctx, async (tx) => {
+      const attempt = (attempts.get(label) ?? 0) + 1;
+      attempts.set(label, attempt);
+      await tx.query('CREATE TABLE IF NOT EXISTS probe_counter (id serial PRIMARY KEY, label text)');
+      await tx.query('INSERT INTO probe_counter (label) VALUES ($1)', [label]);
+      for (let n = 0; n < entries; n++) {
+        await audit(tx, ctx, { action: `probe.audited.${n}`, entity: 'probe', entityId: label, details: { n, attempt, text: 'a "quote", a \\ and \u2603' } });
+      }
+      if (retry_once && attempt === 1) throw Object.assign(new Error('could not serialize access due to concurrent update'), { code: '40001' });
+      if (fail) throw new AppError('CONFLICT', 'refused after the audit call');
+      return { label, attempt };
     });
   });
 }

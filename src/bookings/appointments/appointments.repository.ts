@@ -3,15 +3,11 @@
 // changing their block belongs to the booking authority, not here.
 import type { Tx } from '../../platform/db/port.ts';
 import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.ts';
+import { storeCustomerSql, type StoreCustomer } from '../../customers/store-customer.repository.ts';
 
 export interface StoreSettings {
   currency: string;
   cancellation_window_min: number;
-}
-
-export async function storeSettings(tx: Tx, storeId: string): Promise<StoreSettings | null> {
-  const res = await tx.query<StoreSettings>('SELECT currency, cancellation_window_min FROM stores WHERE id = $1', [storeId]);
-  return res.rows[0] ?? null;
 }
 
 export interface ServiceTerms {
@@ -21,12 +17,54 @@ export interface ServiceTerms {
   is_active: boolean;
 }
 
-export async function serviceTerms(tx: Tx, storeId: string, serviceId: string): Promise<ServiceTerms | null> {
-  const res = await tx.query<ServiceTerms>(
-    'SELECT price_pence, buffer_before_min, buffer_after_min, is_active FROM services WHERE store_id = $1 AND id = $2',
-    [storeId, serviceId],
+export interface BookingLookup {
+  serviceId?: string | null;
+  customerId?: string | null;
+  unitId?: string | null;
+}
+
+export interface BookingFacts {
+  /** null: no such store. */
+  store: StoreSettings | null;
+  /** null: no service asked for, or none of that id in the store. */
+  service: ServiceTerms | null;
+  /** null: no customer asked for, or not one of the store's customers (findStoreCustomer's rule). */
+  customer: StoreCustomer | null;
+  /** Whether the unit asked for is the store's (false when none was asked for). No lock is taken. */
+  unitInStore: boolean;
+}
+
+/**
+ * What booking or moving needs to know before the booking authority runs, read in one statement:
+ * the store's settings, and the service, customer and unit when their ids are given. Each answer
+ * is filtered on the store, so another store's record reads exactly like a missing one.
+ */
+export async function bookingFacts(tx: Tx, storeId: string, lookup: BookingLookup): Promise<BookingFacts> {
+  const res = await tx.query<{
+    store_found: boolean; currency: string | null; cancellation_window_min: number | null;
+    service_found: boolean; price_pence: number | null; buffer_before_min: number | null; buffer_after_min: number | null; service_is_active: boolean | null;
+    customer_id: string | null; customer_erased: boolean | null; customer_blocked: boolean | null;
+    unit_in_store: boolean;
+  }>(
+    `SELECT st.id IS NOT NULL AS store_found, st.currency, st.cancellation_window_min,
+            sv.id IS NOT NULL AS service_found, sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active AS service_is_active,
+            cu.id AS customer_id, cu.erased AS customer_erased, cu.blocked AS customer_blocked,
+            EXISTS (SELECT 1 FROM units WHERE store_id = $1 AND id = $4) AS unit_in_store
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN stores st ON st.id = $1
+       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $2
+       LEFT JOIN LATERAL (${storeCustomerSql('$1', '$3')}) cu ON true`,
+    [storeId, lookup.serviceId ?? null, lookup.customerId ?? null, lookup.unitId ?? null],
   );
-  return res.rows[0] ?? null;
+  const r = res.rows[0];
+  return {
+    store: r.store_found ? { currency: r.currency!, cancellation_window_min: r.cancellation_window_min! } : null,
+    service: r.service_found
+      ? { price_pence: r.price_pence!, buffer_before_min: r.buffer_before_min!, buffer_after_min: r.buffer_after_min!, is_active: r.service_is_active! }
+      : null,
+    customer: r.customer_id !== null ? { id: r.customer_id, erased: r.customer_erased!, blocked: r.customer_blocked! } : null,
+    unitInStore: r.unit_in_store,
+  };
 }
 
 /** A booking is activity with the store: it makes (or refreshes) the store's relationship with the customer. */
@@ -130,10 +168,4 @@ export async function recordSettlement(tx: Tx, s: NewSettlement, after: { status
       WHERE store_id = $1 AND id = $2`,
     [s.storeId, s.appointmentId, s.amountPence, after.paymentStatus, after.status, at],
   );
-}
-
-/** A plain existence check (no lock): the booking authority locks units itself, in a fixed order. */
-export async function unitInStore(tx: Tx, storeId: string, unitId: string): Promise<boolean> {
-  const res = await tx.query('SELECT 1 FROM units WHERE store_id = $1 AND id = $2', [storeId, unitId]);
-  return res.rows.length > 0;
 }

@@ -5,11 +5,9 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import type { Tx } from '../../platform/db/port.ts';
 import { book, move, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
 import * as repo from './appointments.repository.ts';
-import { findStoreCustomer } from '../../customers/store-customer.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
 /** The source of an appointment booked here; the queue books with 'walk_in' (see docs/decisions.md). */
@@ -72,13 +70,6 @@ function trimmed(value: string | null | undefined): string | null {
   return value?.trim() || null;
 }
 
-async function loadService(tx: Tx, storeId: string, serviceId: string | null): Promise<repo.ServiceTerms | null> {
-  if (!serviceId) return null;
-  const service = await repo.serviceTerms(tx, storeId, serviceId);
-  if (!service) throw notFound('Service');
-  return service;
-}
-
 export async function createAppointment(ctx: MerchantContext, body: CreateBody): Promise<CreateResponse> {
   const storeId = ctx.actor.storeId;
   const customerId = body.customer_id ?? null;
@@ -89,12 +80,16 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
   }
   return inTransaction(ctx, async (tx) => {
     const now = ctx.clock.now();
-    const store = await repo.storeSettings(tx, storeId);
+    const serviceId = body.service_id ?? null;
+    // The store, the service and the customer in one read; each refusal is checked in this order.
+    const facts = await repo.bookingFacts(tx, storeId, { serviceId, customerId });
+    const store = facts.store;
     if (!store) throw notFound('Store');
-    const service = await loadService(tx, storeId, body.service_id ?? null);
+    const service = facts.service;
+    if (serviceId && !service) throw notFound('Service');
     if (service && !service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
     if (customerId) {
-      const customer = await findStoreCustomer(tx, storeId, customerId);
+      const customer = facts.customer;
       if (!customer) throw notFound('Customer');
       if (customer.erased) throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
     }
@@ -163,17 +158,19 @@ export async function rescheduleAppointment(ctx: MerchantContext, body: Reschedu
     const now = ctx.clock.now();
     const current = await repo.lockAppointment(tx, storeId, body.appointment_id);
     if (!current) throw notFound('Appointment');
-    if (!(await repo.unitInStore(tx, storeId, body.unit_id))) throw notFound('Unit');
+    // Read after the lock: the target unit, the store's window and the service's buffers in one statement.
+    const facts = await repo.bookingFacts(tx, storeId, { unitId: body.unit_id, serviceId: current.service_id });
+    if (!facts.unitInStore) throw notFound('Unit');
     if (UNMOVABLE.has(current.status)) {
       throw new AppError('INVALID_TRANSITION', `A ${current.status} appointment cannot be moved`);
     }
     if (!override) {
-      const store = await repo.storeSettings(tx, storeId);
+      const store = facts.store;
       if (store && insideCancellationWindow(current, store.cancellation_window_min, now)) {
         throw new AppError('CANCELLATION_WINDOW', `Within ${store.cancellation_window_min} minutes of the start a move needs override`);
       }
     }
-    const service = current.service_id ? await repo.serviceTerms(tx, storeId, current.service_id) : null;
+    const service = facts.service;
     const block = occupiedBlock(body.starts_at, body.ends_at, { start: body.block_starts_at, end: body.block_ends_at }, service);
     // One UPDATE: the new slot is secured before the old is released; a refusal leaves the row as it was.
     const moved = await move(tx, storeId, current, { unitId: body.unit_id, startsAt: body.starts_at, endsAt: body.ends_at, ...block, override }, now);

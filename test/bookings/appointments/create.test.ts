@@ -117,6 +117,25 @@ test('an archived service or an inactive unit cannot be booked', async () => {
   assert.equal(errorCode(u), 'UNIT_NOT_BOOKABLE');
 });
 
+test('with several faults the first in order answers: an unknown service, then an archived one, then the customer', async () => {
+  const archived = await w.t.fx.service(w.storeId);
+  await w.t.db.query('UPDATE services SET is_active = false WHERE id = $1', [archived.id]);
+  const erased = await w.t.fx.customer({ name: null });
+  await w.t.fx.membership(w.storeId, erased.id);
+  await w.t.db.query('UPDATE customers SET erased_at = $2 WHERE id = $1', [erased.id, '2026-05-01T00:00:00Z']);
+  const times = { starts_at: '2026-06-07T12:00:00Z', ends_at: '2026-06-07T13:00:00Z' };
+  const unknownService = await create(w, { ...times, service_id: '00000000-0000-4000-8000-000000000002', customer_id: erased.id });
+  assert.equal(unknownService.status, 404);
+  assert.match(unknownService.body.error.message, /Service/);
+  const archivedService = await create(w, { ...times, service_id: archived.id, customer_id: '00000000-0000-4000-8000-000000000003' });
+  assert.equal(archivedService.status, 409);
+  assert.equal(errorCode(archivedService), 'SERVICE_ARCHIVED');
+  const unknownCustomer = await create(w, { ...times, customer_id: '00000000-0000-4000-8000-000000000003' });
+  assert.equal(unknownCustomer.status, 404);
+  assert.match(unknownCustomer.body.error.message, /Customer/);
+  assert.equal(await count(w, "SELECT count(*) AS n FROM appointments WHERE starts_at = '2026-06-07T12:00:00Z'"), 0);
+});
+
 test('times must make sense: an end not after its start, or a block that does not contain the appointment, is 400', async () => {
   const backwards = await create(w, { starts_at: '2026-06-08T11:00:00Z', ends_at: '2026-06-08T10:00:00Z' });
   assert.equal(backwards.status, 400);
