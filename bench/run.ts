@@ -47,9 +47,13 @@ const serverEnv = (url: string | null): Record<string, string> => ({
   RATE_LIMIT_SEARCH_PER_MIN: '10000000',
   RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
 });
-// --server-node-args="--max-old-space-size=192 ..." passes V8/Node flags to the service only, not to the load generator.
+// The service runs with the flags `npm start` gives it, so the figures are the shipped process's;
+// --server-node-args="--max-old-space-size=192 ..." replaces them (for the service only, not the load generator).
+const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string)
+  .split(/\s+/)
+  .filter((word) => word.startsWith('--'));
 const nodeArgs = [
-  ...(str(args, 'server-node-args')?.split(/\s+/).filter(Boolean) ?? []),
+  ...(str(args, 'server-node-args')?.split(/\s+/).filter(Boolean) ?? startFlags),
   ...(args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : []),
 ];
 

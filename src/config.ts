@@ -21,6 +21,8 @@ export interface Config {
   };
   readonly bodyLimitBytes: number;
   readonly dbPoolSize: number;
+  /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
+  readonly dbPreparedStatements: boolean;
 }
 
 export class ConfigError extends Error {}
@@ -40,6 +42,14 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 function text(env: NodeJS.ProcessEnv, name: string): string | null {
   const raw = env[name];
   return raw === undefined || raw.trim() === '' ? null : raw.trim();
+}
+
+function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
+  const raw = text(env, name);
+  if (raw === null) return fallback;
+  if (raw === 'true' || raw === '1') return true;
+  if (raw === 'false' || raw === '0') return false;
+  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -81,6 +91,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
+    dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
   });
 }
 

@@ -28,3 +28,11 @@ test('bad values are refused at start with a message naming the variable', () =>
     assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test((err as Error).message), JSON.stringify(env));
   }
 });
+
+test('prepared statements are on unless DB_PREPARED_STATEMENTS turns them off', () => {
+  assert.equal(loadConfig({}).dbPreparedStatements, true);
+  assert.equal(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements, false);
+  assert.equal(loadConfig({ DB_PREPARED_STATEMENTS: '0' }).dbPreparedStatements, false);
+  assert.equal(loadConfig({ DB_PREPARED_STATEMENTS: 'true' }).dbPreparedStatements, true);
+  assert.throws(() => loadConfig({ DB_PREPARED_STATEMENTS: 'sometimes' }), /DB_PREPARED_STATEMENTS/);
+});

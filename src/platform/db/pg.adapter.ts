@@ -18,13 +18,38 @@ const types = {
 // (a parallel plan takes the cores other requests need). See docs/performance.md.
 const SESSION_OPTIONS = '-c TimeZone=UTC -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0';
 
+// Parameterised data statements are sent as named prepared statements: each connection parses (and,
+// once PostgreSQL's plan cache judges it safe, plans) a statement once, and later executions send only
+// the name and the values. Names are given per distinct text, up to a bound, so generated SQL with many
+// shapes cannot grow the server's per-connection cache without limit; past it, statements go unnamed.
+const MAX_NAMED = 1_000;
+const names = new Map<string, string>();
+const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
+
+function named(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  if (!values?.length || !PREPARABLE.test(text)) return unnamed(text, values);
+  let name = names.get(text);
+  if (name === undefined && names.size < MAX_NAMED) {
+    name = `s${names.size}`;
+    names.set(text, name);
+  }
+  return { name, text, values: values as any[] };
+}
+
+function unnamed(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
+  return { text, values: values as any[] | undefined };
+}
+
 export interface PgOptions {
   connectionString: string;
   poolSize: number;
+  /** Named prepared statements (default true); off behind a pooler that cannot keep them per session. */
+  prepare?: boolean;
   onError?: (err: Error) => void;
 }
 
 export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
+  const statement = options.prepare === false ? unnamed : named;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize,
@@ -47,7 +72,7 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
     engine: 'pg',
     pool,
     async query(sql, params) {
-      return wrap(await pool.query(sql, params as any[] | undefined));
+      return wrap(await pool.query(statement(sql, params)));
     },
     async transaction(fn) {
       const client = await pool.connect();
@@ -60,7 +85,7 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params) => wrap(await client.query(sql, params as any[] | undefined)) });
+        const result = await fn({ query: async (sql, params) => wrap(await client.query(statement(sql, params))) });
         await client.query('COMMIT');
         return result;
       } catch (err) {
