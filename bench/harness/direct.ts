@@ -8,7 +8,7 @@ import type { Actor } from '../../src/platform/auth/actor.ts';
 import { principalOf } from '../../src/platform/auth/actor.ts';
 import { systemClock } from '../../src/platform/clock.ts';
 import type { RequestContext } from '../../src/platform/context.ts';
-import type { Database, QueryResult, Row, Tx } from '../../src/platform/db/port.ts';
+import type { Database, QueryOptions, QueryResult, Row, Tx } from '../../src/platform/db/port.ts';
 import { AppError } from '../../src/platform/errors/app-error.ts';
 import { readIdempotencyClaim } from '../../src/platform/idempotency.ts';
 
@@ -53,16 +53,16 @@ export interface Recorded {
 export function recording(db: Database): { db: Database; take(): Recorded[] } {
   let log: Recorded[] = [];
   const wrap = (q: { query: Tx['query'] }): Tx => ({
-    async query<T extends Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>> {
+    async query<T extends Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       const t0 = performance.now();
-      const res = await q.query<T>(sql, params);
+      const res = await q.query<T>(sql, params, options);
       log.push({ sql, params: params ?? [], ms: performance.now() - t0 });
       return res;
     },
   });
   const wrapped: Database = {
     engine: db.engine,
-    query: (sql, params) => wrap(db).query(sql, params),
+    query: (sql, params, options) => wrap(db).query(sql, params, options),
     transaction: (fn) =>
       db.transaction((tx) => {
         log.push({ sql: 'BEGIN', params: [], ms: 0 });

@@ -51,6 +51,10 @@ function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
   return { sql: clauses.join(' AND '), params, joins };
 }
 
+// How many customers a text pattern matches decides the best plan, so a filtered query is planned for
+// its pattern on every call rather than once for any pattern.
+const PLAN_FOR_PATTERN = { planPerCall: true };
+
 // `clock.now` is the request's instant ($2), which the lifecycle stages are measured from.
 const CLOCK = '(SELECT $2::timestamptz AS now) clock';
 
@@ -152,6 +156,7 @@ export async function rosterMatchesPage(
        ${JOIN_PAGE_PREFS}
       ORDER BY ${order.matches.replaceAll('m.', 'p.')}`,
     [...w.params, page.limit + 1, page.offset],
+    PLAN_FOR_PATTERN,
   );
   const total = res.rows.length > 0 ? res.rows[0].total : null;
   return { rows: res.rows.map(({ total: _, ...row }) => row), total };
@@ -163,6 +168,7 @@ export async function rosterCount(db: Queryable, filter: RosterFilter): Promise<
   const res = await db.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM ${CLOCK} CROSS JOIN store_customers sc ${w.joins.join(' ')} WHERE ${w.sql}`,
     w.params,
+    filter.q ? PLAN_FOR_PATTERN : undefined,
   );
   return res.rows[0].n;
 }
@@ -193,6 +199,7 @@ export async function searchCustomers(db: Queryable, storeId: string, term: stri
      )
      SELECT * FROM matches ORDER BY last_seen DESC, id LIMIT $2`,
     [storeId, limit, ...text.params],
+    PLAN_FOR_PATTERN,
   );
   return res.rows;
 }

@@ -1,6 +1,6 @@
 // PostgreSQL server through node-postgres. Many processes may share one database.
 import pg from 'pg';
-import type { Database, QueryResult, Row } from './port.ts';
+import type { Database, QueryOptions, QueryResult, Row } from './port.ts';
 import { valueParsers } from './value-parsers.ts';
 import { isUnavailable } from './pg-errors.ts';
 
@@ -20,14 +20,15 @@ const SESSION_OPTIONS = '-c TimeZone=UTC -c random_page_cost=1.1 -c max_parallel
 
 // Parameterised data statements are sent as named prepared statements: each connection parses (and,
 // once PostgreSQL's plan cache judges it safe, plans) a statement once, and later executions send only
-// the name and the values. Names are given per distinct text, up to a bound, so generated SQL with many
+// the name and the values. A statement marked planPerCall goes unnamed, so it is planned for its
+// values every time (a generic plan of a text search ran 85 ms where a plan for the pattern ran 11). Names are given per distinct text, up to a bound, so generated SQL with many
 // shapes cannot grow the server's per-connection cache without limit; past it, statements go unnamed.
 const MAX_NAMED = 1_000;
 const names = new Map<string, string>();
 const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
 
-function named(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
-  if (!values?.length || !PREPARABLE.test(text)) return unnamed(text, values);
+function named(text: string, values: readonly unknown[] | undefined, options?: QueryOptions): pg.QueryConfig {
+  if (!values?.length || options?.planPerCall || !PREPARABLE.test(text)) return unnamed(text, values);
   let name = names.get(text);
   if (name === undefined && names.size < MAX_NAMED) {
     name = `s${names.size}`;
@@ -71,8 +72,8 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   return {
     engine: 'pg',
     pool,
-    async query(sql, params) {
-      return wrap(await pool.query(statement(sql, params)));
+    async query(sql, params, options) {
+      return wrap(await pool.query(statement(sql, params, options)));
     },
     async transaction(fn) {
       const client = await pool.connect();
@@ -85,7 +86,7 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
       client.on('error', onError);
       try {
         await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params) => wrap(await client.query(statement(sql, params))) });
+        const result = await fn({ query: async (sql, params, options) => wrap(await client.query(statement(sql, params, options))) });
         await client.query('COMMIT');
         return result;
       } catch (err) {

@@ -9,9 +9,17 @@ export interface QueryResult<T extends Row = Row> {
   rowCount: number;
 }
 
+export interface QueryOptions {
+  /**
+   * The best plan depends on the values (a text pattern, a store of any size): plan every call for
+   * its own values instead of letting the server settle on one generic plan for the statement.
+   */
+  planPerCall?: boolean;
+}
+
 /** A handle that can run SQL: the database itself, or an open transaction. */
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<QueryResult<T>>;
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>>;
 }
 
 /** Inside a transaction this is the only handle in scope. */
