@@ -49,24 +49,67 @@ export interface SearchParams {
   visitLimit: number;
 }
 
-/** People matching the pattern, most recently seen first, one row per recent appointment. */
+/**
+ * People matching the pattern, most recently seen first, one row per recent appointment.
+ *
+ * The people are ranked before anyone's history is read: an account's "last seen" and "next visit"
+ * are descents of the (store, customer, starts_at) index, and a guest's come from the store's
+ * matching guest rows. Only the people on the page then have their whole history aggregated, so a
+ * search costs the number of matching people plus the history of the page, not the history of every
+ * match (which grows with every year the store trades).
+ */
 export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
   const res = await q.query<PersonRow>(
-    `WITH matched AS (
+    `WITH accounts AS MATERIALIZED (
+       -- Each matching account is probed on the (store, customer, starts_at) index: its latest
+       -- appointment not in the future, its next live one, and whether it has any later one at all.
+       -- Materialised so each probe runs once per account.
+       SELECT c.id AS customer_id,
+              (SELECT a.starts_at FROM appointments a
+                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at <= $3
+                ORDER BY a.starts_at DESC LIMIT 1) AS last_seen,
+              (SELECT a.starts_at FROM appointments a
+                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3 AND a.status NOT IN ('cancelled', 'no_show')
+                ORDER BY a.starts_at LIMIT 1) AS next_visit,
+              EXISTS (SELECT 1 FROM appointments a WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3) AS booked_ahead
+         FROM customers c
+        WHERE c.erased_at IS NULL AND (lower(c.name) LIKE $2 OR c.email LIKE $2)
+     ),
+     guest_rows AS (
        SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
-              a.customer_id, 'c:' || a.customer_id::text AS key,
-              coalesce(c.name, btrim(a.guest_name)) AS name, c.email AS email
-         FROM appointments a
-         JOIN customers c ON c.id = a.customer_id
-        WHERE a.store_id = $1 AND c.erased_at IS NULL
-          AND (lower(c.name) LIKE $2 OR c.email LIKE $2)
-       UNION ALL
-       SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
-              NULL::uuid, 'g:' || ${GUEST_NAME_KEY} || '|' || ${GUEST_EMAIL_KEY},
-              nullif(btrim(a.guest_name), ''), nullif(${GUEST_EMAIL_KEY}, '')
+              NULL::uuid AS customer_id, 'g:' || ${GUEST_NAME_KEY} || '|' || ${GUEST_EMAIL_KEY} AS key,
+              nullif(btrim(a.guest_name), '') AS name, nullif(${GUEST_EMAIL_KEY}, '') AS email
          FROM appointments a
         WHERE a.store_id = $1 AND a.customer_id IS NULL
           AND (${GUEST_NAME_KEY} LIKE $2 OR ${GUEST_EMAIL_KEY} LIKE $2)
+     ),
+     candidates AS (
+       -- an account is a person of this store once it has any appointment here
+       SELECT 'c:' || customer_id::text AS key, customer_id, last_seen, next_visit
+         FROM accounts
+        WHERE last_seen IS NOT NULL OR booked_ahead
+       UNION ALL
+       SELECT key, NULL::uuid,
+              -- "seen": the latest appointment that is not in the future, whatever became of it
+              max(starts_at) FILTER (WHERE starts_at <= $3),
+              min(starts_at) FILTER (WHERE starts_at > $3 AND status NOT IN ('cancelled', 'no_show'))
+         FROM guest_rows
+        GROUP BY key
+     ),
+     ranked AS (
+       SELECT candidates.*, count(*) OVER () AS total
+         FROM candidates
+        ORDER BY last_seen DESC NULLS LAST, next_visit ASC NULLS LAST, key COLLATE "C"
+        LIMIT $4
+     ),
+     matched AS (
+       SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
+              a.customer_id, r.key, coalesce(c.name, btrim(a.guest_name)) AS name, c.email AS email
+         FROM ranked r
+         JOIN customers c ON c.id = r.customer_id
+         JOIN appointments a ON a.store_id = $1 AND a.customer_id = r.customer_id
+       UNION ALL
+       SELECT g.* FROM guest_rows g WHERE g.key IN (SELECT key FROM ranked WHERE customer_id IS NULL)
      ),
      people AS (
        SELECT key,
@@ -81,32 +124,23 @@ export async function searchPeople(q: Queryable, p: SearchParams): Promise<Perso
               count(*) FILTER (WHERE status = 'confirmed' AND starts_at < $3) AS unresolved,
               min(starts_at) FILTER (WHERE ${VISIT}) AS first_visit,
               max(starts_at) FILTER (WHERE ${VISIT}) AS last_visit,
-              min(starts_at) FILTER (WHERE starts_at > $3 AND status NOT IN ('cancelled', 'no_show')) AS next_visit,
-              coalesce(sum(price_pence) FILTER (WHERE ${VISIT}), 0) AS spend_pence,
-              -- "seen": the latest appointment that is not in the future, whatever became of it
-              max(starts_at) FILTER (WHERE starts_at <= $3) AS last_seen
+              coalesce(sum(price_pence) FILTER (WHERE ${VISIT}), 0) AS spend_pence
          FROM matched
         GROUP BY key
-     ),
-     ranked AS (
-       SELECT people.*, count(*) OVER () AS total
-         FROM people
-        ORDER BY last_seen DESC NULLS LAST, next_visit ASC NULLS LAST, key COLLATE "C"
-        LIMIT $4
      ),
      recent AS (
        SELECT m.*, u.display_name AS unit_name,
               row_number() OVER (PARTITION BY m.key ORDER BY m.starts_at DESC, m.id DESC) AS rn
          FROM matched m
          LEFT JOIN units u ON u.store_id = $1 AND u.id = m.unit_id
-        WHERE m.key IN (SELECT key FROM ranked)
      )
-     SELECT r.key, r.customer_id, r.name, r.email, r.currency, r.visits, r.no_shows, r.cancelled, r.unresolved,
-            r.first_visit, r.last_visit, r.next_visit, r.spend_pence, r.total,
+     SELECT r.key, p.customer_id, p.name, p.email, p.currency, p.visits, p.no_shows, p.cancelled, p.unresolved,
+            p.first_visit, p.last_visit, r.next_visit, p.spend_pence, r.total,
             v.id AS r_id, v.starts_at AS r_starts_at, v.ends_at AS r_ends_at, v.status AS r_status,
             v.payment_status AS r_payment_status, v.price_pence AS r_price_pence, v.currency AS r_currency,
             v.unit_name AS r_unit_name
        FROM ranked r
+       JOIN people p ON p.key = r.key
        LEFT JOIN recent v ON v.key = r.key AND v.rn <= $5
       ORDER BY r.last_seen DESC NULLS LAST, r.next_visit ASC NULLS LAST, r.key COLLATE "C", v.starts_at DESC, v.id DESC`,
     [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit],

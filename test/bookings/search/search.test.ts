@@ -148,6 +148,26 @@ test('total counts every matching person before limit', async () => {
   assert.deepEqual(res.body.people.map((p: any) => p.key), ['g:alice smith|alice.guest@example.com']);
 });
 
+test('an account with only a cancelled future booking is still a person; one with no booking here is not', async () => {
+  const ahead = await t.fx.customer({ name: 'Zelda Ahead', email: 'zelda.ahead@example.com' });
+  await t.fx.membership(store.id, ahead.id);
+  const row = await visit('2026-07-10', { customerId: ahead.id, status: 'cancelled', pricePence: 500 });
+  const elsewhere = await t.fx.customer({ name: 'Zelda Elsewhere', email: 'zelda.elsewhere@example.com' });
+  await t.fx.membership(store.id, elsewhere.id);
+  try {
+    const res = await search({ q: 'zelda' });
+    assert.equal(res.status, 200);
+    assert.equal(res.body.total, 1);
+    const p = person(res.body, `c:${ahead.id}`);
+    assert.equal(p.next_visit, null, 'a cancelled booking is no next visit');
+    assert.equal(p.last_visit, null);
+    assert.equal(p.cancelled, 1);
+    assert.deepEqual(p.recent.map((r: any) => r.id), [row]);
+  } finally {
+    await t.db.query('DELETE FROM appointments WHERE id = $1', [row]);
+  }
+});
+
 test('unresolved and next visit are relative to now', async () => {
   t.clock.set('2026-06-21T12:00:00Z');
   try {
