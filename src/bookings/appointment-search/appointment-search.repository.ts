@@ -52,27 +52,33 @@ export interface SearchParams {
 /**
  * People matching the pattern, most recently seen first, one row per recent appointment.
  *
- * The people are ranked before anyone's history is read: an account's "last seen" and "next visit"
- * are descents of the (store, customer, starts_at) index, and a guest's come from the store's
- * matching guest rows. Only the people on the page then have their whole history aggregated, so a
+ * The people are ranked before anyone's history is read: an account's "last seen" is one descent of
+ * the (store, customer, starts_at) index and its "next visit" comes from the store's bookings ahead,
+ * and a guest's come from the store's matching guest rows. Only the people on the page then have their whole history aggregated, so a
  * search costs the number of matching people plus the history of the page, not the history of every
  * match (which grows with every year the store trades).
  */
 export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
   const res = await q.query<PersonRow>(
-    `WITH accounts AS MATERIALIZED (
-       -- Each matching account is probed on the (store, customer, starts_at) index: its latest
-       -- appointment not in the future, its next live one, and whether it has any later one at all.
-       -- Materialised so each probe runs once per account.
+    `WITH ahead AS (
+       -- the store's account bookings from now on (bounded by how far ahead it books, not by history)
+       SELECT a.customer_id,
+              min(a.starts_at) FILTER (WHERE a.status NOT IN ('cancelled', 'no_show')) AS next_visit
+         FROM appointments a
+        WHERE a.store_id = $1 AND a.starts_at > $3 AND a.customer_id IS NOT NULL
+        GROUP BY a.customer_id
+     ),
+     accounts AS MATERIALIZED (
+       -- Each matching account: its latest appointment not in the future (one descent of the
+       -- (store, customer, starts_at) index) and its bookings ahead. Materialised so each probe runs once.
        SELECT c.id AS customer_id,
               (SELECT a.starts_at FROM appointments a
                 WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at <= $3
                 ORDER BY a.starts_at DESC LIMIT 1) AS last_seen,
-              (SELECT a.starts_at FROM appointments a
-                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3 AND a.status NOT IN ('cancelled', 'no_show')
-                ORDER BY a.starts_at LIMIT 1) AS next_visit,
-              EXISTS (SELECT 1 FROM appointments a WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3) AS booked_ahead
+              ah.next_visit,
+              ah.customer_id IS NOT NULL AS booked_ahead
          FROM customers c
+         LEFT JOIN ahead ah ON ah.customer_id = c.id
         WHERE c.erased_at IS NULL AND (lower(c.name) LIKE $2 OR c.email LIKE $2)
      ),
      guest_rows AS (
