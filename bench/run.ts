@@ -70,7 +70,7 @@ async function openDb(url: string | null): Promise<Database> {
 async function measureCeiling(): Promise<number> {
   const bare = await startChild('bench/bare-server.ts', {}, { readyPath: '/bare' });
   try {
-    const warm = { connections: opts.connections, make: () => ({ method: 'GET' as const, path: '/bare', headers: {} }), isExpected: () => false };
+    const warm = { connections: opts.connections, make: () => ({ method: 'GET' as const, path: '/bare', headers: {} }), isExpected: () => false, errorCodes: false };
     await httpLoad(bare.url, { ...warm, duration: opts.warmup });
     return (await httpLoad(bare.url, { ...warm, duration: opts.duration })).rps;
   } finally {

@@ -66,7 +66,7 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   if (res.status === 404 && probeBody.includes('ROUTE_NOT_FOUND')) return { ...report, available: false, note: 'route not found' };
   if (res.status >= 500) report.note = `probe answered ${res.status}: ${probeBody.slice(0, 120)}`;
 
-  const load = { connections: c.opts.connections, make: () => wire(i++), isExpected };
+  const load = { connections: c.opts.connections, make: () => wire(i++), isExpected, errorCodes: expected.size > 0 };
   await prepare();
   await httpLoad(c.server.url, { ...load, duration: c.opts.warmup });
   await prepare();
