@@ -5,7 +5,7 @@ import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { outstandingOf } from '../appointments/appointment-money.ts';
 import { diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits, type DiaryAppointmentRow } from './diary.repository.ts';
 import { MAX_DIARY_DAYS, type DiaryAppointment, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
-import { findStoreZone, localDayRange } from './store-days.ts';
+import { storeDayRange } from './store-days.ts';
 
 function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, 'unit_id'>[]> {
   const map = new Map<string, Omit<T, 'unit_id'>[]>();
@@ -27,13 +27,14 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
   // Calendar dates compare correctly as YYYY-MM-DD strings.
   if (query.to_date < query.from_date) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
 
-  const store = await findStoreZone(ctx.db, storeId);
-  const range = await localDayRange(ctx.db, store.timezone, query.from_date, query.to_date);
+  // The units do not depend on the range: both are read at once.
+  const [{ store, range }, units] = await Promise.all([
+    storeDayRange(ctx.db, storeId, query.from_date, query.to_date),
+    diaryUnits(ctx.db, storeId, query.unit_id ?? null),
+  ]);
   if (range.days > MAX_DIARY_DAYS) {
     throw new AppError('RANGE_TOO_LONG', `The diary covers at most ${MAX_DIARY_DAYS} days at a time`);
   }
-
-  const units = await diaryUnits(ctx.db, storeId, query.unit_id ?? null);
   if (query.unit_id && units.length === 0) throw notFound('Unit');
   const ids = units.map((u) => u.id);
   const [appointments, holds, timeOff] = await Promise.all([

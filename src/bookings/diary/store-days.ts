@@ -25,13 +25,20 @@ export interface LocalDayRange {
   days: number;
 }
 
-/** [00:00 on fromDate, 00:00 on the day after toDate) in the zone; dates are YYYY-MM-DD. */
-export async function localDayRange(q: Queryable, timezone: string, fromDate: string, toDate: string): Promise<LocalDayRange> {
-  const res = await q.query<LocalDayRange>(
-    `SELECT ($2::date::timestamp AT TIME ZONE $1::text) AS "from",
-            (($3::date + 1)::timestamp AT TIME ZONE $1::text) AS "to",
-            ($3::date - $2::date + 1) AS days`,
-    [timezone, fromDate, toDate],
+/**
+ * The store, and [00:00 on fromDate, 00:00 on the day after toDate) in its zone (dates are
+ * YYYY-MM-DD), in one statement; 404 when there is no such store.
+ */
+export async function storeDayRange(q: Queryable, storeId: string, fromDate: string, toDate: string): Promise<{ store: StoreZone; range: LocalDayRange }> {
+  const res = await q.query<StoreZone & LocalDayRange>(
+    `SELECT s.id, s.timezone, s.currency,
+            ($2::date::timestamp AT TIME ZONE s.timezone) AS "from",
+            (($3::date + 1)::timestamp AT TIME ZONE s.timezone) AS "to",
+            ($3::date - $2::date + 1) AS days
+       FROM stores s WHERE s.id = $1`,
+    [storeId, fromDate, toDate],
   );
-  return res.rows[0];
+  const row = res.rows[0];
+  if (!row) throw notFound('Store');
+  return { store: { id: row.id, timezone: row.timezone, currency: row.currency }, range: { from: row.from, to: row.to, days: row.days } };
 }
