@@ -1,5 +1,6 @@
 // SQL of the walk-in queue. Every query is scoped to the acting store.
 import type { Queryable, Tx } from '../../platform/db/port.ts';
+import { storeCustomerSql, type StoreCustomer } from '../../customers/store-customer.repository.ts';
 
 export interface StoreQueueSettings {
   id: string;
@@ -121,23 +122,125 @@ export interface ServiceFacts {
   is_active: boolean;
 }
 
-export async function findService(q: Queryable, storeId: string, serviceId: string): Promise<ServiceFacts | null> {
-  const res = await q.query<ServiceFacts>(
-    'SELECT id, duration_min, price_pence, price_type, is_active FROM services WHERE store_id = $1 AND id = $2',
-    [storeId, serviceId],
-  );
-  return res.rows[0] ?? null;
+export interface UnitFacts {
+  id: string;
+  is_active: boolean;
+  bookable: boolean;
 }
 
-export async function findUnit(q: Queryable, storeId: string, unitId: string): Promise<{ id: string; is_active: boolean; bookable: boolean } | null> {
-  const res = await q.query<{ id: string; is_active: boolean; bookable: boolean }>(
-    'SELECT id, is_active, bookable FROM units WHERE store_id = $1 AND id = $2',
-    [storeId, unitId],
-  );
-  return res.rows[0] ?? null;
+// Column lists for the combined reads below. The entry keeps ENTRY_COLUMNS' names; the store,
+// customer, service and unit columns carry a prefix so that no name is shared with the entry's.
+const STORE_COLUMNS = 'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
+const SERVICE_COLUMNS = `sv.id AS sv_id, sv.duration_min AS sv_duration_min, sv.price_pence AS sv_price_pence,
+  sv.price_type AS sv_price_type, sv.is_active AS sv_is_active`;
+
+const ENTRY_KEYS = [
+  'entry_id', 'store_id', 'customer_id', 'guest_name', 'guest_phone', 'service_id', 'preferred_unit_id',
+  'party_size', 'status', 'joined_at', 'called_at', 'quoted_wait_min', 'appointment_id', 'ended_at',
+] as const;
+
+type CombinedRow = Record<string, any>;
+
+function entryOf(r: CombinedRow): EntryRow | null {
+  if (r.entry_id === null) return null;
+  return Object.fromEntries(ENTRY_KEYS.map((k) => [k, r[k]])) as unknown as EntryRow;
 }
 
-/** The customer and whether this store has wholly blocked them. */
+function storeOf(r: CombinedRow): StoreQueueSettings | null {
+  if (r.st_id === null) return null;
+  return { id: r.st_id, currency: r.st_currency, walkin_mode: r.st_walkin_mode, called_hold_minutes: r.st_called_hold_minutes };
+}
+
+function serviceOf(r: CombinedRow): ServiceFacts | null {
+  if (r.sv_id === null) return null;
+  return { id: r.sv_id, duration_min: r.sv_duration_min, price_pence: r.sv_price_pence, price_type: r.sv_price_type, is_active: r.sv_is_active };
+}
+
+export interface JoinLookup {
+  clientToken: string | null;
+  customerId: string | null;
+  serviceId: string | null;
+  unitId: string | null;
+}
+
+export interface JoinFacts {
+  /** null: no such store. */
+  store: StoreQueueSettings | null;
+  /** The entry an earlier join with the same client token created; null when none (or no token). */
+  existing: EntryRow | null;
+  /** null: none asked for, or not one of the store's customers (findStoreCustomer's rule). */
+  customer: StoreCustomer | null;
+  /** null: none asked for, or none of that id in the store (archived ones are returned). */
+  service: ServiceFacts | null;
+  /** null: none asked for, or none of that id in the store. */
+  unit: UnitFacts | null;
+}
+
+/**
+ * What a join checks, read in one statement: the store's queue settings, the entry already
+ * created with the client token, and the customer, service and preferred unit the body names.
+ * Each is filtered on the store, so another store's record reads exactly like a missing one.
+ */
+export async function joinFacts(tx: Tx, storeId: string, lookup: JoinLookup): Promise<JoinFacts> {
+  const res = await tx.query<CombinedRow>(
+    `SELECT ${STORE_COLUMNS}, te.*,
+            cu.id AS cu_id, cu.erased AS cu_erased, cu.blocked AS cu_blocked,
+            ${SERVICE_COLUMNS},
+            un.id AS un_id, un.is_active AS un_is_active, un.bookable AS un_bookable
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN stores st ON st.id = $1
+       LEFT JOIN LATERAL (SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.client_token = $2) te ON true
+       LEFT JOIN LATERAL (${storeCustomerSql('$1', '$3')}) cu ON true
+       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $4
+       LEFT JOIN units un ON un.store_id = $1 AND un.id = $5`,
+    [storeId, lookup.clientToken, lookup.customerId, lookup.serviceId, lookup.unitId],
+  );
+  const r = res.rows[0];
+  return {
+    store: storeOf(r),
+    existing: entryOf(r),
+    customer: r.cu_id === null ? null : { id: r.cu_id, erased: r.cu_erased, blocked: r.cu_blocked },
+    service: serviceOf(r),
+    unit: r.un_id === null ? null : { id: r.un_id, is_active: r.un_is_active, bookable: r.un_bookable },
+  };
+}
+
+/**
+ * The store's queue settings and the entry, locked (as lockEntry does), in one statement. The lock
+ * is taken inside the subquery, so a missing store or entry still yields one row of nulls.
+ */
+export async function lockEntryWithStore(tx: Tx, storeId: string, entryId: string): Promise<{ store: StoreQueueSettings | null; entry: EntryRow | null }> {
+  const res = await tx.query<CombinedRow>(
+    `SELECT ${STORE_COLUMNS}, le.*
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN stores st ON st.id = $1
+       LEFT JOIN LATERAL (SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2 FOR UPDATE) le ON true`,
+    [storeId, entryId],
+  );
+  const r = res.rows[0];
+  return { store: storeOf(r), entry: entryOf(r) };
+}
+
+/**
+ * What seating needs, in one statement: the entry, locked (as lockEntry does), the store's
+ * settings, and the entry's service (whether or not it is still active).
+ */
+export async function lockEntryForSeating(
+  tx: Tx,
+  storeId: string,
+  entryId: string,
+): Promise<{ entry: EntryRow | null; store: StoreQueueSettings | null; service: ServiceFacts | null }> {
+  const res = await tx.query<CombinedRow>(
+    `SELECT le.*, ${STORE_COLUMNS}, ${SERVICE_COLUMNS}
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN LATERAL (SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2 FOR UPDATE) le ON true
+       LEFT JOIN stores st ON st.id = $1
+       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = le.service_id`,
+    [storeId, entryId],
+  );
+  const r = res.rows[0];
+  return { entry: entryOf(r), store: storeOf(r), service: serviceOf(r) };
+}
 
 /** Units that can seat a walk-in (active and bookable), in display order. */
 export async function seatingUnits(q: Queryable, storeId: string): Promise<string[]> {

@@ -7,7 +7,6 @@ import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book } from '../booking-authority.ts';
 import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
-import { findStoreCustomer } from '../../customers/store-customer.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
 
@@ -17,15 +16,21 @@ export const DEFAULT_CALLED_HOLD_MIN = 10;
 const MINUTE = 60_000;
 
 async function storeSettings(q: Queryable, storeId: string): Promise<repo.StoreQueueSettings> {
-  const store = await repo.findStoreSettings(q, storeId);
-  if (!store) throw notFound('Store');
-  return store;
+  return storeFound(await repo.findStoreSettings(q, storeId));
 }
 
 async function lockedEntry(q: Queryable, storeId: string, entryId: string): Promise<repo.EntryRow> {
-  const entry = await repo.lockEntry(q, storeId, entryId);
+  return entryFound(await repo.lockEntry(q, storeId, entryId));
+}
+
+function entryFound(entry: repo.EntryRow | null): repo.EntryRow {
   if (!entry) throw notFound('Queue entry');
   return entry;
+}
+
+function storeFound(store: repo.StoreQueueSettings | null): repo.StoreQueueSettings {
+  if (!store) throw notFound('Store');
+  return store;
 }
 
 export async function listQueue(ctx: MerchantContext): Promise<QueueList> {
@@ -41,22 +46,22 @@ export async function listQueue(ctx: MerchantContext): Promise<QueueList> {
   };
 }
 
-/** Checks what the entry names: customer, service and unit must exist in (or for) this store. */
-async function validateJoin(q: Queryable, storeId: string, body: JoinBody) {
+/** Checks what the entry names, in this order: customer, service and unit must exist in (or for) this store. */
+function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
   if (body.customer_id) {
-    const customer = await findStoreCustomer(q, storeId, body.customer_id);
+    const customer = facts.customer;
     if (!customer || customer.erased) throw notFound('Customer');
     if (customer.blocked) throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
   }
   let serviceMin: number | null = null;
   if (body.service_id) {
-    const service = await repo.findService(q, storeId, body.service_id);
+    const service = facts.service;
     // An archived service cannot be booked, so it reads as missing here.
     if (!service || !service.is_active) throw notFound('Service');
     serviceMin = service.duration_min;
   }
   if (body.preferred_unit_id) {
-    const unit = await repo.findUnit(q, storeId, body.preferred_unit_id);
+    const unit = facts.unit;
     if (!unit) throw notFound('Unit');
     if (!unit.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The preferred unit is inactive or not bookable');
   }
@@ -68,17 +73,22 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
   const guestName = body.guest_name?.trim() || null;
   if (!body.customer_id && !guestName) throw new AppError('WALK_IN_NAME_REQUIRED', 'A queue entry needs customer_id or guest_name');
   return inTransaction(ctx, async (tx) => {
-    const store = await storeSettings(tx, storeId);
-    const now = ctx.clock.now();
     const clientToken = body.client_token ?? null;
-    if (clientToken) {
-      const existing = await repo.findEntryByClientToken(tx, storeId, clientToken);
-      if (existing) return { entry: await presentOne(tx, existing, now), reused: true };
-    }
+    // One read answers every check below.
+    const facts = await repo.joinFacts(tx, storeId, {
+      clientToken,
+      customerId: body.customer_id ?? null,
+      serviceId: body.service_id ?? null,
+      unitId: body.preferred_unit_id ?? null,
+    });
+    const store = storeFound(facts.store);
+    const now = ctx.clock.now();
+    // A retry answers with the first entry before any other check.
+    if (facts.existing) return { entry: await presentOne(tx, facts.existing, now), reused: true };
     if (store.walkin_mode === 'appointments_only') {
       throw new AppError('WALK_INS_DISABLED', 'The store takes appointments only; walk-ins cannot join its queue');
     }
-    const { durationMin } = await validateJoin(tx, storeId, body);
+    const { durationMin } = validateJoin(body, facts);
     const preferredUnitId = body.preferred_unit_id ?? null;
 
     // The quote is the model's placement of this entry behind everyone already live.
@@ -112,8 +122,9 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
 export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<CallResult> {
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
-    const store = await storeSettings(tx, storeId);
-    const entry = await lockedEntry(tx, storeId, body.entry_id);
+    const locked = await repo.lockEntryWithStore(tx, storeId, body.entry_id);
+    const store = storeFound(locked.store);
+    const entry = entryFound(locked.entry);
     const holdMinutes = store.called_hold_minutes ?? DEFAULT_CALLED_HOLD_MIN;
     if (entry.status === 'called') return { entry_id: entry.entry_id, called: false, hold_minutes: holdMinutes, called_at: entry.called_at };
     if (entry.status !== 'waiting') throw new AppError('ENTRY_NOT_WAITING', `The entry is ${entry.status}; only a waiting entry can be called`);
@@ -127,13 +138,14 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
 export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
-    const entry = await lockedEntry(tx, storeId, body.entry_id);
+    const locked = await repo.lockEntryForSeating(tx, storeId, body.entry_id);
+    const entry = entryFound(locked.entry);
     if (entry.status === 'assigned') return { entry_id: entry.entry_id, appointment_id: entry.appointment_id!, assigned: false };
     if (entry.status !== 'waiting' && entry.status !== 'called') {
       throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be seated`);
     }
-    const store = await storeSettings(tx, storeId);
-    const service = entry.service_id ? await repo.findService(tx, storeId, entry.service_id) : null;
+    const store = storeFound(locked.store);
+    const service = locked.service;
     const durationMin = body.duration_min ?? walkInMinutes(service?.duration_min);
     const perPerson = service?.price_type === 'per_person' ? entry.party_size : 1;
     const now = ctx.clock.now();

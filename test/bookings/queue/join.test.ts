@@ -113,6 +113,47 @@ test('service and preferred unit must be this store\'s: another store\'s or an a
   assert.equal(await countEntries(w), 0);
 });
 
+test('with several things wrong at once the first check answers: a retry, then the walk-in mode, then customer, service and unit', async () => {
+  const w = await queueWorld(t);
+  const other = await queueWorld(w.t);
+  const first = await tryJoin(w, { guest_name: 'Early', client_token: 'door-1' });
+  assert.equal(first.status, 200);
+  const blocked = await w.t.fx.customer({ name: 'Blocked' });
+  await w.t.fx.membership(w.storeId, blocked.id);
+  await w.t.db.query('UPDATE store_customers SET blocked = true, blocked_at = $3 WHERE store_id = $1 AND customer_id = $2', [w.storeId, blocked.id, at(-60)]);
+  const archived = await w.t.fx.service(w.storeId, { name: 'Old' });
+  await w.t.db.query('UPDATE services SET is_active = false WHERE id = $1', [archived.id]);
+  const inactive = await w.t.fx.unit(w.storeId, { display_name: 'Off', is_active: false });
+  const missingCustomer = '00000000-0000-4000-8000-000000000000';
+  await w.t.db.query("UPDATE stores SET walkin_mode = 'appointments_only' WHERE id = $1", [w.storeId]);
+
+  // A retry is answered with its entry, whatever else has changed or is wrong since.
+  const retry = await tryJoin(w, { customer_id: blocked.id, service_id: archived.id, preferred_unit_id: inactive.id, client_token: 'door-1' });
+  assert.equal(retry.status, 200);
+  assert.equal(retry.body.reused, true);
+  assert.equal(retry.body.entry.entry_id, first.body.entry.entry_id);
+
+  const disabled = await tryJoin(w, { customer_id: missingCustomer, service_id: archived.id, preferred_unit_id: other.unitA });
+  assert.equal(disabled.status, 409);
+  assert.equal(errorCode(disabled), 'WALK_INS_DISABLED');
+
+  await w.t.db.query("UPDATE stores SET walkin_mode = 'mixed' WHERE id = $1", [w.storeId]);
+  const cases: Array<[Record<string, unknown>, number, string, RegExp]> = [
+    [{ customer_id: missingCustomer, service_id: other.serviceId, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Customer/],
+    [{ customer_id: blocked.id, service_id: archived.id, preferred_unit_id: inactive.id }, 409, 'CUSTOMER_BLOCKED', /blocked/],
+    [{ guest_name: 'G', service_id: archived.id, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Service/],
+    [{ guest_name: 'G', service_id: other.serviceId, preferred_unit_id: inactive.id }, 404, 'NOT_FOUND', /Service/],
+    [{ guest_name: 'G', service_id: w.serviceId, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Unit/],
+  ];
+  for (const [body, status, code, message] of cases) {
+    const res = await tryJoin(w, body);
+    assert.equal(res.status, status, JSON.stringify(body));
+    assert.equal(errorCode(res), code, JSON.stringify(body));
+    assert.match(res.body.error.message, message, JSON.stringify(body));
+  }
+  assert.equal(await countEntries(w), 1);
+});
+
 test('a store that takes appointments only refuses walk-ins; an unset mode admits them', async () => {
   const w = await queueWorld(t, { walkin_mode: 'appointments_only' });
   const res = await tryJoin(w, { guest_name: 'G' });
