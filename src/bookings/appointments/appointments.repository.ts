@@ -150,22 +150,21 @@ export interface NewSettlement {
 }
 
 /**
- * Records money taken and moves the running total on the appointment in the same transaction,
- * so settled_pence always equals the sum of the appointment's settlements rows.
+ * Records money taken and moves the running total on the appointment in one statement (a
+ * data-modifying WITH runs with its main statement or not at all), so settled_pence always equals
+ * the sum of the appointment's settlements rows.
  */
 export async function recordSettlement(tx: Tx, s: NewSettlement, after: { status: string; paymentStatus: string }): Promise<void> {
-  const at = s.at.toISOString();
   await tx.query(
-    `INSERT INTO settlements (store_id, appointment_id, amount_pence, currency, method, settled_by_user_id, settled_by_name, settled_at)
-     VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [s.storeId, s.appointmentId, s.amountPence, s.currency, s.method, s.userId, s.staffName, at],
-  );
-  await tx.query(
-    `UPDATE appointments
+    `WITH recorded AS (
+       INSERT INTO settlements (store_id, appointment_id, amount_pence, currency, method, settled_by_user_id, settled_by_name, settled_at)
+       VALUES ($1, $2, $3, $6, $7, $8, $9, $10)
+     )
+     UPDATE appointments
         SET settled_pence = settled_pence + $3, payment_status = $4, status = $5,
-            completed_at = CASE WHEN $5 = 'completed' THEN COALESCE(completed_at, $6::timestamptz) ELSE completed_at END,
-            updated_at = $6
+            completed_at = CASE WHEN $5 = 'completed' THEN COALESCE(completed_at, $10::timestamptz) ELSE completed_at END,
+            updated_at = $10
       WHERE store_id = $1 AND id = $2`,
-    [s.storeId, s.appointmentId, s.amountPence, after.paymentStatus, after.status, at],
+    [s.storeId, s.appointmentId, s.amountPence, after.paymentStatus, after.status, s.currency, s.method, s.userId, s.staffName, s.at.toISOString()],
   );
 }
