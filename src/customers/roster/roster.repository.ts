@@ -59,31 +59,19 @@ const PLAN_FOR_PATTERN = { planPerCall: true };
 const CLOCK = '(SELECT $2::timestamptz AS now) clock';
 
 // Each order ends in the customer id so pages never overlap or skip on ties. `keys` sorts
-// store_customers `sc` (and customers `c`); `outer` re-sorts the chosen page `p`; `matches` sorts the
-// gathered matches `m`, which carry the customer's own columns.
+// store_customers `sc` (and customers `c`); `outer` re-sorts the chosen page `p`.
 const ORDER_BY = {
-  recent: {
-    keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id',
-    outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id',
-    matches: 'm.last_visit_at DESC NULLS LAST, m.customer_id',
-  },
-  spend: {
-    keys: 'sc.total_spent_pence DESC, sc.customer_id',
-    outer: 'p.total_spent_pence DESC, p.customer_id',
-    matches: 'm.total_spent_pence DESC, m.customer_id',
-  },
-  visits: {
-    keys: 'sc.total_visits DESC, sc.customer_id',
-    outer: 'p.total_visits DESC, p.customer_id',
-    matches: 'm.total_visits DESC, m.customer_id',
-  },
-  name: {
-    keys: 'lower(c.name) ASC NULLS LAST, c.id',
-    outer: 'lower(c.name) ASC NULLS LAST, c.id',
-    matches: 'lower(m.name) ASC NULLS LAST, m.customer_id',
-  },
+  recent: { keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id', outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id' },
+  spend: { keys: 'sc.total_spent_pence DESC, sc.customer_id', outer: 'p.total_spent_pence DESC, p.customer_id' },
+  visits: { keys: 'sc.total_visits DESC, sc.customer_id', outer: 'p.total_visits DESC, p.customer_id' },
+  name: { keys: 'lower(c.name) ASC NULLS LAST, c.id', outer: 'lower(c.name) ASC NULLS LAST, c.id' },
 } as const;
 export type RosterSort = keyof typeof ORDER_BY;
+
+/** The order of gathered matches `p`, which carry the customer's own name beside the relationship. */
+function matchesOrder(sort: RosterSort): string {
+  return sort === 'name' ? 'lower(p.name) ASC NULLS LAST, p.customer_id' : ORDER_BY[sort].outer;
+}
 
 export interface RosterPaging {
   sort: RosterSort;
@@ -137,7 +125,7 @@ export async function rosterMatchesPage(
 ): Promise<{ rows: RosterRow[]; total: number | null }> {
   const w = where(filter, true);
   const n = w.params.length;
-  const order = ORDER_BY[page.sort];
+  const order = matchesOrder(page.sort);
   const res = await db.query<RosterRow & { total: number }>(
     `WITH matches AS MATERIALIZED (
        SELECT sc.store_id, sc.customer_id, sc.first_seen_at, sc.last_visit_at, sc.previous_visit_at,
@@ -147,14 +135,14 @@ export async function rosterMatchesPage(
         WHERE ${w.sql}
      ),
      page AS (
-       SELECT m.*, count(*) OVER () AS total FROM matches m
-        ORDER BY ${order.matches}
+       SELECT p.*, count(*) OVER () AS total FROM matches p
+        ORDER BY ${order}
         LIMIT $${n + 1} OFFSET $${n + 2}
      )
      SELECT p.customer_id AS id, p.name, p.phone, p.email, ${ROW_FIELDS}, p.total::int AS total
        FROM ${CLOCK} CROSS JOIN page p
        ${JOIN_PAGE_PREFS}
-      ORDER BY ${order.matches.replaceAll('m.', 'p.')}`,
+      ORDER BY ${order}`,
     [...w.params, page.limit + 1, page.offset],
     PLAN_FOR_PATTERN,
   );

@@ -28,13 +28,13 @@ const names = new Map<string, string>();
 const PREPARABLE = /^\s*(SELECT|INSERT|UPDATE|DELETE|WITH)\b/i;
 
 function named(text: string, values: readonly unknown[] | undefined, options?: QueryOptions): pg.QueryConfig {
-  if (!values?.length || options?.planPerCall || !PREPARABLE.test(text)) return unnamed(text, values);
+  if (!values?.length || options?.planPerCall) return unnamed(text, values);
   let name = names.get(text);
-  if (name === undefined && names.size < MAX_NAMED) {
+  if (name === undefined && names.size < MAX_NAMED && PREPARABLE.test(text)) {
     name = `s${names.size}`;
     names.set(text, name);
   }
-  return { name, text, values: values as any[] };
+  return name === undefined ? unnamed(text, values) : { name, text, values: values as any[] };
 }
 
 function unnamed(text: string, values: readonly unknown[] | undefined): pg.QueryConfig {
