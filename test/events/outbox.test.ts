@@ -82,3 +82,14 @@ test('events written in one transaction keep their call order, and one store nev
   assert.equal(rows[0].occurred_at_local, '2026-06-01T05:00:00');
   assert.equal(rows[0].data.local_starts_at, '2026-06-02T10:00:00');
 });
+
+test('the feed returns events oldest first, strictly after a position, and withholds none that committed', async () => {
+  const { readFeed } = await import('../../src/events/feed.repository.ts');
+  const { START, formatFeedCursor } = await import('../../src/events/feed-cursor.ts');
+  const all = await readFeed(t.db, { storeId: store.id, after: START, limit: 100 });
+  assert.deepEqual(all.map((e) => e.id), (await eventsOf('appointment.created')).map((e) => e.id));
+  const rest = await readFeed(t.db, { storeId: store.id, after: { txid: all[0].txid, seq: all[0].seq }, limit: 100 });
+  assert.deepEqual(rest.map((e) => e.id), all.slice(1).map((e) => e.id));
+  assert.match(formatFeedCursor(all[0]), /^\d+\.\d+$/);
+  assert.deepEqual(await readFeed(t.db, { storeId: store.id, after: START, limit: 100, types: ['queue.joined'] }), []);
+});
