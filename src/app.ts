@@ -9,14 +9,14 @@ import { createTokenService, type TokenService } from './platform/auth/tokens.ts
 import { registerAuthGuard } from './platform/auth/guard.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
 import { registerErrorHandling } from './platform/errors/error-handler.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
+import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
-import { featureRoutes } from './routes.ts';
+import { featureRoutes, sharedSchemas } from './routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -106,6 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
 
   await registerOpenApi(app);
+  addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));
   await app.register(featureRoutes);
   if (deps.extend) await app.register(deps.extend);
