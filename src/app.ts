@@ -8,7 +8,7 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { createTokenService, type TokenService } from './platform/auth/tokens.ts';
 import { registerAuthGuard } from './platform/auth/guard.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
-import { registerErrorHandling } from './platform/errors/error-handler.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
@@ -59,7 +59,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // During a graceful shutdown, requests already on an open connection are served normally (the
     // database closes only after they finish) rather than answered with a bare 503 outside the envelope.
     return503OnClosing: false,
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before any hook runs, and requests Node cannot parse, answer in the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
