@@ -13,6 +13,7 @@ import { addSharedSchemas, validatorCompiler } from './platform/http/validation.
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
@@ -71,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Only JSON bodies are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  // Before the guard and the rate limits, so their refusals carry the headers too.
+  await registerSecurityHeaders(app);
 
   let inFlight = 0;
   app.decorate('inFlight', () => inFlight);

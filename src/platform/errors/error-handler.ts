@@ -7,6 +7,7 @@ import { isUnavailable, pgCode, PG } from '../db/pg-errors.ts';
 import { randomUUID } from 'node:crypto';
 import { STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
+import { BASELINE_HEADERS } from '../http/security-headers.ts';
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string) {
   return reply.code(ERRORS[code].status).type('application/json').send({
@@ -71,7 +72,7 @@ const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
  * with its own body.
  */
 export function frameworkErrors(err: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  reply.header('x-request-id', request.id);
+  reply.header('x-request-id', request.id).headers(BASELINE_HEADERS);
   const known = classify(err);
   if (known) return sendError(reply, request, known.code, known.message);
   request.log.error({ err }, 'framework error');

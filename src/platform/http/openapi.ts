@@ -79,5 +79,14 @@ export async function registerOpenApi(app: FastifyInstance) {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+  // staticCSP: the docs page's own policy (its scripts and styles by hash) replaces the API's
+  // `default-src 'none'` from security-headers.ts on the /docs routes, so the page still renders.
+  // Without upgrade-insecure-requests: a deployment served over plain HTTP (a local network, a
+  // container behind its own proxy) would otherwise have its scripts requested over HTTPS and fail.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    logLevel: 'warn',
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 }
