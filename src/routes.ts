@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { appointmentsRoutes } from './bookings/appointments/appointments.routes.ts';
 import { appointmentSearchRoutes } from './bookings/appointment-search/appointment-search.routes.ts';
-import { diaryRoutes } from './bookings/diary/diary.routes.ts';
+import { appointmentReadRoutes, diaryRoutes } from './bookings/diary/diary.routes.ts';
 import { unitsRoutes } from './bookings/units/units.routes.ts';
 import { timeOffRoutes } from './bookings/time-off/time-off.routes.ts';
 import { queueRoutes } from './bookings/queue/queue.routes.ts';
@@ -28,6 +28,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   await app.register(appointmentsRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(appointmentSearchRoutes, { prefix: '/api/v1/bookings/appointments' });
+  await app.register(appointmentReadRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(diaryRoutes, { prefix: '/api/v1/bookings/diary' });
   await app.register(unitsRoutes, { prefix: '/api/v1/bookings/units' });
   await app.register(timeOffRoutes, { prefix: '/api/v1/bookings/time-off' });

@@ -13,6 +13,8 @@ export const ERRORS = {
   RANGE_TOO_LONG: { status: 400, description: 'The requested date range is longer than allowed.' },
   QUERY_TOO_SHORT: { status: 400, description: 'A search term needs at least 2 characters.' },
   INVALID_PHONE: { status: 400, description: 'The phone number is not a UK mobile.' },
+  PARTY_SIZE_OUT_OF_RANGE: { status: 400, description: 'party_size is outside the named service\'s party_min..party_max.' },
+  APPOINTMENT_TOO_LONG: { status: 400, description: 'An appointment lasts at most 24 hours, and the time it occupies (with buffers or an explicit block) at most 48 hours.' },
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
