@@ -132,3 +132,20 @@ test('retention: events older than 90 days are pruned in batches; an older curso
   const row = (await t.db.query('SELECT pruned_count::int AS n FROM events_pruned WHERE store_id = $1', [s.id])).rows[0];
   assert.equal(row.n, 2);
 });
+
+test('the OpenAPI document lists every event type under webhooks with its payload, documents the feed and the stream, and stays valid', async () => {
+  const { Validator } = await import('@seriousme/openapi-schema-validator');
+  const { EVENT_TYPES } = await import('../../src/events/event-types.ts');
+  const doc = (await call(t.app, 'GET', '/openapi.json')).body;
+  assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_TYPES].sort());
+  const rescheduled = doc.webhooks['appointment.rescheduled'].post.requestBody.content['application/json'].schema;
+  assert.deepEqual(rescheduled.properties.type.const, 'appointment.rescheduled');
+  for (const f of ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'data']) assert.ok(rescheduled.required.includes(f), f);
+  assert.ok(rescheduled.properties.data.properties.local_starts_at);
+  assert.ok(rescheduled.properties.data.properties.previous);
+  assert.ok(doc.paths['/api/v1/events'].get);
+  assert.ok(doc.paths['/api/v1/events/stream'].get.responses['200'].content['text/event-stream']);
+  assert.ok(doc['x-error-codes'].CURSOR_EXPIRED);
+  const result = await new Validator().validate(doc);
+  assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+});
