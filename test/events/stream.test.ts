@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import type { AddressInfo } from 'node:net';
 import { startTestApp } from '../support/app.ts';
 import { call } from '../support/http.ts';
-import { connectSse, type SseClient } from './sse-client.ts';
+import { connectSse, type SseClient } from '../../reliability/sse-client.ts';
 import { pruneEvents } from '../../src/events/retention.ts';
 import { feedSettled } from './horizon.ts';
 

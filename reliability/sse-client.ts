@@ -1,5 +1,5 @@
-// A minimal Server-Sent Events client for the tests and proofs: connects with optional
-// Last-Event-ID, parses messages and comments, and can be cut off mid-stream.
+// A minimal Server-Sent Events client (the SSE proof and test/events/stream.test.ts): connects with an
+// optional Last-Event-ID, parses messages and comments, and can be cut off mid-stream.
 import http from 'node:http';
 
 export interface SseMessage {
