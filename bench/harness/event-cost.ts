@@ -43,7 +43,7 @@ export async function measureEventCost(o: {
   for (let r = 0; r < (o.rounds ?? 2); r++) order.push(...(r % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)));
   const phases: EventCostPhase[] = [];
   const statements: Record<string, number | undefined> = {};
-  for (const mode of order) {
+  for (const [k, mode] of order.entries()) {
     const env = { ...o.serverEnv, EVENTS_DISABLED_FOR_BENCH: mode === 'off' ? 'true' : 'false' };
     const server = await startChild('src/server.ts', env, { nodeArgs: o.nodeArgs, readyPath: '/healthz' });
     const rss = new RssSampler(server.pid);
@@ -51,7 +51,7 @@ export async function measureEventCost(o: {
     const before = await count();
     try {
       const report = await runScenario(scenario, {
-        server, rss, db: o.db, env: o.env, opts: { ...o.opts, limit: false, explain: false }, resultsDir: o.resultsDir, tag: `events-${mode}`,
+        server, rss, db: o.db, env: o.env, opts: { ...o.opts, limit: false, explain: false }, resultsDir: o.resultsDir, tag: `events-${mode}-${k + 1}`,
       });
       if (!report.http) throw new Error(`create not available: ${report.note ?? ''}`);
       const after = await count();
