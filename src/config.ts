@@ -23,6 +23,14 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
+  readonly events: {
+    /** How often the live stream's pump reads the feed (ms). */
+    readonly streamPollMs: number;
+    /** The live stream's heartbeat comment interval (ms; at most 15 s). */
+    readonly streamHeartbeatMs: number;
+    /** Bench only: changes write no events, to measure what the event write costs. Never in production. */
+    readonly disabledForBench: boolean;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -70,6 +78,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'ADMIN_TOKEN');
+  if (production && flag(env, 'EVENTS_DISABLED_FOR_BENCH', false)) {
+    throw new ConfigError('EVENTS_DISABLED_FOR_BENCH is for the benchmark only and is refused when NODE_ENV=production');
+  }
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
 
   return Object.freeze({
@@ -92,6 +103,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    events: Object.freeze({
+      streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),
+      streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),
+      disabledForBench: flag(env, 'EVENTS_DISABLED_FOR_BENCH', false),
+    }),
   });
 }
 

@@ -4,6 +4,8 @@ import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+import { startPruning } from './events/retention.ts';
+import { systemClock } from './platform/clock.ts';
 
 let config: Config;
 try {
@@ -27,6 +29,8 @@ const sweeper = setInterval(() => {
   purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
 }, 10 * 60 * 1000);
 sweeper.unref();
+// Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
+const eventPruning = startPruning(db, systemClock, app.log);
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -34,6 +38,7 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   clearInterval(sweeper);
+  eventPruning.stop();
   const force = setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);

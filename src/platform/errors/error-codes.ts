@@ -58,6 +58,9 @@ export const ERRORS = {
   CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
 
+  // Events
+  CURSOR_EXPIRED: { status: 410, description: 'The feed or stream cursor is older than the retained event history (90 days); restart from the beginning of the feed.' },
+
   // Idempotency
   IDEMPOTENCY_IN_PROGRESS: { status: 409, description: 'A request with this Idempotency-Key is still running.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, description: 'This Idempotency-Key was used with a different request.' },

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../errors/error-codes.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import { REPLAY_HEADER } from '../idempotency.ts';
+import { webhooksDocument } from '../../events/event-payloads.ts';
 
 const ERROR_REF = { $ref: 'ErrorEnvelope#' };
 
@@ -74,6 +75,8 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
       },
       'x-error-codes': Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e])),
+      // Every event type with its payload (docs/events.md).
+      webhooks: webhooksDocument(),
     } as any,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
