@@ -15,6 +15,7 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -33,4 +34,5 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(journeyRoutes, { prefix: '/api/v1/customers' });
   await app.register(rosterRoutes, { prefix: '/api/v1/customers' });
   await app.register(preferencesRoutes, { prefix: '/api/v1/notifications/preferences' });
+  await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
 }

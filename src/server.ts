@@ -4,6 +4,7 @@ import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+import { WebhookWorker } from './webhooks/delivery-worker.ts';
 
 let config: Config;
 try {
@@ -28,6 +29,11 @@ const sweeper = setInterval(() => {
 }, 10 * 60 * 1000);
 sweeper.unref();
 
+// The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
+const worker = config.workerEnabled
+  ? new WebhookWorker({ db, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
+  : null;
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -41,6 +47,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close(); // stops accepting new connections
+    await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

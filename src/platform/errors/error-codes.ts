@@ -14,6 +14,7 @@ export const ERRORS = {
   QUERY_TOO_SHORT: { status: 400, description: 'A search term needs at least 2 characters.' },
   INVALID_PHONE: { status: 400, description: 'The phone number is not a UK mobile.' },
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
+  WEBHOOK_TARGET_REFUSED: { status: 400, description: 'A webhook URL is not allowed: not https in production, or its host resolves to a private, loopback or link-local address, or does not resolve.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
 
@@ -49,6 +50,7 @@ export const ERRORS = {
   PHONE_IN_USE: { status: 409, description: 'That phone number belongs to another customer.' },
   EMAIL_IN_USE: { status: 409, description: 'That email belongs to another customer.' },
   CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
+  WEBHOOK_ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled: enable it (PATCH enabled true) before retrying or replaying deliveries.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
 
   // Idempotency
