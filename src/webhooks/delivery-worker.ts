@@ -91,7 +91,7 @@ export class WebhookWorker {
    * deliver until nothing is due at the clock's now, waiting for each attempt. Returns the attempts made.
    */
   async runOnce(): Promise<number> {
-    while ((await this.dispatchOnce()).events === DISPATCH_BATCH);
+    await this.dispatchCommitted();
     let attempts = 0;
     for (;;) {
       const claimed = await this.claim();
@@ -101,6 +101,23 @@ export class WebhookWorker {
       await this.flush();
     }
     return attempts;
+  }
+
+  /**
+   * Dispatches every event committed before this call. The feed shows an event only once every
+   * older transaction has finished (on a server, any database's), so this waits for the horizon to
+   * pass the transaction ids in use at the call, then reads up to it.
+   */
+  async dispatchCommitted(timeoutMs = 10_000): Promise<void> {
+    const target = (await this.o.db.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0].x;
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      const passed = (await this.o.db.query<{ ok: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS ok', [target])).rows[0].ok;
+      while ((await this.dispatchOnce()).events === DISPATCH_BATCH);
+      if (passed) return;
+      if (Date.now() > deadline) throw new Error('dispatch did not reach the events committed before the call (a long transaction holds the horizon)');
+      await new Promise((r) => setTimeout(r, 5));
+    }
   }
 
   dispatchOnce(): Promise<{ events: number; deliveries: number }> {
