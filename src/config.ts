@@ -38,6 +38,8 @@ export interface Config {
     readonly workerConcurrency: number;
     /** How often an idle worker looks for new events and due deliveries. */
     readonly pollMs: number;
+    /** One attempt's time limit (15 s). A claimed attempt's lease is twice this plus 2 s. */
+    readonly timeoutMs: number;
   };
 }
 
@@ -130,6 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1, 1000),
       workerConcurrency: int(env, 'WEBHOOK_WORKER_CONCURRENCY', 128, 1, 10_000),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
     }),
   });
 }

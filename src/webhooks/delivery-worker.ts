@@ -37,9 +37,8 @@ export interface WorkerOptions {
   settings: Config['webhooks'];
   resolve?: Resolver;
   random?: Random;
-  /** Per attempt (15 s). */
-  timeoutMs?: number;
-  /** How long a claimed attempt stays this worker's: the timeout plus a margin for recording it. */
+  /** How long a claimed attempt stays this worker's (default: twice the attempt timeout plus 2 s, so
+   * an attempt that runs to its timeout is recorded long before anyone else may take it). */
   leaseMs?: number;
 }
 
@@ -57,8 +56,8 @@ export class WebhookWorker {
 
   constructor(options: WorkerOptions) {
     this.o = options;
-    this.timeoutMs = options.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
-    this.leaseMs = options.leaseMs ?? this.timeoutMs + 45_000;
+    this.timeoutMs = options.settings.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
+    this.leaseMs = options.leaseMs ?? this.timeoutMs * 2 + 2_000;
     this.agents = createAgents();
   }
 
