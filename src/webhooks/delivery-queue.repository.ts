@@ -13,7 +13,8 @@ import type { EventRecord } from '../events/feed.repository.ts';
  *    this round instead of waiting. A locked row read in READ COMMITTED is its latest committed version.
  *  - feed: the events after the cursor, below the running-transaction horizon, in (txid, seq)
  *    order: the same rule as src/events/feed.repository.ts, so no event can later appear behind it.
- *  - ins: the deliveries; ON CONFLICT makes a repeated event harmless.
+ *  - ins: the deliveries; ON CONFLICT makes a repeated event harmless. An endpoint receives the
+ *    events that happened since it was registered, not older ones the dispatcher reaches late.
  *  - the UPDATE: the cursor moves to the last event read.
  */
 export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number }> {
@@ -21,7 +22,7 @@ export async function dispatchBatch(db: Queryable, now: string, limit: number): 
     `WITH cur AS (
        SELECT txid, seq FROM webhook_dispatch_cursor FOR UPDATE SKIP LOCKED
      ), feed AS (
-       SELECT e.txid, e.seq, e.id, e.type, e.store_id
+       SELECT e.txid, e.seq, e.id, e.type, e.store_id, e.occurred_at
          FROM events e, cur
         WHERE e.txid < pg_snapshot_xmin(pg_current_snapshot())
           AND (e.txid, e.seq) > (cur.txid, cur.seq)
@@ -33,6 +34,7 @@ export async function dispatchBatch(db: Queryable, now: string, limit: number): 
          FROM feed f
          JOIN webhook_endpoints ep ON ep.store_id = f.store_id AND ep.enabled
                                   AND (ep.event_types IS NULL OR f.type = ANY (ep.event_types))
+                                  AND f.occurred_at >= ep.created_at
         ORDER BY f.txid, f.seq
        ON CONFLICT (endpoint_id, event_id) DO NOTHING
        RETURNING 1
