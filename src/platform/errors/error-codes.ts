@@ -17,6 +17,11 @@ export const ERRORS = {
   WEBHOOK_TARGET_REFUSED: { status: 400, description: 'A webhook URL is not allowed: not https in production, or its host resolves to a private, loopback or link-local address, or does not resolve.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
+  MALFORMED_REQUEST: { status: 400, description: 'The request is not valid HTTP, or its body does not match its Content-Length.' },
+  MALFORMED_URL: { status: 400, description: 'The path is not a valid URL (bad percent-encoding).' },
+  URI_TOO_LONG: { status: 414, description: 'A path segment is longer than 200 characters.' },
+  HEADERS_TOO_LARGE: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
+  REQUEST_TIMEOUT: { status: 408, description: 'The request was not received in time.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
