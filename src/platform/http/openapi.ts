@@ -22,6 +22,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
   { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
+  { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 
