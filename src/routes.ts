@@ -15,6 +15,8 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
 
 /**
@@ -42,4 +44,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(journeyRoutes, { prefix: '/api/v1/customers' });
   await app.register(rosterRoutes, { prefix: '/api/v1/customers' });
   await app.register(preferencesRoutes, { prefix: '/api/v1/notifications/preferences' });
+  await app.register(eventsRoutes, { prefix: '/api/v1/events' });
+  await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
 }

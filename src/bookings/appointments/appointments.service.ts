@@ -6,6 +6,7 @@ import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book, move, type AppointmentRow } from '../booking-authority.ts';
+import { emit } from '../../events/outbox.ts';
 import { outstandingOf } from './appointment-money.ts';
 import { assertPartyFits } from '../services/party-size.ts';
 import { guestPhone } from '../../customers/profile/uk-mobile.ts';
@@ -139,7 +140,10 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
         details: { unit_id: appointment.unit_id, starts_at: appointment.starts_at, is_override: appointment.is_override },
       });
     }
-    return { appointment: presentAppointment(appointment), reused };
+    const presented = presentAppointment(appointment);
+    // A reused client token is a no-op repeat: it emits nothing.
+    if (!reused) await emit(tx, { storeId, type: 'appointment.created', data: presented }, now);
+    return { appointment: presented, reused };
   }, { exhausted: slotContended });
 }
 
@@ -188,6 +192,11 @@ export async function rescheduleAppointment(ctx: MerchantContext, body: Reschedu
         override,
       },
     });
+    await emit(tx, {
+      storeId,
+      type: 'appointment.rescheduled',
+      data: { ...presentAppointment(moved), previous: { unit_id: current.unit_id, starts_at: current.starts_at, ends_at: current.ends_at } },
+    }, now);
     return {
       appointment_id: moved.id,
       unit_id: moved.unit_id,
