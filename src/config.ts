@@ -23,6 +23,8 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
+  /** Origins allowed to call the customer operations from a browser, for every store (plus each store's own list). */
+  readonly corsOrigins: readonly string[];
 }
 
 export class ConfigError extends Error {}
@@ -50,6 +52,18 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   if (raw === 'true' || raw === '1') return true;
   if (raw === 'false' || raw === '0') return false;
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
+}
+
+// scheme://host[:port]; a wildcard is refused: nothing is open to every origin.
+const ORIGIN = /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === null) return [];
+  return [...new Set(raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean).map((o) => {
+    if (!ORIGIN.test(o)) throw new ConfigError(`${name} must be a comma-separated list of origins like https://shop.example (got "${o}")`);
+    return o;
+  }))];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -92,6 +106,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
   });
 }
 

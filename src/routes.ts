@@ -15,6 +15,10 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { hoursRoutes } from './bookings/hours/hours.routes.ts';
+import { settingsRoutes } from './bookings/settings/settings.routes.ts';
+import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
+import { onlineRoutes } from './bookings/online/online.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -33,4 +37,11 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(journeyRoutes, { prefix: '/api/v1/customers' });
   await app.register(rosterRoutes, { prefix: '/api/v1/customers' });
   await app.register(preferencesRoutes, { prefix: '/api/v1/notifications/preferences' });
+  // Online booking: working hours, settings and deposits (merchant and operator), and the customer
+  // operations with their CORS policy in their own context (src/bookings/online).
+  await app.register(hoursRoutes, { prefix: '/api/v1/bookings/units' });
+  await app.register(settingsRoutes, { prefix: '/api/v1/bookings/settings' });
+  await app.register(depositsRoutes, { prefix: '/api/v1/bookings/appointments' });
+  await app.register(depositsAdminRoutes, { prefix: '/admin/v1' });
+  await app.register(onlineRoutes);
 }

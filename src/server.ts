@@ -1,9 +1,11 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
 import { buildApp } from './app.ts';
+import { systemClock } from './platform/clock.ts';
 import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 
 let config: Config;
 try {
@@ -27,6 +29,8 @@ const sweeper = setInterval(() => {
   purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
 }, 10 * 60 * 1000);
 sweeper.unref();
+// Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
+const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -34,6 +38,7 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   clearInterval(sweeper);
+  depositSweep.stop();
   const force = setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);

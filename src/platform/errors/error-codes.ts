@@ -14,6 +14,9 @@ export const ERRORS = {
   QUERY_TOO_SHORT: { status: 400, description: 'A search term needs at least 2 characters.' },
   INVALID_PHONE: { status: 400, description: 'The phone number is not a UK mobile.' },
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
+  INVALID_HOURS: { status: 400, description: 'Working hours are malformed: an interval does not close after it opens, intervals overlap, or a date repeats; the message names where.' },
+  PARTY_SIZE_OUT_OF_RANGE: { status: 400, description: 'party_size is outside the service\'s party_min..party_max.' },
+  INVALID_ORIGIN: { status: 400, description: 'A CORS origin is not scheme://host[:port] (no path, no wildcard).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
 
@@ -49,6 +52,10 @@ export const ERRORS = {
   PHONE_IN_USE: { status: 409, description: 'That phone number belongs to another customer.' },
   EMAIL_IN_USE: { status: 409, description: 'That email belongs to another customer.' },
   CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
+  SLOT_UNAVAILABLE: { status: 409, description: 'That start is not offered online (availability would not show it), or it was taken meanwhile.' },
+  HOLD_EXPIRED: { status: 409, description: 'The hold lapsed (hold_minutes passed) before it was confirmed; search again.' },
+  HOLD_RELEASED: { status: 409, description: 'The hold was released before it was confirmed; search again.' },
+  NOT_PENDING_PAYMENT: { status: 409, description: 'Only a pending_payment appointment can have its deposit marked paid.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
 
   // Idempotency
