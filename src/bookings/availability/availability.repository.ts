@@ -118,14 +118,15 @@ const PARTS = {
    GROUP BY dh.unit_id`,
 
   // walls: candidate starts on the wall clock, every slot_step_min counted from local midnight,
-  // inside each interval of an asked day (or only the wall time of the one start asked about).
+  // inside each interval of an asked day and on that day (a 24:00 close is the next day's 00:00),
+  // or only the wall time of the one start asked about.
   walls: `
   SELECT DISTINCT dh.unit_id, dh.day, g AS wall, dh.off_start, dh.off_end
     FROM day_hours dh CROSS JOIN store st
     CROSS JOIN LATERAL generate_series(
       dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int),
       dh.day + dh.closes, st.step) g
-   WHERE dh.asked AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))`,
+   WHERE dh.asked AND g < (dh.day + 1)::timestamp AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))`,
 
   // starts: each wall time as the real instants it names: the readings under the day's offsets
   // that read back as the same wall time. None in a spring-forward gap, two in a fall-back overlap.
