@@ -73,6 +73,7 @@ await db.query("SET session_replication_role = 'origin'").catch(() => undefined)
 // gets working hours (Tuesday to Saturday, 09:00-13:00 and 14:00-19:00) so the availability search has
 // a week to search.
 for (const sql of [
+  `UPDATE holds SET block = tstzrange(starts_at, ends_at) WHERE block IS NULL`,
   `INSERT INTO unit_occupancy (store_id, unit_id, block, appointment_id)
    SELECT store_id, unit_id, block, id FROM appointments WHERE status NOT IN ('cancelled', 'no_show') AND NOT is_override
    ON CONFLICT DO NOTHING`,
