@@ -4,6 +4,8 @@ import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+import { systemClock } from './platform/clock.ts';
+import { createMessagesWorker } from './notifications/messages/worker.ts';
 
 let config: Config;
 try {
@@ -28,6 +30,15 @@ const sweeper = setInterval(() => {
 }, 10 * 60 * 1000);
 sweeper.unref();
 
+// Customer messages: planned from the event feed and sent in the background (MESSAGES_WORKER=false turns it off).
+const messagesWorker = config.messages.worker
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
+  : null;
+if (messagesWorker) {
+  if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
+  messagesWorker.start();
+}
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -41,6 +52,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close(); // stops accepting new connections
+    await messagesWorker?.stop(); // finishes the send in hand; anything claimed and unsent is taken again after its lease
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -79,11 +79,12 @@ export interface SendStateRow extends SavedToggles {
   erased_at: string | null;
   blocked: boolean | null;
   blocked_channels: string[] | null;
+  marketing_opted_in: boolean | null;
 }
 
 export async function loadSendState(q: Queryable, storeId: string, customerId: string): Promise<SendStateRow | null> {
   const res = await q.query<SendStateRow>(
-    `SELECT c.erased_at, sc.blocked, sc.blocked_channels, ${SAVED}
+    `SELECT c.erased_at, sc.blocked, sc.blocked_channels, sc.marketing_opted_in, ${SAVED}
        FROM customers c
        LEFT JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = c.id
        LEFT JOIN notification_preferences np ON np.store_id = $1 AND np.customer_id = c.id
@@ -91,4 +92,13 @@ export async function loadSendState(q: Queryable, storeId: string, customerId: s
     [storeId, customerId],
   );
   return res.rows[0] ?? null;
+}
+
+/** The customer an email or E.164 phone belongs to (each belongs to one customer at most). */
+export async function customerIdByAddress(q: Queryable, address: string): Promise<string | null> {
+  const res = await q.query<{ id: string }>(
+    'SELECT id FROM customers WHERE email = lower($1) OR phone = $1 LIMIT 1',
+    [address],
+  );
+  return res.rows[0]?.id ?? null;
 }
