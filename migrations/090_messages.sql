@@ -50,6 +50,9 @@ CREATE INDEX messages_due ON messages (due_at) WHERE status IN ('pending', 'send
 CREATE INDEX messages_appointment ON messages (appointment_id, kind) WHERE appointment_id IS NOT NULL;
 -- The operator's list of a store's messages, newest first.
 CREATE INDEX messages_store ON messages (store_id, created_at DESC, id DESC);
+-- Erasure finds a customer's messages, and a guest's by address.
+CREATE INDEX messages_customer ON messages (customer_id) WHERE customer_id IS NOT NULL;
+CREATE INDEX messages_guest_address ON messages (to_address) WHERE customer_id IS NULL;
 -- The customer's journey: sent messages only.
 CREATE INDEX messages_journey ON messages (store_id, customer_id, sent_at DESC, id DESC) WHERE status = 'sent';
 

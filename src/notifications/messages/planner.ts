@@ -13,6 +13,10 @@ import { readFeed, type FeedRow } from '../../events/feed.repository.ts';
 import { KIND_RULES, NOT_SENT, type MessageChannel, type MessageKind } from './message-kinds.ts';
 import { renderMessage, type RenderInput } from './render.ts';
 import * as repo from './messages.repository.ts';
+import { ukMobileE164 } from '../../customers/profile/uk-mobile.ts';
+
+/** A guest's phone as typed: UK mobile spellings become E.164; anything else is kept and refused at send. */
+const guestPhone = (raw: string | null) => (raw ? (ukMobileE164(raw) ?? raw.trim()) : null);
 
 /** The event types the planner acts on; the feed is read filtered to these. */
 export const PLANNED_TYPES = [
@@ -111,7 +115,7 @@ interface Plan {
 
 async function planAppointmentMessage(tx: Queryable, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
   // Who it is for: the account's contacts, else the guest's.
-  const contacts = a.customer_id ? { email: a.email, phone: a.phone } : { email: a.guest_email, phone: a.guest_phone };
+  const contacts = a.customer_id ? { email: a.email, phone: a.phone } : { email: a.guest_email, phone: guestPhone(a.guest_phone) };
   await insertPlanned(tx, {
     storeId: a.store_id,
     customerId: a.customer_id,
@@ -133,7 +137,8 @@ async function insertPlanned(
   const { channel, to } = address(plan.kind, p.contacts);
   const rendered = renderMessage({ ...plan.render, kind: plan.kind, stampedAt: p.now.toISOString() });
   const key = `${plan.kind}:${p.subjectId}:${plan.version}:${channel}`;
-  const suppress = to === null ? NOT_SENT.noAddress : plan.suppressReason;
+  // No address is decided at send time, after the gate (an erased customer reads as erased).
+  const suppress = plan.suppressReason;
   await repo.insertMessage(tx, {
     storeId: p.storeId,
     kind: plan.kind,
@@ -260,7 +265,7 @@ async function planQueueCalled(tx: Queryable, event: FeedRow, now: Date, domain:
     subjectId: data.entry_id,
     appointmentId: null,
     queueEntryId: data.entry_id,
-    contacts: q.customer_id ? { email: q.email, phone: q.phone } : { email: null, phone: q.guest_phone },
+    contacts: q.customer_id ? { email: q.email, phone: q.phone } : { email: null, phone: guestPhone(q.guest_phone) },
     plan: {
       kind: 'queue_called',
       version: ONCE,

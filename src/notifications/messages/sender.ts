@@ -76,6 +76,7 @@ async function decide(o: SenderOptions, m: MessageRow): Promise<Outcome> {
     guestAddress: m.to_address,
   });
   if (!gate.allowed) return { status: 'suppressed', reason: gate.reason };
+  if (!m.to_address) return { status: 'suppressed', reason: NOT_SENT.noAddress };
   const transport = o.transports[m.channel];
   if (!transport) return { status: 'mailbox' };
   try {
