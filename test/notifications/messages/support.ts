@@ -167,7 +167,7 @@ export async function statusCall(t: TestApp, s: Shop, appointmentId: string, pat
 export async function messagesOf(t: TestApp, appointmentOrEntryId: string) {
   const res = await t.db.query(
     `SELECT kind, channel, status, reason, version, to_address, due_at, sent_at, message_id, ics_sequence, attempts, last_error
-       FROM messages WHERE subject_id = $1 ORDER BY created_at, kind, version`,
+       FROM messages WHERE subject_id = $1 ORDER BY created_at, due_at, kind, version`,
     [appointmentOrEntryId],
   );
   return res.rows;
