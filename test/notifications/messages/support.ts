@@ -10,6 +10,7 @@ import { testConfig, type TestApp } from '../../support/app.ts';
 import { emit } from '../../../src/events/outbox.ts';
 import type { EventType } from '../../../src/events/event-types.ts';
 import { createMessagesWorker, type MessagesWorker } from '../../../src/notifications/messages/worker.ts';
+import { PLANNED_TYPES } from '../../../src/notifications/messages/planner.ts';
 
 export interface Received {
   mail: ParsedMail;
@@ -86,10 +87,29 @@ export async function startFakeTwilio(answer?: (form: URLSearchParams) => { stat
   return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
 }
 
-/** A worker on the test app's database and clock; channels from env (none: the mailbox). */
+/**
+ * A worker on the test app's database and clock; channels from env (none: the mailbox). Its drain
+ * also waits until the planner has read every event written so far: on a shared PostgreSQL server
+ * the feed shows an event only once every older transaction in the cluster has finished.
+ */
 export function workerFor(t: TestApp, env: Record<string, string> = {}): MessagesWorker {
   const config = testConfig({ MAIL_FROM: 'Bookings <bookings@shop.test>', MESSAGES_RETRY_BASE_MS: '1000', ...env });
-  return createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages });
+  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages });
+  const drain = worker.drain.bind(worker);
+  worker.drain = async (maxTicks?: number) => {
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const tally = await drain(maxTicks);
+      const behind = await t.db.query(
+        `SELECT 1 FROM events e, message_planner_cursor c WHERE (e.txid, e.seq) > (c.txid, c.seq) AND e.type = ANY($1::text[]) LIMIT 1`,
+        [PLANNED_TYPES],
+      );
+      if (behind.rowCount === 0) return tally;
+      if (Date.now() > deadline) throw new Error('the planner did not catch up with the feed within 60 s');
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  };
+  return worker;
 }
 
 export interface Shop {
