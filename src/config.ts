@@ -130,7 +130,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       sms: smsSet === 3 ? Object.freeze({ baseUrl: smsUrl, accountSid: smsSid!, authToken: smsToken!, from: smsFrom! }) : null,
       worker: flag(env, 'MESSAGES_WORKER', true),
       pollMs: int(env, 'MESSAGES_POLL_MS', 1000, 10, 600_000),
-      leaseMs: int(env, 'MESSAGES_LEASE_MS', 60_000, 1000, 3_600_000),
+      leaseMs: int(env, 'MESSAGES_LEASE_MS', 120_000, 1000, 3_600_000),
       retryBaseMs: int(env, 'MESSAGES_RETRY_BASE_MS', 30_000, 10, 3_600_000),
       maxAttempts: int(env, 'MESSAGES_MAX_ATTEMPTS', 12, 1, 100),
       batch: int(env, 'MESSAGES_BATCH', 100, 1, 1000),

@@ -163,6 +163,15 @@ export async function recordOutcome(db: Queryable, id: string, token: string, ou
   return res.rowCount > 0;
 }
 
+/** Hands a claimed message back unsent (not attempted: the attempt is not counted). */
+export async function releaseClaim(db: Queryable, id: string, token: string): Promise<void> {
+  await db.query(
+    `UPDATE messages SET status = 'pending', lease_until = NULL, lease_token = NULL, attempts = attempts - 1
+      WHERE id = $1 AND lease_token = $2 AND status = 'sending'`,
+    [id, token],
+  );
+}
+
 // ---- what the send-time checks read ---------------------------------------------------------
 
 export interface Liveness {

@@ -17,7 +17,7 @@ import * as repo from './messages.repository.ts';
 import type { MessageRow, Outcome } from './messages.repository.ts';
 
 export interface SenderLog {
-  info(obj: object, msg: string): void;
+  debug(obj: object, msg: string): void;
   warn(obj: object, msg: string): void;
 }
 
@@ -107,10 +107,17 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
   const token = randomUUID();
   const claimed = await repo.claimDue(o.db, now.toISOString(), new Date(now.getTime() + o.leaseMs).toISOString(), token, o.batch);
   tally.claimed = claimed.length;
+  // A message not started within half the lease is handed back: its send (bounded by the SMTP and
+  // HTTP timeouts, well under half a lease) must finish while the claim is still this sender's.
+  const startBy = now.getTime() + o.leaseMs / 2;
   let next = 0;
   const worker = async () => {
     while (next < claimed.length) {
       const m = claimed[next++];
+      if (o.clock.now().getTime() > startBy) {
+        await repo.releaseClaim(o.db, m.id, token).catch(() => {});
+        continue;
+      }
       let outcome: Outcome;
       try {
         outcome = await decide(o, m);
@@ -129,7 +136,7 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
       // Ids, kinds and codes only: never an address, a phone number or a body.
       const line = { message: m.id, kind: m.kind, channel: m.channel, status: outcome.status, attempt: m.attempts, ...('reason' in outcome ? { reason: outcome.reason } : {}), ...('error' in outcome && outcome.error ? { error: outcome.error } : {}) };
       if (outcome.status === 'failed' || outcome.status === 'retry') o.log?.warn(line, 'message not delivered');
-      else o.log?.info(line, 'message settled');
+      else o.log?.debug(line, 'message settled');
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, claimed.length)) }, worker));
