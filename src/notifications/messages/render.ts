@@ -35,16 +35,37 @@ export interface Rendered {
   ics: string | null;
 }
 
+// Intl formatters and VTIMEZONE blocks are costly to build (milliseconds) and few: one per zone.
+const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
+const vtimezones = new Map<string, string>();
+
+function formattersFor(timezone: string) {
+  let f = formatters.get(timezone);
+  if (!f) {
+    f = {
+      day: new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
+      time: new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }),
+    };
+    formatters.set(timezone, f);
+  }
+  return f;
+}
+
+function vtimezone(timezone: string): string {
+  let block = vtimezones.get(timezone);
+  if (block === undefined) {
+    block = tzlib_get_ical_block(timezone)[0];
+    vtimezones.set(timezone, block);
+  }
+  return block;
+}
+
 /** "Thursday 25 June 2026 at 10:30 BST", in the store's zone. */
 export function localTime(instant: string, timezone: string): string {
   const d = new Date(instant);
-  const parts = Object.fromEntries(
-    new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' })
-      .formatToParts(d).map((p) => [p.type, p.value]),
-  );
-  const day = `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}`;
-  const time = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }).format(d);
-  return `${day} at ${time}`;
+  const f = formattersFor(timezone);
+  const parts = Object.fromEntries(f.day.formatToParts(d).map((p) => [p.type, p.value]));
+  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} at ${f.time.format(d)}`;
 }
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
@@ -55,7 +76,7 @@ export const icsUid = (appointmentId: string) => `${appointmentId}@bookings-back
 function calendar(input: RenderInput, method: ICalCalendarMethod): string {
   const cal = ical({ prodId: { company: 'bookings-back-office', product: 'appointments', language: 'EN' }, method });
   // A TZID reference needs its VTIMEZONE definition for calendars that do not know the zone.
-  cal.timezone({ name: input.timezone, generator: (tz) => tzlib_get_ical_block(tz)[0] });
+  cal.timezone({ name: input.timezone, generator: vtimezone });
   const summary = [input.serviceName ?? 'Appointment', input.storeName].join(' at ');
   cal.createEvent({
     id: icsUid(input.appointmentId!),
