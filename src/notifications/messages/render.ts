@@ -60,6 +60,33 @@ function vtimezone(timezone: string): string {
   return block;
 }
 
+const wallFormatters = new Map<string, Intl.DateTimeFormat>();
+
+/**
+ * The instant as the store zone's wall time, for ical-generator: it writes a native Date with a
+ * TZID using the Date's local getters, so the Date is built in this process's zone to read as the
+ * store's wall time. Where that wall time does not exist in this process's zone (its own DST gap),
+ * Luxon in the store's zone does it instead (slower, always right).
+ */
+function wallTime(instant: string, timezone: string): Date | null {
+  let f = wallFormatters.get(timezone);
+  if (!f) {
+    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    wallFormatters.set(timezone, f);
+  }
+  const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
+  const local = new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
+  const same = local.getFullYear() === p.year && local.getMonth() === p.month - 1 && local.getDate() === p.day && local.getHours() === p.hour && local.getMinutes() === p.minute;
+  return same ? local : null;
+}
+
+/** Start, end and stamp as wall times, all of one kind (ical-generator compares start and end). */
+function wallTimes(instants: string[], timezone: string): Array<Date | DateTime> {
+  const fast = instants.map((i) => wallTime(i, timezone));
+  if (fast.every((d) => d !== null)) return fast as Date[];
+  return instants.map((i) => DateTime.fromISO(i, { zone: timezone }));
+}
+
 /** "Thursday 25 June 2026 at 10:30 BST", in the store's zone. */
 export function localTime(instant: string, timezone: string): string {
   const d = new Date(instant);
@@ -78,14 +105,15 @@ function calendar(input: RenderInput, method: ICalCalendarMethod): string {
   // A TZID reference needs its VTIMEZONE definition for calendars that do not know the zone.
   cal.timezone({ name: input.timezone, generator: vtimezone });
   const summary = [input.serviceName ?? 'Appointment', input.storeName].join(' at ');
+  const [start, end, stamp] = wallTimes([input.startsAt!, input.endsAt!, input.stampedAt], input.timezone);
   cal.createEvent({
     id: icsUid(input.appointmentId!),
     sequence: input.sequence ?? 0,
-    // Luxon in the store's zone: DTSTART/DTEND are written as that zone's wall time with its TZID.
-    start: DateTime.fromISO(input.startsAt!, { zone: input.timezone }),
-    end: DateTime.fromISO(input.endsAt!, { zone: input.timezone }),
+    // DTSTART/DTEND are written as the store zone's wall time with its TZID.
+    start,
+    end,
     timezone: input.timezone,
-    stamp: DateTime.fromISO(input.stampedAt, { zone: 'utc' }),
+    stamp,
     summary,
     location: input.unitName ? `${input.storeName} (${input.unitName})` : input.storeName,
     description: input.unitName ? `With ${input.unitName}` : null,
