@@ -3,7 +3,7 @@
 // store with the store's block record. Callers outside this folder use only this module.
 import type { Queryable } from '../platform/db/port.ts';
 import { CHANNELS, type Channel } from '../customers/blocks/blocks.schemas.ts';
-import { customerIdByAddress, loadSendState } from './preferences.repository.ts';
+import { loadSendStates } from './preferences.repository.ts';
 import { DEFAULT_TOGGLES, TOGGLE_NAMES, type Toggle, type Toggles } from './preferences.schemas.ts';
 
 export { CHANNELS, type Channel };
@@ -87,21 +87,26 @@ export interface SendQuestion {
  * blocked or muted. Pass the caller's transaction to decide on the state it is about to act on.
  */
 export async function maySend(q: Queryable, question: SendQuestion): Promise<SendDecision> {
-  let customerId = question.customerId;
-  if (customerId === null) {
+  return (await maySendMany(q, [question]))[0];
+}
+
+/** The same question for many messages at once (the sender's batch), in one round trip. */
+export async function maySendMany(q: Queryable, questions: readonly SendQuestion[]): Promise<SendDecision[]> {
+  if (questions.length === 0) return [];
+  const rows = await loadSendStates(q, questions.map((x) => ({ storeId: x.storeId, customerId: x.customerId, address: x.guestAddress ?? null })));
+  return questions.map((question, i) => {
+    const row = rows[i];
     // A guest whose address belongs to a customer is that customer: their "no" holds however they booked.
-    customerId = question.guestAddress ? await customerIdByAddress(q, question.guestAddress) : null;
-    if (customerId === null) return decideSend('guest', question.category, question.channel);
-  }
-  const row = await loadSendState(q, question.storeId, customerId);
-  const state: SendState | null = row && {
-    erased: row.erased_at !== null,
-    blocked: row.blocked === true,
-    blockedChannels: (row.blocked_channels ?? []) as Channel[],
-    toggles: Object.fromEntries(TOGGLE_NAMES.map((t) => [t, row[t] ?? DEFAULT_TOGGLES[t]])) as Toggles,
-  };
-  // Marketing consent: the customer's own saved choice for the store, else the consent recorded
-  // with their activity there (the roster's marketing_opted_in), else off.
-  if (state && row && row.marketingEnabled === null && row.marketing_opted_in === true) state.toggles.marketingEnabled = true;
-  return decideSend(state, question.category, question.channel);
+    if (question.customerId === null && row === null) return decideSend('guest', question.category, question.channel);
+    const state: SendState | null = row && {
+      erased: row.erased_at !== null,
+      blocked: row.blocked === true,
+      blockedChannels: (row.blocked_channels ?? []) as Channel[],
+      toggles: Object.fromEntries(TOGGLE_NAMES.map((t) => [t, row[t] ?? DEFAULT_TOGGLES[t]])) as Toggles,
+    };
+    // Marketing consent: the customer's own saved choice for the store, else the consent recorded
+    // with their activity there (the roster's marketing_opted_in), else off.
+    if (state && row && row.marketingEnabled === null && row.marketing_opted_in === true) state.toggles.marketingEnabled = true;
+    return decideSend(state, question.category, question.channel);
+  });
 }

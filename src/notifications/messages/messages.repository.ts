@@ -178,26 +178,36 @@ export interface Liveness {
   status: string;
   starts_at: string;
   /** Rebooking nudge: a later booking by the same person at the store. */
-  booked_again: boolean;
-  queue_status: string | null;
+  booked_again: boolean | null;
 }
 
-export async function liveness(db: Queryable, m: MessageRow): Promise<Liveness | null> {
-  if (m.kind === 'queue_called') {
-    const res = await db.query<{ status: string }>('SELECT status FROM queue_entries WHERE id = $1 AND store_id = $2', [m.queue_entry_id, m.store_id]);
-    return res.rows[0] ? { status: 'n/a', starts_at: '', booked_again: false, queue_status: res.rows[0].status } : null;
-  }
-  const res = await db.query<Liveness>(
-    `SELECT a.status, a.starts_at, NULL AS queue_status,
-            ($3::boolean AND EXISTS (
-              SELECT 1 FROM appointments b
-               WHERE b.store_id = a.store_id AND b.id <> a.id AND b.starts_at > a.starts_at
-                 AND b.status NOT IN ('cancelled', 'no_show')
-                 AND ((a.customer_id IS NOT NULL AND b.customer_id = a.customer_id)
-                      OR (a.customer_id IS NULL AND lower(b.guest_email) = lower(a.guest_email))))) AS booked_again
-       FROM appointments a
-      WHERE a.id = $1 AND a.store_id = $2`,
-    [m.appointment_id, m.store_id, m.kind === 'rebook_nudge'],
-  );
-  return res.rows[0] ?? null;
+/** What the send-time checks need about a batch's appointments and queue entries, in two statements. */
+export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): Promise<{ appointments: Map<string, Liveness>; entries: Map<string, string> }> {
+  const appointmentIds = [...new Set(batch.filter((m) => m.appointment_id).map((m) => m.appointment_id!))];
+  const nudged = [...new Set(batch.filter((m) => m.kind === 'rebook_nudge').map((m) => m.appointment_id!))];
+  const entryIds = [...new Set(batch.filter((m) => m.queue_entry_id).map((m) => m.queue_entry_id!))];
+  const [a, q] = await Promise.all([
+    appointmentIds.length
+      ? db.query<Liveness & { id: string; store_id: string }>(
+        `SELECT a.id, a.store_id, a.status, a.starts_at,
+                CASE WHEN a.id = ANY($2::uuid[]) THEN EXISTS (
+                  SELECT 1 FROM appointments b
+                   WHERE b.store_id = a.store_id AND b.id <> a.id AND b.starts_at > a.starts_at
+                     AND b.status NOT IN ('cancelled', 'no_show')
+                     AND ((a.customer_id IS NOT NULL AND b.customer_id = a.customer_id)
+                          OR (a.customer_id IS NULL AND lower(b.guest_email) = lower(a.guest_email)))) END AS booked_again
+           FROM appointments a
+          WHERE a.id = ANY($1::uuid[])`,
+        [appointmentIds, nudged],
+      )
+      : Promise.resolve({ rows: [] as Array<Liveness & { id: string; store_id: string }> }),
+    entryIds.length
+      ? db.query<{ id: string; store_id: string; status: string }>('SELECT id, store_id, status FROM queue_entries WHERE id = ANY($1::uuid[])', [entryIds])
+      : Promise.resolve({ rows: [] as Array<{ id: string; store_id: string; status: string }> }),
+  ]);
+  // Keyed by store and id: a record of another store is not this message's.
+  return {
+    appointments: new Map(a.rows.map((r) => [`${r.store_id}:${r.id}`, r])),
+    entries: new Map(q.rows.map((r) => [`${r.store_id}:${r.id}`, r.status])),
+  };
 }

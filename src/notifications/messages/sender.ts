@@ -10,7 +10,7 @@
 import { randomUUID } from 'node:crypto';
 import type { Database } from '../../platform/db/port.ts';
 import type { Clock } from '../../platform/clock.ts';
-import { maySend } from '../may-send.ts';
+import { maySendMany, type SendDecision } from '../may-send.ts';
 import { SendFailure, type Transport } from '../channels/transport.ts';
 import { KIND_RULES, LIVE_APPOINTMENT, NOT_SENT, type MessageChannel } from './message-kinds.ts';
 import * as repo from './messages.repository.ts';
@@ -48,10 +48,15 @@ export function backoffMs(attempt: number, baseMs: number): number {
   return Math.min(baseMs * 2 ** Math.max(0, attempt - 1), 3_600_000);
 }
 
+interface BatchFacts {
+  live: Awaited<ReturnType<typeof repo.livenessOf>>;
+  gate: Map<string, SendDecision>;
+}
+
 /** Does the message still apply? A reason when it does not (re-checked here, not only at plan). */
-async function staleReason(o: SenderOptions, m: MessageRow, now: Date): Promise<string | null> {
-  const live = await repo.liveness(o.db, m);
-  if (m.kind === 'queue_called') return live?.queue_status === 'called' ? null : NOT_SENT.queueNotCalled;
+function staleReason(facts: BatchFacts, m: MessageRow, now: Date): string | null {
+  if (m.kind === 'queue_called') return facts.live.entries.get(`${m.store_id}:${m.queue_entry_id}`) === 'called' ? null : NOT_SENT.queueNotCalled;
+  const live = facts.live.appointments.get(`${m.store_id}:${m.appointment_id}`);
   if (!live) return NOT_SENT.appointmentGone;
   if (m.kind === 'rebook_nudge') return live.booked_again ? NOT_SENT.rebooked : null;
   if (m.kind === 'cancellation') return Date.parse(live.starts_at) <= now.getTime() ? NOT_SENT.appointmentPast : null;
@@ -63,18 +68,27 @@ async function staleReason(o: SenderOptions, m: MessageRow, now: Date): Promise<
   return null;
 }
 
-async function decide(o: SenderOptions, m: MessageRow): Promise<Outcome> {
+/** The send-time facts for a whole claimed batch: liveness and the gate, in three statements. */
+async function loadFacts(o: SenderOptions, batch: readonly MessageRow[]): Promise<BatchFacts> {
+  const [live, decisions] = await Promise.all([
+    repo.livenessOf(o.db, batch),
+    // The one gate: preferences, mute, the store's block and muted channels, erasure, consent.
+    maySendMany(o.db, batch.map((m) => ({
+      storeId: m.store_id,
+      customerId: m.customer_id,
+      category: KIND_RULES[m.kind].category,
+      channel: m.channel,
+      guestAddress: m.to_address,
+    }))),
+  ]);
+  return { live, gate: new Map(batch.map((m, i) => [m.id, decisions[i]])) };
+}
+
+async function decide(o: SenderOptions, facts: BatchFacts, m: MessageRow): Promise<Outcome> {
   const now = o.clock.now();
-  const stale = await staleReason(o, m, now);
+  const stale = staleReason(facts, m, now);
   if (stale) return { status: 'suppressed', reason: stale };
-  // The one gate: preferences, mute, the store's block and muted channels, erasure, consent.
-  const gate = await maySend(o.db, {
-    storeId: m.store_id,
-    customerId: m.customer_id,
-    category: KIND_RULES[m.kind].category,
-    channel: m.channel,
-    guestAddress: m.to_address,
-  });
+  const gate = facts.gate.get(m.id)!;
   if (!gate.allowed) return { status: 'suppressed', reason: gate.reason };
   if (!m.to_address) return { status: 'suppressed', reason: NOT_SENT.noAddress };
   const transport = o.transports[m.channel];
@@ -110,6 +124,15 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
   // A message not started within half the lease is handed back: its send (bounded by the SMTP and
   // HTTP timeouts, well under half a lease) must finish while the claim is still this sender's.
   const startBy = now.getTime() + o.leaseMs / 2;
+  if (claimed.length === 0) return tally;
+  let facts: BatchFacts;
+  try {
+    facts = await loadFacts(o, claimed);
+  } catch (err: any) {
+    // The database went away: leave the claims to run out and be taken again.
+    o.log?.warn({ err: { message: err?.message, code: err?.code } }, 'message checks failed; will retry');
+    return tally;
+  }
   let next = 0;
   const worker = async () => {
     while (next < claimed.length) {
@@ -120,7 +143,7 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
       }
       let outcome: Outcome;
       try {
-        outcome = await decide(o, m);
+        outcome = await decide(o, facts, m);
       } catch (err: any) {
         // The database went away mid-check: leave the claim to run out and be taken again.
         o.log?.warn({ message: m.id, err: { message: err?.message, code: err?.code } }, 'message check failed; will retry');
