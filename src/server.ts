@@ -8,6 +8,7 @@ import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
+import { createMessagesWorker } from './notifications/messages/worker.ts';
 
 let config: Config;
 try {
@@ -41,6 +42,16 @@ const worker = config.workerEnabled
 // Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
 const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
 
+// Customer messages: planned from the event feed and sent in the background, beside the webhook
+// worker (WORKER_ENABLED=false moves both to `npm run worker`; MESSAGES_WORKER=false turns this one off).
+const messagesWorker = config.workerEnabled && config.messages.worker
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
+  : null;
+if (messagesWorker) {
+  if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
+  messagesWorker.start();
+}
+
 let closing = false;
 async function shutdown(signal: string) {
   if (closing) return;
@@ -57,6 +68,7 @@ async function shutdown(signal: string) {
   try {
     await app.close(); // stops accepting new connections
     await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
+    await messagesWorker?.stop(); // the sends in hand finish; anything claimed and unsent is taken again after its lease
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

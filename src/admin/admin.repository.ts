@@ -98,6 +98,12 @@ export async function eraseCustomer(q: Queryable, customer: { id: string; email:
   );
   await q.query('UPDATE store_customers SET merchant_note = NULL, block_reason = NULL WHERE customer_id = $1', [customerId]);
   await q.query('DELETE FROM notification_preferences WHERE customer_id = $1', [customerId]);
+  // Their messages keep what was sent and why, not where to: anything still to go is refused by the gate.
+  await q.query(
+    `UPDATE messages SET to_address = ''
+      WHERE customer_id = $1 OR (customer_id IS NULL AND to_address IN (coalesce($2::text, ''), coalesce($3::text, '')))`,
+    [customerId, customer.email, customer.phone],
+  );
 }
 
 /** What already occupies the unit in that range: a live appointment or an unexpired hold. */
