@@ -30,11 +30,17 @@ export function parseAuth(description: string | undefined, security: unknown): A
   return { kind: m[1] === 'Merchant' ? 'merchant' : 'customer', scope: m[2], entitlements: list(m[3]), permissions: list(m[4]) };
 }
 
-export function operationsOf(doc: any): Operation[] {
+/**
+ * Every operation of the document. Streaming operations (a 200 of text/event-stream, which never
+ * ends) are left out unless asked for: a request-and-answer check would wait on them forever. The
+ * event stream has its own proof (proofs/event-stream.ts) and tests (test/events/stream.test.ts).
+ */
+export function operationsOf(doc: any, options: { includeStreams?: boolean } = {}): Operation[] {
   const out: Operation[] = [];
   for (const [path, methods] of Object.entries<any>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<any>(methods)) {
       if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
+      if (!options.includeStreams && op.responses?.['200']?.content?.['text/event-stream']) continue;
       const params: any[] = op.parameters ?? [];
       const responses: Record<string, any> = {};
       for (const [status, r] of Object.entries<any>(op.responses ?? {})) {

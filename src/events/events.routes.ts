@@ -57,10 +57,8 @@ export async function eventsRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const lastEventId = request.headers['last-event-id'];
     const stream = await openStream(merchantContext(request), pump, request.query as StreamQueryT, typeof lastEventId === 'string' ? lastEventId : undefined);
-    reply
-      .header('content-type', 'text/event-stream; charset=utf-8')
-      .header('cache-control', 'no-cache, no-transform')
-      .header('x-accel-buffering', 'no');
+    // Cache-Control: no-store comes with every authenticated answer (security-headers.ts); no proxy buffering.
+    reply.header('content-type', 'text/event-stream; charset=utf-8').header('x-accel-buffering', 'no');
     return reply.send(stream);
   });
 }
