@@ -18,6 +18,7 @@ import { growthTable, table, writeJson, type GrowthReport, type ScenarioReport }
 import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
+import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -163,6 +164,17 @@ if (growthUrl) {
   console.log('\nGrowth (read scenarios):\n' + growthTable(growth, labels));
 }
 
+// Webhook delivery: deliveries/s and commit-to-receiver lag at 200 writes/s (server engine only).
+let webhooks: WebhookBenchResult | null = null;
+if (databaseUrl && (!only || only.includes('webhooks'))) {
+  try {
+    webhooks = await runOnOwnDatabase(databaseUrl, { nodeArgs, seconds: quick ? 5 : 10, events: quick ? 5_000 : 20_000 });
+    console.log('\n' + describeWebhookBench(webhooks));
+  } catch (err) {
+    console.log(`\nwebhooks: bench error: ${(err as Error).message.slice(0, 200)}`);
+  }
+}
+
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
 writeJson(file, {
   started: started.toISOString(),
@@ -179,6 +191,7 @@ writeJson(file, {
   scenarios: main.reports,
   growth: growth && { appointments: grownAppointments, rows: growth },
   eventCost,
+  webhooks,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);

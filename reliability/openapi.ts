@@ -17,6 +17,8 @@ export interface Operation {
   body: any | null;
   bodyRequired: boolean;
   responses: Record<string, any>; // status pattern -> schema
+  /** The success answer is a Server-Sent Events stream: it stays open until the client leaves. */
+  streaming: boolean;
 }
 
 const RULE = /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
@@ -30,17 +32,11 @@ export function parseAuth(description: string | undefined, security: unknown): A
   return { kind: m[1] === 'Merchant' ? 'merchant' : 'customer', scope: m[2], entitlements: list(m[3]), permissions: list(m[4]) };
 }
 
-/**
- * Every operation of the document. Streaming operations (a 200 of text/event-stream, which never
- * ends) are left out unless asked for: a request-and-answer check would wait on them forever. The
- * event stream has its own proof (proofs/event-stream.ts) and tests (test/events/stream.test.ts).
- */
-export function operationsOf(doc: any, options: { includeStreams?: boolean } = {}): Operation[] {
+export function operationsOf(doc: any): Operation[] {
   const out: Operation[] = [];
   for (const [path, methods] of Object.entries<any>(doc.paths ?? {})) {
     for (const [method, op] of Object.entries<any>(methods)) {
       if (!['get', 'post', 'patch', 'put', 'delete'].includes(method)) continue;
-      if (!options.includeStreams && op.responses?.['200']?.content?.['text/event-stream']) continue;
       const params: any[] = op.parameters ?? [];
       const responses: Record<string, any> = {};
       for (const [status, r] of Object.entries<any>(op.responses ?? {})) {
@@ -58,6 +54,7 @@ export function operationsOf(doc: any, options: { includeStreams?: boolean } = {
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
         bodyRequired: !!op.requestBody?.required,
         responses,
+        streaming: Boolean(op.responses?.['200']?.content?.['text/event-stream']),
       });
     }
   }

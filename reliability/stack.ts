@@ -36,7 +36,7 @@ export async function startStack(
   if (failed) throw (failed as PromiseRejectedResult).reason;
   const res = await http(servers[0].baseUrl, 'GET', '/openapi.json');
   if (res.status !== 200) throw new Error(`GET /openapi.json answered ${res.status}`);
-  const ops = operationsOf(res.body, { includeStreams: true });
+  const ops = operationsOf(res.body);
   const has = (method: string, path: string) => !!findOperation(ops, method, path);
   return {
     database,

@@ -111,9 +111,10 @@ export function webhooksDocument(): Record<string, unknown> {
           operationId: `event_${type.replace('.', '_')}`,
           summary: `${type} event`,
           description: 'Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.',
-          security: [{ webhookSignature: [] }],
           requestBody: { required: true, content: { 'application/json': { schema: eventSchema(type, EVENT_DATA[type]) } } },
           responses: { '2XX': { description: 'Received; any 2xx acknowledges the delivery' } },
+          // The receiver authenticates the sender by the Standard Webhooks signature (components.securitySchemes).
+          security: [{ webhookSignature: [] }],
         },
       },
     ]),

@@ -57,8 +57,11 @@ export async function eventsRoutes(fastify: FastifyInstance) {
   }, async (request, reply) => {
     const lastEventId = request.headers['last-event-id'];
     const stream = await openStream(merchantContext(request), pump, request.query as StreamQueryT, typeof lastEventId === 'string' ? lastEventId : undefined);
-    // Cache-Control: no-store comes with every authenticated answer (security-headers.ts); no proxy buffering.
-    reply.header('content-type', 'text/event-stream; charset=utf-8').header('x-accel-buffering', 'no');
+    reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      // no-store: an authenticated answer (docs/decisions.md, Contract); no-transform: no proxy buffering or compression.
+      .header('cache-control', 'no-store, no-transform')
+      .header('x-accel-buffering', 'no');
     return reply.send(stream);
   });
 }
