@@ -158,25 +158,29 @@ export class WebhookWorker {
   }
 
   private async dispatchLoop(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       try {
         const r = await this.dispatchOnce();
+        failures = 0;
         if (r.deliveries > 0) this.wake();
         if (r.events === DISPATCH_BATCH) continue;
       } catch (err) {
-        this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
+        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
       }
-      await this.sleep(this.o.settings.pollMs, 'dispatch');
+      await this.sleep(this.backoff(failures), 'dispatch');
     }
   }
 
   private async deliveryLoop(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let claimed: ClaimedDelivery[] = [];
       try {
         claimed = await this.claim();
+        failures = 0;
       } catch (err) {
-        this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
+        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
       }
       for (const c of claimed) {
         // The attempt stays in inFlight until its outcome is recorded: until then its lease still
@@ -186,8 +190,13 @@ export class WebhookWorker {
         p.finally(() => this.inFlight.delete(p));
       }
       // Nothing due (or no free slot): wait for new deliveries, freed slots, or the poll interval.
-      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency) await this.sleep(this.o.settings.pollMs, 'delivery');
+      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency) await this.sleep(this.backoff(failures), 'delivery');
     }
+  }
+
+  /** The poll interval; while the database keeps failing, doubling up to 5 s (logged once per run). */
+  private backoff(failures: number): number {
+    return failures === 0 ? this.o.settings.pollMs : Math.min(5_000, this.o.settings.pollMs * 2 ** Math.min(failures, 10));
   }
 
   /**
