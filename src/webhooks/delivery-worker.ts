@@ -18,6 +18,8 @@ import { createAgents, destroyAgents, sendAttempt, ATTEMPT_TIMEOUT_MS, type Agen
 import { signatureHeaders } from './signing.ts';
 import type { Resolver } from './target-guard.ts';
 
+/** Connections of the worker's own pool inside `npm start` (dispatch, claims and records overlap). */
+export const WEBHOOK_WORKER_POOL = 4;
 /** An endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
 const DISPATCH_BATCH = 1000;
