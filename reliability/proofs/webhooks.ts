@@ -138,7 +138,8 @@ async function apiKill(p: ProofRun, stack: Stack, rx: ProofReceiver) {
     }
   };
   const load = Promise.all(units.map((_, c) => client(c)));
-  await sleep(700);
+  // Kill once the load is well under way (some creates answered), whatever the machine's speed.
+  for (const until = Date.now() + 3_000; answered.size < 20 && Date.now() < until; ) await sleep(20);
   await victim.kill();
   stop = true;
   await load;
