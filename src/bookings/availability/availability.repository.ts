@@ -154,29 +154,35 @@ const PARTS = {
     CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
    WHERE dh.asked`,
 
-  // walls: candidate starts on the wall clock, every slot_step_min counted from local midnight,
-  // inside each interval of an asked day and on that day (a 24:00 close is the next day's 00:00),
-  // or only the wall time of the one start asked about.
-  walls: `
-  SELECT w.unit_id, w.day, g AS wall, w.off_start, w.off_end, w.free
-    FROM windows w CROSS JOIN store st
+  // starts: the candidate starts on the wall clock (every slot_step_min counted from local
+  // midnight, inside each interval of an asked day and on that day: a 24:00 close is the next day's
+  // 00:00; or only the wall time of the one start asked about), each turned into the real instants it
+  // names, kept when the whole occupied block lies in the interval's free time. On a day with one
+  // offset the instant is the wall time minus the offset. On a change day, the readings under the
+  // day's two offsets that read back as the same wall time: none in a spring-forward gap, two in a
+  // fall-back overlap. The containment is checked here, beside the small multirange it needs.
+  starts: `
+  SELECT w.unit_id, w.day, g AS wall, a.at
+    FROM windows w CROSS JOIN store st CROSS JOIN service sv
     CROSS JOIN LATERAL generate_series(
       w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
       w.day + w.closes, st.step) g
-   WHERE g < (w.day + 1)::timestamp AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))`,
-
-  // starts: each wall time as the real instants it names. On a day with one offset that is the wall
-  // time minus the offset. On a change day, the readings under the day's two offsets that read back
-  // as the same wall time: none in a spring-forward gap, two in a fall-back overlap.
-  starts: `
-  SELECT w.unit_id, w.day, w.wall, w.free, (w.wall - w.off_start) AT TIME ZONE 'UTC' AS at
-    FROM walls w WHERE w.off_start = w.off_end
+    CROSS JOIN LATERAL (SELECT (g - w.off_start) AT TIME ZONE 'UTC' AS at) a
+   WHERE w.off_start = w.off_end AND g < (w.day + 1)::timestamp
+     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
+     AND tstzrange(a.at - sv.before, a.at + sv.told + sv.after) <@ w.free
   UNION ALL
-  SELECT w.unit_id, w.day, w.wall, w.free, i.at
-    FROM walls w CROSS JOIN store st
+  SELECT w.unit_id, w.day, g AS wall, i.at
+    FROM windows w CROSS JOIN store st CROSS JOIN service sv
+    CROSS JOIN LATERAL generate_series(
+      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
+      w.day + w.closes, st.step) g
     CROSS JOIN LATERAL (
-      SELECT DISTINCT (w.wall - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
-   WHERE w.off_start <> w.off_end AND (i.at AT TIME ZONE st.tz) = w.wall`,
+      SELECT DISTINCT (g - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
+   WHERE w.off_start <> w.off_end AND g < (w.day + 1)::timestamp
+     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
+     AND (i.at AT TIME ZONE st.tz) = g
+     AND tstzrange(i.at - sv.before, i.at + sv.told + sv.after) <@ w.free`,
 
   // seating: a store with active service periods (a restaurant) seats only inside a period's
   // window on the day, and no later than its close minus the period's last_seating_offset_min.
@@ -187,16 +193,14 @@ const PARTS = {
     CROSS JOIN LATERAL (SELECT (ARRAY['sunday','monday','tuesday','wednesday','thursday','friday','saturday'])[d.dow + 1] AS name) n
     JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
 
-  // offered: a start on a unit is offered when the whole occupied block lies in the unit's free
-  // time (inside its hours and missing everything busy), no sooner than the notice, before the
+  // offered: a start whose block fits (above) is offered no sooner than the notice, before the
   // horizon, and (for a restaurant) inside a seating window. Touching intervals both produce their
   // shared wall time: DISTINCT ON keeps one.
   offered: `
   SELECT DISTINCT ON (s.unit_id, s.at) s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
          s.at - sv.before AS block_starts_at, s.at + sv.told + sv.after AS block_ends_at
     FROM starts s CROSS JOIN service sv CROSS JOIN store st
-   WHERE tstzrange(s.at - sv.before, s.at + sv.told + sv.after) <@ s.free
-     AND s.at >= st.earliest AND s.at < st.latest
+   WHERE s.at >= st.earliest AND s.at < st.latest
      AND ($9::timestamptz IS NULL OR s.at = $9::timestamptz)
      AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
           OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))`,
