@@ -7,10 +7,14 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { createMessagesWorker } from '../src/notifications/messages/worker.ts';
+import { demoWebhooks } from './demo-webhooks.ts';
 
 const DEMO_STORE = 'Demo Salon';
 const base = loadConfig();
-const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error' });
+// The demo's own receiver listens on 127.0.0.1: private targets are allowed for this process only.
+const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error', webhooks: Object.freeze({ ...base.webhooks, allowPrivateTargets: true }) });
 const baseUrl = `http://${base.host === '0.0.0.0' ? '127.0.0.1' : base.host}:${base.port}`;
 
 if (!base.databaseUrl) {
@@ -88,6 +92,8 @@ if (!storeId) {
     { unit_id: units[0].id, starts_at: todayAt(9), ends_at: todayAt(9, 45), customer_id: customers[0].id },
     { unit_id: units[0].id, starts_at: todayAt(10), ends_at: todayAt(10, 45), guest_name: 'Walk-up Guest', guest_email: 'guest@example.com' },
     { unit_id: units[1].id, starts_at: todayAt(11), ends_at: todayAt(11, 30), customer_id: customers[1].id },
+    // Tomorrow: its confirmation is shown from the local mailbox below.
+    { unit_id: units[1].id, starts_at: todayAt(24 + 10), ends_at: todayAt(24 + 10, 45), customer_id: customers[2].id },
   ];
   for (const b of bookings) {
     const made = await api('POST', '/api/v1/bookings/appointments', { store_id: storeId, service_id: haircut?.service?.id ?? null, ...b }, seedToken);
@@ -110,6 +116,7 @@ const customer = someone.rows[0]
 const today = new Date().toISOString().slice(0, 10);
 const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
 
+const webhookLines = unit ? await demoWebhooks(app, db, merchant, storeId, unit).catch((err) => [`webhooks not demonstrated: ${(err as Error).message}`]) : [];
 // Online booking: every unit gets working hours (Tuesday to Saturday 09:00-17:30 with a lunch
 // break, Saturday until 16:00), so the customer can find a time and book it.
 const week = {
@@ -129,11 +136,27 @@ const found = serviceId && customer
 const firstSlot = found?.days.flatMap((d: { slots: Array<{ starts_at: string }> }) => d.slots)[0]?.starts_at ?? null;
 if (!firstSlot) notes.push('no online slot found in the next week (no service or customer yet)');
 
+// Customer messages: plan and "send" what the seeding caused. The demo never sends for real: it
+// keeps them in the local mailbox, as the service does when no SMTP_URL or SMS provider is set.
+const messages = createMessagesWorker({ db, clock: systemClock, config: { ...config.messages, smtpUrl: null, sms: null } });
+await messages.drain().catch((err) => notes.push(`messages not planned: ${(err as Error).message.slice(0, 120)}`));
+await messages.stop();
+const kept = (await db.query<{ kind: string; channel: string; to_address: string; subject: string; body_text: string; ics: string | null }>(
+  `SELECT kind, channel, to_address, subject, body_text, ics FROM messages WHERE store_id = $1 AND status = 'mailbox' ORDER BY created_at DESC LIMIT 1`,
+  [storeId],
+)).rows[0];
+const mailboxLines = kept
+  ? ['', `One message from the local mailbox (${kept.kind}, ${kept.channel}, to ${kept.to_address}; not sent: no SMTP_URL is set):`, `Subject: ${kept.subject}`, '', kept.body_text.trimEnd(), ...(kept.ics ? ['', `(with appointment.ics: ${kept.ics.split(/\r?\n/).filter((l) => /^(METHOD|UID|SEQUENCE|DTSTART)/.test(l)).join(' ')})`] : []),
+    `List them all: curl -s "$BASE/admin/v1/stores/$STORE/messages" -H "Authorization: Bearer $ADMIN_TOKEN"`]
+  : ['', 'No message in the local mailbox yet (the demo bookings are in the past).'];
+
 await app.close();
 await db.close();
 
 console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
 for (const n of notes) console.log(`note: ${n}`);
+for (const line of webhookLines) console.log(line);
+for (const line of mailboxLines) console.log(line);
 console.log(`
 Start the service (npm start), then paste:
 
