@@ -117,6 +117,24 @@ const today = new Date().toISOString().slice(0, 10);
 const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
 
 const webhookLines = unit ? await demoWebhooks(app, db, merchant, storeId, unit).catch((err) => [`webhooks not demonstrated: ${(err as Error).message}`]) : [];
+// Online booking: every unit gets working hours (Tuesday to Saturday 09:00-17:30 with a lunch
+// break, Saturday until 16:00), so the customer can find a time and book it.
+const week = {
+  tuesday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  wednesday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  thursday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '19:00' }],
+  friday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  saturday: [{ open: '09:00', close: '16:00' }],
+};
+const unhoured = await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 AND hours_set_at IS NULL', [storeId]);
+for (const u of unhoured.rows) await api('PUT', `/api/v1/bookings/units/${u.id}/hours`, { week, exceptions: [] }, merchant);
+const serviceId = (await db.query<{ id: string }>('SELECT id FROM services WHERE store_id = $1 AND is_active ORDER BY sort, name LIMIT 1', [storeId])).rows[0]?.id;
+const weekAhead = new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10);
+const found = serviceId && customer
+  ? await api('GET', `/api/v1/bookings/availability?store_id=${storeId}&service_id=${serviceId}&from_date=${today}&to_date=${weekAhead}`, undefined, customer)
+  : null;
+const firstSlot = found?.days.flatMap((d: { slots: Array<{ starts_at: string }> }) => d.slots)[0]?.starts_at ?? null;
+if (!firstSlot) notes.push('no online slot found in the next week (no service or customer yet)');
 
 // Customer messages: plan and "send" what the seeding caused. The demo never sends for real: it
 // keeps them in the local mailbox, as the service does when no SMTP_URL or SMS provider is set.
@@ -159,6 +177,15 @@ curl -s "$BASE/api/v1/customers/list?store_id=$STORE" -H "Authorization: Bearer 
 curl -s -X POST "$BASE/api/v1/bookings/appointments" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: demo-$(date +%s)" \\
   -d "{\\"store_id\\":\\"$STORE\\",\\"unit_id\\":\\"$UNIT\\",\\"starts_at\\":\\"${todayAt(16)}\\",\\"ends_at\\":\\"${todayAt(16, 30)}\\",\\"guest_name\\":\\"Kim\\",\\"guest_email\\":\\"kim@example.com\\"}"
-${customer ? `# A customer's notification preferences\ncurl -s "$BASE/api/v1/notifications/preferences" -H "Authorization: Bearer $CUSTOMER_TOKEN"\n` : ''}
+${customer ? `# A customer's notification preferences\ncurl -s "$BASE/api/v1/notifications/preferences" -H "Authorization: Bearer $CUSTOMER_TOKEN"\n` : ''}${customer && serviceId ? `# Online booking as the customer: free times over the next week
+export SERVICE=${serviceId}
+curl -s "$BASE/api/v1/bookings/availability?store_id=$STORE&service_id=$SERVICE&from_date=${today}&to_date=${weekAhead}" -H "Authorization: Bearer $CUSTOMER_TOKEN"
+${firstSlot ? `# Hold the first free time (any unit) for a few minutes, then confirm it into an appointment (source online)
+HOLD=$(curl -s -X POST "$BASE/api/v1/bookings/holds" -H "Authorization: Bearer $CUSTOMER_TOKEN" -H "Content-Type: application/json" \\
+  -d "{\\"store_id\\":\\"$STORE\\",\\"service_id\\":\\"$SERVICE\\",\\"starts_at\\":\\"${firstSlot}\\"}" | sed -E 's/.*"id":"([^"]+)".*/\\1/')
+curl -s -X POST "$BASE/api/v1/bookings/holds/$HOLD/confirm" -H "Authorization: Bearer $CUSTOMER_TOKEN" -H "Content-Type: application/json" -d '{}'
+# The customer's own upcoming bookings
+curl -s "$BASE/api/v1/me/appointments?store_id=$STORE&upcoming=true" -H "Authorization: Bearer $CUSTOMER_TOKEN"
+` : ''}` : ''}
 API reference: $BASE/docs   (OpenAPI document: $BASE/openapi.json)
 `);

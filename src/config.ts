@@ -49,6 +49,8 @@ export interface Config {
     /** One attempt's time limit (15 s). A claimed attempt's lease is twice this plus 2 s. */
     readonly timeoutMs: number;
   };
+  /** Origins allowed to call the customer operations from a browser, for every store (plus each store's own list). */
+  readonly corsOrigins: readonly string[];
   /** Customer messages (src/notifications/): channels and the sender loop. */
   readonly messages: MessagesConfig;
 }
@@ -109,6 +111,18 @@ function schedule(env: NodeJS.ProcessEnv, name: string): readonly number[] {
     throw new ConfigError(`${name} must be up to 20 comma-separated delays in ms (0 to 7 days each) (got "${raw}")`);
   }
   return Object.freeze(values);
+}
+
+// scheme://host[:port]; a wildcard is refused: nothing is open to every origin.
+const ORIGIN = /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === null) return [];
+  return [...new Set(raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean).map((o) => {
+    if (!ORIGIN.test(o)) throw new ConfigError(`${name} must be a comma-separated list of origins like https://shop.example (got "${o}")`);
+    return o;
+  }))];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -194,6 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batch: int(env, 'MESSAGES_BATCH', 100, 1, 1000),
       concurrency: int(env, 'MESSAGES_CONCURRENCY', 20, 1, 200),
     }),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
   });
 }
 
