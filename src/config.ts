@@ -195,6 +195,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       pollMs: int(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
     }),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
     messages: Object.freeze({
       smtpUrl,
       smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),
@@ -208,7 +209,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       batch: int(env, 'MESSAGES_BATCH', 100, 1, 1000),
       concurrency: int(env, 'MESSAGES_CONCURRENCY', 20, 1, 200),
     }),
-    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
   });
 }
 

@@ -7,8 +7,8 @@ import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
-import { createMessagesWorker } from './notifications/messages/worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
+import { createMessagesWorker } from './notifications/messages/worker.ts';
 
 let config: Config;
 try {

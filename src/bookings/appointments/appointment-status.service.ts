@@ -39,7 +39,9 @@ function repeat(a: AppointmentRow): StatusResponse {
 /** The audit row and the event of one status change; the event's data is the appointment after it. */
 async function auditStatus(tx: Tx, ctx: RequestContext, a: AppointmentRow, to: string, details: Record<string, unknown> = {}) {
   await audit(tx, ctx, { action: `appointment.${to}`, entity: 'appointment', entityId: a.id, details: { from: a.status, to, ...details } });
-  const data = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status } };
+  const data: Record<string, unknown> = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status } };
+  // Who cancelled: the shop, or the customer from their own bookings (the deposit sweep says so itself).
+  if (to === 'cancelled') data.cancelled_by = ctx.actor.kind === 'customer' ? 'customer' : 'merchant';
   await emit(tx, { storeId: a.store_id, type: `appointment.${to}` as EventType, data }, ctx.clock.now());
 }
 
