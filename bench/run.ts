@@ -19,6 +19,7 @@ import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
 import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
+import { describeMessagesBench, runMessagesOnOwnDatabase, type MessagesBenchResult } from './messages.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -175,6 +176,17 @@ if (databaseUrl && (!only || only.includes('webhooks'))) {
   }
 }
 
+// Customer messages: emails/s to a local SMTP server, sending alone and planning + sending (server engine only).
+let messages: MessagesBenchResult | null = null;
+if (databaseUrl && (!only || only.includes('messages'))) {
+  try {
+    messages = await runMessagesOnOwnDatabase(databaseUrl, { nodeArgs, emails: quick ? 1_000 : 5_000 });
+    console.log('\n' + describeMessagesBench(messages));
+  } catch (err) {
+    console.log(`\nmessages: bench error: ${(err as Error).message.slice(0, 200)}`);
+  }
+}
+
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
 writeJson(file, {
   started: started.toISOString(),
@@ -192,6 +204,7 @@ writeJson(file, {
   growth: growth && { appointments: grownAppointments, rows: growth },
   eventCost,
   webhooks,
+  messages,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);
