@@ -9,8 +9,10 @@
 //     appointments cannot see) are checked without a race, and
 //   - keeps concurrent inserts on one unit from deadlocking inside the constraint check.
 import type { Tx } from '../platform/db/port.ts';
+import type { RequestContext } from '../platform/context.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
+import { oneStatementWrite } from '../platform/one-statement.ts';
 
 export interface AppointmentRow {
   id: string;
@@ -144,6 +146,36 @@ function asConflict(err: unknown): never {
     throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
   }
   throw err;
+}
+
+/** A merchant's booking request, as bbo_merchant_book takes it (migrations/101_merchant_book.sql). */
+export interface MerchantBooking {
+  store_id: string;
+  unit_id: string;
+  service_id: string | null;
+  customer_id: string | null;
+  guest_name: string | null;
+  guest_email: string | null;
+  guest_phone: string | null;
+  party_size: number;
+  price_pence: number | null;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string | null;
+  block_ends_at: string | null;
+  override: boolean;
+  client_token: string | null;
+  created_by: string | null;
+}
+
+/**
+ * The merchant's create in one statement (one round trip): the idempotency claim, the store,
+ * service and customer checks, the unit lock, the client-token reuse, holds and time-off, the insert
+ * (the exclusion constraint decides), the relationship touch, the audit row, the event and the
+ * idempotency record, in that order, inside bbo_merchant_book. Returns the response body.
+ */
+export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantBooking, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
 }
 
 /**

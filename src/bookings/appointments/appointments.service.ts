@@ -5,8 +5,7 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import { book, move, type AppointmentRow } from '../booking-authority.ts';
-import { emit } from '../../events/outbox.ts';
+import { bookForMerchant, move, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
 import * as repo from './appointments.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
@@ -71,76 +70,42 @@ function trimmed(value: string | null | undefined): string | null {
   return value?.trim() || null;
 }
 
+/**
+ * One statement (bookForMerchant, migrations/101_merchant_book.sql): the checks below the contact
+ * rule run in the database in this order: Idempotency-Key claim; store; service (unknown, then
+ * archived); customer (unknown, then erased); times (INVALID_TIME_RANGE); unit (unknown, locked);
+ * client-token reuse; unit bookable; holds and time-off; the exclusion constraint (SLOT_TAKEN).
+ */
 export async function createAppointment(ctx: MerchantContext, body: CreateBody): Promise<CreateResponse> {
-  const storeId = ctx.actor.storeId;
   const customerId = body.customer_id ?? null;
   const guestEmail = body.guest_email ? body.guest_email.trim().toLowerCase() : null;
   // Someone must be reachable: an account, or a guest with an email.
   if (!customerId && !guestEmail) {
     throw new AppError('GUEST_CONTACT_REQUIRED', 'A booking needs customer_id or guest_email');
   }
-  return inTransaction(ctx, async (tx) => {
-    const now = ctx.clock.now();
-    const serviceId = body.service_id ?? null;
-    // The store, the service and the customer in one read; each refusal is checked in this order.
-    const facts = await repo.bookingFacts(tx, storeId, { serviceId, customerId });
-    const store = facts.store;
-    if (!store) throw notFound('Store');
-    const service = facts.service;
-    if (serviceId && !service) throw notFound('Service');
-    if (service && !service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
-    if (customerId) {
-      const customer = facts.customer;
-      if (!customer) throw notFound('Customer');
-      if (customer.erased) throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
-    }
-    const block = occupiedBlock(body.starts_at, body.ends_at, { start: body.block_starts_at, end: body.block_ends_at }, service);
-    const { appointment, reused } = await book(
-      tx,
-      {
-        storeId,
-        unitId: body.unit_id,
-        startsAt: body.starts_at,
-        endsAt: body.ends_at,
-        ...block,
-        override: body.override ?? false,
-        // A merchant quick-add is booked and agreed on the spot; no payment is pending.
-        status: 'confirmed',
-        serviceId: body.service_id ?? null,
-        customerId,
-        guestName: trimmed(body.guest_name),
-        guestEmail,
-        guestPhone: trimmed(body.guest_phone),
-        partySize: body.party_size ?? 1,
-        children: 0,
-        highChairs: 0,
-        // Snapshotted: later changes to the service never reprice this appointment.
-        pricePence: body.price_pence ?? service?.price_pence ?? 0,
-        // No money moves on a merchant quick-add, so no deposit was taken.
-        depositPence: 0,
-        paymentStatus: 'none',
-        currency: store.currency,
-        source: MERCHANT_SOURCE,
-        preferredAreaId: null,
-        clientToken: body.client_token ?? null,
-        createdBy: ctx.actor.userId,
-      },
-      now,
-    );
-    if (!reused) {
-      if (customerId) await repo.touchStoreRelationship(tx, storeId, customerId, now);
-      await audit(tx, ctx, {
-        action: 'appointment.created',
-        entity: 'appointment',
-        entityId: appointment.id,
-        details: { unit_id: appointment.unit_id, starts_at: appointment.starts_at, is_override: appointment.is_override },
-      });
-    }
-    const presented = presentAppointment(appointment);
-    // A reused client token is a no-op repeat: it emits nothing.
-    if (!reused) await emit(tx, { storeId, type: 'appointment.created', data: presented }, now);
-    return { appointment: presented, reused };
-  }, { exhausted: slotContended });
+  return bookForMerchant<CreateResponse>(
+    ctx,
+    {
+      store_id: ctx.actor.storeId,
+      unit_id: body.unit_id,
+      service_id: body.service_id ?? null,
+      customer_id: customerId,
+      guest_name: trimmed(body.guest_name),
+      guest_email: guestEmail,
+      guest_phone: trimmed(body.guest_phone),
+      party_size: body.party_size ?? 1,
+      // Snapshotted from the service when not given.
+      price_pence: body.price_pence ?? null,
+      starts_at: body.starts_at,
+      ends_at: body.ends_at,
+      block_starts_at: body.block_starts_at ?? null,
+      block_ends_at: body.block_ends_at ?? null,
+      override: body.override ?? false,
+      client_token: body.client_token ?? null,
+      created_by: ctx.actor.userId,
+    },
+    { exhausted: slotContended },
+  );
 }
 
 const UNMOVABLE = new Set(['cancelled', 'completed', 'no_show']);
