@@ -15,6 +15,14 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
+
+/**
+ * Named schemas that routes reference by `$ref: '<$id>#'` (for example the branches of a
+ * discriminated oneOf, which OpenAPI tools can only select by name). buildApp adds them at the root,
+ * so the document lists them under components.schemas and every route can resolve them.
+ */
+export const sharedSchemas: Array<{ $id: string }> = [...ACTIVITY_KINDS];
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
