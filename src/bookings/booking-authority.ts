@@ -178,6 +178,28 @@ export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantB
   return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
 }
 
+/** A merchant's move, as bbo_merchant_reschedule takes it (migrations/104_merchant_reschedule.sql). */
+export interface MerchantMove {
+  store_id: string;
+  appointment_id: string;
+  unit_id: string;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string | null;
+  block_ends_at: string | null;
+  override: boolean;
+}
+
+/**
+ * The merchant's reschedule in one statement: the idempotency claim, the appointment's row lock,
+ * the target unit, the status and cancellation-window checks, the block, both units locked by id,
+ * holds and time-off, one UPDATE of the block (the exclusion constraint decides), the audit row,
+ * the event and the idempotency record. Returns the response body.
+ */
+export async function moveForMerchant<T>(ctx: RequestContext, m: MerchantMove, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_reschedule', { ...m }, { ...options, mapError: asConflict });
+}
+
 /**
  * Books a new appointment. With a client token, a retry returns the first appointment
  * (reused: true) instead of booking twice.

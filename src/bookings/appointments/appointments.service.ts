@@ -1,18 +1,13 @@
 // Booking and moving appointments as the merchant. Both go through the booking authority, which
-// alone writes a unit's occupied time; this module adds the rules around it (who is reachable,
-// what the price is, the cancellation window) and the audit record, all in one transaction.
+// alone writes a unit's occupied time. Each is one statement, a database function that runs the
+// rules (who is reachable, what the price is, the cancellation window), the change, the audit row,
+// the event and the idempotency record in order (docs/architecture.md, "One-statement writes").
 import type { MerchantContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
-import { audit } from '../../platform/audit.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import { bookForMerchant, move, type AppointmentRow } from '../booking-authority.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
+import { bookForMerchant, moveForMerchant, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
-import * as repo from './appointments.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
-/** The source of an appointment booked here; the queue books with 'walk_in' (see docs/decisions.md). */
-const MERCHANT_SOURCE = 'merchant';
-const MINUTE_MS = 60_000;
 /** Deadlocks that outlast the retries are reported as the conflict they are, never as a 500. */
 const slotContended = () => new AppError('SLOT_TAKEN', 'The unit is contended for that time; retry');
 
@@ -39,29 +34,6 @@ export function presentAppointment(a: AppointmentRow): Appointment {
     high_chairs: a.high_chairs,
     source: a.source,
     is_override: a.is_override,
-  };
-}
-
-function shift(instant: string, minutes: number): string {
-  return new Date(Date.parse(instant) + minutes * MINUTE_MS).toISOString();
-}
-
-/**
- * What the unit is occupied for. An explicit block edge wins; otherwise the service's buffers
- * (clean-up, set-up) widen that side, as a real diary would. The customer is still told
- * starts_at/ends_at.
- */
-function occupiedBlock(
-  startsAt: string,
-  endsAt: string,
-  explicit: { start?: string | null; end?: string | null },
-  service: repo.ServiceTerms | null,
-): { blockStartsAt: string | null; blockEndsAt: string | null } {
-  const before = service?.buffer_before_min ?? 0;
-  const after = service?.buffer_after_min ?? 0;
-  return {
-    blockStartsAt: explicit.start ?? (before > 0 ? shift(startsAt, -before) : null),
-    blockEndsAt: explicit.end ?? (after > 0 ? shift(endsAt, after) : null),
   };
 }
 
@@ -108,62 +80,27 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
   );
 }
 
-const UNMOVABLE = new Set(['cancelled', 'completed', 'no_show']);
-
 /**
- * The store's cancellation window guards the appointment's CURRENT start: once now is within
- * cancellation_window_min minutes of it (or past it), a move needs override. A window of 0 never
- * refuses.
+ * One statement (moveForMerchant, migrations/104_merchant_reschedule.sql), checks in this order:
+ * Idempotency-Key claim; the appointment (locked); the target unit; the status (cancelled, completed
+ * and no-show cannot move); the store's cancellation window on the CURRENT start unless override
+ * (a window of 0 never refuses); times (INVALID_TIME_RANGE); both units locked by id; unit bookable;
+ * holds and time-off unless override; the exclusion constraint (SLOT_TAKEN). The block keeps the
+ * appointment's own service's buffers.
  */
-function insideCancellationWindow(current: AppointmentRow, windowMin: number, now: Date): boolean {
-  if (windowMin <= 0) return false;
-  return now.getTime() >= Date.parse(current.starts_at) - windowMin * MINUTE_MS;
-}
-
 export async function rescheduleAppointment(ctx: MerchantContext, body: RescheduleBody): Promise<RescheduleResponse> {
-  const storeId = ctx.actor.storeId;
-  const override = body.override ?? false;
-  return inTransaction(ctx, async (tx) => {
-    const now = ctx.clock.now();
-    const current = await repo.lockAppointment(tx, storeId, body.appointment_id);
-    if (!current) throw notFound('Appointment');
-    // Read after the lock: the target unit, the store's window and the service's buffers in one statement.
-    const facts = await repo.bookingFacts(tx, storeId, { unitId: body.unit_id, serviceId: current.service_id });
-    if (!facts.unitInStore) throw notFound('Unit');
-    if (UNMOVABLE.has(current.status)) {
-      throw new AppError('INVALID_TRANSITION', `A ${current.status} appointment cannot be moved`);
-    }
-    if (!override) {
-      const store = facts.store;
-      if (store && insideCancellationWindow(current, store.cancellation_window_min, now)) {
-        throw new AppError('CANCELLATION_WINDOW', `Within ${store.cancellation_window_min} minutes of the start a move needs override`);
-      }
-    }
-    const service = facts.service;
-    const block = occupiedBlock(body.starts_at, body.ends_at, { start: body.block_starts_at, end: body.block_ends_at }, service);
-    // One UPDATE: the new slot is secured before the old is released; a refusal leaves the row as it was.
-    const moved = await move(tx, storeId, current, { unitId: body.unit_id, startsAt: body.starts_at, endsAt: body.ends_at, ...block, override }, now);
-    await audit(tx, ctx, {
-      action: 'appointment.rescheduled',
-      entity: 'appointment',
-      entityId: current.id,
-      details: {
-        from: { unit_id: current.unit_id, starts_at: current.starts_at, ends_at: current.ends_at },
-        to: { unit_id: moved.unit_id, starts_at: moved.starts_at, ends_at: moved.ends_at },
-        override,
-      },
-    });
-    await emit(tx, {
-      storeId,
-      type: 'appointment.rescheduled',
-      data: { ...presentAppointment(moved), previous: { unit_id: current.unit_id, starts_at: current.starts_at, ends_at: current.ends_at } },
-    }, now);
-    return {
-      appointment_id: moved.id,
-      unit_id: moved.unit_id,
-      starts_at: moved.starts_at,
-      ends_at: moved.ends_at,
-      moved_in_place: moved.unit_id === current.unit_id,
-    };
-  }, { exhausted: slotContended });
+  return moveForMerchant<RescheduleResponse>(
+    ctx,
+    {
+      store_id: ctx.actor.storeId,
+      appointment_id: body.appointment_id,
+      unit_id: body.unit_id,
+      starts_at: body.starts_at,
+      ends_at: body.ends_at,
+      block_starts_at: body.block_starts_at ?? null,
+      block_ends_at: body.block_ends_at ?? null,
+      override: body.override ?? false,
+    },
+    { exhausted: slotContended },
+  );
 }
