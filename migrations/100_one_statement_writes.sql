@@ -12,14 +12,14 @@
 -- BB001 is ours (class BB is unused by PostgreSQL); the message is the code and the detail the human
 -- message, so src/platform/db/pg-errors.ts turns it into the same AppError the Node code threw. The
 -- statement fails, so everything the call wrote is rolled back, as a thrown AppError rolled back.
-CREATE FUNCTION bbo_refuse(code text, message text) RETURNS void
+CREATE OR REPLACE FUNCTION bbo_refuse(code text, message text) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
   RAISE EXCEPTION USING ERRCODE = 'BB001', MESSAGE = code, DETAIL = message;
 END $$;
 
 -- An instant as the service writes it everywhere (Date.prototype.toISOString): UTC, milliseconds, Z.
-CREATE FUNCTION bbo_iso(t timestamptz) RETURNS text
+CREATE OR REPLACE FUNCTION bbo_iso(t timestamptz) RETURNS text
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
   SELECT to_char(t AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')
 $$;
@@ -28,7 +28,7 @@ $$;
 -- a transaction-scoped try-lock on the key (held: IDEMPOTENCY_IN_PROGRESS), then the stored record,
 -- read AFTER the lock with a fresh snapshot. Returns the stored body to replay, or NULL to run.
 -- claim: {principal, method, path, key, request_hash, lock_key}; NULL when the request has no key.
-CREATE FUNCTION bbo_idempotency_claim(claim jsonb, at timestamptz) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_idempotency_claim(claim jsonb, at timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   rec record;
@@ -61,7 +61,7 @@ END $$;
 -- of {store_id, type, occurred_at, data}, given the store's zone and local times exactly as
 -- eventsInsertSql in src/events/outbox.ts does (keep the two in step; test/platform/one-statement.test.ts
 -- compares them). Returns the body.
-CREATE FUNCTION bbo_write_finish(claim jsonb, at timestamptz, body jsonb, audit jsonb, events jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_write_finish(claim jsonb, at timestamptz, body jsonb, audit jsonb, events jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
   IF jsonb_array_length(audit) > 0 THEN
@@ -96,7 +96,7 @@ END $$;
 
 -- One audit row: the actor's part comes from the request (src/platform/audit.ts rowOf), the rest
 -- from the change.
-CREATE FUNCTION bbo_audit_row(actor jsonb, at timestamptz, action text, entity text, entity_id text, details jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_audit_row(actor jsonb, at timestamptz, action text, entity text, entity_id text, details jsonb) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $$
   SELECT actor || jsonb_build_object('action', action, 'entity', entity, 'entity_id', entity_id, 'details', details, 'created_at', bbo_iso(at))
 $$;
@@ -105,7 +105,7 @@ $$;
 -- src/bookings/appointments/appointments.service.ts, with balance_pence as outstandingOf in
 -- appointment-money.ts: the deposit counts only while deposit_paid, 'paid' owes nothing, never
 -- negative). test/bookings/appointments/one-statement.test.ts checks the two agree.
-CREATE FUNCTION bbo_appointment_json(a appointments) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_appointment_json(a appointments) RETURNS jsonb
 LANGUAGE sql IMMUTABLE AS $$
   SELECT jsonb_build_object(
     'id', a.id, 'store_id', a.store_id, 'unit_id', a.unit_id, 'service_id', a.service_id, 'customer_id', a.customer_id,

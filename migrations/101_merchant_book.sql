@@ -8,7 +8,7 @@
 --       created_by}; names already trimmed and the email lower-cased by the caller.
 -- The no-double-booking guarantee is still the exclusion constraint appointments_no_overlap: its
 -- violation (23P01) leaves this function as the error it is and the caller maps it to SLOT_TAKEN.
-CREATE FUNCTION bbo_merchant_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_merchant_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored       jsonb;

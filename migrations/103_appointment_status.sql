@@ -7,7 +7,7 @@
 -- (reason already trimmed, null when blank; cancel only).
 -- Answers: {appointment_id, status, noop} for the first three, {appointment_id, cancelled, noop} for
 -- cancel. A repeat (already in the target state) changes nothing, writes no audit row and no event.
-CREATE FUNCTION bbo_appointment_status(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_appointment_status(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored  jsonb;

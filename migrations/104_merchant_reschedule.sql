@@ -7,7 +7,7 @@
 -- One UPDATE replaces the block, so the new slot is secured and the old released atomically; if the
 -- new slot is taken (23P01 from appointments_no_overlap, mapped to SLOT_TAKEN by the caller) the
 -- statement fails and the appointment is untouched.
-CREATE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored     jsonb;

@@ -5,7 +5,7 @@
 -- req: {store_id, appointment_id, method: 'cash' | 'card_machine', user_id, staff_name}
 -- The amount is derived here (price - deposit actually paid - already settled, never negative; 'paid'
 -- owes nothing: outstandingOf in appointment-money.ts), never sent by the client.
-CREATE FUNCTION bbo_settle(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+CREATE OR REPLACE FUNCTION bbo_settle(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
