@@ -20,6 +20,8 @@ import { growthTable, steadyTable, table, writeJson, type GrowthReport, type Sce
 import { measureWriteCeiling, type CeilingResult } from './harness/ceiling.ts';
 import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
+import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
+import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -130,7 +132,8 @@ if (databaseUrl && args['no-ceiling'] !== true) {
   writeCeiling = await measureWriteCeiling(databaseUrl, { connections: poolSize, loops: opts.connections, seconds: opts.duration, warmup: opts.warmup });
   console.log(`write ceiling: ${writeCeiling.tps} tx/s (Node pg ${writeCeiling.node.tps}, pgbench ${writeCeiling.pgbench?.tps ?? 'n/a'})`);
 }
-const main = await runAll(databaseUrl, ALL_SCENARIOS, 'base', true);
+const wantsScenarios = !only || only.some((o) => o !== 'events');
+const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
 for (const r of main.reports) {
   // A scenario's limit is the lower of its SQL-only throughput and the HTTP ceiling.
@@ -165,6 +168,23 @@ function sideBySide(server: ScenarioReport[], emb: ScenarioReport[]): string {
   return lines.join('\n');
 }
 
+// The event write's cost on create, in this same run (server engine; --only events runs just this).
+let eventCost: EventCostReport | null = null;
+if (!only || only.includes('events')) {
+  if (!databaseUrl) console.log('\nevent write cost: not measured on the embedded engine (the server owns its only connection)');
+  else {
+    console.log('\nEvent write cost on create (events on vs EVENTS_DISABLED_FOR_BENCH, alternating):');
+    const db = await openDb(databaseUrl);
+    try {
+      const fx = await loadFixtures(db);
+      eventCost = await measureEventCost({ db, env: { db, fx, mint: new TokenMint(secret) }, serverEnv: serverEnv(databaseUrl), nodeArgs, opts, resultsDir });
+      console.log(`  events on ${eventCost.on.rps} req/s vs off ${eventCost.off.rps} req/s: the event write costs ${(eventCost.cost * 100).toFixed(1)}% of create throughput (target at most 10%); statements per create ${eventCost.statementsOn} vs ${eventCost.statementsOff}`);
+    } finally {
+      await db.close();
+    }
+  }
+}
+
 let growth: GrowthReport[] | null = null;
 let grownAppointments: number | null = null;
 if (growthUrl) {
@@ -180,6 +200,17 @@ if (growthUrl) {
   }
   const labels: [string, string] = [`${(main.appointments / 1e6).toFixed(2)}M appts`, `${(grown.appointments / 1e6).toFixed(2)}M appts`];
   console.log('\nGrowth (read scenarios):\n' + growthTable(growth, labels));
+}
+
+// Webhook delivery: deliveries/s and commit-to-receiver lag at 200 writes/s (server engine only).
+let webhooks: WebhookBenchResult | null = null;
+if (databaseUrl && (!only || only.includes('webhooks'))) {
+  try {
+    webhooks = await runOnOwnDatabase(databaseUrl, { nodeArgs, seconds: quick ? 5 : 10, events: quick ? 5_000 : 20_000 });
+    console.log('\n' + describeWebhookBench(webhooks));
+  } catch (err) {
+    console.log(`\nwebhooks: bench error: ${(err as Error).message.slice(0, 200)}`);
+  }
 }
 
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
@@ -199,6 +230,8 @@ writeJson(file, {
   scenarios: main.reports,
   embedded: embedded && { dir: embeddedArg, appointments: embedded.appointments, peakRssMb: embedded.hwmMb, scenarios: embedded.reports },
   growth: growth && { appointments: grownAppointments, rows: growth },
+  eventCost,
+  webhooks,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);

@@ -27,6 +27,9 @@ DECLARE
   v_before     integer := 0;
   v_after      integer := 0;
   v_active     boolean;
+  v_pmin       integer;
+  v_pmax       integer;
+  v_party      integer := coalesce((req->>'party_size')::integer, 1);
   v_erased     boolean;
   v_unit_ok    boolean;
   v_what       text;
@@ -48,13 +51,19 @@ BEGIN
     PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
   END IF;
   IF v_service IS NOT NULL THEN
-    SELECT sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active INTO v_price, v_before, v_after, v_active
+    SELECT sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active, sv.party_min, sv.party_max
+      INTO v_price, v_before, v_after, v_active, v_pmin, v_pmax
       FROM services sv WHERE sv.store_id = v_store AND sv.id = v_service;
     IF NOT FOUND THEN
       PERFORM bbo_refuse('NOT_FOUND', 'Service not found');
     END IF;
     IF NOT v_active THEN
       PERFORM bbo_refuse('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
+    END IF;
+    -- The party must fit the named service (assertPartyFits in src/bookings/services/party-size.ts).
+    IF v_party < v_pmin OR v_party > v_pmax THEN
+      PERFORM bbo_refuse('PARTY_SIZE_OUT_OF_RANGE', format('party_size %s does not fit this service, which takes parties of %s', v_party,
+        CASE WHEN v_pmin = v_pmax THEN v_pmin::text ELSE v_pmin || ' to ' || v_pmax END));
     END IF;
   END IF;
   IF v_customer IS NOT NULL THEN
@@ -79,6 +88,13 @@ BEGIN
   END IF;
   IF v_bstart > v_starts OR v_bend < v_ends THEN
     PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
+  END IF;
+  -- MAX_APPOINTMENT_HOURS and MAX_BLOCK_HOURS of booking-authority.ts: anything longer is a typo.
+  IF v_ends - v_starts > interval '24 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
+  END IF;
+  IF v_bend - v_bstart > interval '48 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
   END IF;
 
   -- Lock the unit (lockUnits): serialises writers per unit, so holds and time-off (other tables)
@@ -120,7 +136,7 @@ BEGIN
       high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
     VALUES (v_store, v_unit, v_service, v_customer, req->>'guest_name', req->>'guest_email', req->>'guest_phone',
       v_starts, v_ends, tstzrange(v_bstart, v_bend), 'confirmed', 'none', coalesce((req->>'price_pence')::integer, v_price, 0), 0,
-      v_currency, coalesce((req->>'party_size')::integer, 1), 0, 0, 'merchant', v_override, NULL, v_token, req->>'created_by', NULL, at, at)
+      v_currency, v_party, 0, 0, 'merchant', v_override, NULL, v_token, req->>'created_by', NULL, at, at)
     ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
     RETURNING * INTO a;
     IF NOT FOUND THEN
@@ -149,5 +165,5 @@ BEGIN
     event_rows := jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.created', 'occurred_at', at, 'data', presented));
   END IF;
   RETURN jsonb_build_object('replayed', false,
-    'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows));
+    'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows, actor));
 END $$;

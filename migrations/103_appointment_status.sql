@@ -79,7 +79,7 @@ BEGIN
   END CASE;
 
   IF body IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, body, '[]', '[]'));
+    RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, body, '[]', '[]', actor));
   END IF;
   IF v_to IS NULL THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', format('A %s appointment cannot be %s', a.status, v_what));
@@ -105,5 +105,5 @@ BEGIN
       jsonb_build_object('from', a.status, 'to', v_to) || details)),
     -- The event's data is the appointment after the change, and the status it had before.
     jsonb_build_array(jsonb_build_object('store_id', a.store_id, 'type', 'appointment.' || v_to, 'occurred_at', at,
-      'data', bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))))));
+      'data', bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status)))), actor));
 END $$;

@@ -63,6 +63,13 @@ BEGIN
   IF v_bstart > v_starts OR v_bend < v_ends THEN
     PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
   END IF;
+  -- MAX_APPOINTMENT_HOURS and MAX_BLOCK_HOURS of booking-authority.ts: anything longer is a typo.
+  IF v_ends - v_starts > interval '24 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
+  END IF;
+  IF v_bend - v_bstart > interval '48 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
+  END IF;
 
   -- Both units locked in one fixed order (by id), so two movers never wait on each other in a cycle.
   SELECT count(*), bool_and(u.is_active AND u.bookable) FILTER (WHERE u.id = v_unit) INTO v_locked, v_unit_ok
@@ -107,5 +114,5 @@ BEGIN
     -- The moved appointment, and the unit and times it had before.
     jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
       'data', bbo_appointment_json(m) || jsonb_build_object('previous',
-        jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at)))))));
+        jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at))))), actor));
 END $$;

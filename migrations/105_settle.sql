@@ -47,13 +47,13 @@ BEGIN
       -- Nothing was ever owed here (price 0, paid online, or the deposit covered it).
       RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, base || jsonb_build_object(
         'outcome', 'nothing_owed', 'status', a.status, 'payment_status', a.payment_status, 'settled_total_pence', a.settled_pence,
-        'method', NULL, 'settled_at', NULL, 'settled_by_you', false, 'settled_by_name', NULL), '[]', '[]'));
+        'method', NULL, 'settled_at', NULL, 'settled_by_you', false, 'settled_by_name', NULL), '[]', '[]', actor));
     END IF;
     RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, base || jsonb_build_object(
       'outcome', 'already_settled', 'status', a.status, 'payment_status', a.payment_status, 'settled_total_pence', a.settled_pence,
       'method', v_last.method, 'settled_at', bbo_iso(v_last.settled_at),
       'settled_by_you', v_user IS NOT NULL AND v_last.settled_by_user_id IS NOT DISTINCT FROM v_user, 'settled_by_name', v_last.settled_by_name),
-      '[]', '[]'));
+      '[]', '[]', actor));
   END IF;
 
   -- Rules 1-3: the whole outstanding amount is collected, so the booking is paid and completed, and
@@ -76,5 +76,5 @@ BEGIN
       'data', bbo_appointment_json(s) || jsonb_build_object(
         'settlement', jsonb_build_object('amount_pence', v_owed, 'currency', a.currency, 'method', v_method,
           'settled_at', bbo_iso(at), 'settled_by_name', req->>'staff_name'),
-        'previous', jsonb_build_object('status', a.status, 'payment_status', a.payment_status))))));
+        'previous', jsonb_build_object('status', a.status, 'payment_status', a.payment_status)))), actor));
 END $$;

@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { appointmentsRoutes } from './bookings/appointments/appointments.routes.ts';
 import { appointmentSearchRoutes } from './bookings/appointment-search/appointment-search.routes.ts';
-import { diaryRoutes } from './bookings/diary/diary.routes.ts';
+import { appointmentReadRoutes, diaryRoutes } from './bookings/diary/diary.routes.ts';
 import { unitsRoutes } from './bookings/units/units.routes.ts';
 import { timeOffRoutes } from './bookings/time-off/time-off.routes.ts';
 import { queueRoutes } from './bookings/queue/queue.routes.ts';
@@ -15,6 +15,8 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
 
 /**
@@ -28,6 +30,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   await app.register(appointmentsRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(appointmentSearchRoutes, { prefix: '/api/v1/bookings/appointments' });
+  await app.register(appointmentReadRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(diaryRoutes, { prefix: '/api/v1/bookings/diary' });
   await app.register(unitsRoutes, { prefix: '/api/v1/bookings/units' });
   await app.register(timeOffRoutes, { prefix: '/api/v1/bookings/time-off' });
@@ -41,4 +44,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(journeyRoutes, { prefix: '/api/v1/customers' });
   await app.register(rosterRoutes, { prefix: '/api/v1/customers' });
   await app.register(preferencesRoutes, { prefix: '/api/v1/notifications/preferences' });
+  await app.register(eventsRoutes, { prefix: '/api/v1/events' });
+  await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
 }

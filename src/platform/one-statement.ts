@@ -7,7 +7,8 @@
 // - claim: the request's Idempotency-Key claim or null; the function calls bbo_idempotency_claim first
 //   and returns a stored body as {"replayed": true}; it ends with bbo_write_finish, which writes the
 //   audit rows, the events and the idempotency record with the body, as inTransaction's flush does;
-// - actor: the audit row's actor part (audit.ts), so the function writes the same audit rows;
+// - actor: the audit row's actor part (audit.ts), so the function writes the same audit rows, and is
+//   passed to bbo_write_finish last;
 // - at: ctx.clock.now(), never the database's now(), so tests can stand at any instant;
 // - refusals are raised as SQLSTATE BB001 (message = error code, detail = message) and become the
 //   same AppError here (pg-errors.ts); any other database error (a constraint) is the caller's to map.
@@ -15,6 +16,7 @@
 import type { RequestContext } from './context.ts';
 import { retryTransient, type TransactionOptions } from './context.ts';
 import { auditActor } from './audit.ts';
+import { eventsDisabledForBench } from '../events/outbox.ts';
 import { refusalOf } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
 import { ERRORS, type ErrorCode } from './errors/error-codes.ts';
@@ -42,7 +44,9 @@ function asAppError(err: unknown): never {
 export async function oneStatementWrite<T>(ctx: RequestContext, fn: string, req: Record<string, unknown>, options: OneStatementOptions = {}): Promise<T> {
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
-  const params = [claim && JSON.stringify(claim), JSON.stringify(auditActor(ctx)), ctx.clock.now().toISOString(), JSON.stringify(req)];
+  // The bench-only EVENTS_DISABLED_FOR_BENCH switch reaches the function's flush (bbo_write_finish).
+  const actor = eventsDisabledForBench() ? { ...auditActor(ctx), events_off: true } : auditActor(ctx);
+  const params = [claim && JSON.stringify(claim), JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify(req)];
   const sql = callSql(fn);
   const result = await retryTransient(async () => {
     try {

@@ -6,6 +6,7 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { bookForMerchant, moveForMerchant, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
+import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
 /** Deadlocks that outlast the retries are reported as the conflict they are, never as a 500. */
@@ -45,7 +46,8 @@ function trimmed(value: string | null | undefined): string | null {
 /**
  * One statement (bookForMerchant, migrations/101_merchant_book.sql): the checks below the contact
  * rule run in the database in this order: Idempotency-Key claim; store; service (unknown, then
- * archived); customer (unknown, then erased); times (INVALID_TIME_RANGE); unit (unknown, locked);
+ * archived, then party size); customer (unknown, then erased); times (INVALID_TIME_RANGE, then
+ * APPOINTMENT_TOO_LONG); unit (unknown, locked);
  * client-token reuse; unit bookable; holds and time-off; the exclusion constraint (SLOT_TAKEN).
  */
 export async function createAppointment(ctx: MerchantContext, body: CreateBody): Promise<CreateResponse> {
@@ -64,7 +66,8 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
       customer_id: customerId,
       guest_name: trimmed(body.guest_name),
       guest_email: guestEmail,
-      guest_phone: trimmed(body.guest_phone),
+      // A UK mobile in any spelling is stored as E.164; any other number as typed, trimmed.
+      guest_phone: guestPhone(body.guest_phone),
       party_size: body.party_size ?? 1,
       // Snapshotted from the service when not given.
       price_pence: body.price_pence ?? null,
@@ -84,7 +87,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
  * One statement (moveForMerchant, migrations/104_merchant_reschedule.sql), checks in this order:
  * Idempotency-Key claim; the appointment (locked); the target unit; the status (cancelled, completed
  * and no-show cannot move); the store's cancellation window on the CURRENT start unless override
- * (a window of 0 never refuses); times (INVALID_TIME_RANGE); both units locked by id; unit bookable;
+ * (a window of 0 never refuses); times (INVALID_TIME_RANGE, APPOINTMENT_TOO_LONG); both units locked by id; unit bookable;
  * holds and time-off unless override; the exclusion constraint (SLOT_TAKEN). The block keeps the
  * appointment's own service's buffers.
  */
