@@ -128,6 +128,19 @@ BEGIN
         PERFORM bbo_refuse('UNIT_UNAVAILABLE', format('The unit is %s for part of that time',
           CASE WHEN v_what = 'hold' THEN 'held by a customer mid-checkout' ELSE 'on time off' END));
       END IF;
+      -- Expired holds whose block meets this one block nobody any more, but their occupancy row
+      -- (unit_occupancy, migration 080) would refuse the insert: release them first, under the unit lock,
+      -- and report each as hold.expired (releaseExpiredHolds in booking-authority.ts).
+      WITH released AS (
+        UPDATE holds h SET released_at = at, release_reason = 'expired'
+         WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL AND h.expires_at <= at
+           AND h.block && tstzrange(v_bstart, v_bend)
+        RETURNING h.*)
+      SELECT coalesce(jsonb_agg(jsonb_build_object('store_id', v_store, 'type', 'hold.expired', 'occurred_at', at, 'data', jsonb_build_object(
+               'id', r.id, 'unit_id', r.unit_id, 'customer_id', r.customer_id, 'service_id', r.service_id,
+               'starts_at', bbo_iso(r.starts_at), 'ends_at', bbo_iso(r.ends_at), 'expires_at', bbo_iso(r.expires_at),
+               'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
+        INTO event_rows FROM released r;
     END IF;
     -- A merchant quick-add is confirmed on the spot; no money moves, so no deposit and nothing pending.
     -- The price is snapshotted: later changes to the service never reprice this appointment.
@@ -162,7 +175,7 @@ BEGIN
     END IF;
     audit_rows := jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'is_override', a.is_override)));
-    event_rows := jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.created', 'occurred_at', at, 'data', presented));
+    event_rows := event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.created', 'occurred_at', at, 'data', presented));
   END IF;
   RETURN jsonb_build_object('replayed', false,
     'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows, actor));

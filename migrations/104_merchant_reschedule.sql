@@ -26,6 +26,7 @@ DECLARE
   v_what     text;
   a          appointments;
   m          appointments;
+  event_rows jsonb := '[]';
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
@@ -96,6 +97,19 @@ BEGIN
       PERFORM bbo_refuse('UNIT_UNAVAILABLE', format('The unit is %s for part of that time',
         CASE WHEN v_what = 'hold' THEN 'held by a customer mid-checkout' ELSE 'on time off' END));
     END IF;
+    -- Expired holds whose block meets this one block nobody any more, but their occupancy row
+    -- (unit_occupancy, migration 080) would refuse the move: release them first, under the unit lock,
+    -- and report each as hold.expired (releaseExpiredHolds in booking-authority.ts).
+    WITH released AS (
+      UPDATE holds h SET released_at = at, release_reason = 'expired'
+       WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL AND h.expires_at <= at
+         AND h.block && tstzrange(v_bstart, v_bend)
+      RETURNING h.*)
+    SELECT coalesce(jsonb_agg(jsonb_build_object('store_id', v_store, 'type', 'hold.expired', 'occurred_at', at, 'data', jsonb_build_object(
+             'id', r.id, 'unit_id', r.unit_id, 'customer_id', r.customer_id, 'service_id', r.service_id,
+             'starts_at', bbo_iso(r.starts_at), 'ends_at', bbo_iso(r.ends_at), 'expires_at', bbo_iso(r.expires_at),
+             'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
+      INTO event_rows FROM released r;
   END IF;
 
   UPDATE appointments x
@@ -112,7 +126,7 @@ BEGIN
       'to', jsonb_build_object('unit_id', m.unit_id, 'starts_at', bbo_iso(m.starts_at), 'ends_at', bbo_iso(m.ends_at)),
       'override', v_override))),
     -- The moved appointment, and the unit and times it had before.
-    jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
+    event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
       'data', bbo_appointment_json(m) || jsonb_build_object('previous',
         jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at))))), actor));
 END $$;

@@ -45,7 +45,9 @@ export async function registerOpenApi(app: FastifyInstance) {
           ? `Merchant token, scope ${rule.scope}${rule.entitlements?.length ? `; entitlements ${rule.entitlements.join(', ')}` : ''}${rule.permissions?.length ? `; permissions ${rule.permissions.join(', ')}` : ''}.`
           : rule.kind === 'customer'
             ? `Customer token, scope ${rule.scope}.`
-            : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
+            : rule.kind === 'merchant_or_customer'
+              ? `Merchant token with scope ${rule.merchantScope}, or customer token with scope ${rule.customerScope}.`
+              : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
       // One schema object can be shared by a route's variants (HEAD, trailing slash): note it once.
       const description: string | undefined = (schema as any).description;
       if (!description?.includes(scopeNote)) (schema as any).description = [description, scopeNote].filter(Boolean).join('\n\n');
