@@ -1,7 +1,9 @@
 // npm run bench [-- --duration 10 --quick --connections 32 --pool 16 --only diary,settle --growth-url URL
-//                  --database-url URL --label name --profile --no-limit --server-node-args="FLAGS"]
-// Starts the service as a child process, loads each scenario over HTTP with autocannon, then issues
-// the same work straight to the database at the same concurrency (the limit), and reports both.
+//                  --database-url URL --label name --profile --no-limit --server-node-args="FLAGS"
+//                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR]
+// Starts the service as a child process, loads each scenario over HTTP with autocannon, then at
+// steady rates (open loop), then issues the same work straight to the database at the same
+// concurrency (the limit), and reports all of it beside the database's one-insert write ceiling.
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -14,7 +16,8 @@ import { loadFixtures } from './harness/fixtures.ts';
 import { TokenMint } from './harness/tokens.ts';
 import { memoryOf, RssSampler, startChild, type Child } from './harness/server.ts';
 import { httpLoad, type LoadResult } from './harness/load.ts';
-import { growthTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
+import { growthTable, steadyTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
+import { measureWriteCeiling, type CeilingResult } from './harness/ceiling.ts';
 import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
@@ -29,7 +32,10 @@ const opts: RunOptions = {
   connections: num(args, 'connections', 32),
   limit: args['no-limit'] !== true,
   explain: args['no-explain'] !== true,
+  // Open-loop phases: fractions of the closed-loop max (< 1) and fixed rates (>= 1), req/s.
+  steady: args['no-steady'] === true ? [] : (str(args, 'steady') ?? '0.5,50').split(',').map(Number).filter((x) => x > 0),
 };
+const embeddedArg = str(args, 'embedded-dir');
 const poolSize = num(args, 'pool', 16);
 const only = str(args, 'only')?.split(',').map((s) => s.trim().toLowerCase()) ?? null;
 const databaseUrl = str(args, 'database-url') ?? process.env.DATABASE_URL ?? null;
@@ -81,7 +87,7 @@ async function measureCeiling(): Promise<number> {
   }
 }
 
-async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: string, withLimit: boolean): Promise<{ reports: ScenarioReport[]; hwmMb: number; appointments: number }> {
+async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: string, withLimit: boolean, runOpts: RunOptions = opts): Promise<{ reports: ScenarioReport[]; hwmMb: number; appointments: number }> {
   const mint = new TokenMint(secret);
   let db = await openDb(url);
   const fx = await loadFixtures(db);
@@ -101,7 +107,7 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
     for (const s of list) {
       let report: ScenarioReport;
       try {
-        report = await runScenario(s, { server, rss, db: url ? db : null, env: { db, fx, mint }, opts: { ...opts, limit: withLimit && opts.limit && !!url }, resultsDir, tag });
+        report = await runScenario(s, { server, rss, db: url ? db : null, env: { db, fx, mint }, opts: { ...runOpts, limit: withLimit && runOpts.limit && !!url }, resultsDir, tag });
       } catch (err) {
         // One broken scenario is reported, not allowed to end the run.
         report = { name: s.name, kind: s.kind, available: false, note: `bench error: ${(err as Error).message.slice(0, 120)}` };
@@ -122,14 +128,46 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
 const started = new Date();
 const ceiling = await measureCeiling();
 console.log(`HTTP ceiling: ${ceiling} req/s`);
+let writeCeiling: CeilingResult | null = null;
+if (databaseUrl && args['no-ceiling'] !== true) {
+  writeCeiling = await measureWriteCeiling(databaseUrl, { connections: poolSize, loops: opts.connections, seconds: opts.duration, warmup: opts.warmup });
+  console.log(`write ceiling: ${writeCeiling.tps} tx/s (Node pg ${writeCeiling.node.tps}, pgbench ${writeCeiling.pgbench?.tps ?? 'n/a'})`);
+}
 const wantsScenarios = !only || only.some((o) => o !== 'events');
 const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
-// A scenario's limit is the lower of its SQL-only throughput and the HTTP ceiling.
+const round2 = (x: number) => Math.round(x * 100) / 100;
 for (const r of main.reports) {
-  if (r.http && r.limit && ceiling < r.limit.rps) r.ratio = Math.round((r.http.rps / ceiling) * 100) / 100;
+  // A scenario's limit is the lower of its SQL-only throughput and the HTTP ceiling.
+  if (r.http && r.limit && ceiling < r.limit.rps) r.ratio = round2(r.http.rps / ceiling);
+  if (writeCeiling && r.kind === 'write' && r.http) {
+    r.ceilingRatio = round2(r.http.rps / writeCeiling.tps);
+    if (r.limit) r.sqlCeilingRatio = round2(r.limit.rps / writeCeiling.tps);
+  }
 }
-console.log('\n' + table(main.reports, ceiling));
+console.log('\n' + table(main.reports, ceiling, writeCeiling));
 console.log(`server peak RSS over the whole run (VmHWM): ${main.hwmMb} MB`);
+if (opts.steady.length) console.log('\nLatency at a steady rate (open loop, evenly spaced arrivals, from the scheduled send):\n' + steadyTable(main.reports));
+
+// The same scenarios on the embedded engine (a small shop's setup): PGlite under --embedded-dir.
+let embedded: Awaited<ReturnType<typeof runAll>> | null = null;
+if (embeddedArg && databaseUrl) {
+  process.env.DATA_DIR = embeddedArg;
+  embedded = await runAll(null, ALL_SCENARIOS, 'embedded', false);
+  console.log(`\nEmbedded engine (PGlite, ${embeddedDir()}, ${embedded.appointments.toLocaleString('en-GB')} appointments) beside the server:`);
+  console.log(sideBySide(main.reports, embedded.reports));
+  console.log(`embedded server peak RSS (VmHWM): ${embedded.hwmMb} MB`);
+}
+
+function sideBySide(server: ScenarioReport[], emb: ScenarioReport[]): string {
+  const lines = ['| scenario | server req/s | server p99 ms | server p99 @50/s | embedded req/s | embedded p99 ms | embedded p99 @50% | embedded p99 @50/s |', '|---|---|---|---|---|---|---|---|'];
+  const light = (r?: ScenarioReport) => r?.steady?.find((s) => s.label.endsWith('/s'))?.p99 ?? 'n/a';
+  const half = (r?: ScenarioReport) => r?.steady?.find((s) => s.label.endsWith('of max'))?.p99 ?? 'n/a';
+  for (const s of server) {
+    const e = emb.find((x) => x.name === s.name);
+    lines.push(`| ${s.name} | ${s.http?.rps ?? 'n/a'} | ${s.http?.p99 ?? 'n/a'} | ${light(s)} | ${e?.http?.rps ?? 'n/a'} | ${e?.http?.p99 ?? 'n/a'} | ${half(e)} | ${light(e)} |`);
+  }
+  return lines.join('\n');
+}
 
 // The event write's cost on create, in this same run (server engine; --only events runs just this).
 let eventCost: EventCostReport | null = null;
@@ -152,7 +190,7 @@ let growth: GrowthReport[] | null = null;
 let grownAppointments: number | null = null;
 if (growthUrl) {
   const reads = ALL_SCENARIOS.filter((make) => make().kind === 'read');
-  const grown = await runAll(growthUrl, reads, 'grown', false);
+  const grown = await runAll(growthUrl, reads, 'grown', false, { ...opts, steady: [] });
   grownAppointments = grown.appointments;
   growth = [];
   for (const g of grown.reports) {
@@ -199,8 +237,10 @@ writeJson(file, {
   options: { ...opts, poolSize, serverNodeArgs: nodeArgs },
   appointments: main.appointments,
   httpCeilingRps: ceiling,
+  writeCeiling,
   serverPeakRssMb: main.hwmMb,
   scenarios: main.reports,
+  embedded: embedded && { dir: embeddedArg, appointments: embedded.appointments, peakRssMb: embedded.hwmMb, scenarios: embedded.reports },
   growth: growth && { appointments: grownAppointments, rows: growth },
   eventCost,
   webhooks,

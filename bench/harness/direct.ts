@@ -55,9 +55,12 @@ export function recording(db: Database): { db: Database; take(): Recorded[] } {
   const wrap = (q: { query: Tx['query'] }): Tx => ({
     async query<T extends Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
       const t0 = performance.now();
-      const res = await q.query<T>(sql, params, options);
-      log.push({ sql, params: params ?? [], ms: performance.now() - t0 });
-      return res;
+      try {
+        return await q.query<T>(sql, params, options);
+      } finally {
+        // A statement that failed (a refusal raised by a write function) was still a round trip.
+        log.push({ sql, params: params ?? [], ms: performance.now() - t0 });
+      }
     },
   });
   const wrapped: Database = {

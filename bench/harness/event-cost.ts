@@ -48,7 +48,7 @@ export async function measureEventCost(o: {
     const before = await count();
     try {
       const report = await runScenario(scenario, {
-        server, rss, db: o.db, env: o.env, opts: { ...o.opts, limit: false, explain: false }, resultsDir: o.resultsDir, tag: `events-${mode}-${k + 1}`,
+        server, rss, db: o.db, env: o.env, opts: { ...o.opts, limit: false, explain: false, steady: [] }, resultsDir: o.resultsDir, tag: `events-${mode}-${k + 1}`,
       });
       if (!report.http) throw new Error(`create not available: ${report.note ?? ''}`);
       const after = await count();

@@ -1,6 +1,7 @@
 // The report: one markdown table on stdout, the same figures as JSON in bench/results/.
 import fs from 'node:fs';
 import type { LoadResult } from './load.ts';
+import type { OpenLoopResult } from './open-loop.ts';
 
 export interface ScenarioReport {
   name: string;
@@ -10,6 +11,11 @@ export interface ScenarioReport {
   http?: LoadResult & { peakRssMb: number };
   limit?: LoadResult;
   ratio?: number;
+  /** Writes: HTTP req/s over the one-insert ceiling (ceiling.ts), and the SQL-only limit's. */
+  ceilingRatio?: number;
+  sqlCeilingRatio?: number;
+  /** Open-loop phases at a steady rate. */
+  steady?: (OpenLoopResult & { label: string })[];
   statementsPerRequest?: number;
   explainMainMs?: number;
   loadavg?: number[];
@@ -22,35 +28,77 @@ export interface GrowthReport {
   p50Ratio: number;
 }
 
-const TARGETS = { ratio: 0.7, readP99: 25, createP99: 40, rssMb: 300, growth: 1.5 };
+// Round 2 targets (issue 18): writes against the one-insert ceiling, latency at a steady rate.
+const TARGETS = {
+  ratio: 0.7,
+  ceiling: { 'create appointment': 0.35, reschedule: 0.3, 'check-in/complete': 0.3, settle: 0.3 } as Record<string, number>,
+  readP99AtHalf: 25,
+  createP99AtHalf: 40,
+  p99AtLight: 10,
+  rssMb: 300,
+  growth: 1.5,
+};
+
+const steadyAt = (r: ScenarioReport, half: boolean) => r.steady?.find((s) => (half ? s.label.endsWith('of max') : s.label.endsWith('/s')));
 
 function verdict(r: ScenarioReport): string {
   if (!r.http) return '';
   const misses: string[] = [];
-  if (r.ratio !== undefined && r.ratio < TARGETS.ratio) misses.push(`ratio<${TARGETS.ratio}`);
-  if (r.kind === 'read' && r.http.p99 >= TARGETS.readP99) misses.push(`p99>=${TARGETS.readP99}`);
-  if (r.name.startsWith('create') && r.http.p99 >= TARGETS.createP99) misses.push(`p99>=${TARGETS.createP99}`);
-  if (r.http.unexpected > 0) misses.push('errors');
+  const ceilingTarget = TARGETS.ceiling[r.name];
+  if (ceilingTarget !== undefined && r.ceilingRatio !== undefined && r.ceilingRatio < ceilingTarget) misses.push(`ceiling<${ceilingTarget}`);
+  const half = steadyAt(r, true);
+  const light = steadyAt(r, false);
+  if (half && r.kind === 'read' && half.p99 >= TARGETS.readP99AtHalf) misses.push(`p99@half>=${TARGETS.readP99AtHalf}`);
+  if (half && r.name.startsWith('create') && half.p99 >= TARGETS.createP99AtHalf) misses.push(`p99@half>=${TARGETS.createP99AtHalf}`);
+  if (light && light.p99 >= TARGETS.p99AtLight) misses.push(`p99@${light.label}>=${TARGETS.p99AtLight}`);
+  if (r.http.unexpected > 0 || (r.steady ?? []).some((s) => s.unexpected > 0)) misses.push('errors');
   if (r.http.peakRssMb >= TARGETS.rssMb) misses.push('rss');
   return misses.length ? `miss: ${misses.join(', ')}` : 'ok';
 }
 
-export function table(rows: ScenarioReport[], ceilingRps: number | null): string {
-  const head = '| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio | stmts/req | targets |';
+const fmt = (x: number | undefined, digits = 2) => (x === undefined ? 'n/a' : x.toFixed(digits));
+
+export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCeiling: CeilingLine | null = null): string {
+  const head = '| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio to SQL | ratio to insert ceiling (SQL-only\'s) | stmts/req | targets |';
   const lines = [head, head.replace(/[^|]+/g, (m) => '-'.repeat(Math.max(3, m.length)))];
   for (const r of rows) {
     if (!r.available || !r.http) {
-      lines.push(`| ${r.name} | not available${r.note ? ` (${r.note})` : ''} | | | | | | | | | | |`);
+      lines.push(`| ${r.name} | not available${r.note ? ` (${r.note})` : ''} | | | | | | | | | | | |`);
       continue;
     }
     const h = r.http;
     const l = r.limit;
+    const ceil = r.ceilingRatio === undefined ? '' : `${fmt(r.ceilingRatio)} (${fmt(r.sqlCeilingRatio)})`;
     lines.push(
-      `| ${r.name} | ${h.rps} | ${h.p50} | ${h.p99} | ${h.unexpected} | ${h.expected} | ${h.peakRssMb} | ${l?.rps ?? 'n/a'} | ${l?.p50 ?? 'n/a'} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${r.statementsPerRequest ?? ''} | ${verdict(r)} |`,
+      `| ${r.name} | ${h.rps} | ${h.p50} | ${h.p99} | ${h.unexpected} | ${h.expected} | ${h.peakRssMb} | ${l?.rps ?? 'n/a'} | ${l?.p50 ?? 'n/a'} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${ceil} | ${r.statementsPerRequest ?? ''} | ${verdict(r)} |`,
     );
   }
   if (ceilingRps !== null) lines.push('', `HTTP ceiling (bare Fastify route, same Node, same connections): ${ceilingRps} req/s`);
+  if (writeCeiling) {
+    lines.push(
+      `Write ceiling (one INSERT per transaction through a store/unit/tstzrange exclusion constraint): ${writeCeiling.tps} tx/s ` +
+        `(Node pg: ${writeCeiling.node.tps} tx/s over ${writeCeiling.node.connections} sessions, ${writeCeiling.node.loops} in flight, p50 ${writeCeiling.node.p50} ms; ` +
+        `pgbench: ${writeCeiling.pgbench ? `${writeCeiling.pgbench.tps} tx/s, ${writeCeiling.pgbench.clients} clients` : 'not installed'})`,
+    );
+  }
   return lines.join('\n');
+}
+
+/** Open-loop latency: one row per scenario and rate. */
+export function steadyTable(rows: ScenarioReport[]): string {
+  const lines = ['| scenario | rate | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | send lag p99 ms | errors |', '|---|---|---|---|---|---|---|---|---|'];
+  for (const r of rows) {
+    for (const s of r.steady ?? []) {
+      lines.push(`| ${r.name} | ${s.rate}/s (${s.label}) | ${s.achievedRps} | ${s.p50} | ${s.p99} | ${s.p999} | ${s.max} | ${s.sendLagP99} | ${s.unexpected} |`);
+    }
+  }
+  return lines.join('\n');
+}
+
+export interface CeilingLine {
+  tps: number;
+  node: { tps: number; p50: number; p99: number; connections: number; loops: number };
+  pgbench: { tps: number; clients: number } | null;
 }
 
 export function growthTable(rows: GrowthReport[], labels: [string, string]): string {

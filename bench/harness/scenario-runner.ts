@@ -8,6 +8,7 @@ import type { Database } from '../../src/platform/db/port.ts';
 import { contextFor, outcomeOf, recording } from './direct.ts';
 import { explainAll, slug } from './explain.ts';
 import { directLoad, httpLoad, type WireRequest } from './load.ts';
+import { openLoop } from './open-loop.ts';
 import type { ScenarioReport } from './report.ts';
 import type { Child, RssSampler } from './server.ts';
 import { urlOf, type Env, type Scenario } from '../scenarios/common.ts';
@@ -28,6 +29,8 @@ export interface RunOptions {
   connections: number;
   limit: boolean;
   explain: boolean;
+  /** Open-loop rates after the closed-loop phase: fractions (< 1) of its req/s, or fixed req/s (>= 1). */
+  steady: number[];
 }
 
 interface Ctx {
@@ -77,6 +80,15 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const http = await httpLoad(c.server.url, { ...load, duration: c.opts.duration });
   report.http = { ...http, peakRssMb: c.rss.peakMb() };
   report.loadavg = [loadavg, os.loadavg()[0]];
+
+  // Latency at a steady rate: evenly spaced arrivals at each rate, from the scheduled send time.
+  report.steady = [];
+  for (const r of c.opts.steady) {
+    const rate = r < 1 ? Math.max(1, Math.round(http.rps * r)) : r;
+    await prepare();
+    const res = await openLoop(c.server.url, { rate, duration: c.opts.duration, make: () => wire(i++), isExpected, errorCodes: expected.size > 0 });
+    report.steady.push({ ...res, label: r < 1 ? `${Math.round(r * 100)}% of max` : `${r}/s` });
+  }
 
   if (!c.db) return report;
   let fn;

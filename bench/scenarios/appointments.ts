@@ -15,11 +15,16 @@ async function mintAll(env: Env) {
   for (const s of env.fx.stores) await env.mint.merchant(s.id);
 }
 
-/** The k-th fresh slot of a store: 10 units side by side, eight 75-minute slots a day from 09:00 UTC. */
-function freshSlot(base: Date, store: StoreFx, k: number, minutes = 45): { unit: string; start: string; end: string } {
+/**
+ * The k-th fresh slot of a store: 10 units side by side, eight 75-minute slots a day from 09:00 UTC
+ * (creates) or from 21:00 UTC (moves, `evening`), so creates and moves never take each other's time
+ * even when both start from the same fresh day (on the embedded engine every scenario is prepared
+ * before the server starts, so they do).
+ */
+function freshSlot(base: Date, store: StoreFx, k: number, minutes = 45, evening = false): { unit: string; start: string; end: string } {
   const units = store.units.length;
   const m = Math.floor(k / units);
-  const start = base.getTime() + Math.floor(m / 8) * DAY_MS + (9 * 60 + (m % 8) * 75) * MIN_MS;
+  const start = base.getTime() + Math.floor(m / 8) * DAY_MS + ((evening ? 21 : 9) * 60 + (m % 8) * 75) * MIN_MS;
   return { unit: store.units[k % units], start: new Date(start).toISOString(), end: new Date(start + minutes * MIN_MS).toISOString() };
 }
 
@@ -88,7 +93,7 @@ export function rescheduleAppointment(): Scenario {
     call(i): Call {
       const a = rows[i % rows.length];
       const store = byId.get(a.store_id)!;
-      const slot = freshSlot(base, store, i);
+      const slot = freshSlot(base, store, i, 45, true);
       const body = { store_id: store.id, appointment_id: a.id, unit_id: slot.unit, starts_at: slot.start, ends_at: slot.end };
       return { method: 'POST', route: `${BASE}/reschedule`, body, actor: merchant(store.id), idempotent: true };
     },

@@ -15,8 +15,11 @@
 // constraint can read, so an expired hold keeps its row until a writer here needs the time: under
 // the unit lock it releases the hold first (releaseExpiredHolds) and emits hold.expired.
 import type { Tx } from '../platform/db/port.ts';
+import type { RequestContext } from '../platform/context.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
+import { oneStatementWrite } from '../platform/one-statement.ts';
+
 import { emit } from '../events/outbox.ts';
 import { candidateUnitIds, offeredAt, type SlotQuery } from './availability/availability.repository.ts';
 
@@ -170,6 +173,58 @@ function asConflict(err: unknown): never {
     throw new AppError('SLOT_TAKEN', 'The unit is already booked or held for part of that time');
   }
   throw err;
+}
+
+/** A merchant's booking request, as bbo_merchant_book takes it (migrations/101_merchant_book.sql). */
+export interface MerchantBooking {
+  store_id: string;
+  unit_id: string;
+  service_id: string | null;
+  customer_id: string | null;
+  guest_name: string | null;
+  guest_email: string | null;
+  guest_phone: string | null;
+  party_size: number;
+  price_pence: number | null;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string | null;
+  block_ends_at: string | null;
+  override: boolean;
+  client_token: string | null;
+  created_by: string | null;
+}
+
+/**
+ * The merchant's create in one statement (one round trip): the idempotency claim, the store,
+ * service and customer checks, the unit lock, the client-token reuse, holds and time-off, the insert
+ * (the exclusion constraint decides), the relationship touch, the audit row, the event and the
+ * idempotency record, in that order, inside bbo_merchant_book. Returns the response body.
+ */
+export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantBooking, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
+}
+
+/** A merchant's move, as bbo_merchant_reschedule takes it (migrations/104_merchant_reschedule.sql). */
+export interface MerchantMove {
+  store_id: string;
+  appointment_id: string;
+  unit_id: string;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string | null;
+  block_ends_at: string | null;
+  override: boolean;
+}
+
+/**
+ * The merchant's reschedule in one statement: the idempotency claim, the appointment's row lock,
+ * the target unit, the status and cancellation-window checks, the block, both units locked by id,
+ * holds and time-off, one UPDATE of the block (the exclusion constraint decides), the audit row,
+ * the event and the idempotency record. Returns the response body.
+ */
+export async function moveForMerchant<T>(ctx: RequestContext, m: MerchantMove, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_reschedule', { ...m }, { ...options, mapError: asConflict });
 }
 
 export interface HoldRow {

@@ -31,6 +31,10 @@ let disabledForBench = false;
 export function disableEventsForBench(disabled: boolean): void {
   disabledForBench = disabled;
 }
+/** Whether the bench switch is on (one-statement writes pass it to their function: one-statement.ts). */
+export function eventsDisabledForBench(): boolean {
+  return disabledForBench;
+}
 
 /** Records an event of this transaction; occurredAt comes from the request's clock. */
 export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise<void> {

@@ -33,6 +33,15 @@ export interface AuditRow {
 /** Rows waiting for the end of their transaction, by the transaction's handle. */
 const collecting = new WeakMap<Tx, AuditRow[]>();
 
+/**
+ * The actor's part of a merchant's audit row, for writes done by a database function
+ * (one-statement.ts): the function adds action, entity, details and created_at.
+ */
+export function auditActor(ctx: RequestContext): Pick<AuditRow, 'store_id' | 'actor_kind' | 'actor_id' | 'actor_name' | 'request_id'> {
+  const { store_id, actor_kind, actor_id, actor_name, request_id } = rowOf(ctx, { action: '', entity: '', entityId: null });
+  return { store_id, actor_kind, actor_id, actor_name, request_id };
+}
+
 function rowOf(ctx: RequestContext, entry: AuditEntry): AuditRow {
   const actor = ctx.actor;
   return {

@@ -43,9 +43,9 @@ export interface TransactionOptions {
  * response body.
  */
 export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
-  for (let attempt = 1; ; attempt++) {
-    try {
-      return await ctx.db.transaction(async (tx) => {
+  return retryTransient(
+    () =>
+      ctx.db.transaction(async (tx) => {
         const claim = ctx.idempotency;
         if (claim) {
           const stored = await claimIdempotency(tx, claim, ctx.clock.now());
@@ -67,14 +67,27 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
           dropAudit(tx);
           dropEvents(tx);
         }
-      });
+      }),
+    options,
+  );
+}
+
+/**
+ * Runs attempt until it succeeds or fails with something other than a deadlock or serialization
+ * failure, a bounded number of times (then options.exhausted, or CONFLICT). Used by inTransaction
+ * and by one-statement writes (one-statement.ts).
+ */
+export async function retryTransient<T>(attempt: () => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
     } catch (err) {
       if (!isRetryable(err)) throw err;
-      if (attempt >= MAX_ATTEMPTS) {
+      if (n >= MAX_ATTEMPTS) {
         throw options.exhausted?.() ?? new AppError('CONFLICT', 'The request collided with concurrent changes; retry it');
       }
       // Jittered backoff so colliding transactions do not collide again in lockstep.
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * attempt));
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * n));
     }
   }
 }

@@ -4,103 +4,75 @@
 // transaction. pending_payment belongs to the online payment path: the merchant may cancel or
 // move it, nothing else (see docs/decisions.md).
 import type { MerchantContext, RequestContext } from '../../platform/context.ts';
-import { inTransaction } from '../../platform/context.ts';
+import { oneStatementWrite } from '../../platform/one-statement.ts';
 import { audit } from '../../platform/audit.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { AppError } from '../../platform/errors/app-error.ts';
 import type { Tx } from '../../platform/db/port.ts';
 import type { AppointmentRow } from '../booking-authority.ts';
-import { emit } from '../../events/outbox.ts';
-import type { EventType } from '../../events/event-types.ts';
-import { presentAppointment } from './appointments.service.ts';
 import * as repo from './appointments.repository.ts';
+import { presentAppointment } from './appointments.service.ts';
+import { emit } from '../../events/outbox.ts';
 import type { CancelBody, CancelResponse, StatusBody, StatusResponse } from './appointments.schemas.ts';
+
+// The merchant's changes are one statement each, bbo_appointment_status
+// (migrations/103_appointment_status.sql): the Idempotency-Key claim, the row lock (FOR UPDATE), the
+// status table's checks in the order below, the update, the audit row, the event (the appointment
+// after the change, with its previous status) and the idempotency record, in one round trip.
+type Op = 'check_in' | 'complete' | 'no_show' | 'cancel';
+
+function change<T>(ctx: MerchantContext, op: Op, appointmentId: string, reason: string | null = null): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_appointment_status', { store_id: ctx.actor.storeId, appointment_id: appointmentId, op, reason });
+}
+
+/** checked_in repeats as a noop; only a confirmed appointment can be checked in. */
+export function checkIn(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
+  return change(ctx, 'check_in', body.appointment_id);
+}
+
+/** completed repeats as a noop; confirmed or checked_in can be completed. */
+export function complete(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
+  return change(ctx, 'complete', body.appointment_id);
+}
+
+/**
+ * no_show repeats as a noop; checked_in is ALREADY_CHECKED_IN; confirmed only once its start has
+ * passed (NOT_YET_DUE before); the status change alone releases the block.
+ */
+export function noShow(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
+  return change(ctx, 'no_show', body.appointment_id);
+}
+
+/**
+ * cancelled repeats as a noop (the first instant and reason stand); completed answers cancelled:
+ * false as a noop; pending_payment, confirmed and checked_in can be cancelled. Kept, not deleted.
+ */
+export function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelResponse> {
+  return change(ctx, 'cancel', body.appointment_id, body.reason?.trim() || null);
+}
+
+// The customer's own cancel (src/bookings/my-appointments) runs inside a transaction of its own, with
+// the same rules as the 'cancel' branch of bbo_appointment_status (keep the two in step), and the same
+// audit row and event (appointment.cancelled, with cancelled_by: 'customer').
 
 /** Statuses that still occupy the unit and can be cancelled. */
 const ACTIVE = new Set(['pending_payment', 'confirmed', 'checked_in']);
-
-async function locked(tx: Tx, ctx: MerchantContext, appointmentId: string): Promise<AppointmentRow> {
-  const appointment = await repo.lockAppointment(tx, ctx.actor.storeId, appointmentId);
-  if (!appointment) throw notFound('Appointment');
-  return appointment;
-}
 
 function refused(a: AppointmentRow, what: string): AppError {
   return new AppError('INVALID_TRANSITION', `A ${a.status} appointment cannot be ${what}`);
 }
 
-function changed(a: AppointmentRow, status: string): StatusResponse {
-  return { appointment_id: a.id, status, noop: false };
-}
-
-function repeat(a: AppointmentRow): StatusResponse {
-  return { appointment_id: a.id, status: a.status, noop: true };
-}
-
-/** The audit row and the event of one status change; the event's data is the appointment after it. */
-async function auditStatus(tx: Tx, ctx: RequestContext, a: AppointmentRow, to: string, details: Record<string, unknown> = {}) {
+/**
+ * The audit row and the event of one status change, as bbo_appointment_status writes them: the event's
+ * data is the appointment after the change with its previous status, and who cancelled.
+ */
+async function auditStatus(tx: Tx, ctx: RequestContext, a: AppointmentRow, to: 'cancelled', details: Record<string, unknown> = {}) {
   await audit(tx, ctx, { action: `appointment.${to}`, entity: 'appointment', entityId: a.id, details: { from: a.status, to, ...details } });
-  const data: Record<string, unknown> = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status } };
-  // Who cancelled: the shop, or the customer from their own bookings (the deposit sweep says so itself).
-  if (to === 'cancelled') data.cancelled_by = ctx.actor.kind === 'customer' ? 'customer' : 'merchant';
-  await emit(tx, { storeId: a.store_id, type: `appointment.${to}` as EventType, data }, ctx.clock.now());
-}
-
-export async function checkIn(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const a = await locked(tx, ctx, body.appointment_id);
-    if (a.status === 'checked_in') return repeat(a);
-    if (a.status !== 'confirmed') throw refused(a, 'checked in');
-    await repo.markCheckedIn(tx, a.store_id, a.id, ctx.clock.now());
-    await auditStatus(tx, ctx, a, 'checked_in');
-    return changed(a, 'checked_in');
-  });
-}
-
-export async function complete(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const a = await locked(tx, ctx, body.appointment_id);
-    if (a.status === 'completed') return repeat(a);
-    if (a.status !== 'confirmed' && a.status !== 'checked_in') throw refused(a, 'completed');
-    await repo.markCompleted(tx, a.store_id, a.id, ctx.clock.now());
-    await auditStatus(tx, ctx, a, 'completed');
-    return changed(a, 'completed');
-  });
-}
-
-export async function noShow(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const a = await locked(tx, ctx, body.appointment_id);
-    const now = ctx.clock.now();
-    switch (a.status) {
-      case 'no_show':
-        return repeat(a);
-      case 'checked_in':
-        throw new AppError('ALREADY_CHECKED_IN', 'A checked-in guest showed up and cannot be a no-show');
-      case 'confirmed':
-        // Due once its start has passed: a guest is missing from the moment they are late.
-        if (now.getTime() < Date.parse(a.starts_at)) {
-          throw new AppError('NOT_YET_DUE', 'The appointment has not started yet, so it cannot be a no-show');
-        }
-        // The status change alone releases the block (the exclusion constraint ignores no-shows).
-        await repo.markNoShow(tx, a.store_id, a.id, now);
-        await auditStatus(tx, ctx, a, 'no_show');
-        return changed(a, 'no_show');
-      default:
-        throw refused(a, 'marked a no-show');
-    }
-  });
-}
-
-export async function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const a = await locked(tx, ctx, body.appointment_id);
-    return cancelLocked(tx, ctx, a, body.reason?.trim() || null);
-  });
+  const data = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status }, cancelled_by: ctx.actor.kind === 'customer' ? 'customer' : 'merchant' };
+  await emit(tx, { storeId: a.store_id, type: `appointment.${to}`, data }, ctx.clock.now());
 }
 
 /**
- * Cancels a locked appointment: the merchant's cancel, and the customer's own cancel of their
- * booking (src/bookings/my-appointments), take this one path.
+ * Cancels a locked appointment: the customer's own cancel of their booking (src/bookings/my-appointments).
  */
 export async function cancelLocked(tx: Tx, ctx: RequestContext, a: AppointmentRow, reason: string | null): Promise<CancelResponse> {
   // Repeats change nothing: the first cancellation's instant and reason stand.

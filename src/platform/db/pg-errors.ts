@@ -13,6 +13,8 @@ export const PG = {
   // A string PostgreSQL cannot store: a NUL character (\u0000) in text, or one the encoding lacks.
   characterNotInRepertoire: '22021',
   untranslatableCharacter: '22P05',
+  // Ours, not PostgreSQL's: a write function refused the request (bbo_refuse, migration 100).
+  domainRefusal: 'BB001',
 } as const;
 
 export function pgCode(err: unknown): string | undefined {
@@ -23,6 +25,16 @@ export function pgCode(err: unknown): string | undefined {
 export function pgConstraint(err: unknown): string | undefined {
   const c = (err as { constraint?: unknown } | null)?.constraint;
   return typeof c === 'string' ? c : undefined;
+}
+
+/**
+ * A refusal raised by a write function (bbo_refuse): the message is the error code of
+ * errors/error-codes.ts, the detail the message for the client.
+ */
+export function refusalOf(err: unknown): { code: string; message: string } | undefined {
+  if (pgCode(err) !== PG.domainRefusal) return undefined;
+  const e = err as { message?: unknown; detail?: unknown };
+  return { code: String(e.message ?? ''), message: String(e.detail ?? '') };
 }
 
 /** Transient: the same transaction may succeed if run again. */

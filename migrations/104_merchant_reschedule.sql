@@ -1,0 +1,132 @@
+-- The merchant's reschedule (POST /bookings/appointments/reschedule) as one statement:
+-- bbo_merchant_reschedule does what rescheduleAppointment and the booking authority's move() did over
+-- ten round trips, with the same checks in the same order. Called only from
+-- src/bookings/booking-authority.ts (moveForMerchant), through src/platform/one-statement.ts.
+--
+-- req: {store_id, appointment_id, unit_id, starts_at, ends_at, block_starts_at, block_ends_at, override}
+-- One UPDATE replaces the block, so the new slot is secured and the old released atomically; if the
+-- new slot is taken (23P01 from appointments_no_overlap, mapped to SLOT_TAKEN by the caller) the
+-- statement fails and the appointment is untouched.
+CREATE OR REPLACE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored     jsonb;
+  v_store    uuid := (req->>'store_id')::uuid;
+  v_unit     uuid := (req->>'unit_id')::uuid;
+  v_override boolean := coalesce((req->>'override')::boolean, false);
+  v_starts   timestamptz := (req->>'starts_at')::timestamptz;
+  v_ends     timestamptz := (req->>'ends_at')::timestamptz;
+  v_bstart   timestamptz;
+  v_bend     timestamptz;
+  v_window   integer;
+  v_before   integer;
+  v_after    integer;
+  v_locked   integer;
+  v_unit_ok  boolean;
+  v_what     text;
+  a          appointments;
+  m          appointments;
+  event_rows jsonb := '[]';
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+
+  -- Every state change on an appointment starts with its row lock.
+  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
+  END IF;
+  -- Read after the lock: the target unit (no lock yet), the store's window, the service's buffers.
+  PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
+  END IF;
+  IF a.status IN ('cancelled', 'completed', 'no_show') THEN
+    PERFORM bbo_refuse('INVALID_TRANSITION', format('A %s appointment cannot be moved', a.status));
+  END IF;
+  SELECT st.cancellation_window_min INTO v_window FROM stores st WHERE st.id = v_store;
+  -- The window guards the CURRENT start: within it (or past it) a move needs override; 0 never refuses.
+  IF NOT v_override AND v_window > 0 AND at >= a.starts_at - make_interval(mins => v_window) THEN
+    PERFORM bbo_refuse('CANCELLATION_WINDOW', format('Within %s minutes of the start a move needs override', v_window));
+  END IF;
+  IF a.service_id IS NOT NULL THEN
+    SELECT sv.buffer_before_min, sv.buffer_after_min INTO v_before, v_after FROM services sv WHERE sv.store_id = v_store AND sv.id = a.service_id;
+  END IF;
+
+  -- occupiedBlock, then the booking authority's blockOf checks.
+  v_bstart := coalesce((req->>'block_starts_at')::timestamptz, v_starts - make_interval(mins => coalesce(v_before, 0)));
+  v_bend := coalesce((req->>'block_ends_at')::timestamptz, v_ends + make_interval(mins => coalesce(v_after, 0)));
+  IF NOT (v_ends > v_starts) THEN
+    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
+  END IF;
+  IF v_bstart > v_starts OR v_bend < v_ends THEN
+    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
+  END IF;
+  -- MAX_APPOINTMENT_HOURS and MAX_BLOCK_HOURS of booking-authority.ts: anything longer is a typo.
+  IF v_ends - v_starts > interval '24 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
+  END IF;
+  IF v_bend - v_bstart > interval '48 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
+  END IF;
+
+  -- Both units locked in one fixed order (by id), so two movers never wait on each other in a cycle.
+  SELECT count(*), bool_and(u.is_active AND u.bookable) FILTER (WHERE u.id = v_unit) INTO v_locked, v_unit_ok
+    FROM (SELECT y.id, y.is_active, y.bookable FROM units y
+           WHERE y.store_id = v_store AND y.id IN (a.unit_id, v_unit) ORDER BY y.id FOR UPDATE) u;
+  IF v_locked <> (CASE WHEN a.unit_id = v_unit THEN 1 ELSE 2 END) THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
+  END IF;
+  IF NOT coalesce(v_unit_ok, false) THEN
+    PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
+  END IF;
+  IF NOT v_override THEN
+    -- Unexpired holds and time-off refuse a move unless it is an override (assertNoHoldOrTimeOff).
+    SELECT w.what INTO v_what FROM (
+      SELECT 'hold' AS what FROM holds h
+       WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL
+         AND (h.expires_at IS NULL OR h.expires_at > at)
+         AND tstzrange(h.starts_at, h.ends_at) && tstzrange(v_bstart, v_bend)
+      UNION ALL
+      SELECT t.kind FROM time_off t
+       WHERE t.store_id = v_store AND t.unit_id = v_unit AND tstzrange(t.starts_at, t.ends_at) && tstzrange(v_bstart, v_bend)
+      LIMIT 1) w;
+    IF FOUND THEN
+      PERFORM bbo_refuse('UNIT_UNAVAILABLE', format('The unit is %s for part of that time',
+        CASE WHEN v_what = 'hold' THEN 'held by a customer mid-checkout' ELSE 'on time off' END));
+    END IF;
+    -- Expired holds whose block meets this one block nobody any more, but their occupancy row
+    -- (unit_occupancy, migration 080) would refuse the move: release them first, under the unit lock,
+    -- and report each as hold.expired (releaseExpiredHolds in booking-authority.ts).
+    WITH released AS (
+      UPDATE holds h SET released_at = at, release_reason = 'expired'
+       WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL AND h.expires_at <= at
+         AND h.block && tstzrange(v_bstart, v_bend)
+      RETURNING h.*)
+    SELECT coalesce(jsonb_agg(jsonb_build_object('store_id', v_store, 'type', 'hold.expired', 'occurred_at', at, 'data', jsonb_build_object(
+             'id', r.id, 'unit_id', r.unit_id, 'customer_id', r.customer_id, 'service_id', r.service_id,
+             'starts_at', bbo_iso(r.starts_at), 'ends_at', bbo_iso(r.ends_at), 'expires_at', bbo_iso(r.expires_at),
+             'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
+      INTO event_rows FROM released r;
+  END IF;
+
+  UPDATE appointments x
+     SET unit_id = v_unit, starts_at = v_starts, ends_at = v_ends, block = tstzrange(v_bstart, v_bend),
+         is_override = v_override, updated_at = at
+   WHERE x.store_id = v_store AND x.id = a.id
+  RETURNING * INTO m;
+
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+    jsonb_build_object('appointment_id', m.id, 'unit_id', m.unit_id, 'starts_at', bbo_iso(m.starts_at), 'ends_at', bbo_iso(m.ends_at),
+      'moved_in_place', m.unit_id = a.unit_id),
+    jsonb_build_array(bbo_audit_row(actor, at, 'appointment.rescheduled', 'appointment', a.id::text, jsonb_build_object(
+      'from', jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at)),
+      'to', jsonb_build_object('unit_id', m.unit_id, 'starts_at', bbo_iso(m.starts_at), 'ends_at', bbo_iso(m.ends_at)),
+      'override', v_override))),
+    -- The moved appointment, and the unit and times it had before.
+    event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
+      'data', bbo_appointment_json(m) || jsonb_build_object('previous',
+        jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at))))), actor));
+END $$;
