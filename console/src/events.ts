@@ -1,0 +1,98 @@
+// Live updates from GET /api/v1/events/stream (Server-Sent Events). EventSource cannot send the
+// Authorization header and a token must never travel in a URL, so the stream is read with fetch and
+// parsed here: `id:` is the resume cursor (sent back as Last-Event-ID on reconnect), `event:` the type,
+// `data:` the event JSON; lines starting with ':' are heartbeats.
+export interface StreamMessage {
+  id: string | null;
+  event: string;
+  data: string;
+}
+
+/** Splits an SSE byte stream into messages (exported for its test). */
+export function createParser(onMessage: (m: StreamMessage) => void) {
+  let buffer = '';
+  let id: string | null = null;
+  let event = '';
+  let data: string[] = [];
+  return (chunk: string) => {
+    buffer += chunk;
+    let nl: number;
+    while ((nl = buffer.search(/\r\n|\r|\n/)) >= 0) {
+      const line = buffer.slice(0, nl);
+      buffer = buffer.slice(nl + (buffer.startsWith('\r\n', nl) ? 2 : 1));
+      if (line === '') {
+        if (data.length) onMessage({ id, event: event || 'message', data: data.join('\n') });
+        event = '';
+        data = [];
+        continue;
+      }
+      if (line.startsWith(':')) continue;
+      const colon = line.indexOf(':');
+      const field = colon < 0 ? line : line.slice(0, colon);
+      const value = colon < 0 ? '' : line.slice(colon + 1).replace(/^ /, '');
+      if (field === 'data') data.push(value);
+      else if (field === 'event') event = value;
+      else if (field === 'id') id = value;
+    }
+  };
+}
+
+export type StreamStatus = 'connecting' | 'live' | 'unavailable' | 'retrying';
+
+export interface StreamOptions {
+  storeId: string;
+  types?: string[];
+  token: () => string | null;
+  onEvent: (type: string, data: unknown) => void;
+  onStatus?: (status: StreamStatus) => void;
+  onUnauthenticated?: () => void;
+}
+
+/** Opens the stream and keeps it open (reconnecting from the last cursor); returns a stop function. */
+export function openEventStream(options: StreamOptions): () => void {
+  const controller = new AbortController();
+  let lastId: string | null = null;
+  let stopped = false;
+
+  async function connect(attempt: number): Promise<void> {
+    if (stopped) return;
+    options.onStatus?.(attempt ? 'retrying' : 'connecting');
+    const token = options.token();
+    if (!token) return;
+    const query = new URLSearchParams({ store_id: options.storeId });
+    if (options.types?.length) query.set('types', options.types.join(','));
+    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+    if (lastId) headers['last-event-id'] = lastId;
+    try {
+      const res = await fetch(`/api/v1/events/stream?${query}`, { headers, signal: controller.signal, cache: 'no-store' });
+      if (res.status === 401) return options.onUnauthenticated?.();
+      if (res.status === 404 || res.status === 403) return options.onStatus?.('unavailable');
+      if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
+      options.onStatus?.('live');
+      attempt = 0;
+      const parse = createParser((m) => {
+        if (m.id) lastId = m.id;
+        let data: unknown = m.data;
+        try { data = JSON.parse(m.data); } catch { /* keep the text */ }
+        options.onEvent(m.event, data);
+      });
+      const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
+      for (;;) {
+        const { value, done } = await reader.read();
+        if (done) break;
+        parse(value);
+      }
+    } catch (err) {
+      if (stopped) return;
+    }
+    if (stopped) return;
+    const wait = Math.min(10_000, 500 * 2 ** attempt);
+    setTimeout(() => void connect(attempt + 1), wait);
+  }
+
+  void connect(0);
+  return () => {
+    stopped = true;
+    controller.abort();
+  };
+}
