@@ -6,7 +6,7 @@ import { loadConfig } from '../src/config.ts';
 import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { GENERATED_FILE, openApiDocument, renderTypes } from './openapi-types.ts';
 
-const db = await openPglite({});
+const db = await openPglite({ dataDir: null });
 const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, logger: false });
 try {
   writeFileSync(GENERATED_FILE, await renderTypes(await openApiDocument(app)));

@@ -169,6 +169,8 @@ export function Diary(props: { hub: LiveHub }) {
     setMoveError(null);
     (window as any).__moveStart = performance.now();
     setPending((p) => ({ ...p, [id]: target }));
+    // Measured by the e2e suite: when the moved block is first drawn at its new place.
+    requestAnimationFrame(() => ((window as any).__movePainted = performance.now()));
     const done = await move.run((key) =>
       api.POST('/api/v1/bookings/appointments/reschedule', {
         body: { store_id: session.storeId, appointment_id: id, unit_id: target.unitId, starts_at: target.starts_at, ends_at: target.ends_at },
@@ -222,7 +224,7 @@ export function Diary(props: { hub: LiveHub }) {
       </div>
       {loadError && <p class="error" role="alert">{loadError}</p>}
       {moveError && <p class="error" role="alert" data-testid="move-error">Not moved: {moveError}</p>}
-      <div class="grid-scroll" ref={scroller}>
+      <div class="grid-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Diary grid: click an empty time to book, drag an appointment to move it">
         <div class="grid" style={{ gridTemplateColumns: `4rem repeat(${columns.length}, minmax(7rem, 1fr))` }}>
           <div class="corner" />
           {columns.map((c) => (
@@ -298,7 +300,7 @@ function AppointmentBlock(props: {
       style={{ ...props.style, borderLeftColor: props.colour ?? '#555' }}
       data-appointment-id={a.id}
       data-starts-at={props.style.top}
-      aria-label={`${hhmm(a.starts_at, props.tz)} to ${hhmm(a.ends_at, props.tz)}, ${who}${props.service ? `, ${props.service}` : ''}, ${a.status.replace('_', ' ')}`}
+      data-time={`${hhmm(a.starts_at, props.tz)}-${hhmm(a.ends_at, props.tz)}`}
       onPointerDown={props.onPointerDown}
       onPointerMove={props.onPointerMove}
       onPointerUp={props.onPointerUp}
