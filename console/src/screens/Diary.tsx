@@ -317,5 +317,5 @@ export function LiveBadge(props: { hub: LiveHub }) {
   const [status, setStatus] = useState(props.hub.status);
   useEffect(() => props.hub.onStatus(setStatus), [props.hub]);
   const text = status === 'live' ? 'Live' : status === 'unavailable' ? 'Not live: refreshes after your actions' : status === 'retrying' ? 'Reconnecting…' : 'Connecting…';
-  return <span class={`live ${status}`} data-testid="live-status">{text}</span>;
+  return <span class={`live-badge ${status}`} data-testid="live-status">{text}</span>;
 }
