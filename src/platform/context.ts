@@ -8,7 +8,9 @@ import type { Clock } from './clock.ts';
 import type { Database, Tx } from './db/port.ts';
 import { isRetryable } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
-import { collectAudit, dropAudit, takeAudit, writeAuditRows } from './audit.ts';
+import { collectAudit, dropAudit, takeAudit } from './audit.ts';
+import { collectEvents, dropEvents, takeEvents } from '../events/outbox.ts';
+import { writeCollected } from './flush.ts';
 import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from './idempotency.ts';
 
 export interface RequestContext<A extends Actor = Actor> {
@@ -36,8 +38,8 @@ export interface TransactionOptions {
 /**
  * Runs fn in one transaction. Deadlocks and serialization failures are retried a bounded number
  * of times. With an Idempotency-Key the stored result is replayed instead of running fn, and a
- * first result is stored before commit. Audit rows fn writes are collected and written just before
- * commit, in the same statement as the stored result when there is one. fn's return value is the
+ * first result is stored before commit. Audit rows and events fn records are collected and written
+ * just before commit, in the same statement as the stored result when there is one. fn's return value is the
  * response body.
  */
 export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
@@ -52,16 +54,18 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
             return stored.body as T;
           }
         }
-        // Audit rows wait for the end of the attempt: a rollback or a retry never writes them.
+        // Audit rows and events wait for the end of the attempt: a rollback or a retry never writes them.
         collectAudit(tx);
+        collectEvents(tx);
         try {
           const result = await fn(tx);
-          const audited = takeAudit(tx);
-          if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), audited);
-          else await writeAuditRows(tx, audited);
+          const collected = { audit: takeAudit(tx), events: takeEvents(tx) };
+          if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), collected);
+          else await writeCollected(tx, collected);
           return result;
         } finally {
           dropAudit(tx);
+          dropEvents(tx);
         }
       });
     } catch (err) {

@@ -8,7 +8,7 @@ import type { FastifyRequest } from 'fastify';
 import { AppError } from './errors/app-error.ts';
 import { canonicalJson } from './canonical-json.ts';
 import type { Tx } from './db/port.ts';
-import { auditInsertSql, auditParam, type AuditRow } from './audit.ts';
+import { withCollected, type Collected } from './flush.ts';
 
 export const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
 export const REPLAY_HEADER = 'idempotent-replayed';
@@ -82,10 +82,10 @@ export async function claimIdempotency(tx: Tx, claim: IdempotencyClaim, now: Dat
 }
 
 /**
- * Stores the first result, and in the same statement writes the audit rows the request's
- * transaction collected, so both commit (or neither does) with the effect.
+ * Stores the first result, and in the same statement writes the audit rows and events the request's
+ * transaction collected, so all of them commit (or none does) with the effect.
  */
-export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, result: StoredResult, now: Date, auditRows: readonly AuditRow[] = []) {
+export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, result: StoredResult, now: Date, collected: Collected = NOTHING) {
   const insert = `INSERT INTO idempotency_records (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
   const params: unknown[] = [
@@ -99,13 +99,11 @@ export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, res
     now.toISOString(),
     new Date(now.getTime() + IDEMPOTENCY_TTL_MS).toISOString(),
   ];
-  if (auditRows.length === 0) {
-    await tx.query(insert, params);
-    return;
-  }
-  // A data-modifying WITH item always runs to completion, whether or not the main statement reads it.
-  await tx.query(`WITH audited AS (${auditInsertSql('$10')})\n     ${insert}`, [...params, auditParam(auditRows)]);
+  const statement = withCollected(insert, params, collected)!;
+  await tx.query(statement.sql, statement.params);
 }
+
+const NOTHING: Collected = { audit: [], events: [] };
 
 export async function purgeExpiredIdempotency(db: Tx, now: Date): Promise<number> {
   const res = await db.query('DELETE FROM idempotency_records WHERE expires_at <= $1', [now.toISOString()]);

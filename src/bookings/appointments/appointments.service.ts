@@ -6,6 +6,7 @@ import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book, move, type AppointmentRow } from '../booking-authority.ts';
+import { emit } from '../../events/outbox.ts';
 import { outstandingOf } from './appointment-money.ts';
 import * as repo from './appointments.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
@@ -135,7 +136,10 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
         details: { unit_id: appointment.unit_id, starts_at: appointment.starts_at, is_override: appointment.is_override },
       });
     }
-    return { appointment: presentAppointment(appointment), reused };
+    const presented = presentAppointment(appointment);
+    // A reused client token is a no-op repeat: it emits nothing.
+    if (!reused) await emit(tx, { storeId, type: 'appointment.created', data: presented }, now);
+    return { appointment: presented, reused };
   }, { exhausted: slotContended });
 }
 
