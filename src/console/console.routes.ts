@@ -52,12 +52,12 @@ export async function consoleRoutes(app: FastifyInstance, opts: { root?: string 
   app.get('/console/', common, (_request, reply) => {
     if (!existsSync(`${root}/index.html`)) return reply.code(503).type('text/plain').send(NOT_BUILT);
     // The page itself is never cached (it names the current hashed assets); the assets are immutable.
-    return reply.header('cache-control', 'no-store').sendFile('index.html');
+    return reply.header('cache-control', 'no-store').sendFile('index.html', { cacheControl: false });
   });
 
   app.get<{ Params: { '*': string } }>('/console/*', common, (request, reply) => {
     const file = request.params['*'];
     if (!/^assets\/[\w.-]+$/.test(file)) return reply.callNotFound();
-    return reply.header('cache-control', 'public, max-age=31536000, immutable').sendFile(file);
+    return reply.sendFile(file, { maxAge: 31_536_000_000, immutable: true });
   });
 }
