@@ -116,7 +116,12 @@ await db.close();
 console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
 for (const n of notes) console.log(`note: ${n}`);
 console.log(`
-Start the service (npm start), then paste:
+Start the service (npm start), then open the merchant console (the token stays in the link's
+fragment, which the browser never sends to the server):
+
+  ${baseUrl}/console/#token=${merchant}
+
+or paste:
 
 export BASE=${baseUrl}
 export STORE=${storeId}

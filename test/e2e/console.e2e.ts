@@ -119,6 +119,8 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
   const page = await context.newPage();
   const sent: string[] = [];
   page.on('request', (r) => sent.push(r.url()));
+  const consoleErrors: string[] = [];
+  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
   const jsBytes: number[] = [];
   page.on('response', async (r) => {
     if (r.url().endsWith('.js')) jsBytes.push(zlib.gzipSync(await r.body()).length);
@@ -131,6 +133,7 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
   assert.ok(!page.url().includes('token='), 'the fragment is removed from the address bar');
   assert.ok(sent.every((u) => !u.includes(token)), 'no request URL carries the token');
   metrics.first_load_js_gzip_bytes = jsBytes.reduce((a, b) => a + b, 0);
+  assert.deepEqual(consoleErrors.filter((m) => /Content.Security.Policy/i.test(m)), [], 'the page runs under its CSP without violations');
   assert.deepEqual(await seriousViolations(page), []);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
