@@ -8,35 +8,59 @@
 
 export interface paths {
   "/admin/v1/stores": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Create a store
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminCreateStore"];
   };
   "/admin/v1/stores/{storeId}": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Change the settings of a store
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     patch: operations["adminUpdateStore"];
   };
   "/admin/v1/stores/{storeId}/units": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Add a unit to a store
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminCreateUnit"];
   };
   "/admin/v1/stores/{storeId}/holds": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Place a checkout hold on a unit
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminCreateHold"];
   };
   "/admin/v1/stores/{storeId}/memberships": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Give a customer a relationship with a store
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminAddMembership"];
   };
   "/admin/v1/customers": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Create a customer
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminCreateCustomer"];
   };
   "/admin/v1/customers/{customerId}/erase": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Erase a customer (data-protection deletion)
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminEraseCustomer"];
   };
   "/admin/v1/tokens": {
-    /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+    /**
+     * Mint a merchant or customer token
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
     post: operations["adminMintToken"];
   };
   "/admin/v1/stores/{storeId}/activity": {
@@ -146,7 +170,7 @@ export interface paths {
      */
     delete: operations["deleteTimeOff"];
   };
-  "/api/v1/bookings/queue/": {
+  "/api/v1/bookings/queue": {
     /**
      * Every waiting and called entry in join order, with derived place and expected wait
      * @description Merchant token, scope merchant:read; entitlements can_use_bookings.
@@ -324,6 +348,163 @@ export interface components {
         requestId: string;
       };
     };
+    ClassBookingActivity: {
+      /** @enum {string} */
+      kind: "class_booking";
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      id?: string;
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      customer_id: string;
+      marketing_opted_in?: boolean;
+      /** @enum {unknown} */
+      status: "attended" | "no_show" | "cancelled" | "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired";
+      /**
+       * Format: date
+       * @description YYYY-MM-DD
+       */
+      booking_date?: string | null;
+      /** @enum {string|null} */
+      booking_source?: "app" | "staff" | "drop-in" | null;
+      class_name?: string | null;
+      class_category?: string | null;
+      class_instructor_name?: string | null;
+      occurrence_instructor_name?: string | null;
+      /**
+       * Format: date
+       * @description YYYY-MM-DD
+       */
+      scheduled_date?: string | null;
+      /** @description HH:MM or HH:MM:SS */
+      start_time?: string | null;
+      /** @description HH:MM or HH:MM:SS */
+      end_time?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      attended_at?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      no_show_marked_at?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      cancelled_at?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      created_at?: string;
+    };
+    StampActivity: {
+      /** @enum {string} */
+      kind: "stamp";
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      id?: string;
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      customer_id: string;
+      marketing_opted_in?: boolean;
+      count?: number;
+      title?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      created_at?: string;
+    };
+    OrderActivity: {
+      /** @enum {string} */
+      kind: "order";
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      id?: string;
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      customer_id: string;
+      marketing_opted_in?: boolean;
+      /** @enum {unknown} */
+      status?: "paid" | "refunded" | "partially_refunded" | "cancelled";
+      amount_pence: number;
+      refunded_pence?: number;
+      promo_discount_pence?: number;
+      applied_promo_code?: string | null;
+      currency?: string;
+      title?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      created_at?: string;
+    };
+    JourneyEventActivity: {
+      /** @enum {string} */
+      kind: "journey_event";
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      id?: string;
+      /**
+       * Format: uuid
+       * @description uuid
+       */
+      customer_id: string;
+      marketing_opted_in?: boolean;
+      /** @enum {unknown} */
+      type: "joined" | "stamp" | "voucher_earned" | "voucher_redeemed" | "order" | "message" | "email" | "journey" | "moment" | "class_booking" | "membership";
+      /** @enum {string|null} */
+      channel?: "in_store" | "in_app" | "email" | "journey" | "moment" | "gym" | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      occurred_at?: string;
+      title?: string | null;
+      subtitle?: string | null;
+      status?: string | null;
+      detail?: string | null;
+      campaign_name?: string | null;
+      opened?: boolean | null;
+      clicked?: boolean | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      returning_visit_at?: string | null;
+      return_days?: number | null;
+      amount_pence?: number | null;
+      refunded_pence?: number | null;
+      promo_discount_pence?: number | null;
+      applied_promo_code?: string | null;
+      currency?: string | null;
+      auto_sent?: boolean | null;
+      result_kind?: string | null;
+      /**
+       * Format: date-time
+       * @description ISO 8601 instant
+       */
+      result_at?: string | null;
+      result_value_pence?: number | null;
+    };
   };
   responses: never;
   parameters: never;
@@ -338,7 +519,10 @@ export type external = Record<string, never>;
 
 export interface operations {
 
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Create a store
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminCreateStore: {
     requestBody: {
       content: {
@@ -348,7 +532,8 @@ export interface operations {
           timezone: string;
           /** @description ISO 4217 code, e.g. GBP */
           currency: string;
-          walkin_mode?: ("appointments_only" | "walk_ins_only" | "mixed") | null;
+          /** @enum {string|null} */
+          walkin_mode?: "appointments_only" | "walk_ins_only" | "mixed" | null;
           called_hold_minutes?: number | null;
           cancellation_window_min?: number;
           last_seating_offset_min?: number | null;
@@ -396,7 +581,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Change the settings of a store
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminUpdateStore: {
     parameters: {
       path: {
@@ -412,7 +600,8 @@ export interface operations {
           timezone?: string;
           /** @description ISO 4217 code, e.g. GBP */
           currency?: string;
-          walkin_mode?: ("appointments_only" | "walk_ins_only" | "mixed") | null;
+          /** @enum {string|null} */
+          walkin_mode?: "appointments_only" | "walk_ins_only" | "mixed" | null;
           called_hold_minutes?: number | null;
           cancellation_window_min?: number;
           last_seating_offset_min?: number | null;
@@ -460,7 +649,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Add a unit to a store
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminCreateUnit: {
     parameters: {
       path: {
@@ -523,7 +715,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Place a checkout hold on a unit
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminCreateHold: {
     parameters: {
       path: {
@@ -606,7 +801,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Give a customer a relationship with a store
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminAddMembership: {
     parameters: {
       path: {
@@ -672,7 +870,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Create a customer
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminCreateCustomer: {
     requestBody: {
       content: {
@@ -727,7 +928,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Erase a customer (data-protection deletion)
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminEraseCustomer: {
     parameters: {
       path: {
@@ -768,7 +972,10 @@ export interface operations {
       };
     };
   };
-  /** @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>. */
+  /**
+   * Mint a merchant or customer token
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
   adminMintToken: {
     requestBody: {
       content: {
@@ -850,158 +1057,7 @@ export interface operations {
     };
     requestBody: {
       content: {
-        "application/json": ({
-          /** @enum {string} */
-          kind: "class_booking";
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          id?: string;
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          customer_id: string;
-          marketing_opted_in?: boolean;
-          /** @enum {unknown} */
-          status: "attended" | "no_show" | "cancelled" | "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired";
-          /**
-           * Format: date
-           * @description YYYY-MM-DD
-           */
-          booking_date?: string | null;
-          booking_source?: ("app" | "staff" | "drop-in") | null;
-          class_name?: string | null;
-          class_category?: string | null;
-          class_instructor_name?: string | null;
-          occurrence_instructor_name?: string | null;
-          /**
-           * Format: date
-           * @description YYYY-MM-DD
-           */
-          scheduled_date?: string | null;
-          /** @description HH:MM or HH:MM:SS */
-          start_time?: string | null;
-          /** @description HH:MM or HH:MM:SS */
-          end_time?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          attended_at?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          no_show_marked_at?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          cancelled_at?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          created_at?: string;
-        }) | ({
-          /** @enum {string} */
-          kind: "stamp";
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          id?: string;
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          customer_id: string;
-          marketing_opted_in?: boolean;
-          count?: number;
-          title?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          created_at?: string;
-        }) | ({
-          /** @enum {string} */
-          kind: "order";
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          id?: string;
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          customer_id: string;
-          marketing_opted_in?: boolean;
-          /** @enum {unknown} */
-          status?: "paid" | "refunded" | "partially_refunded" | "cancelled";
-          amount_pence: number;
-          refunded_pence?: number;
-          promo_discount_pence?: number;
-          applied_promo_code?: string | null;
-          currency?: string;
-          title?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          created_at?: string;
-        }) | ({
-          /** @enum {string} */
-          kind: "journey_event";
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          id?: string;
-          /**
-           * Format: uuid
-           * @description uuid
-           */
-          customer_id: string;
-          marketing_opted_in?: boolean;
-          /** @enum {unknown} */
-          type: "joined" | "stamp" | "voucher_earned" | "voucher_redeemed" | "order" | "message" | "email" | "journey" | "moment" | "class_booking" | "membership";
-          channel?: ("in_store" | "in_app" | "email" | "journey" | "moment" | "gym") | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          occurred_at?: string;
-          title?: string | null;
-          subtitle?: string | null;
-          status?: string | null;
-          detail?: string | null;
-          campaign_name?: string | null;
-          opened?: boolean | null;
-          clicked?: boolean | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          returning_visit_at?: string | null;
-          return_days?: number | null;
-          amount_pence?: number | null;
-          refunded_pence?: number | null;
-          promo_discount_pence?: number | null;
-          applied_promo_code?: string | null;
-          currency?: string | null;
-          auto_sent?: boolean | null;
-          result_kind?: string | null;
-          /**
-           * Format: date-time
-           * @description ISO 8601 instant
-           */
-          result_at?: string | null;
-          result_value_pence?: number | null;
-        });
+        "application/json": components["schemas"]["ClassBookingActivity"] | components["schemas"]["StampActivity"] | components["schemas"]["OrderActivity"] | components["schemas"]["JourneyEventActivity"];
       };
     };
     responses: {
@@ -1505,7 +1561,8 @@ export interface operations {
             collected_pence: number;
             settled_total_pence: number;
             currency: string;
-            method: ("cash" | "card_machine") | null;
+            /** @enum {string|null} */
+            method: "cash" | "card_machine" | null;
             /**
              * Format: date-time
              * @description ISO 8601 instant
@@ -2146,7 +2203,8 @@ export interface operations {
              * @description uuid
              */
             store_id: string;
-            walkin_mode: ("appointments_only" | "walk_ins_only" | "mixed") | null;
+            /** @enum {string|null} */
+            walkin_mode: "appointments_only" | "walk_ins_only" | "mixed" | null;
             called_hold_minutes: number | null;
             entries: ({
                 /**
@@ -3824,7 +3882,7 @@ export interface operations {
                 /** @enum {string} */
                 type: "joined" | "stamp" | "voucher_earned" | "voucher_redeemed" | "order" | "message" | "email" | "journey" | "moment" | "class_booking" | "membership";
                 /** @enum {string|null} */
-                channel: "in_store" | "in_app" | "email" | "journey" | "moment" | "gym";
+                channel: "in_store" | "in_app" | "email" | "journey" | "moment" | "gym" | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 instant

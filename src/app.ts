@@ -8,15 +8,16 @@ import { systemClock, type Clock } from './platform/clock.ts';
 import { createTokenService, type TokenService } from './platform/auth/tokens.ts';
 import { registerAuthGuard } from './platform/auth/guard.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
-import { registerErrorHandling } from './platform/errors/error-handler.ts';
-import { validatorCompiler } from './platform/http/validation.ts';
+import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
+import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
-import { featureRoutes } from './routes.ts';
+import { featureRoutes, sharedSchemas } from './routes.ts';
 
 export interface AppDeps {
   config: Config;
@@ -59,7 +60,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     // During a graceful shutdown, requests already on an open connection are served normally (the
     // database closes only after they finish) rather than answered with a bare 503 outside the envelope.
     return503OnClosing: false,
-    routerOptions: { maxParamLength: 200 },
+    routerOptions: { maxParamLength: MAX_PARAM_LENGTH },
+    // Errors raised before any hook runs, and requests Node cannot parse, answer in the envelope too.
+    frameworkErrors,
+    clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
@@ -68,6 +72,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   // Only JSON bodies are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
   registerErrorHandling(app);
+  // Before the guard and the rate limits, so their refusals carry the headers too.
+  await registerSecurityHeaders(app);
 
   let inFlight = 0;
   app.decorate('inFlight', () => inFlight);
@@ -106,6 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
 
   await registerOpenApi(app);
+  addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));
   await app.register(featureRoutes);
   if (deps.extend) await app.register(deps.extend);

@@ -17,6 +17,14 @@ import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
 import { customerPageRoutes } from './customers/customer-page/customer-page.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
+
+/**
+ * Named schemas that routes reference by `$ref: '<$id>#'` (for example the branches of a
+ * discriminated oneOf, which OpenAPI tools can only select by name). buildApp adds them at the root,
+ * so the document lists them under components.schemas and every route can resolve them.
+ */
+export const sharedSchemas: Array<{ $id: string }> = [...ACTIVITY_KINDS];
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });

@@ -14,7 +14,7 @@ export async function activityAdminRoutes(fastify: FastifyInstance) {
       config: { auth: auth.admin() },
       schema: {
         operationId: 'adminRecordActivity',
-        tags: ['admin'],
+        tags: ['Operator'],
         summary: 'Record a class booking, stamp, order or journey event for a customer at a store',
         description:
           'Creates the store relationship if needed and refreshes the roster aggregates in the same transaction. ' +

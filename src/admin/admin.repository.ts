@@ -72,6 +72,12 @@ export async function upsertMembership(q: Queryable, storeId: string, customerId
  * Erasure under data-protection law: the identity goes (name, email, phone, private notes, guest
  * details on their bookings and queue entries, saved preferences); financial rows stay.
  */
+/** The stores that know the customer (their relationship rows). */
+export async function customerStores(q: Queryable, customerId: string): Promise<string[]> {
+  const res = await q.query<{ store_id: string }>('SELECT store_id FROM store_customers WHERE customer_id = $1 ORDER BY store_id', [customerId]);
+  return res.rows.map((r) => r.store_id);
+}
+
 export async function eraseCustomer(q: Queryable, customer: { id: string; email: string | null; phone: string | null }, now: string) {
   const customerId = customer.id;
   await q.query('UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = $2, updated_at = $2 WHERE id = $1', [customerId, now]);

@@ -18,18 +18,18 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.post('/stores', {
     config: rule,
-    schema: { operationId: 'adminCreateStore', tags, body: s.CreateStoreBody, response: { 200: s.StoreResult } },
+    schema: { operationId: 'adminCreateStore', summary: 'Create a store', tags, body: s.CreateStoreBody, response: { 200: s.StoreResult } },
   }, (req) => service.createStore(adminContext(req), req.body));
 
   app.patch('/stores/:storeId', {
     config: rule,
-    schema: { operationId: 'adminUpdateStore', tags, params: s.StoreParams, body: s.UpdateStoreBody, response: { 200: s.StoreResult } },
+    schema: { operationId: 'adminUpdateStore', summary: 'Change the settings of a store', tags, params: s.StoreParams, body: s.UpdateStoreBody, response: { 200: s.StoreResult } },
   }, (req) => service.updateStore(adminContext(req), req.params.storeId, req.body));
 
   app.post('/stores/:storeId/units', {
     config: rule,
     schema: {
-      operationId: 'adminCreateUnit',
+      operationId: 'adminCreateUnit', summary: 'Add a unit to a store',
       tags,
       params: s.StoreParams,
       body: Type.Object(UnitFields, { additionalProperties: false }),
@@ -39,27 +39,27 @@ export async function adminRoutes(fastify: FastifyInstance) {
 
   app.post('/stores/:storeId/holds', {
     config: rule,
-    schema: { operationId: 'adminCreateHold', tags, params: s.StoreParams, body: s.CreateHoldBody, response: { 200: s.HoldResult } },
+    schema: { operationId: 'adminCreateHold', summary: 'Place a checkout hold on a unit', tags, params: s.StoreParams, body: s.CreateHoldBody, response: { 200: s.HoldResult } },
   }, (req) => service.createHold(adminContext(req), req.params.storeId, req.body));
 
   app.post('/stores/:storeId/memberships', {
     config: rule,
-    schema: { operationId: 'adminAddMembership', tags, params: s.StoreParams, body: s.MembershipBody, response: { 200: s.MembershipResult } },
+    schema: { operationId: 'adminAddMembership', summary: 'Give a customer a relationship with a store', tags, params: s.StoreParams, body: s.MembershipBody, response: { 200: s.MembershipResult } },
   }, (req) => service.addMembership(adminContext(req), req.params.storeId, req.body.customer_id));
 
   app.post('/customers', {
     config: rule,
-    schema: { operationId: 'adminCreateCustomer', tags, body: s.CreateCustomerBody, response: { 200: s.CustomerResult } },
+    schema: { operationId: 'adminCreateCustomer', summary: 'Create a customer', tags, body: s.CreateCustomerBody, response: { 200: s.CustomerResult } },
   }, (req) => service.createCustomer(adminContext(req), req.body));
 
   app.post('/customers/:customerId/erase', {
     config: rule,
-    schema: { operationId: 'adminEraseCustomer', tags, params: s.CustomerParams, response: { 200: s.EraseResult } },
+    schema: { operationId: 'adminEraseCustomer', summary: 'Erase a customer (data-protection deletion)', tags, params: s.CustomerParams, response: { 200: s.EraseResult } },
   }, (req) => service.eraseCustomer(adminContext(req), req.params.customerId));
 
   app.post('/tokens', {
     config: rule,
-    schema: { operationId: 'adminMintToken', tags, body: s.TokenBody, response: { 200: s.TokenResult } },
+    schema: { operationId: 'adminMintToken', summary: 'Mint a merchant or customer token', tags, body: s.TokenBody, response: { 200: s.TokenResult } },
   }, (req) => service.mintToken(adminContext(req), tokens, req.body));
 
   await app.register(activityAdminRoutes);

@@ -4,7 +4,8 @@ import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../pla
 import { ENTITLEMENTS, PERMISSIONS, MERCHANT_SCOPES, CUSTOMER_SCOPES } from '../platform/auth/actor.ts';
 
 const strict = { additionalProperties: false } as const;
-const literals = (values: readonly string[]) => Type.Union(values.map((v) => Type.Literal(v)));
+// One value is a literal, not a one-branch anyOf.
+const literals = (values: readonly string[]) => (values.length === 1 ? Type.Literal(values[0]) : Type.Union(values.map((v) => Type.Literal(v))));
 
 export const WALKIN_MODES = ['appointments_only', 'walk_ins_only', 'mixed'] as const;
 

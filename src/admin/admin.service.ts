@@ -3,6 +3,7 @@ import type { Static } from 'typebox';
 import { inTransaction, type AdminContext } from '../platform/context.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { audit } from '../platform/audit.ts';
+import { emit } from '../events/outbox.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { systemClock } from '../platform/clock.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
@@ -105,6 +106,12 @@ export async function eraseCustomer(ctx: AdminContext, customerId: string) {
     const now = ctx.clock.now().toISOString();
     await repo.eraseCustomer(tx, customer, now);
     await audit(tx, ctx, { action: 'customer.erased', entity: 'customer', entityId: customerId });
+    // Every store that knows the customer learns that their identity is gone (so its own copies can go too).
+    const changed = [...(['name', 'phone', 'email'] as const).filter((f) => customer[f] !== null), 'erased_at'];
+    const data = { id: customerId, name: null, phone: null, email: null, erased_at: now, changed_fields: changed };
+    for (const storeId of await repo.customerStores(tx, customerId)) {
+      await emit(tx, { storeId, type: 'customer.updated', data }, ctx.clock.now());
+    }
     return { customer_id: customerId, erased: true, erased_at: now };
   });
 }

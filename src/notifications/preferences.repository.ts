@@ -43,6 +43,12 @@ const COLUMNS = TOGGLE_NAMES.map((t) => TOGGLES[t].column);
 // Only the toggles the request names change on a repeat: an omitted one keeps its stored value.
 const MERGE = COLUMNS.map((c, i) => `${c} = COALESCE($${i + 11}::boolean, np.${c})`).join(',\n         ');
 
+/** The toggles as saved, and as they were before (null when this save created the row). */
+export interface SavedPreferences {
+  toggles: Toggles;
+  previous: Toggles | null;
+}
+
 /**
  * Insert-or-merge on the (customer, store) key. ON CONFLICT makes concurrent first saves of the same
  * key converge on one row instead of one failing on the primary key.
@@ -53,18 +59,28 @@ export async function upsertPreferences(
   storeId: string,
   given: Partial<Toggles>,
   now: string,
-): Promise<void> {
+): Promise<SavedPreferences> {
   const insertValues = TOGGLE_NAMES.map((t) => given[t] ?? DEFAULT_TOGGLES[t]);
   const mergeValues = TOGGLE_NAMES.map((t) => given[t] ?? null);
   try {
-    await tx.query(
+    // The row as it was, locked, so the caller can tell a change from a repeat. (A separate statement:
+    // a CTE read lazily in RETURNING would run after the upsert and no longer see the row.)
+    const prior = await tx.query<Toggles>(
+      `SELECT ${SAVED} FROM notification_preferences np WHERE np.customer_id = $1 AND np.store_id = $2 FOR UPDATE`,
+      [customerId, storeId],
+    );
+    const res = await tx.query<Toggles>(
       `INSERT INTO notification_preferences AS np (customer_id, store_id, ${COLUMNS.join(', ')}, updated_at)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $19)
        ON CONFLICT (customer_id, store_id) DO UPDATE SET
          ${MERGE},
-         updated_at = EXCLUDED.updated_at`,
+         updated_at = EXCLUDED.updated_at
+       RETURNING ${SAVED}`,
       [customerId, storeId, ...insertValues, ...mergeValues, now],
     );
+    const toggles = res.rows[0];
+    const previous = prior.rows[0] ?? null;
+    return { toggles: toggles as Toggles, previous: previous as Toggles | null };
   } catch (err) {
     // The foreign keys decide whether the store (or the token's customer) exists.
     if (pgCode(err) === PG.foreignKeyViolation) {

@@ -1,5 +1,7 @@
-// A small wrapper over app.inject for JSON calls with a bearer token.
+// A small wrapper over app.inject for JSON calls with a bearer token. Every answer is checked
+// against the app's own OpenAPI document (conformance.ts): a mismatch fails the calling test.
 import type { App } from '../../src/app.ts';
+import { checkAnswer } from './conformance.ts';
 
 export interface CallOptions {
   token?: string;
@@ -30,11 +32,15 @@ export async function call<T = any>(app: App, method: string, url: string, optio
     ...(options.body !== undefined ? { payload: options.body as any } : {}),
   });
   let body: any = res.body;
+  let json: unknown = undefined;
   try {
-    body = res.body ? JSON.parse(res.body) : null;
+    body = json = res.body ? JSON.parse(res.body) : null;
   } catch {
     /* not JSON: keep text */
   }
+  const contentType = res.headers['content-type'] as string | undefined;
+  const mismatch = checkAnswer(app, method, url, res.statusCode, contentType, contentType?.startsWith('application/json') ? json : undefined);
+  if (mismatch) throw new Error(`answer does not conform to /openapi.json: ${mismatch}\nbody: ${res.body.slice(0, 1000)}`);
   return { status: res.statusCode, body, headers: res.headers as any };
 }
 

@@ -15,7 +15,7 @@ export function Queue(props: { hub: LiveHub }) {
   const [error, setError] = useState<string | null>(null);
 
   const load = useCallback(async () => {
-    const { data, error } = await api.GET('/api/v1/bookings/queue/', { params: { query: { store_id: session.storeId } } });
+    const { data, error } = await api.GET('/api/v1/bookings/queue', { params: { query: { store_id: session.storeId } } });
     if (error || !data) return setError((error as any)?.error?.message ?? 'Could not load the queue');
     setError(null);
     setQueue(data);

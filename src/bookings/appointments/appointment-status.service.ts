@@ -9,6 +9,9 @@ import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import type { Tx } from '../../platform/db/port.ts';
 import type { AppointmentRow } from '../booking-authority.ts';
+import { emit } from '../../events/outbox.ts';
+import type { EventType } from '../../events/event-types.ts';
+import { presentAppointment } from './appointments.service.ts';
 import * as repo from './appointments.repository.ts';
 import type { CancelBody, CancelResponse, StatusBody, StatusResponse } from './appointments.schemas.ts';
 
@@ -33,8 +36,11 @@ function repeat(a: AppointmentRow): StatusResponse {
   return { appointment_id: a.id, status: a.status, noop: true };
 }
 
+/** The audit row and the event of one status change; the event's data is the appointment after it. */
 async function auditStatus(tx: Tx, ctx: MerchantContext, a: AppointmentRow, to: string, details: Record<string, unknown> = {}) {
   await audit(tx, ctx, { action: `appointment.${to}`, entity: 'appointment', entityId: a.id, details: { from: a.status, to, ...details } });
+  const data = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status } };
+  await emit(tx, { storeId: a.store_id, type: `appointment.${to}` as EventType, data }, ctx.clock.now());
 }
 
 export async function checkIn(ctx: MerchantContext, body: StatusBody): Promise<StatusResponse> {

@@ -188,6 +188,11 @@ export async function rescheduleAppointment(ctx: MerchantContext, body: Reschedu
         override,
       },
     });
+    await emit(tx, {
+      storeId,
+      type: 'appointment.rescheduled',
+      data: { ...presentAppointment(moved), previous: { unit_id: current.unit_id, starts_at: current.starts_at, ends_at: current.ends_at } },
+    }, now);
     return {
       appointment_id: moved.id,
       unit_id: moved.unit_id,

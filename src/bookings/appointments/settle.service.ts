@@ -11,6 +11,8 @@ import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { outstandingOf } from './appointment-money.ts';
+import { emit } from '../../events/outbox.ts';
+import { presentAppointment } from './appointments.service.ts';
 import * as repo from './appointments.repository.ts';
 import type { SettleBody, SettleResponse } from './appointments.schemas.ts';
 
@@ -60,6 +62,16 @@ export async function settle(ctx: MerchantContext, body: SettleBody): Promise<Se
       entityId: a.id,
       details: { amount_pence: outstanding, method: body.method, from: a.status, to: after.status },
     });
+    const settled = { ...a, status: after.status, payment_status: after.paymentStatus, settled_pence: a.settled_pence + outstanding };
+    await emit(tx, {
+      storeId,
+      type: 'appointment.settled',
+      data: {
+        ...presentAppointment(settled),
+        settlement: { amount_pence: outstanding, currency: a.currency, method: body.method, settled_at: now.toISOString(), settled_by_name: staffName },
+        previous: { status: a.status, payment_status: a.payment_status },
+      },
+    }, now);
     return {
       ...base, outcome: 'settled', status: after.status, payment_status: after.paymentStatus,
       collected_pence: outstanding, settled_total_pence: a.settled_pence + outstanding, method: body.method,

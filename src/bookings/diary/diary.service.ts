@@ -22,10 +22,15 @@ function withBalance({ settled_pence, ...row }: DiaryAppointmentRow & { unit_id:
   return { ...row, balance_pence: outstandingOf({ ...row, settled_pence }) };
 }
 
+/** The last day a diary may show: its exclusive end, the next midnight, is still in year 9999. */
+const LAST_DIARY_DATE = '9999-12-30';
+
 export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promise<DiaryResponse> {
   const storeId = ctx.actor.storeId;
   // Calendar dates compare correctly as YYYY-MM-DD strings.
   if (query.to_date < query.from_date) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
+  // The range ends at 00:00 the day after to_date, which must still be a four-digit-year instant.
+  if (query.to_date > LAST_DIARY_DATE) throw new AppError('VALIDATION_FAILED', `query.to_date must be ${LAST_DIARY_DATE} or earlier`);
 
   // The units do not depend on the range: both are read at once.
   const [{ store, range }, units] = await Promise.all([

@@ -24,8 +24,9 @@ const entitlements: ['can_use_bookings'] = ['can_use_bookings'];
 export async function queueRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
+  // '' (not '/'): the path is exactly the prefix, /api/v1/bookings/queue, without a trailing slash.
   app.get(
-    '/',
+    '',
     {
       config: { auth: auth.merchantRead({ entitlements }) },
       schema: {

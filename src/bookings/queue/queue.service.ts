@@ -5,6 +5,8 @@ import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book } from '../booking-authority.ts';
+import { emit } from '../../events/outbox.ts';
+import { presentAppointment } from '../appointments/appointments.service.ts';
 import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
@@ -115,7 +117,9 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
     }
     await audit(tx, ctx, { action: 'queue.join', entity: 'queue_entry', entityId: row.entry_id, details: { quoted_wait_min: row.quoted_wait_min } });
     // Nothing changed since the placement was computed, so it is the new entry's as the list shows it.
-    return { entry: presentEntry(row, { ...placement, entryId: row.entry_id }, now), reused: false };
+    const entry = presentEntry(row, { ...placement, entryId: row.entry_id }, now);
+    await emit(tx, { storeId, type: 'queue.joined', data: entry }, now);
+    return { entry, reused: false };
   });
 }
 
@@ -131,6 +135,8 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
     const calledAt = ctx.clock.now().toISOString();
     await repo.markCalled(tx, storeId, entry.entry_id, calledAt);
     await audit(tx, ctx, { action: 'queue.call', entity: 'queue_entry', entityId: entry.entry_id, details: { hold_minutes: holdMinutes } });
+    const called = presentEntry({ ...entry, status: 'called', called_at: calledAt }, undefined, ctx.clock.now());
+    await emit(tx, { storeId, type: 'queue.called', data: { ...called, hold_minutes: holdMinutes, previous: { status: entry.status } } }, ctx.clock.now());
     return { entry_id: entry.entry_id, called: true, hold_minutes: holdMinutes, called_at: calledAt };
   });
 }
@@ -149,7 +155,7 @@ export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promi
     const durationMin = body.duration_min ?? walkInMinutes(service?.duration_min);
     const perPerson = service?.price_type === 'per_person' ? entry.party_size : 1;
     const now = ctx.clock.now();
-    let appointmentId: string;
+    let seated: Parameters<typeof presentAppointment>[0];
     try {
       const { appointment } = await book(
         tx,
@@ -182,7 +188,7 @@ export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promi
         },
         now,
       );
-      appointmentId = appointment.id;
+      seated = appointment;
     } catch (err) {
       if (err instanceof AppError && (err.code === 'SLOT_TAKEN' || err.code === 'UNIT_UNAVAILABLE')) {
         // Throwing rolls the whole transaction back: the entry keeps its status and place.
@@ -190,6 +196,7 @@ export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promi
       }
       throw err;
     }
+    const appointmentId = seated.id;
     await repo.markAssigned(tx, storeId, entry.entry_id, appointmentId);
     await audit(tx, ctx, {
       action: 'queue.assign',
@@ -197,6 +204,10 @@ export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promi
       entityId: entry.entry_id,
       details: { appointment_id: appointmentId, unit_id: body.unit_id, duration_min: durationMin, override: body.override ?? false, from: entry.status },
     });
+    // Seating books an appointment: the diary's followers see it created, then the entry assigned to it.
+    await emit(tx, { storeId, type: 'appointment.created', data: presentAppointment(seated) }, now);
+    const assigned = presentEntry({ ...entry, status: 'assigned', appointment_id: appointmentId }, undefined, now);
+    await emit(tx, { storeId, type: 'queue.assigned', data: { ...assigned, unit_id: seated.unit_id, previous: { status: entry.status } } }, now);
     return { entry_id: entry.entry_id, appointment_id: appointmentId, assigned: true };
   }, { exhausted: () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place') });
 }
@@ -209,8 +220,11 @@ export async function removeEntry(ctx: MerchantContext, body: RemoveBody): Promi
     if (entry.status !== 'waiting' && entry.status !== 'called') {
       throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be removed`);
     }
-    await repo.markEnded(tx, storeId, entry.entry_id, body.status, ctx.clock.now().toISOString());
+    const now = ctx.clock.now();
+    await repo.markEnded(tx, storeId, entry.entry_id, body.status, now.toISOString());
     await audit(tx, ctx, { action: 'queue.remove', entity: 'queue_entry', entityId: entry.entry_id, details: { status: body.status, from: entry.status } });
+    const removed = presentEntry({ ...entry, status: body.status, ended_at: now.toISOString() }, undefined, now);
+    await emit(tx, { storeId, type: 'queue.removed', data: { ...removed, ended_at: now.toISOString(), reason: body.status, previous: { status: entry.status } } }, now);
     return { entry_id: entry.entry_id, status: body.status, noop: false };
   });
 }

@@ -21,6 +21,12 @@ export async function findPeriod(db: Queryable, storeId: string, id: string): Pr
   return res.rows[0] ?? null;
 }
 
+/** The period, its row locked for the rest of the transaction. */
+export async function lockPeriod(db: Queryable, storeId: string, id: string): Promise<ServicePeriod | null> {
+  const res = await db.query<ServicePeriod>(`SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND id = $2 FOR UPDATE`, [storeId, id]);
+  return res.rows[0] ?? null;
+}
+
 export async function findPeriodByToken(db: Queryable, storeId: string, clientToken: string): Promise<ServicePeriod | null> {
   const res = await db.query<ServicePeriod>(
     `SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND client_token = $2`,

@@ -4,6 +4,8 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import type { Tx } from '../../platform/db/port.ts';
 import { audit } from '../../platform/audit.ts';
+import { emit } from '../../events/outbox.ts';
+import { changedFields } from '../../events/changes.ts';
 import { badRequest, notFound } from '../../platform/errors/app-error.ts';
 import * as repo from './services.repository.ts';
 import * as options from './service-options.repository.ts';
@@ -57,7 +59,9 @@ export async function createService(ctx: MerchantContext, body: CreateBody): Pro
       entityId: id,
       details: { variants: variants.length, addons: addons.length },
     });
-    return { service: await load(tx, storeId, id) };
+    const service = await load(tx, storeId, id);
+    await emit(tx, { storeId, type: 'service.created', data: service }, ctx.clock.now());
+    return { service };
   });
 }
 
@@ -86,6 +90,7 @@ export async function updateService(ctx: MerchantContext, serviceId: string, bod
       min: fields.party_min === undefined,
       max: fields.party_max === undefined,
     });
+    const before = await load(tx, storeId, serviceId);
     await repo.updateService(tx, storeId, serviceId, fields, ctx.clock.now().toISOString());
     await applyVariants(tx, storeId, serviceId, variants);
     await applyAddons(tx, storeId, serviceId, addons);
@@ -96,7 +101,11 @@ export async function updateService(ctx: MerchantContext, serviceId: string, bod
       // Field names only, never values (a description or deposit policy is the shop's business).
       details: { fields: Object.keys(fields), variants: variants.length, addons: addons.length },
     });
-    return { service: await load(tx, storeId, serviceId) };
+    const service = await load(tx, storeId, serviceId);
+    // A change that changes nothing emits nothing; variants and addons count as one field each.
+    const changed = changedFields(before, service);
+    if (changed.length > 0) await emit(tx, { storeId, type: 'service.updated', data: { ...service, changed_fields: changed } }, ctx.clock.now());
+    return { service };
   });
 }
 

@@ -43,7 +43,7 @@ export const ClassBookingActivity = Type.Object(
     /** When the booking was made; defaults to now. Back-fills send the original instant. */
     created_at: Type.Optional(Instant),
   },
-  { additionalProperties: false },
+  { $id: 'ClassBookingActivity', additionalProperties: false },
 );
 
 export const StampActivity = Type.Object(
@@ -54,7 +54,7 @@ export const StampActivity = Type.Object(
     title: Text(200),
     created_at: Type.Optional(Instant),
   },
-  { additionalProperties: false },
+  { $id: 'StampActivity', additionalProperties: false },
 );
 
 export const OrderActivity = Type.Object(
@@ -72,7 +72,7 @@ export const OrderActivity = Type.Object(
     title: Text(200),
     created_at: Type.Optional(Instant),
   },
-  { additionalProperties: false },
+  { $id: 'OrderActivity', additionalProperties: false },
 );
 
 export const JourneyEventActivity = Type.Object(
@@ -102,17 +102,20 @@ export const JourneyEventActivity = Type.Object(
     result_at: OptInstant,
     result_value_pence: Type.Optional(Nullable(Pence)),
   },
-  { additionalProperties: false },
+  { $id: 'JourneyEventActivity', additionalProperties: false },
 );
 
 type ActivityUnion = Static<typeof ClassBookingActivity> | Static<typeof StampActivity> | Static<typeof OrderActivity> | Static<typeof JourneyEventActivity>;
+
+/** The named branches, registered with addSharedSchemas so the discriminator can name each by $ref. */
+export const ACTIVITY_KINDS = [ClassBookingActivity, StampActivity, OrderActivity, JourneyEventActivity] as unknown as Array<{ $id: string }>;
 
 /** Tagged by `kind` (OpenAPI discriminator; Ajv validates only the branch the tag selects). */
 export const ActivityBody = Type.Unsafe<ActivityUnion>({
   type: 'object',
   required: ['kind'],
   discriminator: { propertyName: 'kind' },
-  oneOf: [ClassBookingActivity, StampActivity, OrderActivity, JourneyEventActivity],
+  oneOf: ACTIVITY_KINDS.map((kind) => ({ $ref: `${kind.$id}#` })),
 });
 export type ActivityBody = ActivityUnion;
 export type ClassBookingActivity = Static<typeof ClassBookingActivity>;

@@ -13,7 +13,7 @@ export async function attendanceRoutes(fastify: FastifyInstance) {
       config: { auth: auth.merchantRead({ entitlements: ['classes'] }) },
       schema: {
         operationId: 'listCustomerAttendance',
-        tags: ['customers'],
+        tags: ['Customers'],
         summary: "A customer's class bookings at this store, newest first",
         params: AttendanceParams,
         querystring: AttendanceQuery,

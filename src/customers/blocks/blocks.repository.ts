@@ -10,7 +10,15 @@ export interface BlockChange {
   archived?: boolean;
 }
 
-const RECORD = 'customer_id, blocked, blocked_at, blocked_channels, block_reason, archived, archived_at';
+const RECORD = 'sc.customer_id, sc.blocked, sc.blocked_at, sc.blocked_channels, sc.block_reason, sc.archived, sc.archived_at';
+
+/** A changed record with what it was before the change (for the events: blocked or not, archived or not). */
+export interface BlockChangeRow extends BlockRecord {
+  was_blocked: boolean;
+  was_archived: boolean;
+  was_channels: Channel[];
+  reason_changed: boolean;
+}
 
 /**
  * Applies the change to every named customer of the store in one statement, or to none: the
@@ -27,9 +35,16 @@ export async function applyBlockChange(
   customerIds: string[],
   change: BlockChange,
   now: string,
-): Promise<BlockRecord[] | null> {
-  const res = await tx.query<BlockRecord>(
-    `UPDATE store_customers SET
+): Promise<BlockChangeRow[] | null> {
+  // prior locks the rows first, so the previous values are the ones this change replaces.
+  const res = await tx.query<BlockChangeRow>(
+    `WITH prior AS (
+       SELECT customer_id AS old_id, blocked AS was_blocked, archived AS was_archived,
+              blocked_channels AS was_channels, block_reason AS was_reason
+         FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[])
+          FOR UPDATE
+     )
+     UPDATE store_customers sc SET
         blocked              = COALESCE($3::boolean, blocked),
         blocked_at           = CASE WHEN $3::boolean IS TRUE THEN COALESCE(blocked_at, $8::timestamptz)
                                     WHEN $3::boolean IS FALSE THEN NULL ELSE blocked_at END,
@@ -41,9 +56,11 @@ export async function applyBlockChange(
         archived_at          = CASE WHEN $7::boolean IS TRUE THEN COALESCE(archived_at, $8::timestamptz)
                                     WHEN $7::boolean IS FALSE THEN NULL ELSE archived_at END,
         updated_at           = $8::timestamptz
-      WHERE store_id = $1 AND customer_id = ANY($2::uuid[])
-        AND (SELECT count(*) FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[])) = cardinality($2::uuid[])
-      RETURNING ${RECORD}`,
+       FROM prior
+      WHERE sc.store_id = $1 AND sc.customer_id = prior.old_id
+        AND (SELECT count(*) FROM prior) = cardinality($2::uuid[])
+      RETURNING ${RECORD}, prior.was_blocked, prior.was_archived, prior.was_channels,
+                prior.was_reason IS DISTINCT FROM sc.block_reason AS reason_changed`,
     [
       storeId,
       customerIds,

@@ -13,7 +13,7 @@ export async function journeyRoutes(fastify: FastifyInstance) {
       config: { auth: auth.merchantRead() },
       schema: {
         operationId: 'getCustomerJourney',
-        tags: ['customers'],
+        tags: ['Customers'],
         summary: "One newest-first feed of the customer's touchpoints at this store",
         params: JourneyParams,
         querystring: JourneyQuery,

@@ -1,6 +1,7 @@
 // Customer edit rules: normalise the input, lock the customer as this store sees it, write only
 // what actually changed, and report the names (never the values) of the changed fields.
 import { audit } from '../../platform/audit.ts';
+import { emit } from '../../events/outbox.ts';
 import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { lockStoreCustomer, updateIdentity, updateMerchantNote } from './profile.repository.ts';
@@ -73,20 +74,21 @@ export async function editCustomer(ctx: MerchantContext, customerId: string, bod
       await updateMerchantNote(tx, storeId, customerId, next.merchant_note, now);
       next.merchant_note_updated_at = now;
     }
+    const customer = {
+      id: next.id,
+      name: next.name,
+      phone: next.phone,
+      email: next.email,
+      merchant_note: next.merchant_note,
+      merchant_note_updated_at: next.merchant_note_updated_at,
+    };
     if (changed.length > 0) {
       await audit(tx, ctx, { action: 'customer.edited', entity: 'customer', entityId: customerId, details: { changed_fields: changed } });
+      // The merchant's private note never leaves in an event (docs/decisions.md, Events): only that it changed.
+      const { merchant_note: _note, ...shared } = customer;
+      await emit(tx, { storeId, type: 'customer.updated', data: { ...shared, changed_fields: changed } }, ctx.clock.now());
     }
 
-    return {
-      customer: {
-        id: next.id,
-        name: next.name,
-        phone: next.phone,
-        email: next.email,
-        merchant_note: next.merchant_note,
-        merchant_note_updated_at: next.merchant_note_updated_at,
-      },
-      changed_fields: changed,
-    };
+    return { customer, changed_fields: changed };
   });
 }

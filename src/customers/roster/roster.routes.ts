@@ -13,7 +13,7 @@ export async function rosterRoutes(fastify: FastifyInstance) {
       config: { auth: auth.merchantRead() },
       schema: {
         operationId: 'listCustomerRoster',
-        tags: ['customers'],
+        tags: ['Customers'],
         summary: 'The store roster with lifecycle stage, visits, stamps, orders, net spend and marketing consent',
         querystring: RosterQuery,
         response: { 200: RosterResponse },
@@ -27,7 +27,7 @@ export async function rosterRoutes(fastify: FastifyInstance) {
       config: { auth: auth.merchantRead() },
       schema: {
         operationId: 'searchCustomers',
-        tags: ['customers'],
+        tags: ['Customers'],
         summary: "Find the store's customers by name, phone or email",
         querystring: SearchQuery,
         response: { 200: SearchResponse },

@@ -16,6 +16,11 @@ export const ERRORS = {
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
+  MALFORMED_REQUEST: { status: 400, description: 'The request is not valid HTTP, or its body does not match its Content-Length.' },
+  MALFORMED_URL: { status: 400, description: 'The path is not a valid URL (bad percent-encoding).' },
+  URI_TOO_LONG: { status: 414, description: 'A path segment is longer than 200 characters.' },
+  HEADERS_TOO_LARGE: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
+  REQUEST_TIMEOUT: { status: 408, description: 'The request was not received in time.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },

@@ -8,6 +8,22 @@ import { REPLAY_HEADER } from '../idempotency.ts';
 
 const ERROR_REF = { $ref: 'ErrorEnvelope#' };
 
+/**
+ * Tags in docs-page order. A route's tag not listed here is still shown (after these); a new
+ * surface adds its tag here in its place, before `Operator`.
+ */
+export const TAG_ORDER: Array<{ name: string; description: string }> = [
+  { name: 'Appointments', description: 'Book, move, check in, complete, cancel, mark no-show and settle appointments; search history by person.' },
+  { name: 'Diary', description: 'The store\'s diary by unit, and time-off entries.' },
+  { name: 'Units', description: 'Staff members, rooms or tables that appointments occupy.' },
+  { name: 'Walk-in queue', description: 'The live walk-in queue: join, call, seat and remove.' },
+  { name: 'Service periods', description: 'Named opening windows such as Lunch or Dinner.' },
+  { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
+  { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
+  { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
+  { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
+];
+
 export async function registerOpenApi(app: FastifyInstance) {
   app.addSchema(ErrorEnvelope);
 
@@ -45,7 +61,12 @@ export async function registerOpenApi(app: FastifyInstance) {
           `Mutating requests may carry \`Idempotency-Key\` (1-255 visible ASCII characters). The first successful result is stored for 24 hours with its effect; a retry with the same key and body replays it with the header \`${REPLAY_HEADER}: true\`; the same key with a different body answers 422 IDEMPOTENCY_KEY_REUSED; a duplicate while the first is still running answers 409 IDEMPOTENCY_IN_PROGRESS. Failed requests store nothing.`,
           'Rate limits answer 429 RATE_LIMITED with Retry-After.',
         ].join('\n\n'),
+        license: { name: 'Proprietary', identifier: 'LicenseRef-Proprietary' },
       },
+      // Relative: the document describes the deployment that serves it.
+      servers: [{ url: '/', description: 'This deployment' }],
+      // The order of the docs page: the merchant and customer surfaces first, the operator's last.
+      tags: TAG_ORDER,
       components: {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
@@ -58,5 +79,14 @@ export async function registerOpenApi(app: FastifyInstance) {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),
     },
   });
-  await app.register(swaggerUi, { routePrefix: '/docs', logLevel: 'warn' });
+  // staticCSP: the docs page's own policy (its scripts and styles by hash) replaces the API's
+  // `default-src 'none'` from security-headers.ts on the /docs routes, so the page still renders.
+  // Without upgrade-insecure-requests: a deployment served over plain HTTP (a local network, a
+  // container behind its own proxy) would otherwise have its scripts requested over HTTPS and fail.
+  await app.register(swaggerUi, {
+    routePrefix: '/docs',
+    logLevel: 'warn',
+    staticCSP: true,
+    transformStaticCSP: (header) => header.replace(/\s*upgrade-insecure-requests;?/, ''),
+  });
 }

@@ -2,7 +2,7 @@
 // fields are refused); querystrings, params and headers are strings on the wire and are coerced.
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
-import type { FastifySchemaCompiler } from 'fastify';
+import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -30,3 +30,15 @@ export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart
   const ajv = httpPart === 'body' ? strict : coercing;
   return ajv.compile(schema as object) as any;
 };
+
+/**
+ * Named schemas (with a `$id`) that routes reference as `{ $ref: '<$id>#' }`: added to the app (the
+ * OpenAPI document lists them under components.schemas; the serialiser resolves them) and to both
+ * validators. The validators are shared by every app of the process, so each name is added once.
+ */
+export function addSharedSchemas(app: FastifyInstance, ...schemas: Array<{ $id: string }>) {
+  for (const schema of schemas) {
+    if (!app.getSchema(schema.$id)) app.addSchema(schema);
+    for (const ajv of [strict, coercing]) if (!ajv.getSchema(schema.$id)) ajv.addSchema(schema as object);
+  }
+}

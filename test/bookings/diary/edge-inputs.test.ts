@@ -18,6 +18,15 @@ test('diary dates at the edges of the calendar are answered without a 5xx', asyn
   }
 });
 
+test('a diary ending on 9999-12-31 is refused: its end (the next midnight) would be in year 10000', async () => {
+  const res = await call(t.app, 'GET', '/api/v1/bookings/diary', { token, query: { store_id: store.id, from_date: '9999-12-31', to_date: '9999-12-31' } });
+  assert.equal(res.status, 400);
+  assert.equal(res.body.error.code, 'VALIDATION_FAILED');
+  const last = await call(t.app, 'GET', '/api/v1/bookings/diary', { token, query: { store_id: store.id, from_date: '9999-12-30', to_date: '9999-12-30' } });
+  assert.equal(last.status, 200);
+  assert.equal(last.body.to, '9999-12-31T00:00:00.000Z');
+});
+
 test('search needles with NUL, quotes, backslashes and non-Latin letters are answered without a 5xx', async () => {
   for (const q of ['a\u0000b', "o'brien", 'back\\slash', 'zoë', '名前です', '\\\\', '   ']) {
     const res = await call(t.app, 'GET', '/api/v1/bookings/appointments/search', { token, query: { store_id: store.id, q } });
