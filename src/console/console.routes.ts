@@ -7,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { auth } from '../platform/auth/guard.ts';
+import { AppError } from '../platform/errors/app-error.ts';
 
 export const CONSOLE_DIST = fileURLToPath(new URL('../../console/dist/', import.meta.url));
 
@@ -57,7 +58,11 @@ export async function consoleRoutes(app: FastifyInstance, opts: { root?: string 
 
   app.get<{ Params: { '*': string } }>('/console/*', common, (request, reply) => {
     const file = request.params['*'];
-    if (!/^assets\/[\w.-]+$/.test(file)) return reply.callNotFound();
+    // Only the build's hashed assets; anything else is the ordinary 404 (not the router's not-found
+    // handler, which would see this wildcard's HEAD route and answer 405).
+    if (!/^assets\/[\w.-]+$/.test(file) || file.includes('..') || !existsSync(`${root}/${file}`)) {
+      throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
+    }
     return reply.sendFile(file, { maxAge: 31_536_000_000, immutable: true });
   });
 }
