@@ -18,6 +18,8 @@ export function createParser(onMessage: (m: StreamMessage) => void) {
     buffer += chunk;
     let nl: number;
     while ((nl = buffer.search(/\r\n|\r|\n/)) >= 0) {
+      // A CR at the very end may be the first half of a CRLF split across chunks: wait for more.
+      if (nl === buffer.length - 1 && buffer[nl] === '\r') break;
       const line = buffer.slice(0, nl);
       buffer = buffer.slice(nl + (buffer.startsWith('\r\n', nl) ? 2 : 1));
       if (line === '') {
