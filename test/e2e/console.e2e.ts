@@ -252,6 +252,14 @@ test('a DST day draws 23 hours (2027-03-28) and 25 hours (2027-10-31), in the st
   const autumn = await page.locator('[data-hour]').evaluateAll((els) => els.map((e) => e.getAttribute('data-hour')));
   assert.equal(autumn.length, 25);
   assert.deepEqual(autumn.slice(0, 4), ['00:00', '01:00', '01:00', '02:00']);
+  // The week view of one unit: seven days from the chosen date, the first 25 hours tall, the rest 24.
+  await page.getByLabel('View').selectOption('week');
+  await page.getByRole('combobox', { name: /^Unit/ }).selectOption({ label: 'Sam' });
+  await page.locator('.col-head').nth(6).waitFor();
+  const heads = await page.locator('.col-head').allInnerTexts();
+  assert.deepEqual(heads.map((h) => h.trim()), ['Sun 31 Oct', 'Mon 1 Nov', 'Tue 2 Nov', 'Wed 3 Nov', 'Thu 4 Nov', 'Fri 5 Nov', 'Sat 6 Nov']);
+  const heights = await page.locator('.col').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.height));
+  assert.deepEqual(heights, ['1500px', '1440px', '1440px', '1440px', '1440px', '1440px', '1440px']);
   await context.close();
 });
 
