@@ -219,6 +219,9 @@ export function Diary(props: { hub: LiveHub }) {
             </select>
           </label>
         )}
+        <button type="button" disabled={!units.length || !date} onClick={() => setSlot({ unitId: units[0].id, startsAt: zonedInstant(date, 9, 0, tz), date, timezone: tz })}>
+          New booking
+        </button>
         <span class="tz" data-testid="diary-meta">{diary ? `${tz} · ${hours.length} hours` : ''}</span>
         <LiveBadge hub={props.hub} />
       </div>
