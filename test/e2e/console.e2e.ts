@@ -12,7 +12,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { startTestApp, type TestApp } from '../support/app.ts';
 import { call } from '../support/http.ts';
 import { createTokenService } from '../../src/platform/auth/tokens.ts';
-import { testConfig } from '../support/app.ts';
+import { ADMIN_TOKEN, testConfig } from '../support/app.ts';
 import { CONSOLE_DIST } from '../../src/console/console.routes.ts';
 import { chromiumAvailable, launchBrowser } from './browser.ts';
 
@@ -96,6 +96,14 @@ if (!skip) {
   appts.taken = await book(units.Sam, at('14:00'), at('14:30'), { guest_name: 'Tess Taken' });
   appts.settle = await book(units['Chair 3'], at('09:00'), at('09:45'), { guest_name: 'Cleo Settle', service_id: haircut.id, price_pence: 3000 });
   await book(units.Sam, at('09:30'), at('10:15'), { customer_id: priya, service_id: haircut.id, guest_email: undefined });
+  const off = await call(t.app, 'POST', '/api/v1/bookings/time-off', {
+    token, body: { store_id: store.id, unit_id: units.Alex, starts_at: at('16:00'), ends_at: at('17:00'), kind: 'block', reason: 'Lunch' },
+  });
+  assert.equal(off.status, 200, JSON.stringify(off.body));
+  const hold = await call(t.app, 'POST', `/admin/v1/stores/${store.id}/holds`, {
+    token: ADMIN_TOKEN, body: { unit_id: units['Chair 3'], starts_at: at('15:00'), ends_at: at('15:30'), expires_at: '2027-03-10T12:00:00.000Z' },
+  });
+  assert.equal(hold.status, 200, JSON.stringify(hold.body));
   for (const name of ['Jo Walkin', 'Max Walkin']) {
     const res = await call(t.app, 'POST', '/api/v1/bookings/queue/join', { token, body: { store_id: store.id, guest_name: name } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -159,6 +167,8 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   const page = await signedIn(context, `#/diary?date=${DAY}`);
   await openDiary(page, DAY);
   assert.match(await page.getByTestId('diary-meta').innerText(), /Europe\/London · 24 hours/);
+  await page.locator(`[data-unit-column="${units.Alex}"] .block.time_off`).getByText('Lunch').waitFor();
+  await page.locator(`[data-unit-column="${units['Chair 3']}"] .block.hold`).getByText('Hold').waitFor();
   assert.deepEqual(await seriousViolations(page), []);
 
   // Book: click Sam's column at 10:30 (empty).
