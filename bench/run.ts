@@ -17,6 +17,8 @@ import { httpLoad, type LoadResult } from './harness/load.ts';
 import { growthTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
 import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
+import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
+import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -119,13 +121,31 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
 const started = new Date();
 const ceiling = await measureCeiling();
 console.log(`HTTP ceiling: ${ceiling} req/s`);
-const main = await runAll(databaseUrl, ALL_SCENARIOS, 'base', true);
+const wantsScenarios = !only || only.some((o) => o !== 'events');
+const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
 // A scenario's limit is the lower of its SQL-only throughput and the HTTP ceiling.
 for (const r of main.reports) {
   if (r.http && r.limit && ceiling < r.limit.rps) r.ratio = Math.round((r.http.rps / ceiling) * 100) / 100;
 }
 console.log('\n' + table(main.reports, ceiling));
 console.log(`server peak RSS over the whole run (VmHWM): ${main.hwmMb} MB`);
+
+// The event write's cost on create, in this same run (server engine; --only events runs just this).
+let eventCost: EventCostReport | null = null;
+if (!only || only.includes('events')) {
+  if (!databaseUrl) console.log('\nevent write cost: not measured on the embedded engine (the server owns its only connection)');
+  else {
+    console.log('\nEvent write cost on create (events on vs EVENTS_DISABLED_FOR_BENCH, alternating):');
+    const db = await openDb(databaseUrl);
+    try {
+      const fx = await loadFixtures(db);
+      eventCost = await measureEventCost({ db, env: { db, fx, mint: new TokenMint(secret) }, serverEnv: serverEnv(databaseUrl), nodeArgs, opts, resultsDir });
+      console.log(`  events on ${eventCost.on.rps} req/s vs off ${eventCost.off.rps} req/s: the event write costs ${(eventCost.cost * 100).toFixed(1)}% of create throughput (target at most 10%); statements per create ${eventCost.statementsOn} vs ${eventCost.statementsOff}`);
+    } finally {
+      await db.close();
+    }
+  }
+}
 
 let growth: GrowthReport[] | null = null;
 let grownAppointments: number | null = null;
@@ -144,6 +164,17 @@ if (growthUrl) {
   console.log('\nGrowth (read scenarios):\n' + growthTable(growth, labels));
 }
 
+// Webhook delivery: deliveries/s and commit-to-receiver lag at 200 writes/s (server engine only).
+let webhooks: WebhookBenchResult | null = null;
+if (databaseUrl && (!only || only.includes('webhooks'))) {
+  try {
+    webhooks = await runOnOwnDatabase(databaseUrl, { nodeArgs, seconds: quick ? 5 : 10, events: quick ? 5_000 : 20_000 });
+    console.log('\n' + describeWebhookBench(webhooks));
+  } catch (err) {
+    console.log(`\nwebhooks: bench error: ${(err as Error).message.slice(0, 200)}`);
+  }
+}
+
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
 writeJson(file, {
   started: started.toISOString(),
@@ -159,6 +190,8 @@ writeJson(file, {
   serverPeakRssMb: main.hwmMb,
   scenarios: main.reports,
   growth: growth && { appointments: grownAppointments, rows: growth },
+  eventCost,
+  webhooks,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);

@@ -128,6 +128,15 @@ export interface paths {
      */
     get: operations["searchAppointmentPeople"];
   };
+  "/api/v1/bookings/appointments/{appointmentId}": {
+    /**
+     * One appointment of the store with its diary fields
+     * @description The diary appointment's fields plus store_id, unit_id and source. Another store's appointment answers 404 NOT_FOUND, like a missing one. store_id in the query is optional (the token's store wins).
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["getAppointment"];
+  };
   "/api/v1/bookings/diary": {
     /**
      * Units with their appointments, live holds and time-off for a store-local date range
@@ -334,9 +343,279 @@ export interface paths {
      */
     post: operations["upsertNotificationPreferences"];
   };
+  "/api/v1/events": {
+    /**
+     * The store's events in order after a cursor (pull feed)
+     * @description Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["listEvents"];
+  };
+  "/api/v1/events/stream": {
+    /**
+     * The store's events as they happen (Server-Sent Events)
+     * @description Server-Sent Events: each message is `id: <cursor>`, `event: <type>`, `data: <event JSON>` (the feed's event shape). Resumes after the `Last-Event-ID` header (or `?after=`) with nothing missed or repeated; without either it starts now. A comment heartbeat is sent at least every 15 s. A cursor older than the retained history answers 410 CURSOR_EXPIRED before the stream opens.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["streamEvents"];
+  };
+  "/api/v1/webhooks/endpoints": {
+    /**
+     * List the store's webhook endpoints (never their secrets)
+     * @description Merchant token, scope merchant:write.
+     */
+    get: operations["listWebhookEndpoints"];
+    /**
+     * Register a webhook endpoint
+     * @description Events of the token's store are POSTed to url, signed per Standard Webhooks with the returned secret (shown only here and on rotate). The URL's host is resolved and checked: private, loopback and link-local targets are refused.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["createWebhookEndpoint"];
+  };
+  "/api/v1/webhooks/endpoints/{endpointId}": {
+    /**
+     * Delete an endpoint and its delivery log
+     * @description Merchant token, scope merchant:write.
+     */
+    delete: operations["deleteWebhookEndpoint"];
+    /**
+     * Change an endpoint (url, event_types, enabled, description)
+     * @description enabled false pauses deliveries; true resumes them and clears disabled_reason and the failure run.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    patch: operations["updateWebhookEndpoint"];
+  };
+  "/api/v1/webhooks/endpoints/{endpointId}/rotate-secret": {
+    /**
+     * Replace the signing secret
+     * @description The old secret keeps signing alongside the new one for 24 h: both signatures are sent, space-separated, in webhook-signature.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["rotateWebhookSecret"];
+  };
+  "/api/v1/webhooks/endpoints/{endpointId}/deliveries": {
+    /**
+     * The delivery log: every attempt, newest first
+     * @description Merchant token, scope merchant:write.
+     */
+    get: operations["listWebhookDeliveries"];
+  };
+  "/api/v1/webhooks/endpoints/{endpointId}/deliveries/{eventId}/retry": {
+    /**
+     * Send one event to this endpoint again, now
+     * @description Works whatever the delivery's state (a delivered event is sent again, with the same webhook-id). 404 when the event was never dispatched to this endpoint; 409 WEBHOOK_ENDPOINT_DISABLED when the endpoint is disabled.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["retryWebhookDelivery"];
+  };
+  "/api/v1/webhooks/endpoints/{endpointId}/replay": {
+    /**
+     * Send every failed delivery since a time again
+     * @description Deliveries dispatched at or after since whose last attempt failed (given up, or waiting for a retry) are made due now.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["replayWebhookDeliveries"];
+  };
 }
 
-export type webhooks = Record<string, never>;
+export interface webhooks {
+  "appointment.created": {
+    /**
+     * appointment.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_created"];
+  };
+  "appointment.rescheduled": {
+    /**
+     * appointment.rescheduled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_rescheduled"];
+  };
+  "appointment.cancelled": {
+    /**
+     * appointment.cancelled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_cancelled"];
+  };
+  "appointment.checked_in": {
+    /**
+     * appointment.checked_in event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_checked_in"];
+  };
+  "appointment.completed": {
+    /**
+     * appointment.completed event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_completed"];
+  };
+  "appointment.no_show": {
+    /**
+     * appointment.no_show event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_no_show"];
+  };
+  "appointment.settled": {
+    /**
+     * appointment.settled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_settled"];
+  };
+  "appointment.deposit_paid": {
+    /**
+     * appointment.deposit_paid event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_appointment_deposit_paid"];
+  };
+  "queue.joined": {
+    /**
+     * queue.joined event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_queue_joined"];
+  };
+  "queue.called": {
+    /**
+     * queue.called event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_queue_called"];
+  };
+  "queue.assigned": {
+    /**
+     * queue.assigned event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_queue_assigned"];
+  };
+  "queue.removed": {
+    /**
+     * queue.removed event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_queue_removed"];
+  };
+  "customer.updated": {
+    /**
+     * customer.updated event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_updated"];
+  };
+  "customer.blocked": {
+    /**
+     * customer.blocked event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_blocked"];
+  };
+  "customer.unblocked": {
+    /**
+     * customer.unblocked event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_unblocked"];
+  };
+  "customer.archived": {
+    /**
+     * customer.archived event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_archived"];
+  };
+  "customer.restored": {
+    /**
+     * customer.restored event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_restored"];
+  };
+  "service.created": {
+    /**
+     * service.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_service_created"];
+  };
+  "service.updated": {
+    /**
+     * service.updated event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_service_updated"];
+  };
+  "service_period.created": {
+    /**
+     * service_period.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_service_period_created"];
+  };
+  "service_period.updated": {
+    /**
+     * service_period.updated event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_service_period_updated"];
+  };
+  "service_period.deleted": {
+    /**
+     * service_period.deleted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_service_period_deleted"];
+  };
+  "notification_preferences.updated": {
+    /**
+     * notification_preferences.updated event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_notification_preferences_updated"];
+  };
+  "hold.created": {
+    /**
+     * hold.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_hold_created"];
+  };
+  "hold.released": {
+    /**
+     * hold.released event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_hold_released"];
+  };
+  "hold.expired": {
+    /**
+     * hold.expired event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_hold_expired"];
+  };
+  "webhook_endpoint.disabled": {
+    /**
+     * webhook_endpoint.disabled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_webhook_endpoint_disabled"];
+  };
+}
 
 export interface components {
   schemas: {
@@ -1672,6 +1951,117 @@ export interface operations {
                     unit_name: string | null;
                   })[];
               })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * One appointment of the store with its diary fields
+   * @description The diary appointment's fields plus store_id, unit_id and source. Another store's appointment answers 404 NOT_FOUND, like a missing one. store_id in the query is optional (the token's store wins).
+   *
+   * Merchant token, scope merchant:read.
+   */
+  getAppointment: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+      };
+      path: {
+        /** @description uuid */
+        appointmentId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              is_override: boolean;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              preferred_area_id: string | null;
+              preferred_area_name: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              checked_in_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              completed_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              source: string;
+            };
           };
         };
       };
@@ -4151,6 +4541,2874 @@ export interface operations {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
         };
+      };
+    };
+  };
+  /**
+   * The store's events in order after a cursor (pull feed)
+   * @description Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  listEvents: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id: string;
+        /** @description A cursor (next_cursor or an event's cursor); from the beginning of retained history when omitted */
+        after?: string;
+        limit?: number;
+        /** @description Comma-separated event types to include (all when omitted); an unknown type answers 400 */
+        types?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Oldest first */
+            events: {
+                /**
+                 * Format: uuid
+                 * @description The event id: the receiver's de-duplication key
+                 */
+                id: string;
+                /** @description The event type, e.g. appointment.created */
+                type: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                /**
+                 * Format: date-time
+                 * @description When the change happened (UTC)
+                 */
+                occurred_at: string;
+                /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+                occurred_at_local: string;
+                /** @description The store's IANA zone occurred_at_local is read in */
+                timezone: string;
+                /** @description Opaque feed position; resume after it */
+                cursor: string;
+                /** @description The resource after the change; see the webhooks section for each type */
+                data: {
+                  [key: string]: unknown;
+                };
+              }[];
+            /** @description The last returned event's cursor, or the given one when none was returned */
+            next_cursor: string;
+            /** @description More events are readable now after next_cursor */
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The store's events as they happen (Server-Sent Events)
+   * @description Server-Sent Events: each message is `id: <cursor>`, `event: <type>`, `data: <event JSON>` (the feed's event shape). Resumes after the `Last-Event-ID` header (or `?after=`) with nothing missed or repeated; without either it starts now. A comment heartbeat is sent at least every 15 s. A cursor older than the retained history answers 410 CURSOR_EXPIRED before the stream opens.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  streamEvents: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id: string;
+        /** @description Comma-separated event types to include (all when omitted); an unknown type answers 400 */
+        types?: string;
+        /** @description Resume after this cursor when the client cannot send Last-Event-ID (the header wins) */
+        after?: string;
+      };
+      header?: {
+        /** @description The id of the last event received; the stream resumes after it */
+        "last-event-id"?: string;
+      };
+    };
+    responses: {
+      /** @description An endless text/event-stream */
+      200: {
+        content: {
+          "text/event-stream": string;
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * List the store's webhook endpoints (never their secrets)
+   * @description Merchant token, scope merchant:write.
+   */
+  listWebhookEndpoints: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            endpoints: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                url: string;
+                description: string | null;
+                event_types: string[] | null;
+                enabled: boolean;
+                /** @description Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant */
+                disabled_reason: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                updated_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Register a webhook endpoint
+   * @description Events of the token's store are POSTed to url, signed per Standard Webhooks with the returned secret (shown only here and on rotate). The URL's host is resolved and checked: private, loopback and link-local targets are refused.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  createWebhookEndpoint: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Where deliveries are POSTed. https when NODE_ENV=production; a host that resolves to a private, loopback or link-local address is refused (WEBHOOK_TARGET_REFUSED) unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. */
+          url: string;
+          event_types?: string[] | null;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            endpoint: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              url: string;
+              description: string | null;
+              event_types: string[] | null;
+              enabled: boolean;
+              /** @description Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant */
+              disabled_reason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+              /** @description whsec_ + base64 key for Standard Webhooks signatures. Shown only on create and rotate. */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Delete an endpoint and its delivery log
+   * @description Merchant token, scope merchant:write.
+   */
+  deleteWebhookEndpoint: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+      };
+      path: {
+        /** @description uuid */
+        endpointId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            deleted: boolean;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Change an endpoint (url, event_types, enabled, description)
+   * @description enabled false pauses deliveries; true resumes them and clears disabled_reason and the failure run.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  updateWebhookEndpoint: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        endpointId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Where deliveries are POSTed. https when NODE_ENV=production; a host that resolves to a private, loopback or link-local address is refused (WEBHOOK_TARGET_REFUSED) unless WEBHOOK_ALLOW_PRIVATE_TARGETS=true. */
+          url?: string;
+          event_types?: string[] | null;
+          /** @description false pauses deliveries (pending ones wait); true resumes and clears disabled_reason */
+          enabled?: boolean;
+          description?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            endpoint: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              url: string;
+              description: string | null;
+              event_types: string[] | null;
+              enabled: boolean;
+              /** @description Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant */
+              disabled_reason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace the signing secret
+   * @description The old secret keeps signing alongside the new one for 24 h: both signatures are sent, space-separated, in webhook-signature.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  rotateWebhookSecret: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        endpointId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            endpoint: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              url: string;
+              description: string | null;
+              event_types: string[] | null;
+              enabled: boolean;
+              /** @description Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant */
+              disabled_reason: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+              /** @description whsec_ + base64 key for Standard Webhooks signatures. Shown only on create and rotate. */
+              secret: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The delivery log: every attempt, newest first
+   * @description Merchant token, scope merchant:write.
+   */
+  listWebhookDeliveries: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description 1 to 100, default 50 */
+        limit?: number;
+        /** @description next_cursor of the previous page */
+        cursor?: string;
+      };
+      path: {
+        /** @description uuid */
+        endpointId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            deliveries: ({
+                /** @description The attempt (log row) id */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                event_id: string;
+                event_type: string;
+                /** @description 1 for the first attempt of this event to this endpoint */
+                attempt: number;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                attempted_at: string;
+                succeeded: boolean;
+                /** @description The receiver's status; null when there was no answer (see error) */
+                http_status: number | null;
+                error: string | null;
+                duration_ms: number;
+                /** @description At most 1 KB of the receiver's answer */
+                response_body: string | null;
+                /**
+                 * Format: date-time
+                 * @description When this failure is tried again; null when it is not
+                 */
+                next_retry_at: string | null;
+                /** @description The delivery's state now: pending, delivered or failed */
+                delivery_status: string;
+              })[];
+            next_cursor: string | null;
+            has_more: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Send one event to this endpoint again, now
+   * @description Works whatever the delivery's state (a delivered event is sent again, with the same webhook-id). 404 when the event was never dispatched to this endpoint; 409 WEBHOOK_ENDPOINT_DISABLED when the endpoint is disabled.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  retryWebhookDelivery: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        endpointId: string;
+        /** @description uuid */
+        eventId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            delivery: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              event_id: string;
+              event_type: string;
+              /** @description pending, delivered or failed */
+              status: string;
+              attempts: number;
+              /** Format: date-time */
+              next_attempt_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Send every failed delivery since a time again
+   * @description Deliveries dispatched at or after since whose last attempt failed (given up, or waiting for a retry) are made due now.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  replayWebhookDeliveries: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        endpointId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: date-time
+           * @description Every failed delivery dispatched at or after this instant is sent again
+           */
+          since: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Deliveries made due again */
+            replayed: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            since: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * appointment.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment as booked (a walk-in seat books one too, source walk_in) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.rescheduled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_rescheduled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.rescheduled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description Where and when it was before */
+            previous: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.cancelled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_cancelled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.cancelled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The cancelled appointment (the cancellation reason, a private note, is not included) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.checked_in event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_checked_in: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.checked_in";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.completed event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_completed: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.completed";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.no_show event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_no_show: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.no_show";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.settled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_settled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.settled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after the balance was recorded as taken (completed, paid) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            status: string;
+            payment_status: string;
+            price_pence: number;
+            deposit_pence: number;
+            balance_pence: number;
+            currency: string;
+            party_size: number;
+            children: number;
+            high_chairs: number;
+            source: string;
+            is_override: boolean;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description The settlement this change recorded */
+            settlement: {
+              amount_pence: number;
+              currency: string;
+              /** @description cash or card_machine */
+              method: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              settled_at: string;
+              settled_by_name: string | null;
+            };
+            previous: {
+              status: string;
+              payment_status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * appointment.deposit_paid event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_appointment_deposit_paid: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "appointment.deposit_paid";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The appointment after its deposit was paid (emitted by online booking) */
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.joined event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_queue_joined: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "queue.joined";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The queue entry after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            entry_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            preferred_unit_id: string | null;
+            party_size: number;
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            called_at: string | null;
+            quoted_wait_min: number | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string | null;
+            queue_position: number | null;
+            expected_wait_min: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            expected_start: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            suggested_unit_id: string | null;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.called event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_queue_called: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "queue.called";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The queue entry after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            entry_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            preferred_unit_id: string | null;
+            party_size: number;
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            called_at: string | null;
+            quoted_wait_min: number | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string | null;
+            queue_position: number | null;
+            expected_wait_min: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            expected_start: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            suggested_unit_id: string | null;
+            hold_minutes: number;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.assigned event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_queue_assigned: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "queue.assigned";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The queue entry after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            entry_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            preferred_unit_id: string | null;
+            party_size: number;
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            called_at: string | null;
+            quoted_wait_min: number | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string | null;
+            queue_position: number | null;
+            expected_wait_min: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            expected_start: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            suggested_unit_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * queue.removed event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_queue_removed: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "queue.removed";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The queue entry after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            entry_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_phone: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            preferred_unit_id: string | null;
+            party_size: number;
+            status: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            joined_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            called_at: string | null;
+            quoted_wait_min: number | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string | null;
+            queue_position: number | null;
+            expected_wait_min: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            expected_start: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            suggested_unit_id: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ended_at: string;
+            reason: "left" | "no_show";
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.updated event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_updated: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.updated";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer after an edit (identity fields; merchant_note is named in changed_fields but its text is never included), after an operator erasure (identity null, erased_at set), or the block record after a change of muted channels or block note */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            name: string | null;
+            phone: string | null;
+            email: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            merchant_note_updated_at?: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            erased_at?: string;
+            blocked?: boolean;
+            blocked_channels?: string[];
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.blocked event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_blocked: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.blocked";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer's block record at this store after the change (the block note is never included) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string;
+            blocked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            blocked_at: string | null;
+            blocked_channels: ("email" | "sms" | "drops_chat" | "app_message")[];
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            archived_at: string | null;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.unblocked event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_unblocked: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.unblocked";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer's block record at this store after the change (the block note is never included) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string;
+            blocked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            blocked_at: string | null;
+            blocked_channels: ("email" | "sms" | "drops_chat" | "app_message")[];
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            archived_at: string | null;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.archived event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_archived: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.archived";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer's block record at this store after the change (the block note is never included) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string;
+            blocked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            blocked_at: string | null;
+            blocked_channels: ("email" | "sms" | "drops_chat" | "app_message")[];
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            archived_at: string | null;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.restored event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_restored: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.restored";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer's block record at this store after the change (the block note is never included) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string;
+            blocked: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            blocked_at: string | null;
+            blocked_channels: ("email" | "sms" | "drops_chat" | "app_message")[];
+            archived: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            archived_at: string | null;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * service.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_service_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "service.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The service as created */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            category: string | null;
+            name: string;
+            description: string | null;
+            images: string[];
+            duration_min: number;
+            price_pence: number;
+            currency: string;
+            price_type: "fixed" | "from" | "per_person";
+            party_min: number;
+            party_max: number;
+            buffer_before_min: number;
+            buffer_after_min: number;
+            processing_min: number;
+            location_type: "on_premises" | "online" | "customer_site";
+            rebook_interval_days: number | null;
+            online_visible: boolean;
+            sort: number;
+            is_active: boolean;
+            /** @description Every variant, archived ones (is_active false) included; ordered by sort, then name */
+            variants: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                duration_min: number | null;
+                price_pence: number | null;
+                sort: number;
+                is_active: boolean;
+              })[];
+            /** @description Every add-on, archived ones (is_active false) included; ordered by sort, then name */
+            addons: {
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                extra_min: number;
+                extra_pence: number;
+                sort: number;
+                is_active: boolean;
+              }[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * service.updated event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_service_updated: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "service.updated";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The service after the change */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            category: string | null;
+            name: string;
+            description: string | null;
+            images: string[];
+            duration_min: number;
+            price_pence: number;
+            currency: string;
+            price_type: "fixed" | "from" | "per_person";
+            party_min: number;
+            party_max: number;
+            buffer_before_min: number;
+            buffer_after_min: number;
+            processing_min: number;
+            location_type: "on_premises" | "online" | "customer_site";
+            rebook_interval_days: number | null;
+            online_visible: boolean;
+            sort: number;
+            is_active: boolean;
+            /** @description Every variant, archived ones (is_active false) included; ordered by sort, then name */
+            variants: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                duration_min: number | null;
+                price_pence: number | null;
+                sort: number;
+                is_active: boolean;
+              })[];
+            /** @description Every add-on, archived ones (is_active false) included; ordered by sort, then name */
+            addons: {
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                extra_min: number;
+                extra_pence: number;
+                sort: number;
+                is_active: boolean;
+              }[];
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * service_period.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_service_period_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "service_period.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            name: string;
+            sort: number;
+            /** @description Opening window per day. Only the seven day keys; an omitted day is closed. A PATCH that sends `week` replaces the whole week. */
+            week: {
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              sunday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              monday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              tuesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              wednesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              thursday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              friday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              saturday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+            };
+            last_seating_offset_min: number;
+            is_active: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * service_period.updated event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_service_period_updated: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "service_period.updated";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            name: string;
+            sort: number;
+            /** @description Opening window per day. Only the seven day keys; an omitted day is closed. A PATCH that sends `week` replaces the whole week. */
+            week: {
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              sunday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              monday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              tuesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              wednesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              thursday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              friday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              saturday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+            };
+            last_seating_offset_min: number;
+            is_active: boolean;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+            /** @description The changed fields' values before */
+            previous: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * service_period.deleted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_service_period_deleted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "service_period.deleted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The period as it was when deleted */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            name: string;
+            sort: number;
+            /** @description Opening window per day. Only the seven day keys; an omitted day is closed. A PATCH that sends `week` replaces the whole week. */
+            week: {
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              sunday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              monday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              tuesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              wednesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              thursday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              friday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+              /** @description Open from `open` until `close`; `close` must be after `open` (same day). */
+              saturday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                close: string;
+              };
+            };
+            last_seating_offset_min: number;
+            is_active: boolean;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * notification_preferences.updated event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_notification_preferences_updated: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "notification_preferences.updated";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description The customer's own change of their preferences for this store (every toggle as now in effect) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            messagesMuted: boolean;
+            classReminders: boolean;
+            classEventsEnabled: boolean;
+            voucherEventsEnabled: boolean;
+            stampEventsEnabled: boolean;
+            membershipEventsEnabled: boolean;
+            penaltyEventsEnabled: boolean;
+            marketingEnabled: boolean;
+            /** @description The fields this change changed */
+            changed_fields: string[];
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * hold.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_hold_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "hold.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A hold on a unit (emitted by online booking) */
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * hold.released event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_hold_released: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "hold.released";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A hold released (emitted by online booking) */
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * hold.expired event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_hold_expired: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "hold.expired";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A hold expired (emitted by online booking) */
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * webhook_endpoint.disabled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_webhook_endpoint_disabled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "webhook_endpoint.disabled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A webhook endpoint disabled after failing (emitted by webhooks) */
+          data: {
+            [key: string]: unknown;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
       };
     };
   };

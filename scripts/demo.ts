@@ -7,10 +7,12 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { demoWebhooks } from './demo-webhooks.ts';
 
 const DEMO_STORE = 'Demo Salon';
 const base = loadConfig();
-const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error' });
+// The demo's own receiver listens on 127.0.0.1: private targets are allowed for this process only.
+const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error', webhooks: Object.freeze({ ...base.webhooks, allowPrivateTargets: true }) });
 const baseUrl = `http://${base.host === '0.0.0.0' ? '127.0.0.1' : base.host}:${base.port}`;
 
 if (!base.databaseUrl) {
@@ -110,11 +112,14 @@ const customer = someone.rows[0]
 const today = new Date().toISOString().slice(0, 10);
 const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
 
+const webhookLines = unit ? await demoWebhooks(app, db, merchant, storeId, unit).catch((err) => [`webhooks not demonstrated: ${(err as Error).message}`]) : [];
+
 await app.close();
 await db.close();
 
 console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
 for (const n of notes) console.log(`note: ${n}`);
+for (const line of webhookLines) console.log(line);
 console.log(`
 Start the service (npm start), then open the merchant console (the token stays in the link's
 fragment, which the browser never sends to the server):

@@ -16,8 +16,11 @@ import { databaseLoss } from '../reliability/proofs/database-loss.ts';
 import { fuzz } from '../reliability/proofs/fuzz.ts';
 import { isolation } from '../reliability/proofs/isolation.ts';
 import { rateLimits } from '../reliability/proofs/rate-limits.ts';
+import { eventStream } from '../reliability/proofs/event-stream.ts';
 
-const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits];
+import { webhooks } from '../reliability/proofs/webhooks.ts';
+
+const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks];
 const only = process.argv.slice(2);
 const proofs = only.length ? ALL.filter((p) => only.includes(p.name)) : ALL;
 

@@ -18,6 +18,7 @@ import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
 import { featureRoutes, sharedSchemas } from './routes.ts';
+import { disableEventsForBench } from './events/outbox.ts';
 
 export interface AppDeps {
   config: Config;
@@ -68,6 +69,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', { config, db, clock, tokens });
+  if (config.events.disabledForBench) disableEventsForBench(true);
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');

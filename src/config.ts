@@ -23,6 +23,32 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
+  readonly events: {
+    /** How often the live stream's pump reads the feed (ms). */
+    readonly streamPollMs: number;
+    /** The live stream's heartbeat comment interval (ms; at most 15 s). */
+    readonly streamHeartbeatMs: number;
+    /** Bench only: changes write no events, to measure what the event write costs. Never in production. */
+    readonly disabledForBench: boolean;
+  };
+  /** The webhook worker (dispatcher and deliveries) runs inside `npm start` unless this is false. */
+  readonly workerEnabled: boolean;
+  readonly webhooks: {
+    /** Endpoint URLs must be https (on when NODE_ENV=production). */
+    readonly requireHttps: boolean;
+    /** Private, loopback and link-local targets allowed (tests and the demo only). */
+    readonly allowPrivateTargets: boolean;
+    /** Delay before each retry, in ms: attempt 1 is immediate, attempt n+1 waits retryScheduleMs[n-1]. */
+    readonly retryScheduleMs: readonly number[];
+    /** Attempts in flight at once to one endpoint, across all processes. */
+    readonly endpointConcurrency: number;
+    /** Attempts in flight at once in one process. */
+    readonly workerConcurrency: number;
+    /** How often an idle worker looks for new events and due deliveries. */
+    readonly pollMs: number;
+    /** One attempt's time limit (15 s). A claimed attempt's lease is twice this plus 2 s. */
+    readonly timeoutMs: number;
+  };
 }
 
 export class ConfigError extends Error {}
@@ -52,6 +78,20 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
   throw new ConfigError(`${name} must be true or false (got "${raw}")`);
 }
 
+// The Standard Webhooks example schedule: after the immediate attempt, 5 s, 5 min, 30 min, 2 h, 5 h,
+// 10 h, 14 h, 20 h and 24 h (about 3 days in all).
+export const STANDARD_RETRY_SCHEDULE_MS = Object.freeze([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
+
+function schedule(env: NodeJS.ProcessEnv, name: string): readonly number[] {
+  const raw = text(env, name);
+  if (raw === null) return STANDARD_RETRY_SCHEDULE_MS;
+  const values = raw.split(',').map((v) => Number(v.trim()));
+  if (values.length > 20 || values.some((v) => !Number.isInteger(v) || v < 0 || v > 7 * 86_400_000)) {
+    throw new ConfigError(`${name} must be up to 20 comma-separated delays in ms (0 to 7 days each) (got "${raw}")`);
+  }
+  return Object.freeze(values);
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -70,6 +110,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'ADMIN_TOKEN');
+  if (production && flag(env, 'EVENTS_DISABLED_FOR_BENCH', false)) {
+    throw new ConfigError('EVENTS_DISABLED_FOR_BENCH is for the benchmark only and is refused when NODE_ENV=production');
+  }
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
 
   return Object.freeze({
@@ -92,6 +135,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    events: Object.freeze({
+      streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),
+      streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),
+      disabledForBench: flag(env, 'EVENTS_DISABLED_FOR_BENCH', false),
+    }),
+    workerEnabled: flag(env, 'WORKER_ENABLED', true),
+    webhooks: Object.freeze({
+      requireHttps: production,
+      allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
+      retryScheduleMs: schedule(env, 'WEBHOOK_RETRY_SCHEDULE_MS'),
+      endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1, 1000),
+      workerConcurrency: int(env, 'WEBHOOK_WORKER_CONCURRENCY', 128, 1, 10_000),
+      pollMs: int(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
+      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
+    }),
   });
 }
 

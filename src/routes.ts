@@ -3,7 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import { adminRoutes } from './admin/admin.routes.ts';
 import { appointmentsRoutes } from './bookings/appointments/appointments.routes.ts';
 import { appointmentSearchRoutes } from './bookings/appointment-search/appointment-search.routes.ts';
-import { diaryRoutes } from './bookings/diary/diary.routes.ts';
+import { appointmentReadRoutes, diaryRoutes } from './bookings/diary/diary.routes.ts';
 import { unitsRoutes } from './bookings/units/units.routes.ts';
 import { timeOffRoutes } from './bookings/time-off/time-off.routes.ts';
 import { queueRoutes } from './bookings/queue/queue.routes.ts';
@@ -17,6 +17,8 @@ import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
 import { customerPageRoutes } from './customers/customer-page/customer-page.ts';
 import { consoleRoutes } from './console/console.routes.ts';
+import { eventsRoutes } from './events/events.routes.ts';
+import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
 
 /**
@@ -30,6 +32,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
   await app.register(appointmentsRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(appointmentSearchRoutes, { prefix: '/api/v1/bookings/appointments' });
+  await app.register(appointmentReadRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(diaryRoutes, { prefix: '/api/v1/bookings/diary' });
   await app.register(unitsRoutes, { prefix: '/api/v1/bookings/units' });
   await app.register(timeOffRoutes, { prefix: '/api/v1/bookings/time-off' });
@@ -46,4 +49,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(customerPageRoutes, { prefix: '/api/v1/customers' });
   // The merchant console's built files at /console (public files; every call they make carries a token).
   await app.register(consoleRoutes);
+  await app.register(eventsRoutes, { prefix: '/api/v1/events' });
+  await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
 }

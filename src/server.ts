@@ -4,6 +4,9 @@ import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
+import { startPruning } from './events/retention.ts';
+import { systemClock } from './platform/clock.ts';
+import { WebhookWorker } from './webhooks/delivery-worker.ts';
 
 let config: Config;
 try {
@@ -27,6 +30,13 @@ const sweeper = setInterval(() => {
   purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
 }, 10 * 60 * 1000);
 sweeper.unref();
+// Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
+const eventPruning = startPruning(db, systemClock, app.log);
+
+// The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
+const worker = config.workerEnabled
+  ? new WebhookWorker({ db, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
+  : null;
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -34,6 +44,7 @@ async function shutdown(signal: string) {
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   clearInterval(sweeper);
+  eventPruning.stop();
   const force = setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);
@@ -41,6 +52,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await app.close(); // stops accepting new connections
+    await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

@@ -52,7 +52,8 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
     const token = call.actor.kind === 'merchant' ? c.env.mint.get('m', call.actor.storeId) : c.env.mint.get('c', (call.actor as any).customerId);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (call.body) headers['content-type'] = 'application/json';
-    if (call.idempotent) headers['idempotency-key'] = `${runTag}-${slug(s.name)}-${n}`;
+    // Keys are unique per phase set: a scenario run again under another tag (the event-cost phases) never replays.
+    if (call.idempotent) headers['idempotency-key'] = `${runTag}-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`;
     return { method: call.method, path: urlOf(call), headers, body: call.body ? JSON.stringify(call.body) : undefined };
   };
   const prepare = async () => {
@@ -87,7 +88,7 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const db = c.db;
   const run = (database: Database) => async (n: number) => {
     const call = s.call(n);
-    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? `${runTag}-direct-${slug(s.name)}-${n}` : undefined });
+    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? `${runTag}-direct-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}` : undefined });
     return fn(ctx, call);
   };
 

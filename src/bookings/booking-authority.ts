@@ -92,6 +92,15 @@ interface Block {
   end: string;
 }
 
+/**
+ * The longest appointment (what the customer is told), and the longest time it may occupy its unit
+ * (the told time widened by buffers or an explicit block). A diary appointment is a visit; anything
+ * longer is a typo (a wrong date) that would silently take a unit out of the diary for days.
+ */
+export const MAX_APPOINTMENT_HOURS = 24;
+export const MAX_BLOCK_HOURS = 48;
+const HOUR_MS = 3_600_000;
+
 function blockOf(slot: Slot): Block {
   const start = slot.blockStartsAt ?? slot.startsAt;
   const end = slot.blockEndsAt ?? slot.endsAt;
@@ -100,6 +109,12 @@ function blockOf(slot: Slot): Block {
   if (!(e > s)) throw new AppError('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
   if (Date.parse(start) > s || Date.parse(end) < e) {
     throw new AppError('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
+  }
+  if (e - s > MAX_APPOINTMENT_HOURS * HOUR_MS) {
+    throw new AppError('APPOINTMENT_TOO_LONG', `An appointment lasts at most ${MAX_APPOINTMENT_HOURS} hours`);
+  }
+  if (Date.parse(end) - Date.parse(start) > MAX_BLOCK_HOURS * HOUR_MS) {
+    throw new AppError('APPOINTMENT_TOO_LONG', `An appointment occupies its unit for at most ${MAX_BLOCK_HOURS} hours, buffers included`);
   }
   return { start, end };
 }

@@ -51,3 +51,45 @@ export async function readFeed(db: Queryable, q: FeedQuery): Promise<FeedRow[]> 
   );
   return res.rows;
 }
+
+export interface FeedPage {
+  rows: FeedRow[];
+  /**
+   * The horizon this read stopped at (a transaction id, decimal text): when fewer than limit rows
+   * came back, every matching event of a transaction older than this was returned.
+   */
+  horizon: string;
+}
+
+/** readFeed, also answering the horizon it read below (the live stream's catch-up needs it). */
+export async function readFeedPage(db: Queryable, q: FeedQuery): Promise<FeedPage> {
+  const res = await db.query<FeedRow & { horizon: string }>(
+    `SELECT h.horizon::text AS horizon, e.*
+       FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
+       LEFT JOIN LATERAL (
+         SELECT e.txid::text AS txid, e.seq::text AS seq, e.id, e.type, e.store_id, e.occurred_at,
+                e.occurred_at_local, e.timezone, e.data
+           FROM events e
+          WHERE e.txid < h.horizon
+            AND (e.txid, e.seq) > ($1::xid8, $2::bigint)
+            AND ($3::uuid IS NULL OR e.store_id = $3)
+            AND ($4::text[] IS NULL OR e.type = ANY($4::text[]))
+          ORDER BY e.txid, e.seq
+          LIMIT $5
+       ) e ON true`,
+    [q.after.txid, q.after.seq, q.storeId, q.types?.length ? q.types : null, q.limit],
+  );
+  const horizon = res.rows[0]?.horizon ?? '0';
+  const rows = res.rows.filter((r) => r.txid !== null).map(({ horizon: _h, ...row }) => row as FeedRow);
+  return { rows, horizon };
+}
+
+/** The position of the newest event below the horizon (every store's): "now" in feed order. */
+export async function feedHead(db: Queryable): Promise<FeedPosition> {
+  const res = await db.query<{ txid: string; seq: string }>(
+    `SELECT e.txid::text AS txid, e.seq::text AS seq FROM events e
+      WHERE e.txid < pg_snapshot_xmin(pg_current_snapshot())
+      ORDER BY e.txid DESC, e.seq DESC LIMIT 1`,
+  );
+  return res.rows[0] ?? { txid: '0', seq: '0' };
+}

@@ -35,7 +35,7 @@ test('an unknown path answers 404 ROUTE_NOT_FOUND', async () => {
 });
 
 test('a known path with another method answers 405 METHOD_NOT_ALLOWED with Allow', async () => {
-  const res = await call(t.app, 'GET', '/api/v1/bookings/appointments/cancel', { token });
+  const res = await call(t.app, 'GET', '/api/v1/bookings/queue/call', { token });
   assertEnvelope(res, 405, 'METHOD_NOT_ALLOWED');
   assert.equal(res.headers.allow, 'POST');
   const put = await call(t.app, 'PUT', '/api/v1/bookings/services', { token, body: {} });

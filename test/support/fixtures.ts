@@ -62,10 +62,11 @@ export class Fixtures {
   }
 
   async service(storeId: string, fields: Partial<Record<string, unknown>> = {}): Promise<{ id: string }> {
-    const row = { name: 'Haircut', duration_min: 45, price_pence: 3000, currency: 'GBP', ...fields };
+    // party_min..party_max: the table's defaults (1..1) unless given.
+    const row = { name: 'Haircut', duration_min: 45, price_pence: 3000, currency: 'GBP', party_min: 1, party_max: 1, ...fields };
     const res = await this.db.query<{ id: string }>(
-      `INSERT INTO services (store_id, name, duration_min, price_pence, currency) VALUES ($1, $2, $3, $4, $5) RETURNING id`,
-      [storeId, row.name, row.duration_min, row.price_pence, row.currency],
+      `INSERT INTO services (store_id, name, duration_min, price_pence, currency, party_min, party_max) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
+      [storeId, row.name, row.duration_min, row.price_pence, row.currency, row.party_min, row.party_max],
     );
     return res.rows[0];
   }

@@ -12,6 +12,8 @@ export interface StoreSettings {
 
 export interface ServiceTerms {
   price_pence: number;
+  party_min: number;
+  party_max: number;
   buffer_before_min: number;
   buffer_after_min: number;
   is_active: boolean;
@@ -42,12 +44,12 @@ export interface BookingFacts {
 export async function bookingFacts(tx: Tx, storeId: string, lookup: BookingLookup): Promise<BookingFacts> {
   const res = await tx.query<{
     store_found: boolean; currency: string | null; cancellation_window_min: number | null;
-    service_found: boolean; price_pence: number | null; buffer_before_min: number | null; buffer_after_min: number | null; service_is_active: boolean | null;
+    service_found: boolean; price_pence: number | null; party_min: number | null; party_max: number | null; buffer_before_min: number | null; buffer_after_min: number | null; service_is_active: boolean | null;
     customer_id: string | null; customer_erased: boolean | null; customer_blocked: boolean | null;
     unit_in_store: boolean;
   }>(
     `SELECT st.id IS NOT NULL AS store_found, st.currency, st.cancellation_window_min,
-            sv.id IS NOT NULL AS service_found, sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active AS service_is_active,
+            sv.id IS NOT NULL AS service_found, sv.price_pence, sv.party_min, sv.party_max, sv.buffer_before_min, sv.buffer_after_min, sv.is_active AS service_is_active,
             cu.id AS customer_id, cu.erased AS customer_erased, cu.blocked AS customer_blocked,
             EXISTS (SELECT 1 FROM units WHERE store_id = $1 AND id = $4) AS unit_in_store
        FROM (VALUES (1)) AS one (x)
@@ -60,7 +62,7 @@ export async function bookingFacts(tx: Tx, storeId: string, lookup: BookingLooku
   return {
     store: r.store_found ? { currency: r.currency!, cancellation_window_min: r.cancellation_window_min! } : null,
     service: r.service_found
-      ? { price_pence: r.price_pence!, buffer_before_min: r.buffer_before_min!, buffer_after_min: r.buffer_after_min!, is_active: r.service_is_active! }
+      ? { price_pence: r.price_pence!, party_min: r.party_min!, party_max: r.party_max!, buffer_before_min: r.buffer_before_min!, buffer_after_min: r.buffer_after_min!, is_active: r.service_is_active! }
       : null,
     customer: r.customer_id !== null ? { id: r.customer_id, erased: r.customer_erased!, blocked: r.customer_blocked! } : null,
     unitInStore: r.unit_in_store,

@@ -8,6 +8,8 @@ import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { book, move, type AppointmentRow } from '../booking-authority.ts';
 import { emit } from '../../events/outbox.ts';
 import { outstandingOf } from './appointment-money.ts';
+import { assertPartyFits } from '../services/party-size.ts';
+import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 import * as repo from './appointments.repository.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
@@ -79,6 +81,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
   if (!customerId && !guestEmail) {
     throw new AppError('GUEST_CONTACT_REQUIRED', 'A booking needs customer_id or guest_email');
   }
+  const partySize = body.party_size ?? 1;
   return inTransaction(ctx, async (tx) => {
     const now = ctx.clock.now();
     const serviceId = body.service_id ?? null;
@@ -89,6 +92,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
     const service = facts.service;
     if (serviceId && !service) throw notFound('Service');
     if (service && !service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
+    if (service) assertPartyFits(service, partySize);
     if (customerId) {
       const customer = facts.customer;
       if (!customer) throw notFound('Customer');
@@ -110,8 +114,8 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
         customerId,
         guestName: trimmed(body.guest_name),
         guestEmail,
-        guestPhone: trimmed(body.guest_phone),
-        partySize: body.party_size ?? 1,
+        guestPhone: guestPhone(body.guest_phone),
+        partySize,
         children: 0,
         highChairs: 0,
         // Snapshotted: later changes to the service never reprice this appointment.

@@ -21,15 +21,32 @@ export async function diaryUnits(q: Queryable, storeId: string, unitId: string |
   return res.rows;
 }
 
+/** A diary appointment's columns (of appointments a, areas ar), shared by the diary and the one-appointment read. */
+const DIARY_APPOINTMENT_COLUMNS = `a.id, a.service_id, a.customer_id, a.guest_name, a.guest_email, a.guest_phone, a.starts_at, a.ends_at,
+            a.status, a.payment_status, a.price_pence, a.deposit_pence, a.settled_pence, a.currency,
+            a.party_size, a.children, a.high_chairs, a.is_override, a.preferred_area_id, ar.name AS preferred_area_name,
+            a.checked_in_at, a.completed_at, a.cancelled_at`;
+
+/** One appointment of the store with its diary fields (and the store, unit and source), or null. */
+export async function diaryAppointmentById(
+  q: Queryable, storeId: string, appointmentId: string,
+): Promise<(DiaryAppointmentRow & { store_id: string; unit_id: string; source: string }) | null> {
+  const res = await q.query<DiaryAppointmentRow & { store_id: string; unit_id: string; source: string }>(
+    `SELECT a.store_id, a.unit_id, a.source, ${DIARY_APPOINTMENT_COLUMNS}
+       FROM appointments a
+       LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
+      WHERE a.store_id = $1 AND a.id = $2`,
+    [storeId, appointmentId],
+  );
+  return res.rows[0] ?? null;
+}
+
 /** Appointments whose told time overlaps [from, to); cancelled ones only when asked. */
 export async function diaryAppointments(
   q: Queryable, storeId: string, unitIds: string[], from: string, to: string, includeCancelled: boolean,
 ): Promise<OnUnit<DiaryAppointmentRow>[]> {
   const res = await q.query<OnUnit<DiaryAppointmentRow>>(
-    `SELECT a.unit_id, a.id, a.service_id, a.customer_id, a.guest_name, a.guest_email, a.guest_phone, a.starts_at, a.ends_at,
-            a.status, a.payment_status, a.price_pence, a.deposit_pence, a.settled_pence, a.currency,
-            a.party_size, a.children, a.high_chairs, a.is_override, a.preferred_area_id, ar.name AS preferred_area_name,
-            a.checked_in_at, a.completed_at, a.cancelled_at
+    `SELECT a.unit_id, ${DIARY_APPOINTMENT_COLUMNS}
        FROM appointments a
        LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
       WHERE a.store_id = $1 AND a.unit_id = ANY($2::uuid[])

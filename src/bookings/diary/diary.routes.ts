@@ -2,8 +2,8 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
 import { merchantContext } from '../../platform/context.ts';
-import { DiaryQuery, DiaryResponse } from './diary.schemas.ts';
-import { readDiary } from './diary.service.ts';
+import { AppointmentDetailResponse, AppointmentParams, AppointmentQuery, DiaryQuery, DiaryResponse } from './diary.schemas.ts';
+import { readAppointment, readDiary } from './diary.service.ts';
 
 export async function diaryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -19,4 +19,22 @@ export async function diaryRoutes(fastify: FastifyInstance) {
       response: { 200: DiaryResponse },
     },
   }, async (request) => readDiary(merchantContext(request), request.query));
+}
+
+/** GET /api/v1/bookings/appointments/{appointmentId} (registered under the appointments prefix in routes.ts). */
+export async function appointmentReadRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+
+  app.get('/:appointmentId', {
+    config: { auth: auth.merchantRead() },
+    schema: {
+      operationId: 'getAppointment',
+      tags: ['Appointments'],
+      summary: 'One appointment of the store with its diary fields',
+      description: 'The diary appointment\'s fields plus store_id, unit_id and source. Another store\'s appointment answers 404 NOT_FOUND, like a missing one. store_id in the query is optional (the token\'s store wins).',
+      params: AppointmentParams,
+      querystring: AppointmentQuery,
+      response: { 200: AppointmentDetailResponse },
+    },
+  }, async (request) => readAppointment(merchantContext(request), request.params.appointmentId));
 }

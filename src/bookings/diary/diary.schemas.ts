@@ -34,6 +34,18 @@ export const DiaryAppointment = Type.Object({
 });
 export type DiaryAppointment = Static<typeof DiaryAppointment>;
 
+/** One appointment read by id: the diary appointment with the Appointment's store_id, unit_id and source. */
+export const AppointmentDetail = Type.Object({
+  ...DiaryAppointment.properties,
+  store_id: Uuid,
+  unit_id: Uuid,
+  source: Type.String(),
+});
+export type AppointmentDetail = Static<typeof AppointmentDetail>;
+export const AppointmentParams = Type.Object({ appointmentId: Uuid }, { additionalProperties: false });
+export const AppointmentQuery = Type.Object({ store_id: Type.Optional(Uuid) }, { additionalProperties: false });
+export const AppointmentDetailResponse = Type.Object({ appointment: AppointmentDetail });
+
 export const Hold = Type.Object({
   id: Uuid,
   starts_at: Instant,

@@ -3,8 +3,8 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { outstandingOf } from '../appointments/appointment-money.ts';
-import { diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits, type DiaryAppointmentRow } from './diary.repository.ts';
-import { MAX_DIARY_DAYS, type DiaryAppointment, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
+import { diaryAppointmentById, diaryAppointments, diaryHolds, diaryTimeOff, diaryUnits, type DiaryAppointmentRow } from './diary.repository.ts';
+import { MAX_DIARY_DAYS, type AppointmentDetail, type DiaryAppointment, type DiaryQuery, type DiaryResponse } from './diary.schemas.ts';
 import { storeDayRange } from './store-days.ts';
 
 function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, 'unit_id'>[]> {
@@ -17,9 +17,16 @@ function byUnit<T extends { unit_id: string }>(rows: T[]): Map<string, Omit<T, '
   return map;
 }
 
-/** balance_pence has one definition, shared with create and settle. */
-function withBalance({ settled_pence, ...row }: DiaryAppointmentRow & { unit_id: string }): DiaryAppointment & { unit_id: string } {
-  return { ...row, balance_pence: outstandingOf({ ...row, settled_pence }) };
+/** The diary appointment presenter: balance_pence has one definition, shared with create and settle. */
+export function withBalance<R extends DiaryAppointmentRow>({ settled_pence, ...row }: R): Omit<R, 'settled_pence'> & DiaryAppointment {
+  return { ...row, balance_pence: outstandingOf({ ...row, settled_pence }) } as Omit<R, 'settled_pence'> & DiaryAppointment;
+}
+
+/** GET /api/v1/bookings/appointments/{appointmentId}: one appointment with its diary fields; another store's reads as missing. */
+export async function readAppointment(ctx: MerchantContext, appointmentId: string): Promise<{ appointment: AppointmentDetail }> {
+  const row = await diaryAppointmentById(ctx.db, ctx.actor.storeId, appointmentId);
+  if (!row) throw notFound('Appointment');
+  return { appointment: withBalance(row) };
 }
 
 /** The last day a diary may show: its exclusive end, the next midnight, is still in year 9999. */

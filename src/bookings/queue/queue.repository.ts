@@ -119,6 +119,8 @@ export interface ServiceFacts {
   duration_min: number;
   price_pence: number;
   price_type: 'fixed' | 'from' | 'per_person';
+  party_min: number;
+  party_max: number;
   is_active: boolean;
 }
 
@@ -132,7 +134,7 @@ export interface UnitFacts {
 // customer, service and unit columns carry a prefix so that no name is shared with the entry's.
 const STORE_COLUMNS = 'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
 const SERVICE_COLUMNS = `sv.id AS sv_id, sv.duration_min AS sv_duration_min, sv.price_pence AS sv_price_pence,
-  sv.price_type AS sv_price_type, sv.is_active AS sv_is_active`;
+  sv.price_type AS sv_price_type, sv.party_min AS sv_party_min, sv.party_max AS sv_party_max, sv.is_active AS sv_is_active`;
 
 const ENTRY_KEYS = [
   'entry_id', 'store_id', 'customer_id', 'guest_name', 'guest_phone', 'service_id', 'preferred_unit_id',
@@ -153,7 +155,7 @@ function storeOf(r: CombinedRow): StoreQueueSettings | null {
 
 function serviceOf(r: CombinedRow): ServiceFacts | null {
   if (r.sv_id === null) return null;
-  return { id: r.sv_id, duration_min: r.sv_duration_min, price_pence: r.sv_price_pence, price_type: r.sv_price_type, is_active: r.sv_is_active };
+  return { id: r.sv_id, duration_min: r.sv_duration_min, price_pence: r.sv_price_pence, price_type: r.sv_price_type, party_min: r.sv_party_min, party_max: r.sv_party_max, is_active: r.sv_is_active };
 }
 
 export interface JoinLookup {

@@ -40,7 +40,7 @@ export const JoinBody = Type.Object(
     store_id: StoreIdField,
     customer_id: Type.Optional(NullableUuid),
     guest_name: Type.Optional(Nullable(Type.String({ minLength: 1, maxLength: 120 }))),
-    // Free text the shop reads back or texts; not normalised (see docs/decisions.md).
+    // A UK mobile is stored as E.164; any other number as typed (guestPhone in uk-mobile.ts).
     guest_phone: Type.Optional(Nullable(Type.String({ pattern: '^\\+?[0-9][0-9 ()-]{4,30}$' }))),
     service_id: Type.Optional(NullableUuid),
     preferred_unit_id: Type.Optional(NullableUuid),

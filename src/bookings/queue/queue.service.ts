@@ -11,6 +11,8 @@ import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view
 import * as repo from './queue.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
+import { assertPartyFits } from '../services/party-size.ts';
+import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 
 /** Hold after a call when the store has not set called_hold_minutes (docs/decisions.md). */
 export const DEFAULT_CALLED_HOLD_MIN = 10;
@@ -60,6 +62,7 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
     const service = facts.service;
     // An archived service cannot be booked, so it reads as missing here.
     if (!service || !service.is_active) throw notFound('Service');
+    assertPartyFits(service, body.party_size ?? 1);
     serviceMin = service.duration_min;
   }
   if (body.preferred_unit_id) {
@@ -101,7 +104,7 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
       storeId,
       customerId: body.customer_id ?? null,
       guestName,
-      guestPhone: body.guest_phone?.trim() || null,
+      guestPhone: guestPhone(body.guest_phone),
       serviceId: body.service_id ?? null,
       preferredUnitId,
       partySize: body.party_size ?? 1,

@@ -17,3 +17,15 @@ export function ukMobileE164(input: string): string | null {
   if (!parsed.isValid() || parsed.getType() !== 'MOBILE') return null;
   return parsed.number;
 }
+
+/**
+ * A guest's contact phone (an appointment's or a walk-in's guest_phone): a UK mobile in any
+ * spelling is stored as E.164, exactly as a customer's phone; anything else (a landline, a number
+ * from abroad) is kept as typed, trimmed, because a guest without an account may have no UK mobile
+ * and the shop still needs to read it back. Blank is null. One rule for every guest phone.
+ */
+export function guestPhone(input: string | null | undefined): string | null {
+  const typed = input?.trim();
+  if (!typed) return null;
+  return ukMobileE164(typed) ?? typed;
+}

@@ -13,7 +13,10 @@ export const ERRORS = {
   RANGE_TOO_LONG: { status: 400, description: 'The requested date range is longer than allowed.' },
   QUERY_TOO_SHORT: { status: 400, description: 'A search term needs at least 2 characters.' },
   INVALID_PHONE: { status: 400, description: 'The phone number is not a UK mobile.' },
+  PARTY_SIZE_OUT_OF_RANGE: { status: 400, description: 'party_size is outside the named service\'s party_min..party_max.' },
+  APPOINTMENT_TOO_LONG: { status: 400, description: 'An appointment lasts at most 24 hours, and the time it occupies (with buffers or an explicit block) at most 48 hours.' },
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
+  WEBHOOK_TARGET_REFUSED: { status: 400, description: 'A webhook URL is not allowed: not https in production, or its host resolves to a private, loopback or link-local address, or does not resolve.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
   MALFORMED_REQUEST: { status: 400, description: 'The request is not valid HTTP, or its body does not match its Content-Length.' },
@@ -54,7 +57,11 @@ export const ERRORS = {
   PHONE_IN_USE: { status: 409, description: 'That phone number belongs to another customer.' },
   EMAIL_IN_USE: { status: 409, description: 'That email belongs to another customer.' },
   CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
+  WEBHOOK_ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled: enable it (PATCH enabled true) before retrying or replaying deliveries.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
+
+  // Events
+  CURSOR_EXPIRED: { status: 410, description: 'The feed or stream cursor is older than the retained event history (90 days); restart from the beginning of the feed.' },
 
   // Idempotency
   IDEMPOTENCY_IN_PROGRESS: { status: 409, description: 'A request with this Idempotency-Key is still running.' },

@@ -5,6 +5,7 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../errors/error-codes.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import { REPLAY_HEADER } from '../idempotency.ts';
+import { webhooksDocument } from '../../events/event-payloads.ts';
 
 const ERROR_REF = { $ref: 'ErrorEnvelope#' };
 
@@ -21,6 +22,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
   { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
+  { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 
@@ -74,6 +76,8 @@ export async function registerOpenApi(app: FastifyInstance) {
         },
       },
       'x-error-codes': Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e])),
+      // Every event type with its payload (docs/events.md).
+      webhooks: webhooksDocument(),
     } as any,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

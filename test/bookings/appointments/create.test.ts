@@ -6,7 +6,7 @@ import { auditCount, booked, count, create, forceStatus, overlappingLiveBlocks, 
 const w = await world();
 
 test('a guest booking returns the whole appointment, confirmed, with the service price snapshotted', async () => {
-  const service = await w.t.fx.service(w.storeId, { price_pence: 4500 });
+  const service = await w.t.fx.service(w.storeId, { price_pence: 4500, party_max: 4 });
   const res = await create(w, { service_id: service.id, guest_name: ' Gail Guest ', guest_email: 'Gail@Example.com', guest_phone: '+447700900123', party_size: 2 });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.reused, false);

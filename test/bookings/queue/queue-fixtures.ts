@@ -36,12 +36,12 @@ export interface QueueWorld {
   token: string;
   unitA: string;
   unitB: string;
-  /** 45 minutes, 3000 pence. */
+  /** 45 minutes, 3000 pence, parties of 1 to 6. */
   serviceId: string;
 }
 
 /**
- * A store (mixed walk-ins, 10 minute hold) with two chairs and a 45-minute haircut, on the file's
+ * A store (mixed walk-ins, 10 minute hold) with two chairs and a 45-minute haircut (parties of 1 to 6), on the file's
  * shared app; each test works in its own store. Sets the clock back to NOW.
  */
 export async function queueWorld(t: TestApp, storeFields: Record<string, unknown> = {}): Promise<QueueWorld> {
@@ -49,7 +49,7 @@ export async function queueWorld(t: TestApp, storeFields: Record<string, unknown
   const store = await t.fx.store(storeFields);
   const unitA = (await t.fx.unit(store.id, { display_name: 'Chair A', sort: 1 })).id;
   const unitB = (await t.fx.unit(store.id, { display_name: 'Chair B', sort: 2 })).id;
-  const serviceId = (await t.fx.service(store.id, { duration_min: 45, price_pence: 3000 })).id;
+  const serviceId = (await t.fx.service(store.id, { duration_min: 45, price_pence: 3000, party_max: 6 })).id;
   const token = await t.fx.merchantToken(store.id);
   return { t, storeId: store.id, token, unitA, unitB, serviceId };
 }

@@ -1,0 +1,49 @@
+// `npm run worker`: the webhook worker alone (dispatcher and deliveries), for deployments that run
+// it apart from the API processes (WORKER_ENABLED=false on those). Any number may run against one
+// PostgreSQL server; the embedded engine allows one process, so it runs inside `npm start` instead.
+import pino from 'pino';
+import { ConfigError, loadConfig, type Config } from './config.ts';
+import { openDatabase } from './platform/db/open.ts';
+import { migrate } from './platform/db/migrate.ts';
+import { systemClock } from './platform/clock.ts';
+import { WebhookWorker } from './webhooks/delivery-worker.ts';
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) {
+    console.error(`Configuration error: ${err.message}`);
+    process.exit(1);
+  }
+  throw err;
+}
+if (!config.databaseUrl) {
+  console.error('npm run worker needs DATABASE_URL (a PostgreSQL server): the embedded engine allows one process, and `npm start` runs the worker itself.');
+  process.exit(1);
+}
+
+const log = pino({ level: config.logLevel, base: { component: 'webhooks-worker' } });
+const db = await openDatabase(config, (err) => log.warn({ err: { message: err.message } }, 'idle database connection lost'));
+await migrate(db);
+const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
+log.info({ pid: process.pid }, 'webhook worker started');
+
+let closing = false;
+async function shutdown(signal: string) {
+  if (closing) return;
+  closing = true;
+  log.info({ signal }, 'webhook worker stopping: finishing attempts in flight');
+  const force = setTimeout(() => process.exit(1), 20_000);
+  force.unref();
+  try {
+    await worker.stop();
+    await db.close();
+    process.exit(0);
+  } catch (err) {
+    log.error({ err: { message: (err as Error).message } }, 'error while stopping');
+    process.exit(1);
+  }
+}
+process.on('SIGTERM', () => void shutdown('SIGTERM'));
+process.on('SIGINT', () => void shutdown('SIGINT'));
