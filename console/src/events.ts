@@ -2,6 +2,11 @@
 // Authorization header and a token must never travel in a URL, so the stream is read with fetch and
 // parsed here: `id:` is the resume cursor (sent back as Last-Event-ID on reconnect), `event:` the type,
 // `data:` the event JSON; lines starting with ':' are heartbeats.
+import type { Ok, paths, Query } from '../../client/index.ts';
+
+/** An event as the feed and the stream carry it (the generated type of GET /api/v1/events). */
+export type StoreEvent = Ok<'/api/v1/events', 'get'>['events'][number];
+const STREAM_PATH = '/api/v1/events/stream' satisfies keyof paths;
 export interface StreamMessage {
   id: string | null;
   event: string;
@@ -45,7 +50,7 @@ export interface StreamOptions {
   storeId: string;
   types?: string[];
   token: () => string | null;
-  onEvent: (type: string, data: unknown) => void;
+  onEvent: (type: string, event: StoreEvent | null) => void;
   onStatus?: (status: StreamStatus) => void;
   onUnauthenticated?: () => void;
 }
@@ -61,12 +66,13 @@ export function openEventStream(options: StreamOptions): () => void {
     options.onStatus?.(attempt ? 'retrying' : 'connecting');
     const token = options.token();
     if (!token) return;
-    const query = new URLSearchParams({ store_id: options.storeId });
-    if (options.types?.length) query.set('types', options.types.join(','));
+    const params: Query<typeof STREAM_PATH, 'get'> = { store_id: options.storeId };
+    if (options.types?.length) params.types = options.types.join(',');
+    const query = new URLSearchParams(params as Record<string, string>);
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
     if (lastId) headers['last-event-id'] = lastId;
     try {
-      const res = await fetch(`/api/v1/events/stream?${query}`, { headers, signal: controller.signal, cache: 'no-store' });
+      const res = await fetch(`${STREAM_PATH}?${query}`, { headers, signal: controller.signal, cache: 'no-store' });
       if (res.status === 401) return options.onUnauthenticated?.();
       if (res.status === 404 || res.status === 403) return options.onStatus?.('unavailable');
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
@@ -74,9 +80,9 @@ export function openEventStream(options: StreamOptions): () => void {
       attempt = 0;
       const parse = createParser((m) => {
         if (m.id) lastId = m.id;
-        let data: unknown = m.data;
-        try { data = JSON.parse(m.data); } catch { /* keep the text */ }
-        options.onEvent(m.event, data);
+        let event: StoreEvent | null = null;
+        try { event = JSON.parse(m.data) as StoreEvent; } catch { /* not JSON: the type alone still says what changed */ }
+        options.onEvent(m.event, event);
       });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();
       for (;;) {

@@ -1,8 +1,8 @@
 // One events stream per signed-in tab, shared by the screens that want live updates. When the
 // stream is not available, screens refresh after their own actions only (status 'unavailable').
-import { openEventStream, type StreamStatus } from './events.ts';
+import { openEventStream, type StoreEvent, type StreamStatus } from './events.ts';
 
-type Listener = (type: string, data: unknown) => void;
+type Listener = (type: string, event: StoreEvent | null) => void;
 
 export class LiveHub {
   status: StreamStatus = 'connecting';
