@@ -23,13 +23,21 @@ export class LiveHub {
     });
   }
 
-  /** Calls listener for events whose type starts with one of the prefixes; returns the unsubscribe. */
-  on(prefixes: string[], listener: () => void): () => void {
+  /**
+   * Calls listener for events whose type starts with one of the prefixes; returns the unsubscribe.
+   * A burst (a bulk change, a catch-up after reconnecting) is one call: screens refetch their view.
+   */
+  on(prefixes: string[], listener: () => void, settleMs = 150): () => void {
+    let timer: ReturnType<typeof setTimeout> | null = null;
     const l: Listener = (type) => {
-      if (prefixes.some((p) => type.startsWith(p))) listener();
+      if (!prefixes.some((p) => type.startsWith(p)) || timer) return;
+      timer = setTimeout(() => { timer = null; listener(); }, settleMs);
     };
     this.listeners.add(l);
-    return () => this.listeners.delete(l);
+    return () => {
+      this.listeners.delete(l);
+      if (timer) clearTimeout(timer);
+    };
   }
 
   onStatus(listener: (s: StreamStatus) => void): () => void {
