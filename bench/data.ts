@@ -67,6 +67,25 @@ if (bulk) {
 }
 const t0 = performance.now();
 await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
+// Online booking (migration 080). The bulk load ran as 'replica', which fires no triggers, so the
+// occupancy rows of the generated appointments and holds are written here, as the migration would
+// (a generated hold that collides with an appointment is released as superseded); and every unit
+// gets working hours (Tuesday to Saturday, 09:00-13:00 and 14:00-19:00) so the availability search has
+// a week to search.
+for (const sql of [
+  `UPDATE holds SET block = tstzrange(starts_at, ends_at) WHERE block IS NULL`,
+  `INSERT INTO unit_occupancy (store_id, unit_id, block, appointment_id)
+   SELECT store_id, unit_id, block, id FROM appointments WHERE status NOT IN ('cancelled', 'no_show') AND NOT is_override
+   ON CONFLICT DO NOTHING`,
+  `INSERT INTO unit_occupancy (store_id, unit_id, block, hold_id)
+   SELECT store_id, unit_id, block, id FROM holds WHERE released_at IS NULL ORDER BY created_at, id ON CONFLICT DO NOTHING`,
+  `UPDATE holds h SET released_at = now(), release_reason = 'superseded'
+    WHERE h.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM unit_occupancy o WHERE o.hold_id = h.id)`,
+  `INSERT INTO unit_hours (store_id, unit_id, weekday, opens, closes)
+   SELECT u.store_id, u.id, d, o, c FROM units u, generate_series(2, 6) d, (VALUES (time '09:00', time '13:00'), (time '14:00', time '19:00')) v (o, c)
+    WHERE NOT EXISTS (SELECT 1 FROM unit_hours x WHERE x.unit_id = u.id)`,
+  `UPDATE units SET hours_set_at = now() WHERE hours_set_at IS NULL`,
+]) await db.query(sql);
 // VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit
 // the heap for every row, which a database in steady state (autovacuum) does not.
 await db.query('VACUUM ANALYZE');

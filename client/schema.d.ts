@@ -72,6 +72,13 @@ export interface paths {
      */
     post: operations["adminRecordActivity"];
   };
+  "/admin/v1/stores/{storeId}/messages": {
+    /**
+     * A store's customer messages and what became of each (the local mailbox is status=mailbox)
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
+    get: operations["adminListStoreMessages"];
+  };
   "/api/v1/bookings/appointments": {
     /**
      * Book an appointment as the merchant (quick-add) through the booking authority
@@ -422,6 +429,80 @@ export interface paths {
      * Merchant token, scope merchant:write.
      */
     post: operations["replayWebhookDeliveries"];
+  };
+  "/api/v1/bookings/units/{unitId}/hours": {
+    /**
+     * A unit's working hours (store-local)
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["getUnitHours"];
+    /**
+     * Replace a unit's working hours: a week of intervals and dated exceptions (empty = closed)
+     * @description Merchant token, scope merchant:write.
+     */
+    put: operations["putUnitHours"];
+  };
+  "/api/v1/bookings/settings": {
+    /** @description Merchant token, scope merchant:read. */
+    get: operations["getBookingSettings"];
+    /** @description Merchant token, scope merchant:write. */
+    patch: operations["updateBookingSettings"];
+  };
+  "/api/v1/bookings/appointments/deposit-paid": {
+    /**
+     * Record that a pending_payment booking's deposit was paid (no money moves here): status confirmed, payment_status deposit_paid
+     * @description Merchant token, scope merchant:write.
+     */
+    post: operations["markDepositPaid"];
+  };
+  "/admin/v1/stores/{storeId}/appointments/{appointmentId}/deposit-paid": {
+    /**
+     * Record that a pending_payment booking's deposit was paid (no money moves here): status confirmed, payment_status deposit_paid
+     * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
+    post: operations["adminMarkDepositPaid"];
+  };
+  "/api/v1/bookings/availability": {
+    /**
+     * Free start times for a service over store-local days (at most 90); every slot shown can be held
+     * @description Merchant token with scope merchant:read, or customer token with scope customer:read.
+     */
+    get: operations["searchAvailability"];
+  };
+  "/api/v1/bookings/holds": {
+    /**
+     * Hold an offered start for hold_minutes while the customer checks out; without unit_id the first free unit is taken
+     * @description Customer token, scope customer:write.
+     */
+    post: operations["createHold"];
+  };
+  "/api/v1/bookings/holds/{holdId}/confirm": {
+    /**
+     * Book the held slot (source online); a retry returns the same appointment with reused true
+     * @description Customer token, scope customer:write.
+     */
+    post: operations["confirmHold"];
+  };
+  "/api/v1/bookings/holds/{holdId}": {
+    /**
+     * Let a hold go; idempotent
+     * @description Customer token, scope customer:write.
+     */
+    delete: operations["releaseHold"];
+  };
+  "/api/v1/me/appointments": {
+    /**
+     * The signed-in customer's own bookings
+     * @description Customer token, scope customer:read.
+     */
+    get: operations["listMyAppointments"];
+  };
+  "/api/v1/me/appointments/{appointmentId}/cancel": {
+    /**
+     * Cancel one of the customer's own bookings; refused inside the store's cancellation window
+     * @description Customer token, scope customer:write.
+     */
+    post: operations["cancelMyAppointment"];
   };
 }
 
@@ -816,6 +897,20 @@ export interface operations {
           called_hold_minutes?: number | null;
           cancellation_window_min?: number;
           last_seating_offset_min?: number | null;
+          /** @description minutes between offered starts, counted from local midnight; default 15 */
+          slot_step_min?: number;
+          /** @description no slot starts sooner than this after now; default 60 */
+          min_notice_min?: number;
+          /** @description no slot starts this many days or more after now; default 90 */
+          booking_horizon_days?: number;
+          /** @description how long a checkout hold lasts; default 10 */
+          hold_minutes?: number;
+          /** @description an unpaid pending_payment booking older than this is cancelled; default 30 */
+          deposit_due_minutes?: number;
+          /** @description how long before the start a reminder goes; default 24 */
+          reminder_lead_hours?: number;
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          cors_origins?: string[];
         };
       };
     };
@@ -837,6 +932,13 @@ export interface operations {
               called_hold_minutes: number | null;
               cancellation_window_min: number;
               last_seating_offset_min: number | null;
+              slot_step_min: number;
+              min_notice_min: number;
+              booking_horizon_days: number;
+              hold_minutes: number;
+              deposit_due_minutes: number;
+              reminder_lead_hours: number;
+              cors_origins: string[];
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -884,6 +986,20 @@ export interface operations {
           called_hold_minutes?: number | null;
           cancellation_window_min?: number;
           last_seating_offset_min?: number | null;
+          /** @description minutes between offered starts, counted from local midnight; default 15 */
+          slot_step_min?: number;
+          /** @description no slot starts sooner than this after now; default 60 */
+          min_notice_min?: number;
+          /** @description no slot starts this many days or more after now; default 90 */
+          booking_horizon_days?: number;
+          /** @description how long a checkout hold lasts; default 10 */
+          hold_minutes?: number;
+          /** @description an unpaid pending_payment booking older than this is cancelled; default 30 */
+          deposit_due_minutes?: number;
+          /** @description how long before the start a reminder goes; default 24 */
+          reminder_lead_hours?: number;
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          cors_origins?: string[];
         };
       };
     };
@@ -905,6 +1021,13 @@ export interface operations {
               called_hold_minutes: number | null;
               cancellation_window_min: number;
               last_seating_offset_min: number | null;
+              slot_step_min: number;
+              min_notice_min: number;
+              booking_horizon_days: number;
+              hold_minutes: number;
+              deposit_due_minutes: number;
+              reminder_lead_hours: number;
+              cors_origins: string[];
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -1358,6 +1481,102 @@ export interface operations {
               customer_id: string;
               created: boolean;
             };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A store's customer messages and what became of each (the local mailbox is status=mailbox)
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
+  adminListStoreMessages: {
+    parameters: {
+      query?: {
+        status?: "pending" | "sending" | "sent" | "mailbox" | "suppressed" | "withdrawn" | "failed";
+        kind?: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge";
+        limit?: number;
+      };
+      path: {
+        /** @description uuid */
+        storeId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            messages: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /** @enum {string} */
+                kind: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge";
+                /** @enum {string} */
+                channel: "email" | "sms";
+                /** @enum {string} */
+                status: "pending" | "sending" | "sent" | "mailbox" | "suppressed" | "withdrawn" | "failed";
+                reason: string | null;
+                to: string;
+                subject: string;
+                text: string;
+                html: string;
+                ics: string | null;
+                ics_sequence: number | null;
+                message_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                customer_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                appointment_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                queue_entry_id: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                due_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                sent_at: string | null;
+                attempts: number;
+                last_error: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+              })[];
           };
         };
       };
@@ -4272,7 +4491,7 @@ export interface operations {
                 /** @enum {string} */
                 type: "joined" | "stamp" | "voucher_earned" | "voucher_redeemed" | "order" | "message" | "email" | "journey" | "moment" | "class_booking" | "membership";
                 /** @enum {string|null} */
-                channel: "in_store" | "in_app" | "email" | "journey" | "moment" | "gym" | null;
+                channel: "in_store" | "in_app" | "email" | "journey" | "moment" | "gym" | "sms" | null;
                 /**
                  * Format: date-time
                  * @description ISO 8601 instant
@@ -5128,6 +5347,933 @@ export interface operations {
              * @description ISO 8601 instant
              */
             since: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * A unit's working hours (store-local)
+   * @description Merchant token, scope merchant:read.
+   */
+  getUnitHours: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+      };
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /** @description false until hours are first set: such a unit is not offered online */
+            hours_set: boolean;
+            week: {
+              sunday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              monday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              tuesday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              wednesday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              thursday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              friday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              saturday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+            };
+            exceptions: {
+                /** Format: date */
+                date: string;
+                /** @description several intervals make a split shift; none means closed */
+                intervals: {
+                    /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                    open: string;
+                    /** @description 24-hour HH:MM; 24:00 means until midnight */
+                    close: string;
+                  }[];
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Replace a unit's working hours: a week of intervals and dated exceptions (empty = closed)
+   * @description Merchant token, scope merchant:write.
+   */
+  putUnitHours: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description an omitted day is closed */
+          week: {
+            /** @description several intervals make a split shift; none means closed */
+            sunday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            monday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            tuesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            wednesday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            thursday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            friday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+            /** @description several intervals make a split shift; none means closed */
+            saturday?: {
+                /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                open: string;
+                /** @description 24-hour HH:MM; 24:00 means until midnight */
+                close: string;
+              }[];
+          };
+          exceptions?: {
+              /** Format: date */
+              date: string;
+              /** @description several intervals make a split shift; none means closed */
+              intervals: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+            }[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string;
+            /** @description false until hours are first set: such a unit is not offered online */
+            hours_set: boolean;
+            week: {
+              sunday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              monday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              tuesday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              wednesday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              thursday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              friday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+              saturday: {
+                  /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                  open: string;
+                  /** @description 24-hour HH:MM; 24:00 means until midnight */
+                  close: string;
+                }[];
+            };
+            exceptions: {
+                /** Format: date */
+                date: string;
+                /** @description several intervals make a split shift; none means closed */
+                intervals: {
+                    /** @description 24-hour HH:MM, 00:00 to 23:59 */
+                    open: string;
+                    /** @description 24-hour HH:MM; 24:00 means until midnight */
+                    close: string;
+                  }[];
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** @description Merchant token, scope merchant:read. */
+  getBookingSettings: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settings: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              timezone: string;
+              /** @description minutes between offered starts, counted from local midnight; default 15 */
+              slot_step_min: number;
+              /** @description no slot starts sooner than this after now; default 60 */
+              min_notice_min: number;
+              /** @description no slot starts this many days or more after now; default 90 */
+              booking_horizon_days: number;
+              /** @description how long a checkout hold lasts; default 10 */
+              hold_minutes: number;
+              /** @description an unpaid pending_payment booking older than this is cancelled; default 30 */
+              deposit_due_minutes: number;
+              /** @description how long before the start a reminder goes; default 24 */
+              reminder_lead_hours: number;
+              /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
+              cancellation_window_min: number;
+              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+              cors_origins: string[];
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** @description Merchant token, scope merchant:write. */
+  updateBookingSettings: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /** @description minutes between offered starts, counted from local midnight; default 15 */
+          slot_step_min?: number;
+          /** @description no slot starts sooner than this after now; default 60 */
+          min_notice_min?: number;
+          /** @description no slot starts this many days or more after now; default 90 */
+          booking_horizon_days?: number;
+          /** @description how long a checkout hold lasts; default 10 */
+          hold_minutes?: number;
+          /** @description an unpaid pending_payment booking older than this is cancelled; default 30 */
+          deposit_due_minutes?: number;
+          /** @description how long before the start a reminder goes; default 24 */
+          reminder_lead_hours?: number;
+          /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
+          cancellation_window_min?: number;
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          cors_origins?: string[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            settings: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              timezone: string;
+              /** @description minutes between offered starts, counted from local midnight; default 15 */
+              slot_step_min: number;
+              /** @description no slot starts sooner than this after now; default 60 */
+              min_notice_min: number;
+              /** @description no slot starts this many days or more after now; default 90 */
+              booking_horizon_days: number;
+              /** @description how long a checkout hold lasts; default 10 */
+              hold_minutes: number;
+              /** @description an unpaid pending_payment booking older than this is cancelled; default 30 */
+              deposit_due_minutes: number;
+              /** @description how long before the start a reminder goes; default 24 */
+              reminder_lead_hours: number;
+              /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
+              cancellation_window_min: number;
+              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+              cors_origins: string[];
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Record that a pending_payment booking's deposit was paid (no money moves here): status confirmed, payment_status deposit_paid
+   * @description Merchant token, scope merchant:write.
+   */
+  markDepositPaid: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          appointment_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string;
+            status: string;
+            payment_status: string;
+            /** @description true when the deposit was already recorded as paid */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Record that a pending_payment booking's deposit was paid (no money moves here): status confirmed, payment_status deposit_paid
+   * @description Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
+  adminMarkDepositPaid: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        storeId: string;
+        /** @description uuid */
+        appointmentId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string;
+            status: string;
+            payment_status: string;
+            /** @description true when the deposit was already recorded as paid */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Free start times for a service over store-local days (at most 90); every slot shown can be held
+   * @description Merchant token with scope merchant:read, or customer token with scope customer:read.
+   */
+  searchAvailability: {
+    parameters: {
+      query: {
+        /** @description required with a customer token; a merchant token's store wins */
+        store_id?: string | null;
+        /** @description uuid */
+        service_id: string;
+        variant_id?: string | null;
+        /** @description comma-separated add-on ids */
+        addon_ids?: string;
+        /** @description only this unit; omit for any */
+        unit_id?: string | null;
+        party_size?: number;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        from_date?: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        to_date?: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            timezone: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string;
+            duration_min: number;
+            days: {
+                /**
+                 * Format: date
+                 * @description store-local calendar date, YYYY-MM-DD
+                 */
+                date: string;
+                slots: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 instant
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description the end the customer is told (buffers and processing time are not in it)
+                     */
+                    ends_at: string;
+                    /** @description HH:MM on the store's wall clock */
+                    local_time: string;
+                    /** @description units that can take it, in diary order */
+                    unit_ids: string[];
+                  }[];
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Hold an offered start for hold_minutes while the customer checks out; without unit_id the first free unit is taken
+   * @description Customer token, scope customer:write.
+   */
+  createHold: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          service_id: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          variant_id?: string | null;
+          addon_ids?: string[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+          /**
+           * Format: date-time
+           * @description ISO 8601 instant
+           */
+          starts_at: string;
+          party_size?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            hold: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description the end the customer is told
+               */
+              ends_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Book the held slot (source online); a retry returns the same appointment with reused true
+   * @description Customer token, scope customer:write.
+   */
+  confirmHold: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        holdId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          guest_note?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              source: string;
+              is_override: boolean;
+            };
+            reused: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Let a hold go; idempotent
+   * @description Customer token, scope customer:write.
+   */
+  releaseHold: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        holdId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            hold_id: string;
+            /** @description true when this call ended the hold */
+            released: boolean;
+            /** @description true when it had already ended (released, lapsed or confirmed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The signed-in customer's own bookings
+   * @description Customer token, scope customer:read.
+   */
+  listMyAppointments: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description only live bookings that have not ended yet, soonest first */
+        upcoming?: boolean;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointments: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                unit_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                service_id: string | null;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                customer_id: string | null;
+                guest_name: string | null;
+                guest_email: string | null;
+                guest_phone: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                status: string;
+                payment_status: string;
+                price_pence: number;
+                deposit_pence: number;
+                balance_pence: number;
+                currency: string;
+                party_size: number;
+                children: number;
+                high_chairs: number;
+                source: string;
+                is_override: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Cancel one of the customer's own bookings; refused inside the store's cancellation window
+   * @description Customer token, scope customer:write.
+   */
+  cancelMyAppointment: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        appointmentId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            appointment_id: string;
+            cancelled: boolean;
+            noop: boolean;
           };
         };
       };

@@ -17,6 +17,8 @@ export interface Operation {
   body: any | null;
   bodyRequired: boolean;
   responses: Record<string, any>; // status pattern -> schema
+  /** The success answer is a Server-Sent Events stream: it stays open until the client leaves. */
+  streaming: boolean;
 }
 
 const RULE = /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
@@ -52,6 +54,7 @@ export function operationsOf(doc: any): Operation[] {
         body: op.requestBody?.content?.['application/json']?.schema ?? null,
         bodyRequired: !!op.requestBody?.required,
         responses,
+        streaming: Boolean(op.responses?.['200']?.content?.['text/event-stream']),
       });
     }
   }

@@ -7,6 +7,8 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { systemClock } from '../src/platform/clock.ts';
+import { createMessagesWorker } from '../src/notifications/messages/worker.ts';
 import { demoWebhooks } from './demo-webhooks.ts';
 
 const DEMO_STORE = 'Demo Salon';
@@ -90,6 +92,8 @@ if (!storeId) {
     { unit_id: units[0].id, starts_at: todayAt(9), ends_at: todayAt(9, 45), customer_id: customers[0].id },
     { unit_id: units[0].id, starts_at: todayAt(10), ends_at: todayAt(10, 45), guest_name: 'Walk-up Guest', guest_email: 'guest@example.com' },
     { unit_id: units[1].id, starts_at: todayAt(11), ends_at: todayAt(11, 30), customer_id: customers[1].id },
+    // Tomorrow: its confirmation is shown from the local mailbox below.
+    { unit_id: units[1].id, starts_at: todayAt(24 + 10), ends_at: todayAt(24 + 10, 45), customer_id: customers[2].id },
   ];
   for (const b of bookings) {
     const made = await api('POST', '/api/v1/bookings/appointments', { store_id: storeId, service_id: haircut?.service?.id ?? null, ...b }, seedToken);
@@ -113,6 +117,38 @@ const today = new Date().toISOString().slice(0, 10);
 const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
 
 const webhookLines = unit ? await demoWebhooks(app, db, merchant, storeId, unit).catch((err) => [`webhooks not demonstrated: ${(err as Error).message}`]) : [];
+// Online booking: every unit gets working hours (Tuesday to Saturday 09:00-17:30 with a lunch
+// break, Saturday until 16:00), so the customer can find a time and book it.
+const week = {
+  tuesday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  wednesday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  thursday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '19:00' }],
+  friday: [{ open: '09:00', close: '12:30' }, { open: '13:30', close: '17:30' }],
+  saturday: [{ open: '09:00', close: '16:00' }],
+};
+const unhoured = await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 AND hours_set_at IS NULL', [storeId]);
+for (const u of unhoured.rows) await api('PUT', `/api/v1/bookings/units/${u.id}/hours`, { week, exceptions: [] }, merchant);
+const serviceId = (await db.query<{ id: string }>('SELECT id FROM services WHERE store_id = $1 AND is_active ORDER BY sort, name LIMIT 1', [storeId])).rows[0]?.id;
+const weekAhead = new Date(Date.now() + 6 * 86_400_000).toISOString().slice(0, 10);
+const found = serviceId && customer
+  ? await api('GET', `/api/v1/bookings/availability?store_id=${storeId}&service_id=${serviceId}&from_date=${today}&to_date=${weekAhead}`, undefined, customer)
+  : null;
+const firstSlot = found?.days.flatMap((d: { slots: Array<{ starts_at: string }> }) => d.slots)[0]?.starts_at ?? null;
+if (!firstSlot) notes.push('no online slot found in the next week (no service or customer yet)');
+
+// Customer messages: plan and "send" what the seeding caused. The demo never sends for real: it
+// keeps them in the local mailbox, as the service does when no SMTP_URL or SMS provider is set.
+const messages = createMessagesWorker({ db, clock: systemClock, config: { ...config.messages, smtpUrl: null, sms: null } });
+await messages.drain().catch((err) => notes.push(`messages not planned: ${(err as Error).message.slice(0, 120)}`));
+await messages.stop();
+const kept = (await db.query<{ kind: string; channel: string; to_address: string; subject: string; body_text: string; ics: string | null }>(
+  `SELECT kind, channel, to_address, subject, body_text, ics FROM messages WHERE store_id = $1 AND status = 'mailbox' ORDER BY created_at DESC LIMIT 1`,
+  [storeId],
+)).rows[0];
+const mailboxLines = kept
+  ? ['', `One message from the local mailbox (${kept.kind}, ${kept.channel}, to ${kept.to_address}; not sent: no SMTP_URL is set):`, `Subject: ${kept.subject}`, '', kept.body_text.trimEnd(), ...(kept.ics ? ['', `(with appointment.ics: ${kept.ics.split(/\r?\n/).filter((l) => /^(METHOD|UID|SEQUENCE|DTSTART)/.test(l)).join(' ')})`] : []),
+    `List them all: curl -s "$BASE/admin/v1/stores/$STORE/messages" -H "Authorization: Bearer $ADMIN_TOKEN"`]
+  : ['', 'No message in the local mailbox yet (the demo bookings are in the past).'];
 
 await app.close();
 await db.close();
@@ -120,6 +156,7 @@ await db.close();
 console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
 for (const n of notes) console.log(`note: ${n}`);
 for (const line of webhookLines) console.log(line);
+for (const line of mailboxLines) console.log(line);
 console.log(`
 Start the service (npm start), then open the merchant console (the token stays in the link's
 fragment, which the browser never sends to the server):
@@ -145,6 +182,15 @@ curl -s "$BASE/api/v1/customers/list?store_id=$STORE" -H "Authorization: Bearer 
 curl -s -X POST "$BASE/api/v1/bookings/appointments" -H "Authorization: Bearer $TOKEN" -H "Content-Type: application/json" \\
   -H "Idempotency-Key: demo-$(date +%s)" \\
   -d "{\\"store_id\\":\\"$STORE\\",\\"unit_id\\":\\"$UNIT\\",\\"starts_at\\":\\"${todayAt(16)}\\",\\"ends_at\\":\\"${todayAt(16, 30)}\\",\\"guest_name\\":\\"Kim\\",\\"guest_email\\":\\"kim@example.com\\"}"
-${customer ? `# A customer's notification preferences\ncurl -s "$BASE/api/v1/notifications/preferences" -H "Authorization: Bearer $CUSTOMER_TOKEN"\n` : ''}
+${customer ? `# A customer's notification preferences\ncurl -s "$BASE/api/v1/notifications/preferences" -H "Authorization: Bearer $CUSTOMER_TOKEN"\n` : ''}${customer && serviceId ? `# Online booking as the customer: free times over the next week
+export SERVICE=${serviceId}
+curl -s "$BASE/api/v1/bookings/availability?store_id=$STORE&service_id=$SERVICE&from_date=${today}&to_date=${weekAhead}" -H "Authorization: Bearer $CUSTOMER_TOKEN"
+${firstSlot ? `# Hold the first free time (any unit) for a few minutes, then confirm it into an appointment (source online)
+HOLD=$(curl -s -X POST "$BASE/api/v1/bookings/holds" -H "Authorization: Bearer $CUSTOMER_TOKEN" -H "Content-Type: application/json" \\
+  -d "{\\"store_id\\":\\"$STORE\\",\\"service_id\\":\\"$SERVICE\\",\\"starts_at\\":\\"${firstSlot}\\"}" | sed -E 's/.*"id":"([^"]+)".*/\\1/')
+curl -s -X POST "$BASE/api/v1/bookings/holds/$HOLD/confirm" -H "Authorization: Bearer $CUSTOMER_TOKEN" -H "Content-Type: application/json" -d '{}'
+# The customer's own upcoming bookings
+curl -s "$BASE/api/v1/me/appointments?store_id=$STORE&upcoming=true" -H "Authorization: Bearer $CUSTOMER_TOKEN"
+` : ''}` : ''}
 API reference: $BASE/docs   (OpenAPI document: $BASE/openapi.json)
 `);

@@ -19,8 +19,9 @@ import { rateLimits } from '../reliability/proofs/rate-limits.ts';
 import { eventStream } from '../reliability/proofs/event-stream.ts';
 
 import { webhooks } from '../reliability/proofs/webhooks.ts';
+import { messages } from '../reliability/proofs/messages.ts';
 
-const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks];
+const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks, messages];
 const only = process.argv.slice(2);
 const proofs = only.length ? ALL.filter((p) => only.includes(p.name)) : ALL;
 

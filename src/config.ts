@@ -49,6 +49,27 @@ export interface Config {
     /** One attempt's time limit (15 s). A claimed attempt's lease is twice this plus 2 s. */
     readonly timeoutMs: number;
   };
+  /** Origins allowed to call the customer operations from a browser, for every store (plus each store's own list). */
+  readonly corsOrigins: readonly string[];
+  /** Customer messages (src/notifications/): channels and the sender loop. */
+  readonly messages: MessagesConfig;
+}
+
+export interface MessagesConfig {
+  /** smtp:// or smtps:// with credentials in the URL; null keeps email in the local mailbox. */
+  readonly smtpUrl: string | null;
+  readonly smtpMaxConnections: number;
+  readonly mailFrom: string;
+  /** Twilio-shaped SMS API; null (no SID, token or sender) keeps texts in the local mailbox. */
+  readonly sms: { readonly baseUrl: string; readonly accountSid: string; readonly authToken: string; readonly from: string } | null;
+  /** Run the planner and sender loop inside this process. */
+  readonly worker: boolean;
+  readonly pollMs: number;
+  readonly leaseMs: number;
+  readonly retryBaseMs: number;
+  readonly maxAttempts: number;
+  readonly batch: number;
+  readonly concurrency: number;
 }
 
 export class ConfigError extends Error {}
@@ -92,6 +113,18 @@ function schedule(env: NodeJS.ProcessEnv, name: string): readonly number[] {
   return Object.freeze(values);
 }
 
+// scheme://host[:port]; a wildcard is refused: nothing is open to every origin.
+const ORIGIN = /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*(:\d{1,5})?$/;
+
+function origins(env: NodeJS.ProcessEnv, name: string): string[] {
+  const raw = text(env, name);
+  if (raw === null) return [];
+  return [...new Set(raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean).map((o) => {
+    if (!ORIGIN.test(o)) throw new ConfigError(`${name} must be a comma-separated list of origins like https://shop.example (got "${o}")`);
+    return o;
+  }))];
+}
+
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
@@ -114,6 +147,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError('EVENTS_DISABLED_FOR_BENCH is for the benchmark only and is refused when NODE_ENV=production');
   }
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+
+  const smtpUrl = text(env, 'SMTP_URL');
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  const mailFrom = text(env, 'MAIL_FROM') ?? 'Bookings <bookings@localhost>';
+  if (!/@[A-Za-z0-9.-]+>?$/.test(mailFrom)) throw new ConfigError('MAIL_FROM must be an email address, optionally as "Name <address>"');
+  const smsUrl = text(env, 'SMS_API_URL') ?? 'https://api.twilio.com';
+  if (!/^https?:\/\//.test(smsUrl)) throw new ConfigError('SMS_API_URL must be an http(s) URL');
+  const smsSid = text(env, 'SMS_ACCOUNT_SID');
+  const smsToken = text(env, 'SMS_AUTH_TOKEN');
+  const smsFrom = text(env, 'SMS_FROM');
+  const smsSet = [smsSid, smsToken, smsFrom].filter((v) => v !== null).length;
+  if (smsSet !== 0 && smsSet !== 3) throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
 
   return Object.freeze({
     port: int(env, 'PORT', 3000, 0, 65535),
@@ -149,6 +194,20 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       workerConcurrency: int(env, 'WEBHOOK_WORKER_CONCURRENCY', 128, 1, 10_000),
       pollMs: int(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
+    }),
+    corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
+    messages: Object.freeze({
+      smtpUrl,
+      smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),
+      mailFrom,
+      sms: smsSet === 3 ? Object.freeze({ baseUrl: smsUrl, accountSid: smsSid!, authToken: smsToken!, from: smsFrom! }) : null,
+      worker: flag(env, 'MESSAGES_WORKER', true),
+      pollMs: int(env, 'MESSAGES_POLL_MS', 1000, 10, 600_000),
+      leaseMs: int(env, 'MESSAGES_LEASE_MS', 120_000, 1000, 3_600_000),
+      retryBaseMs: int(env, 'MESSAGES_RETRY_BASE_MS', 30_000, 10, 3_600_000),
+      maxAttempts: int(env, 'MESSAGES_MAX_ATTEMPTS', 12, 1, 100),
+      batch: int(env, 'MESSAGES_BATCH', 100, 1, 1000),
+      concurrency: int(env, 'MESSAGES_CONCURRENCY', 20, 1, 200),
     }),
   });
 }

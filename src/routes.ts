@@ -27,6 +27,10 @@ import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
  * so the document lists them under components.schemas and every route can resolve them.
  */
 export const sharedSchemas: Array<{ $id: string }> = [...ACTIVITY_KINDS];
+import { hoursRoutes } from './bookings/hours/hours.routes.ts';
+import { settingsRoutes } from './bookings/settings/settings.routes.ts';
+import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
+import { onlineRoutes } from './bookings/online/online.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -51,4 +55,11 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(consoleRoutes);
   await app.register(eventsRoutes, { prefix: '/api/v1/events' });
   await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
+  // Online booking: working hours, settings and deposits (merchant and operator), and the customer
+  // operations with their CORS policy in their own context (src/bookings/online).
+  await app.register(hoursRoutes, { prefix: '/api/v1/bookings/units' });
+  await app.register(settingsRoutes, { prefix: '/api/v1/bookings/settings' });
+  await app.register(depositsRoutes, { prefix: '/api/v1/bookings/appointments' });
+  await app.register(depositsAdminRoutes, { prefix: '/admin/v1' });
+  await app.register(onlineRoutes);
 }

@@ -1,12 +1,14 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
 import { buildApp } from './app.ts';
+import { systemClock } from './platform/clock.ts';
 import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
-import { systemClock } from './platform/clock.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
+import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
+import { createMessagesWorker } from './notifications/messages/worker.ts';
 
 let config: Config;
 try {
@@ -37,6 +39,18 @@ const eventPruning = startPruning(db, systemClock, app.log);
 const worker = config.workerEnabled
   ? new WebhookWorker({ db, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
   : null;
+// Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
+const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
+
+// Customer messages: planned from the event feed and sent in the background, beside the webhook
+// worker (WORKER_ENABLED=false moves both to `npm run worker`; MESSAGES_WORKER=false turns this one off).
+const messagesWorker = config.workerEnabled && config.messages.worker
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
+  : null;
+if (messagesWorker) {
+  if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
+  messagesWorker.start();
+}
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -45,6 +59,7 @@ async function shutdown(signal: string) {
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
   clearInterval(sweeper);
   eventPruning.stop();
+  depositSweep.stop();
   const force = setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);
@@ -53,6 +68,7 @@ async function shutdown(signal: string) {
   try {
     await app.close(); // stops accepting new connections
     await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
+    await messagesWorker?.stop(); // the sends in hand finish; anything claimed and unsent is taken again after its lease
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));

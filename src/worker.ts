@@ -1,4 +1,5 @@
-// `npm run worker`: the webhook worker alone (dispatcher and deliveries), for deployments that run
+// `npm run worker`: the webhook worker (dispatcher and deliveries) and the customer messages worker
+// (planner and sender, unless MESSAGES_WORKER=false), for deployments that run
 // it apart from the API processes (WORKER_ENABLED=false on those). Any number may run against one
 // PostgreSQL server; the embedded engine allows one process, so it runs inside `npm start` instead.
 import pino from 'pino';
@@ -7,6 +8,7 @@ import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { systemClock } from './platform/clock.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
+import { createMessagesWorker } from './notifications/messages/worker.ts';
 
 let config: Config;
 try {
@@ -28,6 +30,10 @@ const db = await openDatabase(config, (err) => log.warn({ err: { message: err.me
 await migrate(db);
 const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
 log.info({ pid: process.pid }, 'webhook worker started');
+const messagesWorker = config.messages.worker
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }) })
+  : null;
+messagesWorker?.start();
 
 let closing = false;
 async function shutdown(signal: string) {
@@ -38,6 +44,7 @@ async function shutdown(signal: string) {
   force.unref();
   try {
     await worker.stop();
+    await messagesWorker?.stop();
     await db.close();
     process.exit(0);
   } catch (err) {

@@ -14,11 +14,12 @@ import { urlOf, type Env, type Scenario } from '../scenarios/common.ts';
 import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
 import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
 import { preferenceUpsert } from '../scenarios/preferences.ts';
+import { availabilityMonth, availabilityQuarter } from '../scenarios/online.ts';
 
 export const ALL_SCENARIOS: (() => Scenario)[] = [
   createAppointment, rescheduleAppointment, checkInComplete, settleAppointment,
   diaryWeek, appointmentSearch, queueList, rosterBySpend, customerSearch, journeyPage,
-  preferenceUpsert,
+  preferenceUpsert, availabilityMonth, availabilityQuarter,
 ];
 
 export interface RunOptions {

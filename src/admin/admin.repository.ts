@@ -8,9 +8,13 @@ type CustomerRow = Static<typeof AdminCustomer>;
 type HoldRow = Static<typeof HoldResult>['hold'];
 
 export const STORE_COLUMNS =
-  'id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min, created_at';
+  `id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min,
+   slot_step_min, min_notice_min, booking_horizon_days, hold_minutes, deposit_due_minutes, reminder_lead_hours, cors_origins, created_at`;
 const CUSTOMER_COLUMNS = 'id, name, email, phone, erased_at, created_at';
-const STORE_WRITABLE = ['name', 'timezone', 'currency', 'walkin_mode', 'called_hold_minutes', 'cancellation_window_min', 'last_seating_offset_min'];
+const STORE_WRITABLE = [
+  'name', 'timezone', 'currency', 'walkin_mode', 'called_hold_minutes', 'cancellation_window_min', 'last_seating_offset_min',
+  'slot_step_min', 'min_notice_min', 'booking_horizon_days', 'hold_minutes', 'deposit_due_minutes', 'reminder_lead_hours', 'cors_origins',
+];
 
 export async function insertStore(q: Queryable, fields: Record<string, unknown>, now: string): Promise<StoreRow> {
   const cols = STORE_WRITABLE.filter((c) => fields[c] !== undefined);
@@ -94,15 +98,12 @@ export async function eraseCustomer(q: Queryable, customer: { id: string; email:
   );
   await q.query('UPDATE store_customers SET merchant_note = NULL, block_reason = NULL WHERE customer_id = $1', [customerId]);
   await q.query('DELETE FROM notification_preferences WHERE customer_id = $1', [customerId]);
-}
-
-export async function insertHold(q: Queryable, storeId: string, h: { unit_id: string; starts_at: string; ends_at: string; expires_at: string | null }, now: string): Promise<HoldRow> {
-  const res = await q.query<HoldRow>(
-    `INSERT INTO holds (store_id, unit_id, starts_at, ends_at, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)
-     RETURNING id, unit_id, starts_at, ends_at, expires_at`,
-    [storeId, h.unit_id, h.starts_at, h.ends_at, h.expires_at, now],
+  // Their messages keep what was sent and why, not where to: anything still to go is refused by the gate.
+  await q.query(
+    `UPDATE messages SET to_address = ''
+      WHERE customer_id = $1 OR (customer_id IS NULL AND to_address IN (coalesce($2::text, ''), coalesce($3::text, '')))`,
+    [customerId, customer.email, customer.phone],
   );
-  return res.rows[0];
 }
 
 /** What already occupies the unit in that range: a live appointment or an unexpired hold. */

@@ -8,6 +8,7 @@ import { Type } from 'typebox';
 import * as s from './admin.schemas.ts';
 import * as service from './admin.service.ts';
 import { activityAdminRoutes } from './activity.admin.ts';
+import { messagesAdminRoutes } from '../notifications/messages/messages.admin.ts';
 
 const tags = ['Operator'];
 const rule = { auth: auth.admin() };
@@ -63,4 +64,5 @@ export async function adminRoutes(fastify: FastifyInstance) {
   }, (req) => service.mintToken(adminContext(req), tokens, req.body));
 
   await app.register(activityAdminRoutes);
+  await app.register(messagesAdminRoutes);
 }

@@ -2,6 +2,7 @@
 import { Type } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../platform/http/schemas.ts';
 import { ENTITLEMENTS, PERMISSIONS, MERCHANT_SCOPES, CUSTOMER_SCOPES } from '../platform/auth/actor.ts';
+import { SettingsFields } from '../bookings/settings/settings.schemas.ts';
 
 const strict = { additionalProperties: false } as const;
 // One value is a literal, not a one-branch anyOf.
@@ -17,6 +18,14 @@ const storeFields = {
   called_hold_minutes: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1440 }))),
   cancellation_window_min: Type.Optional(Type.Integer({ minimum: 0, maximum: 525600 })),
   last_seating_offset_min: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 1440 }))),
+  // The online booking settings (the merchant's GET/PATCH /api/v1/bookings/settings), cors_origins included.
+  slot_step_min: Type.Optional(SettingsFields.slot_step_min),
+  min_notice_min: Type.Optional(SettingsFields.min_notice_min),
+  booking_horizon_days: Type.Optional(SettingsFields.booking_horizon_days),
+  hold_minutes: Type.Optional(SettingsFields.hold_minutes),
+  deposit_due_minutes: Type.Optional(SettingsFields.deposit_due_minutes),
+  reminder_lead_hours: Type.Optional(SettingsFields.reminder_lead_hours),
+  cors_origins: Type.Optional(SettingsFields.cors_origins),
 };
 
 export const CreateStoreBody = Type.Object(storeFields, strict);
@@ -31,6 +40,13 @@ export const Store = Type.Object({
   called_hold_minutes: Nullable(Type.Integer()),
   cancellation_window_min: Type.Integer(),
   last_seating_offset_min: Nullable(Type.Integer()),
+  slot_step_min: Type.Integer(),
+  min_notice_min: Type.Integer(),
+  booking_horizon_days: Type.Integer(),
+  hold_minutes: Type.Integer(),
+  deposit_due_minutes: Type.Integer(),
+  reminder_lead_hours: Type.Integer(),
+  cors_origins: Type.Array(Type.String()),
   created_at: Instant,
 });
 export const StoreResult = Type.Object({ store: Store });

@@ -7,7 +7,8 @@ import { emit } from '../events/outbox.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { systemClock } from '../platform/clock.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
-import { lockUnits } from '../bookings/booking-authority.ts';
+import { lockUnits, placeRawHold } from '../bookings/booking-authority.ts';
+import { normaliseOrigins } from '../bookings/settings/origins.ts';
 import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
 import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
@@ -24,6 +25,7 @@ function assertTimezone(timezone: string | undefined) {
 
 export async function createStore(ctx: AdminContext, body: Static<typeof CreateStoreBody>) {
   assertTimezone(body.timezone);
+  if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
   return inTransaction(ctx, async (tx) => {
     const store = await repo.insertStore(tx, body, ctx.clock.now().toISOString());
     await audit(tx, ctx, { action: 'store.created', entity: 'store', entityId: store.id, details: { store_id: store.id } });
@@ -33,6 +35,7 @@ export async function createStore(ctx: AdminContext, body: Static<typeof CreateS
 
 export async function updateStore(ctx: AdminContext, storeId: string, body: Static<typeof UpdateStoreBody>) {
   assertTimezone(body.timezone);
+  if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
   return inTransaction(ctx, async (tx) => {
     const store = await repo.updateStore(tx, storeId, body, ctx.clock.now().toISOString());
     if (!store) throw notFound('Store');
@@ -126,7 +129,9 @@ export async function createHold(ctx: AdminContext, storeId: string, body: Stati
     const taken = await repo.occupiedBy(tx, storeId, body.unit_id, body.starts_at, body.ends_at, now);
     if (taken === 'appointment') throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
     if (taken === 'hold') throw new AppError('UNIT_UNAVAILABLE', 'The unit is already held for part of that time');
-    const hold = await repo.insertHold(tx, storeId, { ...body, expires_at: body.expires_at ?? null }, now);
+    // Through the booking authority: it alone writes occupied time (unit_occupancy decides).
+    const placed = await placeRawHold(tx, storeId, { unitId: body.unit_id, startsAt: body.starts_at, endsAt: body.ends_at, expiresAt: body.expires_at ?? null }, ctx.clock.now());
+    const hold = { id: placed.id, unit_id: placed.unit_id, starts_at: placed.starts_at, ends_at: placed.ends_at, expires_at: placed.expires_at };
     await audit(tx, ctx, { action: 'hold.created', entity: 'hold', entityId: hold.id, details: { store_id: storeId } });
     return { hold };
   });

@@ -8,9 +8,17 @@
 //   - serialises writers per unit, so holds and time-off (other tables, which a constraint on
 //     appointments cannot see) are checked without a race, and
 //   - keeps concurrent inserts on one unit from deadlocking inside the constraint check.
+//
+// Holds (a customer mid-checkout) are occupancy too. unit_occupancy (migration 080) mirrors every
+// live appointment and every unreleased hold, and its exclusion constraint unit_occupancy_no_overlap
+// keeps holds apart from holds and from appointments. A hold's expiry depends on "now", which no
+// constraint can read, so an expired hold keeps its row until a writer here needs the time: under
+// the unit lock it releases the hold first (releaseExpiredHolds) and emits hold.expired.
 import type { Tx } from '../platform/db/port.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
+import { emit } from '../events/outbox.ts';
+import { candidateUnitIds, offeredAt, type SlotQuery } from './availability/availability.repository.ts';
 
 export interface AppointmentRow {
   id: string;
@@ -158,7 +166,59 @@ function asConflict(err: unknown): never {
   if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'appointments_no_overlap') {
     throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
   }
+  if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'unit_occupancy_no_overlap') {
+    throw new AppError('SLOT_TAKEN', 'The unit is already booked or held for part of that time');
+  }
   throw err;
+}
+
+export interface HoldRow {
+  id: string;
+  store_id: string;
+  unit_id: string;
+  customer_id: string | null;
+  service_id: string | null;
+  variant_id: string | null;
+  addon_ids: string[];
+  party_size: number;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string;
+  block_ends_at: string;
+  expires_at: string | null;
+  released_at: string | null;
+  release_reason: string | null;
+  appointment_id: string | null;
+  unit_choice: string | null;
+  created_at: string;
+}
+
+export const HOLD_COLUMNS = `id, store_id, unit_id, customer_id, service_id, variant_id, addon_ids::text[] AS addon_ids, party_size,
+  starts_at, ends_at, lower(block) AS block_starts_at, upper(block) AS block_ends_at, expires_at, released_at, release_reason,
+  appointment_id, unit_choice, created_at`;
+
+/** What a hold event carries: the hold as it is after the change. */
+export function holdEventData(h: HoldRow): Record<string, unknown> {
+  return {
+    id: h.id, unit_id: h.unit_id, customer_id: h.customer_id, service_id: h.service_id, starts_at: h.starts_at, ends_at: h.ends_at,
+    expires_at: h.expires_at, released_at: h.released_at, release_reason: h.release_reason, appointment_id: h.appointment_id,
+  };
+}
+
+/**
+ * Releases the unit's expired holds whose block meets `block`: they block nobody any more, but
+ * their occupancy row would refuse the insert. Each is reported as hold.expired, when noticed.
+ * The caller holds the unit lock, so no one else is deciding about this time meanwhile.
+ */
+async function releaseExpiredHolds(tx: Tx, storeId: string, unitId: string, block: Block, now: Date): Promise<void> {
+  const res = await tx.query<HoldRow>(
+    `UPDATE holds SET released_at = $5, release_reason = 'expired'
+      WHERE store_id = $1 AND unit_id = $2 AND released_at IS NULL AND expires_at <= $5
+        AND block && tstzrange($3::timestamptz, $4::timestamptz)
+      RETURNING ${HOLD_COLUMNS}`,
+    [storeId, unitId, block.start, block.end, now.toISOString()],
+  );
+  for (const hold of res.rows) await emit(tx, { storeId, type: 'hold.expired', data: holdEventData(hold) }, now);
 }
 
 /**
@@ -173,7 +233,10 @@ export async function book(tx: Tx, input: NewAppointment, now: Date): Promise<{ 
     if (existing) return { appointment: existing, reused: true };
   }
   bookable(units, input.unitId);
-  if (!input.override) await assertNoHoldOrTimeOff(tx, input.storeId, input.unitId, block, now);
+  if (!input.override) {
+    await assertNoHoldOrTimeOff(tx, input.storeId, input.unitId, block, now);
+    await releaseExpiredHolds(tx, input.storeId, input.unitId, block, now);
+  }
   try {
     const res = await tx.query<AppointmentRow>(
       `INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
@@ -217,7 +280,10 @@ export async function move(tx: Tx, storeId: string, current: AppointmentRow, slo
   const block = blockOf(slot);
   const units = await lockUnits(tx, storeId, [current.unit_id, slot.unitId]);
   bookable(units, slot.unitId);
-  if (!slot.override) await assertNoHoldOrTimeOff(tx, storeId, slot.unitId, block, now);
+  if (!slot.override) {
+    await assertNoHoldOrTimeOff(tx, storeId, slot.unitId, block, now);
+    await releaseExpiredHolds(tx, storeId, slot.unitId, block, now);
+  }
   try {
     const res = await tx.query<AppointmentRow>(
       `UPDATE appointments
@@ -231,4 +297,112 @@ export async function move(tx: Tx, storeId: string, current: AppointmentRow, slo
   } catch (err) {
     asConflict(err);
   }
+}
+
+const notOffered = () => new AppError('SLOT_UNAVAILABLE', 'That start is not offered: availability would not show it for this service, unit and party');
+
+export interface NewHold {
+  /** The question availability answers, for the one start asked (query.at). */
+  query: SlotQuery & { at: string };
+  customerId: string;
+  expiresAt: string;
+}
+
+/**
+ * Places a customer's hold. The candidate units are locked (by id, like every lock here), then
+ * the availability statement itself decides whether the start is offered and on which units, so a
+ * hold can only be placed where the search would offer it. Without a unit asked for, the first
+ * free unit in diary order (sort, name, id) is taken: one unit only. The exclusion constraint
+ * still has the last word.
+ */
+export async function placeHold(tx: Tx, input: NewHold, now: Date): Promise<HoldRow> {
+  const q = input.query;
+  const candidates = await candidateUnitIds(tx, q);
+  if (candidates.length === 0) throw notOffered();
+  await lockUnits(tx, q.storeId, candidates);
+  const slot = await offeredAt(tx, q);
+  if (!slot) throw notOffered();
+  const unitId = slot.unit_ids[0];
+  const block = { start: slot.block_starts_at, end: slot.block_ends_at };
+  await releaseExpiredHolds(tx, q.storeId, unitId, block, now);
+  try {
+    const res = await tx.query<HoldRow>(
+      `INSERT INTO holds (store_id, unit_id, customer_id, service_id, variant_id, addon_ids, party_size, starts_at, ends_at, block,
+         expires_at, unit_choice, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tstzrange($10::timestamptz, $11::timestamptz), $12, $13, $14)
+       RETURNING ${HOLD_COLUMNS}`,
+      [
+        q.storeId, unitId, input.customerId, q.serviceId, q.variantId, q.addonIds, q.partySize, slot.starts_at, slot.ends_at,
+        block.start, block.end, input.expiresAt, q.unitId ? 'asked' : 'first_free', now.toISOString(),
+      ],
+    );
+    return res.rows[0];
+  } catch (err) {
+    asConflict(err);
+  }
+}
+
+/** Places an operator's hold on an explicit range (no service): the constraint decides. */
+export async function placeRawHold(
+  tx: Tx, storeId: string, h: { unitId: string; startsAt: string; endsAt: string; expiresAt: string | null }, now: Date,
+): Promise<HoldRow> {
+  const block = { start: h.startsAt, end: h.endsAt };
+  await lockUnits(tx, storeId, [h.unitId]);
+  await releaseExpiredHolds(tx, storeId, h.unitId, block, now);
+  try {
+    const res = await tx.query<HoldRow>(
+      `INSERT INTO holds (store_id, unit_id, starts_at, ends_at, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6)
+       RETURNING ${HOLD_COLUMNS}`,
+      [storeId, h.unitId, h.startsAt, h.endsAt, h.expiresAt, now.toISOString()],
+    );
+    return res.rows[0];
+  } catch (err) {
+    asConflict(err);
+  }
+}
+
+/** Reads a hold and locks it, after locking its unit (unit before hold, the order every writer here uses). */
+export async function lockHold(tx: Tx, holdId: string): Promise<HoldRow | null> {
+  const peek = await tx.query<{ store_id: string; unit_id: string }>('SELECT store_id, unit_id FROM holds WHERE id = $1', [holdId]);
+  if (!peek.rows[0]) return null;
+  await lockUnits(tx, peek.rows[0].store_id, [peek.rows[0].unit_id]);
+  const res = await tx.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM holds WHERE id = $1 FOR UPDATE`, [holdId]);
+  return res.rows[0] ?? null;
+}
+
+/** Ends a locked live hold (released by its customer, or consumed by its confirm); its occupancy row goes with it. */
+export async function endHold(tx: Tx, hold: HoldRow, reason: 'released' | 'expired' | 'confirmed', now: Date): Promise<HoldRow> {
+  const res = await tx.query<HoldRow>(
+    `UPDATE holds SET released_at = $2, release_reason = $3 WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
+    [hold.id, now.toISOString(), reason],
+  );
+  return res.rows[0];
+}
+
+/**
+ * Turns a locked, live hold into an appointment. The hold is ended first (its time is then free
+ * only inside this transaction, under the unit lock), the start is asked again of the availability
+ * statement with notice and horizon counted from when the hold was placed (the merchant may have
+ * changed hours or added time-off meanwhile), and the appointment is booked through book() with
+ * the hold as its client token, so a confirm retried after a lost response finds the same row.
+ */
+export async function confirmHold(
+  tx: Tx, hold: HoldRow, query: SlotQuery & { at: string }, appointment: Omit<NewAppointment, keyof Slot | 'clientToken'>, now: Date,
+): Promise<{ appointment: AppointmentRow; reused: boolean }> {
+  await endHold(tx, hold, 'confirmed', now);
+  const slot = await offeredAt(tx, query);
+  if (!slot || !slot.unit_ids.includes(hold.unit_id)) throw notOffered();
+  const booked = await book(tx, {
+    ...appointment,
+    unitId: hold.unit_id,
+    // The times of the slot as the statement reads them now (the same instants the hold told).
+    startsAt: slot.starts_at,
+    endsAt: slot.ends_at,
+    blockStartsAt: slot.block_starts_at,
+    blockEndsAt: slot.block_ends_at,
+    override: false,
+    clientToken: `hold:${hold.id}`,
+  }, now);
+  await tx.query('UPDATE holds SET appointment_id = $2 WHERE id = $1', [hold.id, booked.appointment.id]);
+  return booked;
 }

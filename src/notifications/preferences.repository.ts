@@ -95,16 +95,32 @@ export interface SendStateRow extends SavedToggles {
   erased_at: string | null;
   blocked: boolean | null;
   blocked_channels: string[] | null;
+  marketing_opted_in: boolean | null;
 }
 
-export async function loadSendState(q: Queryable, storeId: string, customerId: string): Promise<SendStateRow | null> {
-  const res = await q.query<SendStateRow>(
-    `SELECT c.erased_at, sc.blocked, sc.blocked_channels, ${SAVED}
-       FROM customers c
-       LEFT JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = c.id
-       LEFT JOIN notification_preferences np ON np.store_id = $1 AND np.customer_id = c.id
-      WHERE c.id = $2`,
-    [storeId, customerId],
+/**
+ * Send state for many (store, customer) pairs in one statement, in the order asked; null where there
+ * is no such customer. A pair with no customer id is a guest: the customer their email or E.164
+ * phone belongs to (each belongs to one customer at most), if any.
+ */
+export async function loadSendStates(
+  q: Queryable,
+  asks: ReadonlyArray<{ storeId: string; customerId: string | null; address: string | null }>,
+): Promise<Array<SendStateRow | null>> {
+  const res = await q.query<SendStateRow & { i: number; found: boolean }>(
+    `SELECT a.i, c.id IS NOT NULL AS found, c.erased_at, sc.blocked, sc.blocked_channels, sc.marketing_opted_in, ${SAVED}
+       FROM jsonb_to_recordset($1::jsonb) AS a (i int, store_id uuid, customer_id uuid, address text)
+       LEFT JOIN LATERAL (
+         SELECT id, erased_at FROM customers WHERE id = a.customer_id
+         UNION ALL
+         (SELECT id, erased_at FROM customers
+           WHERE a.customer_id IS NULL AND a.address <> '' AND (email = lower(a.address) OR phone = a.address) LIMIT 1)
+       ) c ON true
+       LEFT JOIN store_customers sc ON sc.store_id = a.store_id AND sc.customer_id = c.id
+       LEFT JOIN notification_preferences np ON np.store_id = a.store_id AND np.customer_id = c.id`,
+    [JSON.stringify(asks.map((x, i) => ({ i, store_id: x.storeId, customer_id: x.customerId, address: x.address })))],
   );
-  return res.rows[0] ?? null;
+  const out: Array<SendStateRow | null> = asks.map(() => null);
+  for (const row of res.rows) if (row.found) out[row.i] = row;
+  return out;
 }

@@ -92,6 +92,14 @@ export const merchantContext = (request: FastifyRequest) => contextFor<MerchantA
 export const customerContext = (request: FastifyRequest) => contextFor<CustomerActor>(request, 'customer');
 export const adminContext = (request: FastifyRequest) => contextFor<AdminActor>(request, 'admin');
 
+/** A merchant or a customer (routes declared with auth.merchantOrCustomerRead). */
+export type ShopperContext = RequestContext<MerchantActor | CustomerActor>;
+export function shopperContext(request: FastifyRequest): ShopperContext {
+  const actor = request.actor;
+  if (!actor || actor.kind === 'admin') throw new Error(`route ${request.routeOptions.url} expected a merchant or customer actor`);
+  return request.context(actor);
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
     context<A extends Actor>(actor: A): RequestContext<A>;

@@ -85,6 +85,8 @@ test('events written in one transaction keep their call order, and one store nev
 
 test('the feed returns events oldest first, strictly after a position, and withholds none that committed', async () => {
   const { readFeed } = await import('../../src/events/feed.repository.ts');
+  const { feedSettled } = await import('./horizon.ts');
+  await feedSettled(t.db);
   const { START, formatFeedCursor } = await import('../../src/events/feed-cursor.ts');
   const all = await readFeed(t.db, { storeId: store.id, after: START, limit: 100 });
   assert.deepEqual(all.map((e) => e.id), (await eventsOf('appointment.created')).map((e) => e.id));

@@ -35,6 +35,16 @@ test('every documented operation answers with nosniff, no-store and no fingerpri
     const anonymous = await call(t.app, op.method, url, { body });
     assert.equal(anonymous.status, 401, `${op.method} ${op.path} without a token`);
     assertHeaders(anonymous, `${op.method} ${op.path} (no token)`, true);
+    const success = doc.paths[op.path][op.method.toLowerCase()].responses?.['200']?.content ?? {};
+    if (!('application/json' in success)) {
+      // A stream (Server-Sent Events) never ends: read its head only, then close it.
+      const res = await t.app.inject({ method: op.method as any, url, headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+      res.stream().destroy();
+      assert.equal(res.statusCode, 200, `${op.method} ${op.path}`);
+      assertHeaders({ status: res.statusCode, body: null, headers: res.headers as any }, `${op.method} ${op.path} (stream)`, false);
+      assert.match(String(res.headers['cache-control']), /^no-store\b/, `${op.method} ${op.path}: cache-control`);
+      continue;
+    }
     const signed = await call(t.app, op.method, url, { token, body });
     assert.ok(signed.status !== 401 && signed.status < 500, `${op.method} ${op.path}: ${signed.status} ${JSON.stringify(signed.body)}`);
     assertHeaders(signed, `${op.method} ${op.path}`, true);

@@ -14,7 +14,8 @@ import type { App } from '../../src/app.ts';
 import { inline } from '../../reliability/response-check.ts';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
-const ajv = new Ajv({ strict: false, allErrors: true, discriminator: true, validateFormats: true });
+// allErrors off: the first mismatch is enough to fail a test, and compiling is faster without it.
+const ajv = new Ajv({ strict: false, allErrors: false, discriminator: true, validateFormats: true });
 addFormats(ajv);
 
 interface Route {

@@ -3,7 +3,7 @@
 // the state and the other sees the result as a noop repeat; every change is audited in the same
 // transaction. pending_payment belongs to the online payment path: the merchant may cancel or
 // move it, nothing else (see docs/decisions.md).
-import type { MerchantContext } from '../../platform/context.ts';
+import type { MerchantContext, RequestContext } from '../../platform/context.ts';
 import { inTransaction } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
@@ -37,7 +37,7 @@ function repeat(a: AppointmentRow): StatusResponse {
 }
 
 /** The audit row and the event of one status change; the event's data is the appointment after it. */
-async function auditStatus(tx: Tx, ctx: MerchantContext, a: AppointmentRow, to: string, details: Record<string, unknown> = {}) {
+async function auditStatus(tx: Tx, ctx: RequestContext, a: AppointmentRow, to: string, details: Record<string, unknown> = {}) {
   await audit(tx, ctx, { action: `appointment.${to}`, entity: 'appointment', entityId: a.id, details: { from: a.status, to, ...details } });
   const data = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status } };
   await emit(tx, { storeId: a.store_id, type: `appointment.${to}` as EventType, data }, ctx.clock.now());
@@ -92,15 +92,26 @@ export async function noShow(ctx: MerchantContext, body: StatusBody): Promise<St
 export async function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelResponse> {
   return inTransaction(ctx, async (tx) => {
     const a = await locked(tx, ctx, body.appointment_id);
-    // Repeats change nothing: the first cancellation's instant and reason stand.
-    if (a.status === 'cancelled') return { appointment_id: a.id, cancelled: true, noop: true };
-    if (a.status === 'completed') return { appointment_id: a.id, cancelled: false, noop: true };
-    if (!ACTIVE.has(a.status)) throw refused(a, 'cancelled');
-    const reason = body.reason?.trim() || null;
-    // Kept, not deleted: the status change releases the block and the audit trail survives.
-    await repo.markCancelled(tx, a.store_id, a.id, reason, ctx.clock.now());
-    // The reason stays on the row; the audit notes only that one was given (it may be a private note).
-    await auditStatus(tx, ctx, a, 'cancelled', { reason_given: reason !== null });
-    return { appointment_id: a.id, cancelled: true, noop: false };
+    return cancelLocked(tx, ctx, a, body.reason?.trim() || null);
   });
+}
+
+/**
+ * Cancels a locked appointment: the merchant's cancel, and the customer's own cancel of their
+ * booking (src/bookings/my-appointments), take this one path.
+ */
+export async function cancelLocked(tx: Tx, ctx: RequestContext, a: AppointmentRow, reason: string | null): Promise<CancelResponse> {
+  // Repeats change nothing: the first cancellation's instant and reason stand.
+  if (a.status === 'cancelled') return { appointment_id: a.id, cancelled: true, noop: true };
+  if (a.status === 'completed') return { appointment_id: a.id, cancelled: false, noop: true };
+  if (!ACTIVE.has(a.status)) throw refused(a, 'cancelled');
+  // Kept, not deleted: the status change releases the block and the audit trail survives.
+  await repo.markCancelled(tx, a.store_id, a.id, reason, ctx.clock.now());
+  // The reason stays on the row; the audit notes only that one was given (it may be a private note).
+  await auditStatus(tx, ctx, a, 'cancelled', {
+    reason_given: reason !== null,
+    // A customer's audit row names the store in its details (a merchant's row has it from the token).
+    ...(ctx.actor.kind === 'merchant' ? {} : { store_id: a.store_id }),
+  });
+  return { appointment_id: a.id, cancelled: true, noop: false };
 }

@@ -49,6 +49,15 @@ const SOURCES = [
      currency, auto_sent, result_kind, result_at, result_value_pence`,
     'journey_events WHERE store_id = $1 AND customer_id = $2',
   ),
+  // Messages the service sent the customer (src/notifications/): an email as an 'email' event, a
+  // text as a 'message' event on channel 'sms'. Only sent ones: suppressed, withdrawn, failed and
+  // mailbox-held messages never reached the customer.
+  branch(
+    `id, CASE WHEN channel = 'email' THEN 'email' ELSE 'message' END, channel, sent_at AS ts, subject, kind, status, NULL, NULL,
+     NULL::boolean, NULL::boolean, NULL::timestamptz, NULL::int, NULL::int, NULL::int, NULL::int, NULL, NULL,
+     true, NULL, NULL::timestamptz, NULL::int`,
+    `messages WHERE store_id = $1 AND customer_id = $2 AND status = 'sent'`,
+  ),
   // The relationship itself: when the store first saw the customer (id: the customer's own id)...
   branch(
     `customer_id AS id, 'joined', NULL, first_seen_at AS ts, NULL, NULL, CASE WHEN is_member THEN 'member' END, NULL, NULL,

@@ -33,7 +33,8 @@ const NullableBool = Nullable(Type.Boolean());
 export const JourneyEvent = Type.Object({
   id: Uuid,
   type: Type.String({ enum: ['joined', 'stamp', 'voucher_earned', 'voucher_redeemed', 'order', 'message', 'email', 'journey', 'moment', 'class_booking', 'membership'] }),
-  channel: Nullable(Type.String({ enum: ['in_store', 'in_app', 'email', 'journey', 'moment', 'gym'] })),
+  // 'sms': a text the service sent (no channel of the spec's list is SMS).
+  channel: Nullable(Type.String({ enum: ['in_store', 'in_app', 'email', 'journey', 'moment', 'gym', 'sms'] })),
   timestamp: Instant,
   title: NullableString,
   subtitle: NullableString,

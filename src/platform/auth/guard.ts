@@ -10,7 +10,9 @@ export type AuthRule =
   | { kind: 'public' }
   | { kind: 'admin' }
   | { kind: 'merchant'; scope: 'merchant:read' | 'merchant:write'; entitlements?: Entitlement[]; permissions?: Permission[] }
-  | { kind: 'customer'; scope: 'customer:read' | 'customer:write' };
+  | { kind: 'customer'; scope: 'customer:read' | 'customer:write' }
+  // Either token kind, each needing its own scope (the availability search answers both views).
+  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read'; customerScope: 'customer:read' };
 
 export const auth = {
   public: (): AuthRule => ({ kind: 'public' }),
@@ -27,6 +29,7 @@ export const auth = {
   }),
   customerRead: (): AuthRule => ({ kind: 'customer', scope: 'customer:read' }),
   customerWrite: (): AuthRule => ({ kind: 'customer', scope: 'customer:write' }),
+  merchantOrCustomerRead: (): AuthRule => ({ kind: 'merchant_or_customer', merchantScope: 'merchant:read', customerScope: 'customer:read' }),
 };
 
 declare module 'fastify' {
@@ -62,7 +65,10 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
   app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
-    if (!route.config?.auth && !route.url.startsWith('/docs')) {
+    // The CORS preflight route of @fastify/cors (OPTIONS *): browsers send no token on a preflight,
+    // and the plugin answers it in its hook, before any handler (see src/bookings/online/cors.ts).
+    const corsPreflight = route.method === 'OPTIONS' && route.url.endsWith('*');
+    if (!route.config?.auth && !route.url.startsWith('/docs') && !corsPreflight) {
       throw new Error(`Route ${route.method} ${route.url} declares no auth rule`);
     }
   });
@@ -92,6 +98,13 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
     }
 
     const actor = await verify(bearer(request));
+    if (rule.kind === 'merchant_or_customer') {
+      const scope = actor.kind === 'merchant' ? rule.merchantScope : actor.kind === 'customer' ? rule.customerScope : null;
+      if (!scope) throw new AppError('WRONG_TOKEN_KIND', 'This operation needs a merchant or customer token');
+      if (!hasScope(actor.scopes, scope)) throw new AppError('INSUFFICIENT_SCOPE', `This operation needs the scope ${scope}`);
+      request.actor = actor;
+      return;
+    }
     if (actor.kind !== rule.kind) {
       throw new AppError('WRONG_TOKEN_KIND', `This operation needs a ${rule.kind} token`);
     }

@@ -17,6 +17,8 @@ export const ERRORS = {
   APPOINTMENT_TOO_LONG: { status: 400, description: 'An appointment lasts at most 24 hours, and the time it occupies (with buffers or an explicit block) at most 48 hours.' },
   INVALID_WEEK: { status: 400, description: 'A service period week is malformed; the message names the day.' },
   WEBHOOK_TARGET_REFUSED: { status: 400, description: 'A webhook URL is not allowed: not https in production, or its host resolves to a private, loopback or link-local address, or does not resolve.' },
+  INVALID_HOURS: { status: 400, description: 'Working hours are malformed: an interval does not close after it opens, intervals overlap, or a date repeats; the message names where.' },
+  INVALID_ORIGIN: { status: 400, description: 'A CORS origin is not scheme://host[:port] (no path, no wildcard).' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
   MALFORMED_REQUEST: { status: 400, description: 'The request is not valid HTTP, or its body does not match its Content-Length.' },
@@ -58,6 +60,10 @@ export const ERRORS = {
   EMAIL_IN_USE: { status: 409, description: 'That email belongs to another customer.' },
   CUSTOMER_ERASED: { status: 409, description: 'The customer asked to be deleted and can no longer be edited.' },
   WEBHOOK_ENDPOINT_DISABLED: { status: 409, description: 'The webhook endpoint is disabled: enable it (PATCH enabled true) before retrying or replaying deliveries.' },
+  SLOT_UNAVAILABLE: { status: 409, description: 'That start is not offered online (availability would not show it), or it was taken meanwhile.' },
+  HOLD_EXPIRED: { status: 409, description: 'The hold lapsed (hold_minutes passed) before it was confirmed; search again.' },
+  HOLD_RELEASED: { status: 409, description: 'The hold was released before it was confirmed; search again.' },
+  NOT_PENDING_PAYMENT: { status: 409, description: 'Only a pending_payment appointment can have its deposit marked paid.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
 
   // Events

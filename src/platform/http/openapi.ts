@@ -22,6 +22,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
   { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
+  { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
   { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
@@ -44,7 +45,9 @@ export async function registerOpenApi(app: FastifyInstance) {
           ? `Merchant token, scope ${rule.scope}${rule.entitlements?.length ? `; entitlements ${rule.entitlements.join(', ')}` : ''}${rule.permissions?.length ? `; permissions ${rule.permissions.join(', ')}` : ''}.`
           : rule.kind === 'customer'
             ? `Customer token, scope ${rule.scope}.`
-            : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
+            : rule.kind === 'merchant_or_customer'
+              ? `Merchant token with scope ${rule.merchantScope}, or customer token with scope ${rule.customerScope}.`
+              : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
       // One schema object can be shared by a route's variants (HEAD, trailing slash): note it once.
       const description: string | undefined = (schema as any).description;
       if (!description?.includes(scopeNote)) (schema as any).description = [description, scopeNote].filter(Boolean).join('\n\n');
@@ -73,6 +76,13 @@ export async function registerOpenApi(app: FastifyInstance) {
         securitySchemes: {
           bearerAuth: { type: 'http', scheme: 'bearer', bearerFormat: 'JWT' },
           adminToken: { type: 'http', scheme: 'bearer', description: 'The ADMIN_TOKEN of the deployment' },
+          // What a webhook receiver checks (the `webhooks` map): not a credential the API accepts.
+          webhookSignature: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'webhook-signature',
+            description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body` with the endpoint\'s secret (space-separated during a rotation). See docs/webhooks.md.',
+          },
         },
       },
       'x-error-codes': Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e])),

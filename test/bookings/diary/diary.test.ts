@@ -141,9 +141,10 @@ test('holds show while unexpired and unreleased; they disappear once expired', a
   const u = await t.fx.unit(s.id);
   const tok = await t.fx.merchantToken(s.id);
   const at = { storeId: s.id, unitId: u.id, startsAt: '2026-04-04T10:00:00Z', endsAt: '2026-04-04T11:00:00Z' };
+  // Unreleased holds on one unit cannot overlap (unit_occupancy_no_overlap), so each has its own hour.
   const live = await insertHold(t.db, { ...at, expiresAt: '2026-03-29T12:10:00Z' });
-  const open = await insertHold(t.db, { ...at, expiresAt: null });
-  await insertHold(t.db, { ...at, expiresAt: '2026-03-29T11:59:00Z' }); // already lapsed
+  const open = await insertHold(t.db, { ...at, startsAt: '2026-04-04T11:00:00Z', endsAt: '2026-04-04T12:00:00Z', expiresAt: null });
+  await insertHold(t.db, { ...at, startsAt: '2026-04-04T12:00:00Z', endsAt: '2026-04-04T13:00:00Z', expiresAt: '2026-03-29T11:59:00Z' }); // already lapsed
   await insertHold(t.db, { ...at, expiresAt: '2026-03-29T13:00:00Z', releasedAt: '2026-03-29T11:00:00Z' });
   const read = () => call(t.app, 'GET', '/api/v1/bookings/diary', {
     token: tok, query: { store_id: s.id, from_date: '2026-04-04', to_date: '2026-04-04' },

@@ -1,0 +1,222 @@
+// Where a service can start: one SQL statement over ranges, composed from the named parts below.
+//
+// It is the ONE rule for "offered": the availability search runs it over a date range, and the
+// booking authority runs the very same statement for one exact start before it places a hold and
+// again before a hold is confirmed. So a slot the search shows can be held, and a start the search
+// would not show is refused, by construction (docs/decisions.md, "Online booking").
+//
+// Candidate starts are stepped on the store-local WALL clock (every slot_step_min from midnight),
+// then each wall time is turned into the real instants it names in the store's zone: none inside a
+// spring-forward gap (01:30 on 2027-03-28 in London does not exist), two inside a fall-back overlap
+// (01:30 on 2027-10-31 happens twice and is offered once per real instant). Everything after that
+// works on instants and tstzrange / tstzmultirange, so no slot is ever an hour off.
+import type { Queryable } from '../../platform/db/port.ts';
+
+export interface SlotQuery {
+  storeId: string;
+  serviceId: string;
+  variantId: string | null;
+  addonIds: string[];
+  unitId: string | null;
+  partySize: number;
+  /** Store-local dates (inclusive); null when `at` asks about one exact start. */
+  fromDate: string | null;
+  toDate: string | null;
+  /** One exact start instant (hold and confirm), or null for a range search. */
+  at: string | null;
+  /** The customer view: online_bookable units, online_visible services, nothing if blocked. */
+  customerView: boolean;
+  customerId: string | null;
+  /** Notice and horizon count from here: the request's now (a confirm passes its hold's creation). */
+  askedAt: string;
+  /** Holds whose expires_at is not after this no longer block. */
+  now: string;
+}
+
+export interface OfferedSlot {
+  date: string;
+  starts_at: string;
+  ends_at: string;
+  block_starts_at: string;
+  block_ends_at: string;
+  local_time: string;
+  unit_ids: string[];
+}
+
+// The units a query may offer, in a form both statements below share.
+const unitFilter = (store: string, unit: string, customerView: string) => `u.store_id = ${store} AND u.is_active AND u.bookable
+     AND u.hours_set_at IS NOT NULL AND (NOT ${customerView}::boolean OR u.online_bookable) AND (${unit}::uuid IS NULL OR u.id = ${unit}::uuid)`;
+
+const PARTS = {
+  // store: the zone and the online settings, the notice and horizon bounds, and the days asked
+  // for. No row at all when a customer asks of a store that has blocked them: it offers nothing.
+  store: `
+  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, s.slot_step_min AS step_min,
+         $12::timestamptz + make_interval(mins => s.min_notice_min) AS earliest,
+         $12::timestamptz + make_interval(days => s.booking_horizon_days) AS latest,
+         COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS first_day,
+         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day
+    FROM stores s
+   WHERE s.id = $1
+     AND NOT ($10::boolean AND EXISTS (
+           SELECT 1 FROM store_customers sc WHERE sc.store_id = s.id AND sc.customer_id = $11::uuid AND sc.blocked))`,
+
+  // service: what the customer is told (the variant's duration, or the service's, plus add-ons)
+  // and the block around it: set-up buffer before; processing time and clean-up buffer after. No
+  // row when the service is not offered (archived, hidden from customers, party size outside its
+  // range, an unknown or archived variant or add-on).
+  service: `
+  SELECT make_interval(mins => COALESCE(v.duration_min, sv.duration_min) + ad.extra_min) AS told,
+         make_interval(mins => sv.buffer_before_min) AS before,
+         make_interval(mins => sv.processing_min + sv.buffer_after_min) AS after
+    FROM services sv
+    LEFT JOIN service_variants v ON v.store_id = sv.store_id AND v.service_id = sv.id AND v.id = $3::uuid AND v.is_active
+    CROSS JOIN LATERAL (
+      SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, count(*)::int AS n FROM service_addons a
+       WHERE a.store_id = sv.store_id AND a.service_id = sv.id AND a.id = ANY($4::uuid[]) AND a.is_active) ad
+   WHERE sv.store_id = $1 AND sv.id = $2 AND sv.is_active AND (NOT $10::boolean OR sv.online_visible)
+     AND $6::int BETWEEN sv.party_min AND sv.party_max
+     AND ($3::uuid IS NULL OR v.id IS NOT NULL) AND ad.n = cardinality($4::uuid[])
+     AND COALESCE(v.duration_min, sv.duration_min) + ad.extra_min > 0`,
+
+  // units: the units that may be offered (active, bookable, with working hours; online_bookable
+  // for a customer; the one asked for), in diary order.
+  units: `
+  SELECT u.id, u.sort, u.display_name FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
+
+  // days: the store-local dates asked for and one either side (a block near midnight needs the
+  // neighbouring day's hours), each with the UTC offsets in force at its start and at its end:
+  // a zone changes offset at most once a day, so these are the only readings a wall time can have.
+  days: `
+  SELECT d.day, extract(dow FROM d.day)::int AS dow, d.day BETWEEN st.first_day AND st.last_day AS asked,
+         (d.day::timestamp AT TIME ZONE st.tz AT TIME ZONE st.tz) - (d.day::timestamp AT TIME ZONE st.tz AT TIME ZONE 'UTC') AS off_start,
+         ((d.day + 1)::timestamp AT TIME ZONE st.tz AT TIME ZONE st.tz) - ((d.day + 1)::timestamp AT TIME ZONE st.tz AT TIME ZONE 'UTC') AS off_end
+    FROM store st
+    CROSS JOIN LATERAL (
+      SELECT g::date AS day FROM generate_series((st.first_day - 1)::timestamp, (st.last_day + 1)::timestamp, interval '1 day') g) d`,
+
+  // day_hours: each unit's intervals on each day. A dated exception replaces that day's weekly
+  // hours; an exception without times closes the day.
+  day_hours: `
+  SELECT u.id AS unit_id, d.day, d.asked, d.off_start, d.off_end, h.opens, h.closes
+    FROM units u CROSS JOIN days d
+    JOIN LATERAL (
+      SELECT e.opens, e.closes FROM unit_hours_exceptions e
+       WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day AND e.opens IS NOT NULL
+      UNION ALL
+      SELECT w.opens, w.closes FROM unit_hours w
+       WHERE w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
+         AND NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
+    ) h ON true`,
+
+  // open_time: each unit's working time as one multirange of real instants. Adjacent intervals
+  // merge, so a block may run from one into the next (and across midnight).
+  open_time: `
+  SELECT dh.unit_id, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
+    FROM day_hours dh CROSS JOIN store st
+    CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
+   GROUP BY dh.unit_id`,
+
+  // walls: candidate starts on the wall clock, every slot_step_min counted from local midnight,
+  // inside each interval of an asked day and on that day (a 24:00 close is the next day's 00:00),
+  // or only the wall time of the one start asked about.
+  walls: `
+  SELECT DISTINCT dh.unit_id, dh.day, g AS wall, dh.off_start, dh.off_end
+    FROM day_hours dh CROSS JOIN store st
+    CROSS JOIN LATERAL generate_series(
+      dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int),
+      dh.day + dh.closes, st.step) g
+   WHERE dh.asked AND g < (dh.day + 1)::timestamp AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))`,
+
+  // starts: each wall time as the real instants it names: the readings under the day's offsets
+  // that read back as the same wall time. None in a spring-forward gap, two in a fall-back overlap.
+  starts: `
+  SELECT w.unit_id, w.day, w.wall, i.at
+    FROM walls w CROSS JOIN store st
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT (w.wall - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
+   WHERE (i.at AT TIME ZONE st.tz) = w.wall`,
+
+  // span: the instants the days cover, to bound what is read as busy.
+  span: `
+  SELECT tstzrange(min(d.day)::timestamp AT TIME ZONE st.tz, (max(d.day) + 1)::timestamp AT TIME ZONE st.tz) AS r
+    FROM days d CROSS JOIN store st GROUP BY st.tz`,
+
+  // busy: what occupies each unit: live appointment blocks (force-booked ones too: someone is in
+  // the chair, so it is never offered online), unreleased holds not yet expired, and time-off.
+  busy: `
+  SELECT x.unit_id, range_agg(x.r) AS busy FROM (
+    SELECT a.unit_id, a.block AS r FROM appointments a CROSS JOIN span
+     WHERE a.store_id = $1 AND a.unit_id IN (SELECT id FROM units) AND a.status NOT IN ('cancelled', 'no_show')
+       AND a.block && span.r
+    UNION ALL
+    SELECT h.unit_id, h.block FROM holds h CROSS JOIN span
+     WHERE h.store_id = $1 AND h.unit_id IN (SELECT id FROM units) AND h.released_at IS NULL
+       AND (h.expires_at IS NULL OR h.expires_at > $13::timestamptz) AND tstzrange(h.starts_at, h.ends_at) && span.r
+    UNION ALL
+    SELECT t.unit_id, tstzrange(t.starts_at, t.ends_at) FROM time_off t CROSS JOIN span
+     WHERE t.store_id = $1 AND t.unit_id IN (SELECT id FROM units) AND tstzrange(t.starts_at, t.ends_at) && span.r
+  ) x GROUP BY x.unit_id`,
+
+  // seating: a store with active service periods (a restaurant) seats only inside a period's
+  // window on the day, and no later than its close minus the period's last_seating_offset_min.
+  seating: `
+  SELECT d.day, d.day + (p.week -> n.name ->> 'open')::time AS first_wall,
+         d.day + (p.week -> n.name ->> 'close')::time - make_interval(mins => p.last_seating_offset_min) AS last_wall
+    FROM days d
+    CROSS JOIN LATERAL (SELECT (ARRAY['sunday','monday','tuesday','wednesday','thursday','friday','saturday'])[d.dow + 1] AS name) n
+    JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
+
+  // offered: a start on a unit is offered when the whole occupied block lies inside the unit's
+  // hours and misses everything busy, no sooner than the notice, before the horizon, and (for a
+  // restaurant) inside a seating window.
+  offered: `
+  SELECT s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
+         s.at - sv.before AS block_starts_at, s.at + sv.told + sv.after AS block_ends_at
+    FROM starts s CROSS JOIN service sv CROSS JOIN store st
+    JOIN open_time ot ON ot.unit_id = s.unit_id
+    LEFT JOIN busy b ON b.unit_id = s.unit_id
+   WHERE tstzrange(s.at - sv.before, s.at + sv.told + sv.after) <@ ot.open
+     AND NOT COALESCE(b.busy && tstzrange(s.at - sv.before, s.at + sv.told + sv.after), false)
+     AND s.at >= st.earliest AND s.at < st.latest
+     AND ($9::timestamptz IS NULL OR s.at = $9::timestamptz)
+     AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
+          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))`,
+};
+
+// The answer: one row per offered start, its units in diary order (the first is the one an
+// "any unit" hold takes).
+const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS (${sql}\n)`).join(',\n')}
+SELECT o.day::text AS date, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at,
+       to_char(o.starts_at AT TIME ZONE st.tz, 'HH24:MI') AS local_time,
+       array_agg(o.unit_id::text ORDER BY u.sort, u.display_name, u.id) AS unit_ids
+  FROM offered o JOIN units u ON u.id = o.unit_id CROSS JOIN store st
+ GROUP BY o.day, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at, st.tz
+ ORDER BY o.starts_at`;
+
+function params(q: SlotQuery): unknown[] {
+  return [
+    q.storeId, q.serviceId, q.variantId, q.addonIds, q.unitId, q.partySize,
+    q.fromDate, q.toDate, q.at, q.customerView, q.customerId, q.askedAt, q.now,
+  ];
+}
+
+export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
+  const res = await db.query<OfferedSlot>(SLOTS_SQL, params(q));
+  return res.rows;
+}
+
+/** The one exact start q.at: its slot with the units that can take it, or null when not offered. */
+export async function offeredAt(db: Queryable, q: SlotQuery & { at: string }): Promise<OfferedSlot | null> {
+  const res = await db.query<OfferedSlot>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }));
+  return res.rows[0] ?? null;
+}
+
+/** The units q may offer at all, by id (the order units are locked in). */
+export async function candidateUnitIds(db: Queryable, q: SlotQuery): Promise<string[]> {
+  const res = await db.query<{ id: string }>(
+    `SELECT u.id FROM units u WHERE ${unitFilter('$1', '$2', '$3')} ORDER BY u.id`,
+    [q.storeId, q.unitId, q.customerView],
+  );
+  return res.rows.map((r) => r.id);
+}

@@ -1,0 +1,21 @@
+// GET /api/v1/bookings/availability: the merchant's view or the customer's, by the token.
+import type { FastifyInstance } from 'fastify';
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { auth } from '../../platform/auth/guard.ts';
+import { shopperContext } from '../../platform/context.ts';
+import { AvailabilityQuery, AvailabilityResponse } from './availability.schemas.ts';
+import { searchAvailability } from './availability.service.ts';
+
+export async function availabilityRoutes(fastify: FastifyInstance) {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get('', {
+    config: { auth: auth.merchantOrCustomerRead(), onlineCors: true },
+    schema: {
+      operationId: 'searchAvailability',
+      tags: ['Online booking'],
+      summary: 'Free start times for a service over store-local days (at most 90); every slot shown can be held',
+      querystring: AvailabilityQuery,
+      response: { 200: AvailabilityResponse },
+    },
+  }, async (request) => searchAvailability(shopperContext(request), request.query));
+}

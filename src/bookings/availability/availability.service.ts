@@ -1,0 +1,88 @@
+// The availability search. The rules live in one SQL statement (availability.repository.ts); this
+// module checks the question (who asks, which store, which service, which dates) and lays the
+// answer out by day.
+import type { ShopperContext } from '../../platform/context.ts';
+import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import { offeredSlots, type SlotQuery } from './availability.repository.ts';
+import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
+import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery, type AvailabilityResponse } from './availability.schemas.ts';
+
+const DAY_MS = 86_400_000;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** The store a shopper's question is about: a merchant's own store always wins. */
+export function storeOf(ctx: ShopperContext, storeId: string | null | undefined): string {
+  if (ctx.actor.kind === 'merchant') return ctx.actor.storeId;
+  if (!storeId) throw new AppError('VALIDATION_FAILED', 'store_id is required with a customer token');
+  return storeId;
+}
+
+/** "a,b,c" → distinct ids; anything that is not a uuid is named. */
+export function parseAddonIds(raw: string | null | undefined): string[] {
+  if (!raw?.trim()) return [];
+  const ids = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const bad = ids.find((id) => !UUID.test(id));
+  if (bad !== undefined) throw new AppError('VALIDATION_FAILED', `addon_ids must be comma-separated uuids ("${bad.slice(0, 40)}" is not)`);
+  return [...new Set(ids)];
+}
+
+/**
+ * The refusals shared by the search and the hold, each with a clear code: an unknown store,
+ * service, variant, add-on or unit reads as 404 (a service hidden from customers is unknown to
+ * them); a party outside the service's range is 400.
+ */
+export function assertTerms(terms: BookingTerms, customerView: boolean, partySize: number): asserts terms is BookingTerms & { store: NonNullable<BookingTerms['store']>; service: NonNullable<BookingTerms['service']> } {
+  if (!terms.store) throw notFound('Store');
+  const service = terms.service;
+  if (!service || (customerView && (!service.online_visible || !service.is_active))) throw notFound('Service');
+  if (!service.is_active) throw new AppError('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
+  if (!terms.variantFound) throw notFound('Variant');
+  if (!terms.addonsFound) throw notFound('Add-on');
+  if (!terms.unitInStore) throw notFound('Unit');
+  if (partySize < service.party_min || partySize > service.party_max) {
+    throw new AppError('PARTY_SIZE_OUT_OF_RANGE', `party_size must be between ${service.party_min} and ${service.party_max} for this service`);
+  }
+}
+
+/** Today's date on the store's wall clock. */
+function localToday(timezone: string, now: Date): string {
+  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+}
+
+function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery): Promise<AvailabilityResponse> {
+  const storeId = storeOf(ctx, query.store_id);
+  const customerView = ctx.actor.kind === 'customer';
+  const customerId = ctx.actor.kind === 'customer' ? ctx.actor.customerId : null;
+  const addonIds = parseAddonIds(query.addon_ids);
+  const partySize = query.party_size ?? 1;
+  const now = ctx.clock.now();
+  const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
+  const terms = await bookingTerms(ctx.db, { ...ask, customerId });
+  assertTerms(terms, customerView, partySize);
+  // Unset dates: from today (store-local) for a week.
+  const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
+  const toDate = query.to_date ?? addDays(fromDate, 6);
+  if (toDate < fromDate) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
+  const days = (Date.parse(toDate) - Date.parse(fromDate)) / DAY_MS + 1;
+  if (days > MAX_AVAILABILITY_DAYS) throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
+  const q: SlotQuery = {
+    ...ask, partySize, fromDate, toDate, at: null, customerView, customerId, askedAt: now.toISOString(), now: now.toISOString(),
+  };
+  const slots = await offeredSlots(ctx.db, q);
+  const byDay = new Map<string, AvailabilityResponse['days'][number]['slots']>();
+  for (let i = 0; i < days; i++) byDay.set(addDays(fromDate, i), []);
+  for (const s of slots) {
+    byDay.get(s.date)?.push({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
+  }
+  return {
+    store_id: storeId,
+    timezone: terms.store.timezone,
+    service_id: query.service_id,
+    duration_min: terms.service.duration_min,
+    days: [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots })),
+  };
+}

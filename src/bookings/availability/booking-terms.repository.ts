@@ -1,0 +1,73 @@
+// What an online question needs to know before the slot statement runs, in one read: the store and
+// its online settings, the service with the variant and add-ons asked for, the unit asked for and
+// the customer's standing. Each is filtered on the store, so another store's record reads as missing.
+import type { Queryable } from '../../platform/db/port.ts';
+
+export interface BookingTerms {
+  store: {
+    timezone: string;
+    currency: string;
+    hold_minutes: number;
+    cancellation_window_min: number;
+  } | null;
+  service: {
+    is_active: boolean;
+    online_visible: boolean;
+    party_min: number;
+    party_max: number;
+    price_type: string;
+    deposit_policy: Record<string, unknown> | null;
+    /** Told duration: the variant's (or the service's) plus the add-ons'. */
+    duration_min: number;
+    /** Per head for a per_person service; see priceOf. */
+    price_pence: number;
+  } | null;
+  variantFound: boolean;
+  addonsFound: boolean;
+  unitInStore: boolean;
+  customer: { erased: boolean; blocked: boolean } | null;
+}
+
+export async function bookingTerms(
+  q: Queryable,
+  a: { storeId: string; serviceId: string; variantId: string | null; addonIds: string[]; unitId: string | null; customerId: string | null },
+): Promise<BookingTerms> {
+  const res = await q.query<Record<string, any>>(
+    `SELECT st.id IS NOT NULL AS store_found, st.timezone, st.currency, st.hold_minutes, st.cancellation_window_min,
+            sv.id IS NOT NULL AS service_found, sv.is_active, sv.online_visible, sv.party_min, sv.party_max, sv.price_type,
+            sv.deposit_policy,
+            COALESCE(v.duration_min, sv.duration_min) + ad.extra_min AS duration_min,
+            COALESCE(v.price_pence, sv.price_pence) + ad.extra_pence AS price_pence,
+            ($3::uuid IS NULL OR v.id IS NOT NULL) AS variant_found,
+            ad.n = cardinality($4::uuid[]) AS addons_found,
+            ($5::uuid IS NULL OR EXISTS (SELECT 1 FROM units u WHERE u.store_id = $1 AND u.id = $5::uuid)) AS unit_in_store,
+            cu.id IS NOT NULL AS customer_found, cu.erased_at IS NOT NULL AS customer_erased,
+            COALESCE(sc.blocked, false) AS customer_blocked
+       FROM (VALUES (1)) AS one (x)
+       LEFT JOIN stores st ON st.id = $1
+       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $2
+       LEFT JOIN service_variants v ON v.store_id = $1 AND v.service_id = sv.id AND v.id = $3::uuid AND v.is_active
+       LEFT JOIN LATERAL (
+         SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, COALESCE(sum(a.extra_pence), 0)::int AS extra_pence, count(*)::int AS n
+           FROM service_addons a WHERE a.store_id = $1 AND a.service_id = sv.id AND a.id = ANY($4::uuid[]) AND a.is_active) ad ON true
+       LEFT JOIN customers cu ON cu.id = $6::uuid
+       LEFT JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = $6::uuid`,
+    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId],
+  );
+  const r = res.rows[0];
+  return {
+    store: r.store_found
+      ? { timezone: r.timezone, currency: r.currency, hold_minutes: r.hold_minutes, cancellation_window_min: r.cancellation_window_min }
+      : null,
+    service: r.service_found
+      ? {
+          is_active: r.is_active, online_visible: r.online_visible, party_min: r.party_min, party_max: r.party_max,
+          price_type: r.price_type, deposit_policy: r.deposit_policy, duration_min: r.duration_min, price_pence: r.price_pence,
+        }
+      : null,
+    variantFound: r.variant_found,
+    addonsFound: r.addons_found,
+    unitInStore: r.unit_in_store,
+    customer: r.customer_found ? { erased: r.customer_erased, blocked: r.customer_blocked } : null,
+  };
+}

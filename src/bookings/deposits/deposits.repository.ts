@@ -1,0 +1,31 @@
+// SQL of deposits. Status changes only: the occupied block follows the status (unit_occupancy).
+import type { Tx } from '../../platform/db/port.ts';
+import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.ts';
+
+export async function markPaid(tx: Tx, storeId: string, id: string, now: Date): Promise<AppointmentRow> {
+  const res = await tx.query<AppointmentRow>(
+    `UPDATE appointments SET status = 'confirmed', payment_status = 'deposit_paid', updated_at = $3
+      WHERE store_id = $1 AND id = $2 RETURNING ${APPOINTMENT_COLUMNS}`,
+    [storeId, id, now.toISOString()],
+  );
+  return res.rows[0];
+}
+
+/**
+ * One conditional UPDATE: a booking paid meanwhile no longer matches (payment_status), so the
+ * sweep and a payment never both win; SKIP LOCKED leaves a row someone is changing to the next run.
+ */
+export async function cancelOverdue(tx: Tx, now: Date): Promise<AppointmentRow[]> {
+  const res = await tx.query<AppointmentRow>(
+    `UPDATE appointments SET status = 'cancelled', cancelled_at = $1, cancel_reason = 'deposit_not_paid', updated_at = $1
+      WHERE id IN (
+        SELECT a.id FROM appointments a JOIN stores s ON s.id = a.store_id
+         WHERE a.status = 'pending_payment' AND a.payment_status = 'none'
+           AND a.created_at + make_interval(mins => s.deposit_due_minutes) <= $1
+         ORDER BY a.created_at LIMIT 500
+           FOR UPDATE OF a SKIP LOCKED)
+      RETURNING ${APPOINTMENT_COLUMNS}`,
+    [now.toISOString()],
+  );
+  return res.rows;
+}

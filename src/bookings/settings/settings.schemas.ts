@@ -1,0 +1,35 @@
+// The store's online booking settings (GET/PATCH /api/v1/bookings/settings). The operator surface
+// (PATCH /admin/v1/stores/{storeId}) accepts the same fields.
+import { Type, type Static } from 'typebox';
+import { Uuid } from '../../platform/http/schemas.ts';
+
+const Minutes = (min: number, max: number, description: string) => Type.Integer({ minimum: min, maximum: max, description });
+
+/** The writable settings; the bounds are the stores table's CHECK constraints. */
+export const SettingsFields = {
+  slot_step_min: Minutes(5, 240, 'minutes between offered starts, counted from local midnight; default 15'),
+  min_notice_min: Minutes(0, 43200, 'no slot starts sooner than this after now; default 60'),
+  booking_horizon_days: Minutes(1, 365, 'no slot starts this many days or more after now; default 90'),
+  hold_minutes: Minutes(1, 60, 'how long a checkout hold lasts; default 10'),
+  deposit_due_minutes: Minutes(5, 10080, 'an unpaid pending_payment booking older than this is cancelled; default 30'),
+  reminder_lead_hours: Minutes(1, 168, 'how long before the start a reminder goes; default 24'),
+  cancellation_window_min: Minutes(0, 525600, 'a customer cannot cancel within this many minutes of the start; 0 = any time before'),
+  cors_origins: Type.Array(Type.String({ maxLength: 200 }), {
+    maxItems: 20,
+    description: 'origins (scheme://host[:port]) of the shop\'s own website allowed to call the customer operations from a browser',
+  }),
+};
+export const SETTING_NAMES = Object.keys(SettingsFields) as Array<keyof typeof SettingsFields>;
+
+export const SettingsQuery = Type.Object({ store_id: Uuid }, { additionalProperties: false });
+export const PatchSettingsBody = Type.Object(
+  { store_id: Uuid, ...Object.fromEntries(Object.entries(SettingsFields).map(([k, v]) => [k, Type.Optional(v)])) } as {
+    store_id: typeof Uuid;
+  } & { [K in keyof typeof SettingsFields]: ReturnType<typeof Type.Optional<(typeof SettingsFields)[K]>> },
+  { additionalProperties: false, minProperties: 2 },
+);
+export type PatchSettingsBody = Static<typeof PatchSettingsBody>;
+
+export const Settings = Type.Object({ store_id: Uuid, timezone: Type.String(), ...SettingsFields });
+export const SettingsResponse = Type.Object({ settings: Settings });
+export type SettingsResponse = Static<typeof SettingsResponse>;

@@ -1,0 +1,55 @@
+// Email over SMTP with nodemailer (SMTP_URL: smtp:// or smtps://, credentials in the URL). A pooled
+// transport keeps a few connections open so a burst of messages does not pay a handshake each.
+import nodemailer from 'nodemailer';
+import { SendFailure, type OutgoingMessage, type Transport } from './transport.ts';
+
+export interface SmtpOptions {
+  url: string;
+  from: string;
+  maxConnections?: number;
+}
+
+/** 5xx is the server's final answer; 4xx and anything without an SMTP reply (connection refused,
+ * reset, timeout) may succeed later. */
+export function classifySmtpError(err: any): SendFailure {
+  const code = typeof err?.responseCode === 'number' ? err.responseCode : null;
+  if (code !== null) return new SendFailure(`smtp_${code}`, code >= 500);
+  return new SendFailure(typeof err?.code === 'string' ? err.code : 'smtp_error', false);
+}
+
+export function smtpTransport(options: SmtpOptions): Transport {
+  const mailer = nodemailer.createTransport({
+    url: options.url,
+    pool: true,
+    maxConnections: options.maxConnections ?? 5,
+    maxMessages: Infinity,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 30_000,
+    // Never log message content or addresses.
+    logger: false,
+    debug: false,
+  } as any);
+  return {
+    channel: 'email',
+    async send(m: OutgoingMessage) {
+      try {
+        const info = await mailer.sendMail({
+          from: options.from,
+          to: m.to,
+          subject: m.subject,
+          text: m.text,
+          html: m.html,
+          messageId: m.messageId,
+          ...(m.ics ? { icalEvent: { method: m.icsMethod ?? 'REQUEST', filename: 'appointment.ics', content: m.ics } } : {}),
+        });
+        return { providerId: typeof info.response === 'string' ? info.response.slice(0, 200) : null };
+      } catch (err) {
+        throw classifySmtpError(err);
+      }
+    },
+    async close() {
+      mailer.close();
+    },
+  };
+}

@@ -1,0 +1,213 @@
+// SQL for planned and sent messages. The message key (kind, subject, version, channel) is unique:
+// planning the same message twice, by a restart or a second process, lands on the same row.
+import type { Queryable } from '../../platform/db/port.ts';
+import type { FeedPosition } from '../../events/feed-cursor.ts';
+import type { MessageChannel, MessageKind } from './message-kinds.ts';
+
+export interface NewMessage {
+  storeId: string;
+  kind: MessageKind;
+  subjectId: string;
+  version: string;
+  channel: MessageChannel;
+  category: string;
+  customerId: string | null;
+  toAddress: string;
+  appointmentId: string | null;
+  queueEntryId: string | null;
+  plannedStart: string | null;
+  subject: string;
+  bodyText: string;
+  bodyHtml: string;
+  ics: string | null;
+  icsSequence: number | null;
+  messageId: string;
+  dueAt: string;
+  /** Planned already decided: suppressed with a reason (for instance no address). */
+  status?: 'pending' | 'suppressed';
+  reason?: string | null;
+}
+
+export interface MessageRow {
+  id: string;
+  store_id: string;
+  kind: MessageKind;
+  subject_id: string;
+  version: string;
+  channel: MessageChannel;
+  category: string;
+  customer_id: string | null;
+  to_address: string;
+  appointment_id: string | null;
+  queue_entry_id: string | null;
+  planned_start: string | null;
+  subject: string;
+  body_text: string;
+  body_html: string;
+  ics: string | null;
+  ics_sequence: number | null;
+  message_id: string;
+  status: string;
+  reason: string | null;
+  due_at: string;
+  lease_token: string | null;
+  attempts: number;
+  last_error: string | null;
+  provider_id: string | null;
+  sent_at: string | null;
+  created_at: string;
+}
+
+// ---- the planner's cursor -------------------------------------------------------------------
+
+/** Locks the planner's cursor row; null when another planner holds it (it is at work already). */
+export async function lockCursor(tx: Queryable): Promise<FeedPosition | null> {
+  const res = await tx.query<FeedPosition>(
+    `SELECT txid::text AS txid, seq::text AS seq FROM message_planner_cursor WHERE name = 'messages' FOR UPDATE SKIP LOCKED`,
+  );
+  return res.rows[0] ?? null;
+}
+
+export async function advanceCursor(tx: Queryable, to: FeedPosition, now: string): Promise<void> {
+  await tx.query(`UPDATE message_planner_cursor SET txid = $1::xid8, seq = $2::bigint, updated_at = $3 WHERE name = 'messages'`, [to.txid, to.seq, now]);
+}
+
+// ---- planning -------------------------------------------------------------------------------
+
+/** Plans a message; a message with this key already planned is left as it is. */
+export async function insertMessage(tx: Queryable, m: NewMessage, now: string): Promise<boolean> {
+  const res = await tx.query(
+    `INSERT INTO messages (store_id, kind, subject_id, version, channel, category, customer_id, to_address, appointment_id,
+                           queue_entry_id, planned_start, subject, body_text, body_html, ics, ics_sequence, message_id,
+                           status, reason, due_at, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
+     ON CONFLICT ON CONSTRAINT messages_key DO NOTHING`,
+    [
+      m.storeId, m.kind, m.subjectId, m.version, m.channel, m.category, m.customerId, m.toAddress, m.appointmentId,
+      m.queueEntryId, m.plannedStart, m.subject, m.bodyText, m.bodyHtml, m.ics, m.icsSequence, m.messageId,
+      m.status ?? 'pending', m.reason ?? null, m.dueAt, now,
+    ],
+  );
+  return res.rowCount > 0;
+}
+
+/** Withdraws an appointment's reminders not yet sent (a send in flight finishes and is re-checked). */
+export async function withdrawReminders(tx: Queryable, appointmentId: string, reason: string, now: string): Promise<number> {
+  const res = await tx.query(
+    `UPDATE messages SET status = 'withdrawn', reason = $2, updated_at = $3
+      WHERE appointment_id = $1 AND kind = 'reminder' AND status = 'pending'`,
+    [appointmentId, reason, now],
+  );
+  return res.rowCount;
+}
+
+/** How many change notices this appointment has had: the next .ics SEQUENCE builds on it. */
+export async function changeCount(tx: Queryable, appointmentId: string): Promise<number> {
+  const res = await tx.query<{ n: number }>(
+    `SELECT count(DISTINCT version)::int AS n FROM messages WHERE appointment_id = $1 AND kind = 'change'`,
+    [appointmentId],
+  );
+  return res.rows[0].n;
+}
+
+export async function hasConfirmation(tx: Queryable, appointmentId: string): Promise<boolean> {
+  const res = await tx.query(`SELECT 1 FROM messages WHERE appointment_id = $1 AND kind = 'confirmation' LIMIT 1`, [appointmentId]);
+  return res.rowCount > 0;
+}
+
+// ---- sending --------------------------------------------------------------------------------
+
+/**
+ * Claims up to `limit` due messages for this sender: pending ones, and sends whose lease ran out
+ * (their sender died). SKIP LOCKED lets several senders claim side by side without waiting on or
+ * taking each other's rows; the lease keeps a claimed row from being claimed again until it ends.
+ */
+export async function claimDue(db: Queryable, now: string, leaseUntil: string, token: string, limit: number): Promise<MessageRow[]> {
+  const res = await db.query<MessageRow>(
+    `UPDATE messages m
+        SET status = 'sending', lease_until = $2, lease_token = $3, attempts = m.attempts + 1, updated_at = $1
+      WHERE m.id IN (SELECT id FROM messages
+                      WHERE status IN ('pending', 'sending') AND due_at <= $1
+                        AND (status = 'pending' OR lease_until < $1)
+                      ORDER BY due_at
+                      LIMIT $4
+                        FOR UPDATE SKIP LOCKED)
+    RETURNING m.*`,
+    [now, leaseUntil, token, limit],
+  );
+  return res.rows;
+}
+
+export type Outcome =
+  | { status: 'sent'; providerId: string | null }
+  | { status: 'mailbox' }
+  | { status: 'suppressed' | 'failed'; reason: string; error?: string | null }
+  | { status: 'retry'; dueAt: string; error: string };
+
+/** Records what became of a claimed message; only while this sender still holds the claim. */
+export async function recordOutcome(db: Queryable, id: string, token: string, outcome: Outcome, now: string): Promise<boolean> {
+  const reason = 'reason' in outcome ? outcome.reason : null;
+  const error = 'error' in outcome ? (outcome.error ?? null) : null;
+  const res = await db.query(
+    `UPDATE messages
+        SET status = CASE WHEN $3 = 'retry' THEN 'pending' ELSE $3 END,
+            reason = $4,
+            last_error = COALESCE($5, last_error),
+            provider_id = $6,
+            sent_at = CASE WHEN $3 = 'sent' THEN $7::timestamptz END,
+            due_at = COALESCE($8::timestamptz, due_at),
+            lease_until = NULL, lease_token = NULL, updated_at = $7
+      WHERE id = $1 AND lease_token = $2 AND status = 'sending'`,
+    [id, token, outcome.status, reason, error, outcome.status === 'sent' ? outcome.providerId : null, now, outcome.status === 'retry' ? outcome.dueAt : null],
+  );
+  return res.rowCount > 0;
+}
+
+/** Hands a claimed message back unsent (not attempted: the attempt is not counted). */
+export async function releaseClaim(db: Queryable, id: string, token: string): Promise<void> {
+  await db.query(
+    `UPDATE messages SET status = 'pending', lease_until = NULL, lease_token = NULL, attempts = attempts - 1
+      WHERE id = $1 AND lease_token = $2 AND status = 'sending'`,
+    [id, token],
+  );
+}
+
+// ---- what the send-time checks read ---------------------------------------------------------
+
+export interface Liveness {
+  status: string;
+  starts_at: string;
+  /** Rebooking nudge: a later booking by the same person at the store. */
+  booked_again: boolean | null;
+}
+
+/** What the send-time checks need about a batch's appointments and queue entries, in two statements. */
+export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): Promise<{ appointments: Map<string, Liveness>; entries: Map<string, string> }> {
+  const appointmentIds = [...new Set(batch.filter((m) => m.appointment_id).map((m) => m.appointment_id!))];
+  const nudged = [...new Set(batch.filter((m) => m.kind === 'rebook_nudge').map((m) => m.appointment_id!))];
+  const entryIds = [...new Set(batch.filter((m) => m.queue_entry_id).map((m) => m.queue_entry_id!))];
+  const [a, q] = await Promise.all([
+    appointmentIds.length
+      ? db.query<Liveness & { id: string; store_id: string }>(
+        `SELECT a.id, a.store_id, a.status, a.starts_at,
+                CASE WHEN a.id = ANY($2::uuid[]) THEN EXISTS (
+                  SELECT 1 FROM appointments b
+                   WHERE b.store_id = a.store_id AND b.id <> a.id AND b.starts_at > a.starts_at
+                     AND b.status NOT IN ('cancelled', 'no_show')
+                     AND ((a.customer_id IS NOT NULL AND b.customer_id = a.customer_id)
+                          OR (a.customer_id IS NULL AND lower(b.guest_email) = lower(a.guest_email)))) END AS booked_again
+           FROM appointments a
+          WHERE a.id = ANY($1::uuid[])`,
+        [appointmentIds, nudged],
+      )
+      : Promise.resolve({ rows: [] as Array<Liveness & { id: string; store_id: string }> }),
+    entryIds.length
+      ? db.query<{ id: string; store_id: string; status: string }>('SELECT id, store_id, status FROM queue_entries WHERE id = ANY($1::uuid[])', [entryIds])
+      : Promise.resolve({ rows: [] as Array<{ id: string; store_id: string; status: string }> }),
+  ]);
+  // Keyed by store and id: a record of another store is not this message's.
+  return {
+    appointments: new Map(a.rows.map((r) => [`${r.store_id}:${r.id}`, r])),
+    entries: new Map(q.rows.map((r) => [`${r.store_id}:${r.id}`, r.status])),
+  };
+}

@@ -1,0 +1,279 @@
+// The planner: follows the event feed (src/events/) with its own cursor and turns the events that
+// concern a customer into planned messages. One pass is one transaction: it locks the cursor row,
+// reads the next events in feed order, plans their messages, and moves the cursor past them, so a
+// crash keeps all of a pass or none of it. Planning the same event again (it cannot normally
+// happen) lands on the same message keys and adds nothing.
+//
+// Planning decides what to say and to which address; whether it may be sent (the gate) and whether
+// it still applies (the appointment still ahead and live) are decided again at send time.
+import { createHash } from 'node:crypto';
+import type { Database, Queryable } from '../../platform/db/port.ts';
+import type { Clock } from '../../platform/clock.ts';
+import { readFeed, type FeedRow } from '../../events/feed.repository.ts';
+import { KIND_RULES, NOT_SENT, type MessageChannel, type MessageKind } from './message-kinds.ts';
+import { renderMessage, type RenderInput } from './render.ts';
+import * as repo from './messages.repository.ts';
+import { ukMobileE164 } from '../../customers/profile/uk-mobile.ts';
+
+/** A guest's phone as typed: UK mobile spellings become E.164; anything else is kept and refused at send. */
+const guestPhone = (raw: string | null) => (raw ? (ukMobileE164(raw) ?? raw.trim()) : null);
+
+/** The event types the planner acts on; the feed is read filtered to these. */
+export const PLANNED_TYPES = [
+  'appointment.created',
+  'appointment.deposit_paid',
+  'appointment.rescheduled',
+  'appointment.cancelled',
+  'appointment.no_show',
+  'appointment.completed',
+  'queue.called',
+] as const;
+
+const HOUR_MS = 3_600_000;
+const DAY_MS = 24 * HOUR_MS;
+/** Once-only kinds (one confirmation, one cancellation per appointment) share this version. */
+const ONCE = 'v1';
+
+export interface PlannerOptions {
+  /** The domain of Message-IDs (MAIL_FROM's). */
+  mailDomain: string;
+  batch?: number;
+}
+
+/** One pass over the next events; returns how many events it read (0: nothing new, or busy). */
+export async function planOnce(db: Database, clock: Clock, options: PlannerOptions): Promise<number> {
+  return db.transaction(async (tx) => {
+    const at = await repo.lockCursor(tx);
+    if (!at) return 0; // another process is planning
+    const events = await readFeed(tx, { storeId: null, after: at, limit: options.batch ?? 200, types: PLANNED_TYPES });
+    if (events.length === 0) return 0;
+    const now = clock.now();
+    for (const event of events) await planEvent(tx, event, now, options.mailDomain);
+    const last = events[events.length - 1];
+    await repo.advanceCursor(tx, { txid: last.txid, seq: last.seq }, now.toISOString());
+    return events.length;
+  });
+}
+
+/** An appointment with everything its messages name, as it is now (names, contacts, settings). */
+interface AppointmentContext {
+  id: string;
+  store_id: string;
+  customer_id: string | null;
+  guest_email: string | null;
+  guest_phone: string | null;
+  source: string;
+  store_name: string;
+  timezone: string;
+  reminder_lead_hours: number;
+  service_name: string | null;
+  rebook_interval_days: number | null;
+  unit_name: string | null;
+  email: string | null;
+  phone: string | null;
+}
+
+async function appointmentContext(tx: Queryable, storeId: string, appointmentId: string): Promise<AppointmentContext | null> {
+  const res = await tx.query<AppointmentContext>(
+    `SELECT a.id, a.store_id, a.customer_id, a.guest_email, a.guest_phone, a.source,
+            s.name AS store_name, s.timezone, s.reminder_lead_hours,
+            sv.name AS service_name, sv.rebook_interval_days, u.display_name AS unit_name, c.email, c.phone
+       FROM appointments a
+       JOIN stores s ON s.id = a.store_id
+       LEFT JOIN services sv ON sv.id = a.service_id
+       LEFT JOIN units u ON u.id = a.unit_id
+       LEFT JOIN customers c ON c.id = a.customer_id
+      WHERE a.id = $1 AND a.store_id = $2`,
+    [appointmentId, storeId],
+  );
+  return res.rows[0] ?? null;
+}
+
+/** The recipient's address on the first of the kind's channels they have one for. */
+function address(kind: MessageKind, contacts: { email: string | null; phone: string | null }): { channel: MessageChannel; to: string | null } {
+  const channels = KIND_RULES[kind].channels;
+  for (const channel of channels) {
+    const to = channel === 'email' ? contacts.email : contacts.phone;
+    if (to) return { channel, to };
+  }
+  return { channel: channels[0], to: null };
+}
+
+/** Message-ID from the message key: a resend after a crash carries the same one. */
+export function messageIdFor(key: string, domain: string): string {
+  return `<${createHash('sha256').update(key).digest('hex').slice(0, 40)}@${domain}>`;
+}
+
+interface Plan {
+  kind: MessageKind;
+  version: string;
+  dueAt: Date;
+  render: Omit<RenderInput, 'kind' | 'stampedAt'>;
+  plannedStart: string | null;
+  suppressReason?: string;
+}
+
+async function planAppointmentMessage(tx: Queryable, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
+  // Who it is for: the account's contacts, else the guest's.
+  const contacts = a.customer_id ? { email: a.email, phone: a.phone } : { email: a.guest_email, phone: guestPhone(a.guest_phone) };
+  await insertPlanned(tx, {
+    storeId: a.store_id,
+    customerId: a.customer_id,
+    subjectId: a.id,
+    appointmentId: a.id,
+    queueEntryId: null,
+    contacts,
+    plan,
+    now,
+    domain,
+  });
+}
+
+async function insertPlanned(
+  tx: Queryable,
+  p: { storeId: string; customerId: string | null; subjectId: string; appointmentId: string | null; queueEntryId: string | null; contacts: { email: string | null; phone: string | null }; plan: Plan; now: Date; domain: string },
+): Promise<void> {
+  const { plan } = p;
+  const { channel, to } = address(plan.kind, p.contacts);
+  const rendered = renderMessage({ ...plan.render, kind: plan.kind, stampedAt: p.now.toISOString() });
+  const key = `${plan.kind}:${p.subjectId}:${plan.version}:${channel}`;
+  // No address is decided at send time, after the gate (an erased customer reads as erased).
+  const suppress = plan.suppressReason;
+  await repo.insertMessage(tx, {
+    storeId: p.storeId,
+    kind: plan.kind,
+    subjectId: p.subjectId,
+    version: plan.version,
+    channel,
+    category: KIND_RULES[plan.kind].category,
+    customerId: p.customerId,
+    toAddress: to ?? '',
+    appointmentId: p.appointmentId,
+    queueEntryId: p.queueEntryId,
+    plannedStart: plan.plannedStart,
+    subject: rendered.subject,
+    bodyText: rendered.text,
+    bodyHtml: rendered.html,
+    ics: rendered.ics,
+    icsSequence: rendered.ics ? (plan.render.sequence ?? 0) : null,
+    messageId: messageIdFor(key, p.domain),
+    dueAt: plan.dueAt.toISOString(),
+    status: suppress ? 'suppressed' : 'pending',
+    reason: suppress ?? null,
+  }, p.now.toISOString());
+}
+
+function reminderPlan(a: AppointmentContext, data: Record<string, any>, version: string, now: Date): Plan {
+  const dueAt = new Date(Date.parse(data.starts_at) - a.reminder_lead_hours * HOUR_MS);
+  return {
+    kind: 'reminder',
+    version,
+    dueAt,
+    plannedStart: data.starts_at,
+    render: renderFields(a, data),
+    // Booked after the reminder's time: the confirmation just sent serves as the reminder.
+    suppressReason: dueAt.getTime() <= now.getTime() ? NOT_SENT.insideLead : undefined,
+  };
+}
+
+function renderFields(a: AppointmentContext, data: Record<string, any>): Plan['render'] {
+  return {
+    storeName: a.store_name,
+    timezone: a.timezone,
+    serviceName: a.service_name,
+    unitName: a.unit_name,
+    appointmentId: a.id,
+    startsAt: data.starts_at,
+    endsAt: data.ends_at,
+  };
+}
+
+async function planEvent(tx: Queryable, event: FeedRow, now: Date, domain: string): Promise<void> {
+  const data = event.data as Record<string, any>;
+  const nowIso = now.toISOString();
+  if (event.type === 'queue.called') return planQueueCalled(tx, event, now, domain);
+
+  const a = await appointmentContext(tx, event.store_id, data.id);
+  // A seated walk-in is happening now: nothing to confirm or remind.
+  if (!a || a.source === 'walk_in') return;
+
+  switch (event.type) {
+    case 'appointment.created':
+    case 'appointment.deposit_paid': {
+      // Confirmed only once any payment is in; a pending booking is confirmed by deposit_paid.
+      if (data.status !== 'confirmed') return;
+      await planAppointmentMessage(tx, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0 } }, now, domain);
+      await planAppointmentMessage(tx, a, reminderPlan(a, data, event.id, now), now, domain);
+      return;
+    }
+    case 'appointment.rescheduled': {
+      await repo.withdrawReminders(tx, a.id, NOT_SENT.rescheduled, nowIso);
+      if (!(await repo.hasConfirmation(tx, a.id))) return; // never confirmed to the customer
+      const sequence = (await repo.changeCount(tx, a.id)) + 1;
+      await planAppointmentMessage(tx, a, {
+        kind: 'change',
+        version: event.id,
+        dueAt: now,
+        plannedStart: data.starts_at,
+        render: { ...renderFields(a, data), sequence, previousStartsAt: data.previous?.starts_at ?? null },
+      }, now, domain);
+      await planAppointmentMessage(tx, a, reminderPlan(a, data, event.id, now), now, domain);
+      return;
+    }
+    case 'appointment.cancelled': {
+      await repo.withdrawReminders(tx, a.id, NOT_SENT.cancelled, nowIso);
+      if (!(await repo.hasConfirmation(tx, a.id))) return;
+      const sequence = (await repo.changeCount(tx, a.id)) + 1;
+      await planAppointmentMessage(tx, a, { kind: 'cancellation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence } }, now, domain);
+      return;
+    }
+    case 'appointment.no_show':
+      await repo.withdrawReminders(tx, a.id, NOT_SENT.noShow, nowIso);
+      return;
+    case 'appointment.completed': {
+      if (!a.rebook_interval_days) return;
+      await planAppointmentMessage(tx, a, {
+        kind: 'rebook_nudge',
+        version: ONCE,
+        dueAt: new Date(Date.parse(event.occurred_at) + a.rebook_interval_days * DAY_MS),
+        plannedStart: data.starts_at,
+        render: { ...renderFields(a, data), intervalDays: a.rebook_interval_days },
+      }, now, domain);
+      return;
+    }
+  }
+}
+
+async function planQueueCalled(tx: Queryable, event: FeedRow, now: Date, domain: string): Promise<void> {
+  const data = event.data as Record<string, any>;
+  const res = await tx.query<{ store_name: string; timezone: string; service_name: string | null; unit_name: string | null; email: string | null; phone: string | null; customer_id: string | null; guest_phone: string | null }>(
+    `SELECT s.name AS store_name, s.timezone, sv.name AS service_name, u.display_name AS unit_name,
+            c.email, c.phone, q.customer_id, q.guest_phone
+       FROM queue_entries q
+       JOIN stores s ON s.id = q.store_id
+       LEFT JOIN services sv ON sv.id = q.service_id
+       LEFT JOIN units u ON u.id = q.preferred_unit_id
+       LEFT JOIN customers c ON c.id = q.customer_id
+      WHERE q.id = $1 AND q.store_id = $2`,
+    [data.entry_id, event.store_id],
+  );
+  const q = res.rows[0];
+  if (!q) return;
+  await insertPlanned(tx, {
+    storeId: event.store_id,
+    customerId: q.customer_id,
+    subjectId: data.entry_id,
+    appointmentId: null,
+    queueEntryId: data.entry_id,
+    contacts: q.customer_id ? { email: q.email, phone: q.phone } : { email: null, phone: guestPhone(q.guest_phone) },
+    plan: {
+      kind: 'queue_called',
+      version: ONCE,
+      dueAt: now,
+      plannedStart: null,
+      render: { storeName: q.store_name, timezone: q.timezone, serviceName: q.service_name, unitName: q.unit_name, appointmentId: null, startsAt: null, endsAt: null, holdMinutes: data.hold_minutes ?? null },
+    },
+    now,
+    domain,
+  });
+}
