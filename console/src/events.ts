@@ -52,7 +52,7 @@ export interface StreamOptions {
   token: () => string | null;
   onEvent: (type: string, event: StoreEvent | null) => void;
   onStatus?: (status: StreamStatus) => void;
-  onUnauthenticated?: () => void;
+  onUnauthenticated?: (message: string) => void;
 }
 
 /** Opens the stream and keeps it open (reconnecting from the last cursor); returns a stop function. */
@@ -73,7 +73,10 @@ export function openEventStream(options: StreamOptions): () => void {
     if (lastId) headers['last-event-id'] = lastId;
     try {
       const res = await fetch(`${STREAM_PATH}?${query}`, { headers, signal: controller.signal, cache: 'no-store' });
-      if (res.status === 401) return options.onUnauthenticated?.();
+      if (res.status === 401) {
+        const body = (await res.json().catch(() => null)) as { error?: { message?: string } } | null;
+        return options.onUnauthenticated?.(body?.error?.message ?? 'Your session has ended');
+      }
       if (res.status === 404 || res.status === 403) return options.onStatus?.('unavailable');
       if (!res.ok || !res.body) throw new Error(`stream answered ${res.status}`);
       options.onStatus?.('live');

@@ -10,7 +10,7 @@ export class LiveHub {
   private statusListeners = new Set<(s: StreamStatus) => void>();
   private stop: () => void;
 
-  constructor(storeId: string, token: () => string | null, onUnauthenticated: () => void) {
+  constructor(storeId: string, token: () => string | null, onUnauthenticated: (message: string) => void) {
     this.stop = openEventStream({
       storeId,
       token,

@@ -61,7 +61,7 @@ function App() {
     return { api, session, notify: (text, kind = 'ok') => setToast({ text, kind }) };
   }, [session]);
 
-  const hub = useMemo(() => (session ? new LiveHub(session.storeId, () => storedToken(), () => signOut('Signed out: your session has ended. Sign in again.')) : null), [session]);
+  const hub = useMemo(() => (session ? new LiveHub(session.storeId, () => storedToken(), (message) => signOut(`Signed out: ${message}. Sign in again.`)) : null), [session]);
   useEffect(() => () => hub?.close(), [hub]);
   useEffect(() => {
     if (!toast) return;

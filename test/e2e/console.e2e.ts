@@ -96,6 +96,12 @@ if (!skip) {
   appts.taken = await book(units.Sam, at('14:00'), at('14:30'), { guest_name: 'Tess Taken' });
   appts.settle = await book(units['Chair 3'], at('09:00'), at('09:45'), { guest_name: 'Cleo Settle', service_id: haircut.id, price_pence: 3000 });
   await book(units.Sam, at('09:30'), at('10:15'), { customer_id: priya, service_id: haircut.id, guest_email: undefined });
+  for (const unit of Object.values(units)) {
+    const hours = await call(t.app, 'PUT', `/api/v1/bookings/units/${unit}/hours`, {
+      token, body: { store_id: store.id, week: { wednesday: [{ open: '09:00', close: '18:00' }], thursday: [{ open: '09:00', close: '18:00' }] } },
+    });
+    assert.equal(hours.status, 200, JSON.stringify(hours.body));
+  }
   const off = await call(t.app, 'POST', '/api/v1/bookings/time-off', {
     token, body: { store_id: store.id, unit_id: units.Alex, starts_at: at('16:00'), ends_at: at('17:00'), kind: 'block', reason: 'Lunch' },
   });
@@ -175,12 +181,23 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   const slot = await pointIn(page, 'Sam', 10 * 60 + 30);
   await page.mouse.click(slot.x, slot.y);
   const dialog = page.getByRole('dialog');
+  assert.equal(await dialog.getByLabel('Starts (store time)').inputValue(), '10:30');
+  // Choosing the service asks availability for the times this unit can take it that day.
+  await dialog.getByLabel('Service').selectOption({ label: 'Haircut (45 min)' });
+  const offered = dialog.getByRole('combobox', { name: 'Offered times' });
+  await offered.waitFor();
+  const times = await offered.locator('option').allInnerTexts();
+  assert.ok(times.includes('10:30') && times.includes('16:00'), times.join(' '));
+  assert.ok(!times.includes('09:30') && !times.includes('14:00'), 'taken times are not offered');
+  await offered.selectOption('10:45');
+  assert.equal(await dialog.getByLabel('Starts (store time)').inputValue(), '10:45');
+  await offered.selectOption('10:30');
+  assert.equal(await dialog.getByLabel('Minutes').inputValue(), '45');
   await dialog.getByLabel('Guest name').fill('Kim Clicked');
   await dialog.getByLabel('Guest email').fill('kim@example.com');
-  assert.equal(await dialog.getByLabel('Starts (store time)').inputValue(), '10:30');
   assert.deepEqual(await seriousViolations(page), []);
   await dialog.getByRole('button', { name: 'Book' }).dblclick(); // a double click books once
-  await page.locator(`[data-unit-column="${units.Sam}"] .appt[data-time="10:30-11:00"]:has-text("Kim Clicked")`).waitFor();
+  await page.locator(`[data-unit-column="${units.Sam}"] .appt[data-time="10:30-11:15"]:has-text("Kim Clicked")`).waitFor();
   const kim = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM appointments WHERE guest_name = 'Kim Clicked'");
   assert.equal(kim.rows[0].n, 1);
 
@@ -297,11 +314,27 @@ test('a customer edit with a phone that is not a UK mobile shows the server mess
   await page.evaluate(() => { location.hash = '#/customers'; });
   await page.getByRole('link', { name: 'Priya Shah' }).waitFor();
   assert.deepEqual(await seriousViolations(page), []);
-  for (const [hash, heading] of [['#/catalogue', 'Catalogue'], ['#/settings', 'Settings']]) {
-    await page.evaluate((h) => { location.hash = h; }, hash);
-    await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
-    assert.deepEqual(await seriousViolations(page), [], heading);
-  }
+  await page.evaluate(() => { location.hash = '#/catalogue'; });
+  await page.getByRole('heading', { name: 'Catalogue', level: 1 }).waitFor();
+  assert.equal(await page.getByLabel('Wednesday').inputValue(), '09:00-18:00');
+  assert.deepEqual(await seriousViolations(page), [], 'catalogue');
+
+  // Settings: a refusal shows the envelope's message and keeps the input; a good value saves.
+  await page.evaluate(() => { location.hash = '#/settings'; });
+  const step = page.getByLabel('Minutes between offered start times');
+  await step.waitFor();
+  assert.deepEqual(await seriousViolations(page), [], 'settings');
+  await step.fill('1');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  const refused = await call(t.app, 'PATCH', '/api/v1/bookings/settings', { token, body: { store_id: store.id, slot_step_min: 1 } });
+  assert.equal(refused.status, 400);
+  await page.getByTestId('settings-error').getByText(refused.body.error.message).waitFor();
+  assert.equal(await step.inputValue(), '1');
+  await step.fill('30');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await page.getByText('Settings saved').waitFor();
+  const saved = await call(t.app, 'GET', '/api/v1/bookings/settings', { token, query: { store_id: store.id } });
+  assert.equal(saved.body.settings.slot_step_min, 30);
   await context.close();
 });
 

@@ -13,6 +13,7 @@ export function Queue(props: { hub: LiveHub }) {
   const [units, setUnits] = useState<Unit[]>([]);
   const [services, setServices] = useState<Service[]>([]);
   const [error, setError] = useState<string | null>(null);
+  const [tz, setTz] = useState(Intl.DateTimeFormat().resolvedOptions().timeZone);
 
   const load = useCallback(async () => {
     const { data, error } = await api.GET('/api/v1/bookings/queue', { params: { query: { store_id: session.storeId } } });
@@ -25,6 +26,8 @@ export function Queue(props: { hub: LiveHub }) {
     void load();
     void api.GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setUnits(data.units));
     void api.GET('/api/v1/bookings/services', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setServices(data.services));
+    // Times are shown on the store's clock, not the browser's.
+    void api.GET('/api/v1/bookings/settings', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setTz(data.settings.timezone));
   }, [load]);
   useEffect(() => props.hub.on(['queue.', 'appointment.'], () => void load()), [props.hub, load]);
 
@@ -42,27 +45,27 @@ export function Queue(props: { hub: LiveHub }) {
       {error && <p class="error" role="alert">{error}</p>}
       <JoinForm units={units} services={services} onJoined={() => void load()} />
       <div class="lanes">
-        <Lane title="Waiting" entries={waiting} units={units} unitName={unitName} tz={queue ? undefined : undefined} onChanged={() => void load()} />
-        <Lane title="Called" entries={called} units={units} unitName={unitName} onChanged={() => void load()} />
+        <Lane title="Waiting" entries={waiting} units={units} unitName={unitName} tz={tz} onChanged={() => void load()} />
+        <Lane title="Called" entries={called} units={units} unitName={unitName} tz={tz} onChanged={() => void load()} />
       </div>
     </section>
   );
 }
 
-function Lane(props: { title: string; entries: QueueEntry[]; units: Unit[]; unitName: (id: string | null) => string; tz?: string; onChanged: () => void }) {
+function Lane(props: { title: string; entries: QueueEntry[]; units: Unit[]; unitName: (id: string | null) => string; tz: string; onChanged: () => void }) {
   const id = `lane-${props.title.toLowerCase()}`;
   return (
     <section class="lane" aria-labelledby={id} data-testid={id}>
       <h2 id={id}>{props.title} ({props.entries.length})</h2>
       {props.entries.length === 0 && <p class="empty">Nobody.</p>}
       <ol>
-        {props.entries.map((e) => <EntryCard key={e.entry_id} e={e} units={props.units} unitName={props.unitName} onChanged={props.onChanged} />)}
+        {props.entries.map((e) => <EntryCard key={e.entry_id} e={e} units={props.units} unitName={props.unitName} tz={props.tz} onChanged={props.onChanged} />)}
       </ol>
     </section>
   );
 }
 
-function EntryCard(props: { e: QueueEntry; units: Unit[]; unitName: (id: string | null) => string; onChanged: () => void }) {
+function EntryCard(props: { e: QueueEntry; units: Unit[]; unitName: (id: string | null) => string; tz: string; onChanged: () => void }) {
   const { api, session, notify } = useApp();
   const { e } = props;
   const [unitId, setUnitId] = useState(e.suggested_unit_id ?? e.preferred_unit_id ?? props.units[0]?.id ?? '');
@@ -94,8 +97,8 @@ function EntryCard(props: { e: QueueEntry; units: Unit[]; unitName: (id: string 
       </div>
       <div class="entry-meta">
         {e.status === 'waiting'
-          ? <>Expected wait {e.expected_wait_min ?? '—'} min{e.expected_start ? ` (about ${new Date(e.expected_start).toLocaleTimeString('en-GB', { hour: '2-digit', minute: '2-digit' })})` : ''} · suggested {props.unitName(e.suggested_unit_id)}</>
-          : <>Called {e.called_at ? hhmm(e.called_at, Intl.DateTimeFormat().resolvedOptions().timeZone) : ''}</>}
+          ? <>Expected wait {e.expected_wait_min ?? '—'} min{e.expected_start ? ` (about ${hhmm(e.expected_start, props.tz)})` : ''} · suggested {props.unitName(e.suggested_unit_id)}</>
+          : <>Called {e.called_at ? hhmm(e.called_at, props.tz) : ''}</>}
         {e.preferred_unit_id && <> · asked for {props.unitName(e.preferred_unit_id)}</>}
       </div>
       {act.error && <p class="error" role="alert">{act.error}</p>}

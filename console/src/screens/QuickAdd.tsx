@@ -3,6 +3,9 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { SearchRow, Service, Unit } from '../types.ts';
+import type { Ok } from '../../../client/index.ts';
+
+type Offered = Ok<'/api/v1/bookings/availability', 'get'>['days'][number]['slots'];
 import { hhmm, iso, zonedInstant } from '../time.ts';
 import { Dialog } from './Dialog.tsx';
 
@@ -29,6 +32,18 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
   const [guestPhone, setGuestPhone] = useState('');
   const book = useAction();
   const searchSeq = useRef(0);
+  const [offered, setOffered] = useState<Offered | null>(null);
+
+  // The times availability offers for this service at this unit on the day (the merchant may still
+  // type another time: a phone booking need not follow the online rules).
+  useEffect(() => {
+    if (!serviceId) return setOffered(null);
+    let live = true;
+    void api.GET('/api/v1/bookings/availability', {
+      params: { query: { store_id: session.storeId, service_id: serviceId, unit_id: unitId, from_date: slot.date, to_date: slot.date } },
+    }).then(({ data }) => live && setOffered(data?.days.find((d) => d.date === slot.date)?.slots.filter((x) => x.unit_ids.includes(unitId)) ?? []));
+    return () => { live = false; };
+  }, [serviceId, unitId]);
 
   useEffect(() => {
     const s = props.services.find((x) => x.id === serviceId);
@@ -85,6 +100,14 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
             {props.services.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.duration_min} min)</option>)}
           </select>
         </label>
+        {offered && (offered.length ? (
+          <label>Offered times
+            <select value={offered.some((o) => o.local_time === start) ? start : ''} onChange={(e) => e.currentTarget.value && setStart(e.currentTarget.value)} name="offered">
+              <option value="">(choose, or type a time below)</option>
+              {offered.map((o) => <option key={o.starts_at} value={o.local_time}>{o.local_time}</option>)}
+            </select>
+          </label>
+        ) : <p class="notice" data-testid="no-offered">No free times for this service at this unit on this day.</p>)}
         <div class="row">
           <label>Starts (store time)
             <input type="time" step={300} value={start} onInput={(e) => setStart(e.currentTarget.value)} required name="start" />
