@@ -243,7 +243,7 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   await context.close();
 });
 
-test('check-in, then settle, shows the recorded outcome', { skip }, async () => {
+test('check-in, then settle, shows the recorded outcome; staff without can_process_payments see no settle', { skip }, async () => {
   const context = await browser!.browser.newContext({ viewport });
   const page = await signedIn(context, `#/diary?date=${DAY}`);
   await openDiary(page, DAY);
@@ -259,6 +259,16 @@ test('check-in, then settle, shows the recorded outcome', { skip }, async () => 
   assert.equal(row.rows[0].status, 'completed');
   await shotDiary(page);
   await context.close();
+
+  // Staff without can_process_payments get the other actions but no settle.
+  const noPay = await t.fx.merchantToken(store.id, { staffName: 'No Till', permissions: [] });
+  const other = await browser!.browser.newContext({ viewport });
+  const page2 = await signedIn(other, `#/diary?date=${DAY}`, noPay);
+  await openDiary(page2, DAY);
+  await page2.locator(`[data-appointment-id="${appts.move}"]`).click();
+  await page2.getByRole('dialog').getByRole('button', { name: 'Check in' }).waitFor();
+  assert.equal(await page2.getByRole('dialog').getByRole('button', { name: 'Settle' }).count(), 0);
+  await other.close();
 });
 
 async function shotDiary(page: Page) {
