@@ -3,6 +3,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { Service, ServicePeriod, Unit } from '../types.ts';
+import type { Body } from '../../../client/index.ts';
 import { money } from '../time.ts';
 import { UnitHours } from './UnitHours.tsx';
 
@@ -46,7 +47,7 @@ function ServiceRow(props: { s: Service; onChanged: () => void }) {
   const act = useAction();
   const [variant, setVariant] = useState('');
   const [addon, setAddon] = useState('');
-  async function patch(body: Record<string, unknown>, done: string) {
+  async function patch(body: Omit<Body<'/api/v1/bookings/services/{serviceId}', 'patch'>, 'store_id'>, done: string) {
     const r = await act.run((key) => api.PATCH('/api/v1/bookings/services/{serviceId}', { params: { path: { serviceId: s.id } }, body: { store_id: session.storeId, ...body }, headers: idem(key) }));
     if (r) { notify(done); props.onChanged(); return true; }
     return false;

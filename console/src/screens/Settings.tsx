@@ -40,7 +40,7 @@ export function Settings() {
     e.preventDefault();
     if (!saved) return;
     const body: Patch = { store_id: session.storeId };
-    for (const [k] of FIELDS) if (form[k] !== String(saved[k])) (body as Record<string, unknown>)[k] = Number(form[k]);
+    for (const [k] of FIELDS) if (form[k] !== String(saved[k])) body[k] = Number(form[k]);
     const origins = form.cors_origins.split('\n').map((o) => o.trim()).filter(Boolean);
     if (origins.join('\n') !== saved.cors_origins.join('\n')) body.cors_origins = origins;
     if (Object.keys(body).length === 1) return notify('Nothing changed');
