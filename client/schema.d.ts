@@ -443,9 +443,15 @@ export interface paths {
     put: operations["putUnitHours"];
   };
   "/api/v1/bookings/settings": {
-    /** @description Merchant token, scope merchant:read. */
+    /**
+     * The store's online booking settings
+     * @description Merchant token, scope merchant:read.
+     */
     get: operations["getBookingSettings"];
-    /** @description Merchant token, scope merchant:write. */
+    /**
+     * Change the store's online booking settings
+     * @description Merchant token, scope merchant:write.
+     */
     patch: operations["updateBookingSettings"];
   };
   "/api/v1/bookings/appointments/deposit-paid": {
@@ -5632,7 +5638,10 @@ export interface operations {
       };
     };
   };
-  /** @description Merchant token, scope merchant:read. */
+  /**
+   * The store's online booking settings
+   * @description Merchant token, scope merchant:read.
+   */
   getBookingSettings: {
     parameters: {
       query: {
@@ -5686,7 +5695,10 @@ export interface operations {
       };
     };
   };
-  /** @description Merchant token, scope merchant:write. */
+  /**
+   * Change the store's online booking settings
+   * @description Merchant token, scope merchant:write.
+   */
   updateBookingSettings: {
     requestBody: {
       content: {
@@ -8544,9 +8556,29 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
-          /** @description A webhook endpoint disabled after failing (emitted by webhooks) */
+          /** @description The webhook endpoint after the service disabled it (never its secret): disabled_reason 'gone' (it answered 410) or 'failing' (every attempt failed for 5 days) */
           data: {
-            [key: string]: unknown;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            url: string;
+            description: string | null;
+            event_types: string[] | null;
+            enabled: boolean;
+            /** @description Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant */
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            updated_at: string;
           };
         };
       };
