@@ -1,7 +1,7 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
 import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
-import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
+import { isDevSecret, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
@@ -10,16 +10,7 @@ import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.t
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 import { createMessagesWorker } from './notifications/messages/worker.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const db = await openDatabase(config);
 const applied = await migrate(db);
