@@ -12,6 +12,7 @@ import os from 'node:os';
 import { randomBytes } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { withScratchDatabase } from './harness/scratch-database.ts';
 import { SMTPServer } from 'smtp-server';
 import { openPg } from '../src/platform/db/pg.adapter.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
@@ -139,24 +140,7 @@ export function describeMessagesBench(r: MessagesBenchResult): string {
 }
 
 export async function runMessagesOnOwnDatabase(serverUrl: string, o: { emails: number; nodeArgs?: string[] }): Promise<MessagesBenchResult> {
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin('DROP DATABASE IF EXISTS bbo_bench_messages WITH (FORCE)');
-  await admin('CREATE DATABASE bbo_bench_messages');
-  const u = new URL(serverUrl);
-  u.pathname = '/bbo_bench_messages';
-  try {
-    return await runMessagesBench({ ...o, databaseUrl: u.toString() });
-  } finally {
-    await admin('DROP DATABASE IF EXISTS bbo_bench_messages WITH (FORCE)');
-  }
+  return withScratchDatabase(serverUrl, 'bbo_bench_messages', (databaseUrl) => runMessagesBench({ ...o, databaseUrl }));
 }
 
 if (import.meta.main) {

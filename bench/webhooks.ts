@@ -16,7 +16,7 @@ import http from 'node:http';
 import os from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { randomBytes } from 'node:crypto';
-import pg from 'pg';
+import { withScratchDatabase } from './harness/scratch-database.ts';
 import { openPg } from '../src/platform/db/pg.adapter.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { TokenMint } from './harness/tokens.ts';
@@ -222,24 +222,7 @@ export function describeWebhookBench(r: WebhookBenchResult): string {
 
 /** Runs the bench on its own database (bbo_bench_webhooks, created fresh and dropped) on the server of serverUrl. */
 export async function runOnOwnDatabase(serverUrl: string, o: { nodeArgs?: string[]; events?: number; rate?: number; seconds?: number } = {}): Promise<WebhookBenchResult> {
-  const admin = async (sql: string) => {
-    const c = new pg.Client({ connectionString: serverUrl });
-    await c.connect();
-    try {
-      await c.query(sql);
-    } finally {
-      await c.end();
-    }
-  };
-  await admin('DROP DATABASE IF EXISTS bbo_bench_webhooks WITH (FORCE)');
-  await admin('CREATE DATABASE bbo_bench_webhooks');
-  const u = new URL(serverUrl);
-  u.pathname = '/bbo_bench_webhooks';
-  try {
-    return await runWebhookBench({ ...o, databaseUrl: u.toString() });
-  } finally {
-    await admin('DROP DATABASE IF EXISTS bbo_bench_webhooks WITH (FORCE)');
-  }
+  return withScratchDatabase(serverUrl, 'bbo_bench_webhooks', (databaseUrl) => runWebhookBench({ ...o, databaseUrl }));
 }
 
 // Alone: node bench/webhooks.ts (its own database on the server of DATABASE_URL / TEST_DATABASE_URL).

@@ -158,7 +158,12 @@ for (const n of notes) console.log(`note: ${n}`);
 for (const line of webhookLines) console.log(line);
 for (const line of mailboxLines) console.log(line);
 console.log(`
-Start the service (npm start), then paste:
+Start the service (npm start), then open the merchant console (the token stays in the link's
+fragment, which the browser never sends to the server):
+
+  ${baseUrl}/console/#token=${merchant}
+
+or paste:
 
 export BASE=${baseUrl}
 export STORE=${storeId}

@@ -212,6 +212,19 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   });
 }
 
+/** For a process entry: the config, or a one-line message and exit status 1 when it is invalid. */
+export function loadConfigOrExit(env: NodeJS.ProcessEnv = process.env): Config {
+  try {
+    return loadConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      console.error(`Configuration error: ${err.message}`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
 export function isDevSecret(config: Config): boolean {
   return config.authSecret === DEV_SECRET;
 }

@@ -15,6 +15,8 @@ import { attendanceRoutes } from './customers/attendance/attendance.routes.ts';
 import { journeyRoutes } from './customers/journey/journey.routes.ts';
 import { rosterRoutes } from './customers/roster/roster.routes.ts';
 import { preferencesRoutes } from './notifications/preferences.routes.ts';
+import { customerPageRoutes } from './customers/customer-page/customer-page.ts';
+import { consoleRoutes } from './console/console.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
@@ -48,6 +50,9 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(journeyRoutes, { prefix: '/api/v1/customers' });
   await app.register(rosterRoutes, { prefix: '/api/v1/customers' });
   await app.register(preferencesRoutes, { prefix: '/api/v1/notifications/preferences' });
+  await app.register(customerPageRoutes, { prefix: '/api/v1/customers' });
+  // The merchant console's built files at /console (public files; every call they make carries a token).
+  await app.register(consoleRoutes);
   await app.register(eventsRoutes, { prefix: '/api/v1/events' });
   await app.register(webhooksRoutes, { prefix: '/api/v1/webhooks/endpoints' });
   // Online booking: working hours, settings and deposits (merchant and operator), and the customer

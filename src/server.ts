@@ -1,25 +1,16 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
 import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
-import { ConfigError, isDevSecret, loadConfig, type Config } from './config.ts';
+import { isDevSecret, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
-import { WebhookWorker } from './webhooks/delivery-worker.ts';
+import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 import { createMessagesWorker } from './notifications/messages/worker.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 
 const db = await openDatabase(config);
 const applied = await migrate(db);
@@ -36,8 +27,13 @@ sweeper.unref();
 const eventPruning = startPruning(db, systemClock, app.log);
 
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
+// On a PostgreSQL server it has its own few connections, so a burst of requests holding the pool
+// never stalls deliveries (the embedded engine has one connection, shared).
+const workerDb = config.workerEnabled && config.databaseUrl
+  ? await openDatabase({ ...config, dbPoolSize: WEBHOOK_WORKER_POOL }, (err) => app.log.warn({ err: { message: err.message } }, 'webhook worker: idle database connection lost'))
+  : db;
 const worker = config.workerEnabled
-  ? new WebhookWorker({ db, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
+  ? new WebhookWorker({ db: workerDb, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
   : null;
 // Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
 const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
@@ -68,6 +64,7 @@ async function shutdown(signal: string) {
   try {
     await app.close(); // stops accepting new connections
     await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
+    if (workerDb !== db) await workerDb.close();
     await messagesWorker?.stop(); // the sends in hand finish; anything claimed and unsent is taken again after its lease
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {

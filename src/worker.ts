@@ -3,23 +3,14 @@
 // it apart from the API processes (WORKER_ENABLED=false on those). Any number may run against one
 // PostgreSQL server; the embedded engine allows one process, so it runs inside `npm start` instead.
 import pino from 'pino';
-import { ConfigError, loadConfig, type Config } from './config.ts';
+import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { systemClock } from './platform/clock.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
 import { createMessagesWorker } from './notifications/messages/worker.ts';
 
-let config: Config;
-try {
-  config = loadConfig();
-} catch (err) {
-  if (err instanceof ConfigError) {
-    console.error(`Configuration error: ${err.message}`);
-    process.exit(1);
-  }
-  throw err;
-}
+const config = loadConfigOrExit();
 if (!config.databaseUrl) {
   console.error('npm run worker needs DATABASE_URL (a PostgreSQL server): the embedded engine allows one process, and `npm start` runs the worker itself.');
   process.exit(1);

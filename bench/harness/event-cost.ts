@@ -22,8 +22,6 @@ export interface EventCostReport {
   off: { rps: number; p99: number };
   /** 1 - on/off: the share of create throughput the event write costs. */
   cost: number;
-  statementsOn?: number;
-  statementsOff?: number;
 }
 
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -42,7 +40,6 @@ export async function measureEventCost(o: {
   const order: Array<'on' | 'off'> = [];
   for (let r = 0; r < (o.rounds ?? 2); r++) order.push(...(r % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)));
   const phases: EventCostPhase[] = [];
-  const statements: Record<string, number | undefined> = {};
   for (const [k, mode] of order.entries()) {
     const env = { ...o.serverEnv, EVENTS_DISABLED_FOR_BENCH: mode === 'off' ? 'true' : 'false' };
     const server = await startChild('src/server.ts', env, { nodeArgs: o.nodeArgs, readyPath: '/healthz' });
@@ -56,7 +53,6 @@ export async function measureEventCost(o: {
       if (!report.http) throw new Error(`create not available: ${report.note ?? ''}`);
       const after = await count();
       phases.push({ mode, rps: report.http.rps, p50: report.http.p50, p99: report.http.p99, eventsWritten: after - before });
-      statements[mode] = report.statementsPerRequest;
       console.log(`  create with events ${mode}: ${report.http.rps} req/s, p50 ${report.http.p50} ms, p99 ${report.http.p99} ms, ${after - before} events written`);
     } finally {
       rss.stop();
@@ -69,5 +65,5 @@ export async function measureEventCost(o: {
   };
   const on = side('on');
   const off = side('off');
-  return { phases, on, off, cost: Math.round((1 - on.rps / off.rps) * 1000) / 1000, statementsOn: statements.on, statementsOff: statements.off };
+  return { phases, on, off, cost: Math.round((1 - on.rps / off.rps) * 1000) / 1000 };
 }

@@ -10,6 +10,7 @@ import { Service } from '../bookings/services/services.schemas.ts';
 import { ServicePeriod } from '../bookings/service-periods/service-periods.schemas.ts';
 import { BlockRecord } from '../customers/blocks/blocks.schemas.ts';
 import { TOGGLE_NAMES } from '../notifications/preferences.schemas.ts';
+import { Endpoint as WebhookEndpoint } from '../webhooks/webhooks.schemas.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { eventSchema } from './events.schemas.ts';
 
@@ -98,7 +99,9 @@ export const EVENT_DATA: Record<EventType, TSchema> = {
   'hold.created': generic('A hold on a unit (emitted by online booking)'),
   'hold.released': generic('A hold released (emitted by online booking)'),
   'hold.expired': generic('A hold expired (emitted by online booking)'),
-  'webhook_endpoint.disabled': generic('A webhook endpoint disabled after failing (emitted by webhooks)'),
+  'webhook_endpoint.disabled': Type.Object(WebhookEndpoint.properties, {
+    description: "The webhook endpoint after the service disabled it (never its secret): disabled_reason 'gone' (it answered 410) or 'failing' (every attempt failed for 5 days)",
+  }),
 };
 
 /** The OpenAPI 3.1 `webhooks` map: each type as the POST a receiver gets, with its payload schema. */

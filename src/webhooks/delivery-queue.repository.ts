@@ -124,9 +124,12 @@ export async function claimDue(db: Database, now: Date, limits: ClaimLimits): Pr
          SELECT p.id FROM eps CROSS JOIN LATERAL (
            SELECT d.id FROM webhook_deliveries d
             WHERE d.endpoint_id = eps.id AND d.status = 'pending' AND d.next_attempt_at <= $1
-            ORDER BY d.next_attempt_at, d.id
+            ORDER BY d.next_attempt_at
+            -- In flight: leased, so next_attempt_at (the lease's end) is in the future too; the range
+            -- keeps the count off the backlog of due deliveries.
             LIMIT greatest(0, $3 - (SELECT count(*) FROM webhook_deliveries f
-                                     WHERE f.endpoint_id = eps.id AND f.status = 'pending' AND f.locked_until > $1))
+                                     WHERE f.endpoint_id = eps.id AND f.status = 'pending'
+                                       AND f.next_attempt_at > $1 AND f.locked_until > $1))
             FOR UPDATE SKIP LOCKED
          ) p
          LIMIT $4

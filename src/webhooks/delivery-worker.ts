@@ -18,11 +18,16 @@ import { createAgents, destroyAgents, sendAttempt, ATTEMPT_TIMEOUT_MS, type Agen
 import { signatureHeaders } from './signing.ts';
 import type { Resolver } from './target-guard.ts';
 
+/** Connections of the worker's own pool inside `npm start` (dispatch, claims and records overlap). */
+export const WEBHOOK_WORKER_POOL = 4;
 /** An endpoint that has failed every attempt for this long is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
 const DISPATCH_BATCH = 1000;
 /** Deliveries taken per claim at most (one claim is one short transaction). */
 const CLAIM_BATCH = 200;
+/** Outcomes are recorded together: after this many ms, or at once when this many are waiting. */
+const FLUSH_GATHER_MS = 5;
+const FLUSH_BATCH = 100;
 
 export interface WorkerLog {
   info(obj: object, msg?: string): void;
@@ -49,10 +54,15 @@ export class WebhookWorker {
   private readonly agents: Agents;
   private running = false;
   private loops: Promise<void>[] = [];
-  private sleepers = new Set<() => void>();
+  private deliverySleeper: (() => void) | null = null;
+  private dispatchSleeper: (() => void) | null = null;
+  private woken = false;
   private inFlight = new Set<Promise<void>>();
   private outcomes: AttemptOutcome[] = [];
   private flushing: Promise<void> | null = null;
+  private nextFlush: Promise<void> | null = null;
+  private flushTimer: NodeJS.Timeout | null = null;
+  private runFlushNow: (() => void) | null = null;
 
   constructor(options: WorkerOptions) {
     this.o = options;
@@ -72,17 +82,21 @@ export class WebhookWorker {
   /** Stops claiming, lets attempts in flight finish (each is bounded by the timeout), records them. */
   async stop(): Promise<void> {
     this.running = false;
-    this.wake();
+    this.deliverySleeper?.();
+    this.dispatchSleeper?.();
     await Promise.all(this.loops);
     await Promise.all([...this.inFlight]);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
     await this.flush();
     destroyAgents(this.agents);
   }
 
-  /** Wakes the loops now (new events were committed in this process, or slots came free). */
+  /** Wakes the delivery loop now (new deliveries were dispatched, or slots came free). */
   wake(): void {
-    for (const s of this.sleepers) s();
-    this.sleepers.clear();
+    // A wake-up while the loop is busy (claiming) is kept for its next sleep, so freed slots or new
+    // deliveries never wait out a poll interval.
+    this.woken = true;
+    this.deliverySleeper?.();
   }
 
   /**
@@ -123,48 +137,94 @@ export class WebhookWorker {
     return dispatchBatch(this.o.db, this.o.clock.now().toISOString(), DISPATCH_BATCH);
   }
 
-  private sleep(ms: number): Promise<void> {
+  /** Waits ms, or less: the delivery loop is woken by wake(), both loops by stop(). */
+  private sleep(ms: number, loop: 'dispatch' | 'delivery'): Promise<void> {
     if (!this.running) return Promise.resolve();
+    if (loop === 'delivery' && this.woken) {
+      this.woken = false;
+      return Promise.resolve();
+    }
     return new Promise((resolve) => {
       const done = () => {
         clearTimeout(timer);
-        this.sleepers.delete(done);
+        if (loop === 'delivery') {
+          this.deliverySleeper = null;
+          this.woken = false;
+        } else this.dispatchSleeper = null;
         resolve();
       };
       const timer = setTimeout(done, ms);
-      this.sleepers.add(done);
+      if (loop === 'delivery') this.deliverySleeper = done;
+      else this.dispatchSleeper = done;
     });
   }
 
   private async dispatchLoop(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       try {
         const r = await this.dispatchOnce();
+        failures = 0;
         if (r.deliveries > 0) this.wake();
         if (r.events === DISPATCH_BATCH) continue;
       } catch (err) {
-        this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
+        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
       }
-      await this.sleep(this.o.settings.pollMs);
+      await this.sleep(this.backoff(failures), 'dispatch');
     }
   }
 
   private async deliveryLoop(): Promise<void> {
+    let failures = 0;
     while (this.running) {
       let claimed: ClaimedDelivery[] = [];
       try {
         claimed = await this.claim();
+        failures = 0;
       } catch (err) {
-        this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
+        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
       }
       for (const c of claimed) {
-        const p = this.attempt(c).then(() => this.flush());
+        // The attempt stays in inFlight until its outcome is recorded: until then its lease still
+        // counts against the endpoint's cap in the database too.
+        const p = this.attempt(c).then(() => this.recorded());
         this.inFlight.add(p);
         p.finally(() => this.inFlight.delete(p));
       }
       // Nothing due (or no free slot): wait for new deliveries, freed slots, or the poll interval.
-      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency) await this.sleep(this.o.settings.pollMs);
+      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency) await this.sleep(this.backoff(failures), 'delivery');
     }
+  }
+
+  /** The poll interval; while the database keeps failing, doubling up to 5 s (logged once per run). */
+  private backoff(failures: number): number {
+    return failures === 0 ? this.o.settings.pollMs : Math.min(5_000, this.o.settings.pollMs * 2 ** Math.min(failures, 10));
+  }
+
+  /**
+   * Resolves once the outcomes waiting now are recorded. Outcomes are gathered for a few ms (or
+   * until a batch is full) so that one statement records many: recording one by one would make every
+   * completion a commit, and every freed slot a claim of one.
+   */
+  private recorded(): Promise<void> {
+    if (!this.nextFlush) {
+      this.nextFlush = new Promise<void>((resolve) => {
+        const run = () => {
+          this.nextFlush = null;
+          this.flushTimer = null;
+          this.flush().then(resolve, resolve);
+        };
+        this.flushTimer = setTimeout(run, this.outcomes.length >= FLUSH_BATCH ? 0 : FLUSH_GATHER_MS);
+        this.runFlushNow = run;
+      });
+      return this.nextFlush;
+    }
+    const pending = this.nextFlush;
+    if (this.outcomes.length >= FLUSH_BATCH && this.runFlushNow && this.flushTimer) {
+      clearTimeout(this.flushTimer);
+      this.runFlushNow();
+    }
+    return pending;
   }
 
   private claim(): Promise<ClaimedDelivery[]> {
@@ -216,17 +276,14 @@ export class WebhookWorker {
   /** Records the waiting outcomes (one statement per batch); one flush runs at a time. */
   private flush(): Promise<void> {
     if (this.flushing) return this.flushing.then(() => (this.outcomes.length ? this.flush() : undefined));
-    this.flushing = (async () => {
-      try {
-        while (this.outcomes.length) {
-          const batch = this.outcomes.splice(0, 500);
-          await this.record(batch);
-        }
-      } finally {
-        this.flushing = null;
-      }
+    if (this.outcomes.length === 0) return Promise.resolve();
+    const drain = async () => {
+      while (this.outcomes.length) await this.record(this.outcomes.splice(0, 500));
+    };
+    this.flushing = drain().finally(() => {
+      this.flushing = null;
       this.wake(); // slots came free
-    })();
+    });
     return this.flushing;
   }
 

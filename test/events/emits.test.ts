@@ -105,6 +105,7 @@ test('no-show and cancel emit their events once; a repeat or a replayed key emit
   assert.deepEqual(types(rows), ['appointment.cancelled']);
   assert.equal(rows[0].data.id, b.id);
   assert.equal(rows[0].data.status, 'cancelled');
+  assert.equal(rows[0].data.cancelled_by, 'merchant');
   assert.ok(!JSON.stringify(rows[0].data).includes('private words'));
 });
 

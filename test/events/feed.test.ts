@@ -4,7 +4,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../support/app.ts';
 import { call, errorCode } from '../support/http.ts';
-import { pruneEvents } from '../../src/events/retention.ts';
+import { pruneEvents, startPruning } from '../../src/events/retention.ts';
+import { fixedClock } from '../../src/platform/clock.ts';
 import { feedSettled } from './horizon.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
@@ -148,4 +149,22 @@ test('the OpenAPI document lists every event type under webhooks with its payloa
   assert.ok(doc['x-error-codes'].CURSOR_EXPIRED);
   const result = await new Validator().validate(doc);
   assert.equal(result.valid, true, JSON.stringify(result.errors, null, 2)?.slice(0, 2000));
+});
+
+test('the periodic pruning job (as server.ts starts it) prunes with its own clock, and stops', async () => {
+  const s = await t.fx.store();
+  const u = await t.fx.unit(s.id);
+  const tok = await t.fx.merchantToken(s.id);
+  await book(tok, s.id, u.id);
+  const count = async () => (await t.db.query('SELECT count(*)::int AS n FROM events WHERE store_id = $1', [s.id])).rows[0].n;
+  assert.equal(await count(), 1);
+  const logged: object[] = [];
+  const job = startPruning(t.db, fixedClock('2026-09-15T00:00:00Z'), { info: (o) => logged.push(o), warn: (o) => logged.push(o) }, 60_000);
+  try {
+    for (let i = 0; i < 200 && (await count()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
+  } finally {
+    job.stop();
+  }
+  assert.equal(await count(), 0);
+  assert.ok(logged.some((o: any) => o.pruned >= 1));
 });

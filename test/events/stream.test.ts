@@ -42,6 +42,9 @@ test('a stream starts now and carries each new event as id: cursor, event: type,
   const s = await stream('');
   assert.equal(s.status, 200);
   assert.match(String(s.headers['content-type']), /^text\/event-stream/);
+  // The security headers of every authenticated answer (the generic header test skips endless streams).
+  assert.match(String(s.headers['cache-control']), /no-store/);
+  assert.equal(s.headers['x-content-type-options'], 'nosniff');
   const id = await book();
   const [m] = await s.waitFor(1);
   assert.equal(m.event, 'appointment.created');

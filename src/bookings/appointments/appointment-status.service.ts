@@ -10,6 +10,8 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import type { Tx } from '../../platform/db/port.ts';
 import type { AppointmentRow } from '../booking-authority.ts';
 import * as repo from './appointments.repository.ts';
+import { presentAppointment } from './appointments.service.ts';
+import { emit } from '../../events/outbox.ts';
 import type { CancelBody, CancelResponse, StatusBody, StatusResponse } from './appointments.schemas.ts';
 
 // The merchant's changes are one statement each, bbo_appointment_status
@@ -49,8 +51,8 @@ export function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelRe
 }
 
 // The customer's own cancel (src/bookings/my-appointments) runs inside a transaction of its own, with
-// the same rules as the 'cancel' branch of bbo_appointment_status (keep the two in step); it writes
-// its own event (appointment.cancelled with cancelled_by: 'customer').
+// the same rules as the 'cancel' branch of bbo_appointment_status (keep the two in step), and the same
+// audit row and event (appointment.cancelled, with cancelled_by: 'customer').
 
 /** Statuses that still occupy the unit and can be cancelled. */
 const ACTIVE = new Set(['pending_payment', 'confirmed', 'checked_in']);
@@ -60,11 +62,13 @@ function refused(a: AppointmentRow, what: string): AppError {
 }
 
 /**
- * The audit row of one status change. No event here: the customer's cancel emits its own
- * appointment.cancelled (with cancelled_by), exactly once.
+ * The audit row and the event of one status change, as bbo_appointment_status writes them: the event's
+ * data is the appointment after the change with its previous status, and who cancelled.
  */
 async function auditStatus(tx: Tx, ctx: RequestContext, a: AppointmentRow, to: 'cancelled', details: Record<string, unknown> = {}) {
   await audit(tx, ctx, { action: `appointment.${to}`, entity: 'appointment', entityId: a.id, details: { from: a.status, to, ...details } });
+  const data = { ...presentAppointment({ ...a, status: to }), previous: { status: a.status }, cancelled_by: ctx.actor.kind === 'customer' ? 'customer' : 'merchant' };
+  await emit(tx, { storeId: a.store_id, type: `appointment.${to}`, data }, ctx.clock.now());
 }
 
 /**

@@ -117,26 +117,6 @@ const PARTS = {
     CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
    GROUP BY dh.unit_id`,
 
-  // walls: candidate starts on the wall clock, every slot_step_min counted from local midnight,
-  // inside each interval of an asked day and on that day (a 24:00 close is the next day's 00:00),
-  // or only the wall time of the one start asked about.
-  walls: `
-  SELECT DISTINCT dh.unit_id, dh.day, g AS wall, dh.off_start, dh.off_end
-    FROM day_hours dh CROSS JOIN store st
-    CROSS JOIN LATERAL generate_series(
-      dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int),
-      dh.day + dh.closes, st.step) g
-   WHERE dh.asked AND g < (dh.day + 1)::timestamp AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))`,
-
-  // starts: each wall time as the real instants it names: the readings under the day's offsets
-  // that read back as the same wall time. None in a spring-forward gap, two in a fall-back overlap.
-  starts: `
-  SELECT w.unit_id, w.day, w.wall, i.at
-    FROM walls w CROSS JOIN store st
-    CROSS JOIN LATERAL (
-      SELECT DISTINCT (w.wall - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
-   WHERE (i.at AT TIME ZONE st.tz) = w.wall`,
-
   // span: the instants the days cover, to bound what is read as busy.
   span: `
   SELECT tstzrange(min(d.day)::timestamp AT TIME ZONE st.tz, (max(d.day) + 1)::timestamp AT TIME ZONE st.tz) AS r
@@ -158,6 +138,52 @@ const PARTS = {
      WHERE t.store_id = $1 AND t.unit_id IN (SELECT id FROM units) AND tstzrange(t.starts_at, t.ends_at) && span.r
   ) x GROUP BY x.unit_id`,
 
+  // free: each unit's working time minus everything busy, one multirange per unit.
+  free: `
+  SELECT ot.unit_id, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
+    FROM open_time ot LEFT JOIN busy b ON b.unit_id = ot.unit_id`,
+
+  // windows: each working interval of an asked day with the unit's free time near it (from the
+  // interval's opening less the set-up buffer to its close plus a whole block): a small multirange
+  // that travels with the interval's starts, so no start is joined to the unit's whole free time.
+  windows: `
+  SELECT dh.unit_id, dh.day, dh.opens, dh.closes, dh.off_start, dh.off_end,
+         f.free * tstzmultirange(tstzrange(o.lo - sv.before, GREATEST(o.lo, o.hi) + sv.told + sv.after)) AS free
+    FROM day_hours dh CROSS JOIN store st CROSS JOIN service sv
+    JOIN free f ON f.unit_id = dh.unit_id
+    CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
+   WHERE dh.asked`,
+
+  // starts: the candidate starts on the wall clock (every slot_step_min counted from local
+  // midnight, inside each interval of an asked day and on that day: a 24:00 close is the next day's
+  // 00:00; or only the wall time of the one start asked about), each turned into the real instants it
+  // names, kept when the whole occupied block lies in the interval's free time. On a day with one
+  // offset the instant is the wall time minus the offset. On a change day, the readings under the
+  // day's two offsets that read back as the same wall time: none in a spring-forward gap, two in a
+  // fall-back overlap. The containment is checked here, beside the small multirange it needs.
+  starts: `
+  SELECT w.unit_id, w.day, g AS wall, a.at
+    FROM windows w CROSS JOIN store st CROSS JOIN service sv
+    CROSS JOIN LATERAL generate_series(
+      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
+      w.day + w.closes, st.step) g
+    CROSS JOIN LATERAL (SELECT (g - w.off_start) AT TIME ZONE 'UTC' AS at) a
+   WHERE w.off_start = w.off_end AND g < (w.day + 1)::timestamp
+     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
+     AND tstzrange(a.at - sv.before, a.at + sv.told + sv.after) <@ w.free
+  UNION ALL
+  SELECT w.unit_id, w.day, g AS wall, i.at
+    FROM windows w CROSS JOIN store st CROSS JOIN service sv
+    CROSS JOIN LATERAL generate_series(
+      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
+      w.day + w.closes, st.step) g
+    CROSS JOIN LATERAL (
+      SELECT DISTINCT (g - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
+   WHERE w.off_start <> w.off_end AND g < (w.day + 1)::timestamp
+     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
+     AND (i.at AT TIME ZONE st.tz) = g
+     AND tstzrange(i.at - sv.before, i.at + sv.told + sv.after) <@ w.free`,
+
   // seating: a store with active service periods (a restaurant) seats only inside a period's
   // window on the day, and no later than its close minus the period's last_seating_offset_min.
   seating: `
@@ -167,18 +193,14 @@ const PARTS = {
     CROSS JOIN LATERAL (SELECT (ARRAY['sunday','monday','tuesday','wednesday','thursday','friday','saturday'])[d.dow + 1] AS name) n
     JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
 
-  // offered: a start on a unit is offered when the whole occupied block lies inside the unit's
-  // hours and misses everything busy, no sooner than the notice, before the horizon, and (for a
-  // restaurant) inside a seating window.
+  // offered: a start whose block fits (above) is offered no sooner than the notice, before the
+  // horizon, and (for a restaurant) inside a seating window. Touching intervals both produce their
+  // shared wall time: DISTINCT ON keeps one.
   offered: `
-  SELECT s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
+  SELECT DISTINCT ON (s.unit_id, s.at) s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
          s.at - sv.before AS block_starts_at, s.at + sv.told + sv.after AS block_ends_at
     FROM starts s CROSS JOIN service sv CROSS JOIN store st
-    JOIN open_time ot ON ot.unit_id = s.unit_id
-    LEFT JOIN busy b ON b.unit_id = s.unit_id
-   WHERE tstzrange(s.at - sv.before, s.at + sv.told + sv.after) <@ ot.open
-     AND NOT COALESCE(b.busy && tstzrange(s.at - sv.before, s.at + sv.told + sv.after), false)
-     AND s.at >= st.earliest AND s.at < st.latest
+   WHERE s.at >= st.earliest AND s.at < st.latest
      AND ($9::timestamptz IS NULL OR s.at = $9::timestamptz)
      AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
           OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))`,
@@ -186,7 +208,11 @@ const PARTS = {
 
 // The answer: one row per offered start, its units in diary order (the first is the one an
 // "any unit" hold takes).
-const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS (${sql}\n)`).join(',\n')}
+// Computed once, never inlined into the parts that read them: inlined, the multirange arithmetic of
+// free and windows ran once per candidate start instead of once per unit and interval.
+const MATERIALIZED = new Set(['open_time', 'busy', 'free', 'windows']);
+
+const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS ${MATERIALIZED.has(name) ? 'MATERIALIZED ' : ''}(${sql}\n)`).join(',\n')}
 SELECT o.day::text AS date, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at,
        to_char(o.starts_at AT TIME ZONE st.tz, 'HH24:MI') AS local_time,
        array_agg(o.unit_id::text ORDER BY u.sort, u.display_name, u.id) AS unit_ids
@@ -201,14 +227,17 @@ function params(q: SlotQuery): unknown[] {
   ];
 }
 
+// Planned for its own values every call: a generic plan (no dates, no store) misjudges every part.
+const PLAN_PER_CALL = { planPerCall: true };
+
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params(q));
+  const res = await db.query<OfferedSlot>(SLOTS_SQL, params(q), PLAN_PER_CALL);
   return res.rows;
 }
 
 /** The one exact start q.at: its slot with the units that can take it, or null when not offered. */
 export async function offeredAt(db: Queryable, q: SlotQuery & { at: string }): Promise<OfferedSlot | null> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }));
+  const res = await db.query<OfferedSlot>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }), PLAN_PER_CALL);
   return res.rows[0] ?? null;
 }
 

@@ -2,7 +2,6 @@
 // (by the merchant cancel's own path, cancelLocked).
 import { inTransaction, type CustomerContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import { emit } from '../../events/outbox.ts';
 import { presentAppointment } from '../appointments/appointments.service.ts';
 import { cancelLocked } from '../appointments/appointment-status.service.ts';
 import * as repo from './my-appointments.repository.ts';
@@ -32,11 +31,7 @@ export async function cancelMyAppointment(ctx: CustomerContext, appointmentId: s
       );
     }
     if (a.status === 'checked_in') throw new AppError('INVALID_TRANSITION', 'A checked-in booking can only be cancelled by the shop');
-    const result = await cancelLocked(tx, ctx, a, body.reason?.trim() || null);
-    if (!result.noop) {
-      const after = { ...presentAppointment(a), status: 'cancelled' };
-      await emit(tx, { storeId: a.store_id, type: 'appointment.cancelled', data: { ...after, cancelled_by: 'customer' } }, now);
-    }
-    return result;
+    // The merchant cancel's own path: the same audit row and appointment.cancelled event (cancelled_by: customer).
+    return cancelLocked(tx, ctx, a, body.reason?.trim() || null);
   });
 }

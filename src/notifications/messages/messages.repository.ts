@@ -91,6 +91,30 @@ export async function insertMessage(tx: Queryable, m: NewMessage, now: string): 
   return res.rowCount > 0;
 }
 
+/** Plans many messages in one statement, in order; a key already planned is left as it is. */
+export async function insertMessages(tx: Queryable, ms: readonly NewMessage[], now: string): Promise<void> {
+  const rows = ms.map((m) => ({
+    store_id: m.storeId, kind: m.kind, subject_id: m.subjectId, version: m.version, channel: m.channel, category: m.category,
+    customer_id: m.customerId, to_address: m.toAddress, appointment_id: m.appointmentId, queue_entry_id: m.queueEntryId,
+    planned_start: m.plannedStart, subject: m.subject, body_text: m.bodyText, body_html: m.bodyHtml, ics: m.ics,
+    ics_sequence: m.icsSequence, message_id: m.messageId, status: m.status ?? 'pending', reason: m.reason ?? null, due_at: m.dueAt,
+  }));
+  await tx.query(
+    `INSERT INTO messages (store_id, kind, subject_id, version, channel, category, customer_id, to_address, appointment_id,
+                           queue_entry_id, planned_start, subject, body_text, body_html, ics, ics_sequence, message_id,
+                           status, reason, due_at, created_at, updated_at)
+     SELECT store_id, kind, subject_id, version, channel, category, customer_id, to_address, appointment_id,
+            queue_entry_id, planned_start, subject, body_text, body_html, ics, ics_sequence, message_id,
+            status, reason, due_at, $2, $2
+       FROM jsonb_to_recordset($1::jsonb) AS m (store_id uuid, kind text, subject_id uuid, version text, channel text,
+            category text, customer_id uuid, to_address text, appointment_id uuid, queue_entry_id uuid, planned_start timestamptz,
+            subject text, body_text text, body_html text, ics text, ics_sequence int, message_id text, status text, reason text,
+            due_at timestamptz)
+     ON CONFLICT ON CONSTRAINT messages_key DO NOTHING`,
+    [JSON.stringify(rows), now],
+  );
+}
+
 /** Withdraws an appointment's reminders not yet sent (a send in flight finishes and is re-checked). */
 export async function withdrawReminders(tx: Queryable, appointmentId: string, reason: string, now: string): Promise<number> {
   const res = await tx.query(

@@ -48,7 +48,9 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     const events = await readFeed(tx, { storeId: null, after: at, limit: options.batch ?? 200, types: PLANNED_TYPES });
     if (events.length === 0) return 0;
     const now = clock.now();
-    for (const event of events) await planEvent(tx, event, now, options.mailDomain);
+    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString() };
+    for (const event of events) await planEvent(pass, event, now, options.mailDomain);
+    await flush(pass);
     const last = events[events.length - 1];
     await repo.advanceCursor(tx, { txid: last.txid, seq: last.seq }, now.toISOString());
     return events.length;
@@ -73,7 +75,32 @@ interface AppointmentContext {
   phone: string | null;
 }
 
-async function appointmentContext(tx: Queryable, storeId: string, appointmentId: string): Promise<AppointmentContext | null> {
+/**
+ * One planning pass: its transaction, the messages planned and not yet written (written together, in
+ * one statement, before anything reads them back), and the appointments its events name, read at once.
+ */
+interface Pass {
+  q: Queryable;
+  pending: repo.NewMessage[];
+  contexts: Map<string, AppointmentContext>;
+  now: string;
+}
+
+/** The pass's handle, once what it planned so far is written (for statements that read messages). */
+async function written(pass: Pass): Promise<Queryable> {
+  await flush(pass);
+  return pass.q;
+}
+
+async function flush(pass: Pass): Promise<void> {
+  if (pass.pending.length === 0) return;
+  await repo.insertMessages(pass.q, pass.pending, pass.now);
+  pass.pending = [];
+}
+
+async function appointmentContexts(tx: Queryable, events: readonly FeedRow[]): Promise<Map<string, AppointmentContext>> {
+  const ids = [...new Set(events.filter((e) => e.type.startsWith('appointment.')).map((e) => (e.data as any).id as string).filter(Boolean))];
+  if (ids.length === 0) return new Map();
   const res = await tx.query<AppointmentContext>(
     `SELECT a.id, a.store_id, a.customer_id, a.guest_email, a.guest_phone, a.source,
             s.name AS store_name, s.timezone, s.reminder_lead_hours,
@@ -83,10 +110,11 @@ async function appointmentContext(tx: Queryable, storeId: string, appointmentId:
        LEFT JOIN services sv ON sv.id = a.service_id
        LEFT JOIN units u ON u.id = a.unit_id
        LEFT JOIN customers c ON c.id = a.customer_id
-      WHERE a.id = $1 AND a.store_id = $2`,
-    [appointmentId, storeId],
+      WHERE a.id = ANY($1::uuid[])`,
+    [ids],
   );
-  return res.rows[0] ?? null;
+  // Keyed by store and id: an event names an appointment of its own store only.
+  return new Map(res.rows.map((r) => [`${r.store_id}:${r.id}`, r]));
 }
 
 /** The recipient's address on the first of the kind's channels they have one for. */
@@ -113,10 +141,10 @@ interface Plan {
   suppressReason?: string;
 }
 
-async function planAppointmentMessage(tx: Queryable, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
+async function planAppointmentMessage(pass: Pass, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
   // Who it is for: the account's contacts, else the guest's.
   const contacts = a.customer_id ? { email: a.email, phone: a.phone } : { email: a.guest_email, phone: guestPhone(a.guest_phone) };
-  await insertPlanned(tx, {
+  insertPlanned(pass, {
     storeId: a.store_id,
     customerId: a.customer_id,
     subjectId: a.id,
@@ -129,17 +157,17 @@ async function planAppointmentMessage(tx: Queryable, a: AppointmentContext, plan
   });
 }
 
-async function insertPlanned(
-  tx: Queryable,
+function insertPlanned(
+  pass: Pass,
   p: { storeId: string; customerId: string | null; subjectId: string; appointmentId: string | null; queueEntryId: string | null; contacts: { email: string | null; phone: string | null }; plan: Plan; now: Date; domain: string },
-): Promise<void> {
+): void {
   const { plan } = p;
   const { channel, to } = address(plan.kind, p.contacts);
   const rendered = renderMessage({ ...plan.render, kind: plan.kind, stampedAt: p.now.toISOString() });
   const key = `${plan.kind}:${p.subjectId}:${plan.version}:${channel}`;
   // No address is decided at send time, after the gate (an erased customer reads as erased).
   const suppress = plan.suppressReason;
-  await repo.insertMessage(tx, {
+  pass.pending.push({
     storeId: p.storeId,
     kind: plan.kind,
     subjectId: p.subjectId,
@@ -160,7 +188,7 @@ async function insertPlanned(
     dueAt: plan.dueAt.toISOString(),
     status: suppress ? 'suppressed' : 'pending',
     reason: suppress ?? null,
-  }, p.now.toISOString());
+  });
 }
 
 function reminderPlan(a: AppointmentContext, data: Record<string, any>, version: string, now: Date): Plan {
@@ -188,12 +216,12 @@ function renderFields(a: AppointmentContext, data: Record<string, any>): Plan['r
   };
 }
 
-async function planEvent(tx: Queryable, event: FeedRow, now: Date, domain: string): Promise<void> {
+async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string): Promise<void> {
   const data = event.data as Record<string, any>;
   const nowIso = now.toISOString();
-  if (event.type === 'queue.called') return planQueueCalled(tx, event, now, domain);
+  if (event.type === 'queue.called') return planQueueCalled(pass, event, now, domain);
 
-  const a = await appointmentContext(tx, event.store_id, data.id);
+  const a = pass.contexts.get(`${event.store_id}:${data.id}`);
   // A seated walk-in is happening now: nothing to confirm or remind.
   if (!a || a.source === 'walk_in') return;
 
@@ -202,37 +230,37 @@ async function planEvent(tx: Queryable, event: FeedRow, now: Date, domain: strin
     case 'appointment.deposit_paid': {
       // Confirmed only once any payment is in; a pending booking is confirmed by deposit_paid.
       if (data.status !== 'confirmed') return;
-      await planAppointmentMessage(tx, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0 } }, now, domain);
-      await planAppointmentMessage(tx, a, reminderPlan(a, data, event.id, now), now, domain);
+      await planAppointmentMessage(pass, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0 } }, now, domain);
+      await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
     }
     case 'appointment.rescheduled': {
-      await repo.withdrawReminders(tx, a.id, NOT_SENT.rescheduled, nowIso);
-      if (!(await repo.hasConfirmation(tx, a.id))) return; // never confirmed to the customer
-      const sequence = (await repo.changeCount(tx, a.id)) + 1;
-      await planAppointmentMessage(tx, a, {
+      await repo.withdrawReminders(await written(pass), a.id, NOT_SENT.rescheduled, nowIso);
+      if (!(await repo.hasConfirmation(await written(pass), a.id))) return; // never confirmed to the customer
+      const sequence = (await repo.changeCount(await written(pass), a.id)) + 1;
+      await planAppointmentMessage(pass, a, {
         kind: 'change',
         version: event.id,
         dueAt: now,
         plannedStart: data.starts_at,
         render: { ...renderFields(a, data), sequence, previousStartsAt: data.previous?.starts_at ?? null },
       }, now, domain);
-      await planAppointmentMessage(tx, a, reminderPlan(a, data, event.id, now), now, domain);
+      await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
     }
     case 'appointment.cancelled': {
-      await repo.withdrawReminders(tx, a.id, NOT_SENT.cancelled, nowIso);
-      if (!(await repo.hasConfirmation(tx, a.id))) return;
-      const sequence = (await repo.changeCount(tx, a.id)) + 1;
-      await planAppointmentMessage(tx, a, { kind: 'cancellation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence } }, now, domain);
+      await repo.withdrawReminders(await written(pass), a.id, NOT_SENT.cancelled, nowIso);
+      if (!(await repo.hasConfirmation(await written(pass), a.id))) return;
+      const sequence = (await repo.changeCount(await written(pass), a.id)) + 1;
+      await planAppointmentMessage(pass, a, { kind: 'cancellation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence } }, now, domain);
       return;
     }
     case 'appointment.no_show':
-      await repo.withdrawReminders(tx, a.id, NOT_SENT.noShow, nowIso);
+      await repo.withdrawReminders(await written(pass), a.id, NOT_SENT.noShow, nowIso);
       return;
     case 'appointment.completed': {
       if (!a.rebook_interval_days) return;
-      await planAppointmentMessage(tx, a, {
+      await planAppointmentMessage(pass, a, {
         kind: 'rebook_nudge',
         version: ONCE,
         dueAt: new Date(Date.parse(event.occurred_at) + a.rebook_interval_days * DAY_MS),
@@ -244,9 +272,9 @@ async function planEvent(tx: Queryable, event: FeedRow, now: Date, domain: strin
   }
 }
 
-async function planQueueCalled(tx: Queryable, event: FeedRow, now: Date, domain: string): Promise<void> {
+async function planQueueCalled(pass: Pass, event: FeedRow, now: Date, domain: string): Promise<void> {
   const data = event.data as Record<string, any>;
-  const res = await tx.query<{ store_name: string; timezone: string; service_name: string | null; unit_name: string | null; email: string | null; phone: string | null; customer_id: string | null; guest_phone: string | null }>(
+  const res = await pass.q.query<{ store_name: string; timezone: string; service_name: string | null; unit_name: string | null; email: string | null; phone: string | null; customer_id: string | null; guest_phone: string | null }>(
     `SELECT s.name AS store_name, s.timezone, sv.name AS service_name, u.display_name AS unit_name,
             c.email, c.phone, q.customer_id, q.guest_phone
        FROM queue_entries q
@@ -259,7 +287,7 @@ async function planQueueCalled(tx: Queryable, event: FeedRow, now: Date, domain:
   );
   const q = res.rows[0];
   if (!q) return;
-  await insertPlanned(tx, {
+  insertPlanned(pass, {
     storeId: event.store_id,
     customerId: q.customer_id,
     subjectId: data.entry_id,

@@ -21,8 +21,10 @@ test('preflight: allowed for a store\'s origin or CORS_ORIGINS on a customer ope
   assert.match(String(ok.headers['access-control-allow-methods']), /POST/);
   assert.match(String(ok.headers['access-control-allow-headers']), /authorization/);
   assert.equal((await preflight('/api/v1/bookings/availability?x=1', 'https://all-stores.example', 'GET')).headers['access-control-allow-origin'], 'https://all-stores.example');
+  // Refused: no CORS headers, so the browser stops there; the path has no OPTIONS operation for
+  // that origin, which the router answers as every other method it lacks (405 with Allow).
   const unknown = await preflight('/api/v1/bookings/holds', 'https://evil.example');
-  assert.equal(unknown.statusCode, 404);
+  assert.equal(unknown.statusCode, 405);
   assert.equal(unknown.headers['access-control-allow-origin'], undefined);
   const merchant = await preflight('/api/v1/bookings/appointments', 'https://shop.example');
   assert.equal(merchant.headers['access-control-allow-origin'], undefined);

@@ -44,7 +44,8 @@ test('a cancel inside the store\'s window is refused and changes nothing; outsid
   assert.deepEqual((await call(t.app, 'POST', `${ME}/${id}/cancel`, { token: w.customer, body: {} })).body, { appointment_id: id, cancelled: true, noop: true });
   const after = await t.db.query<{ status: string; cancel_reason: string }>('SELECT status, cancel_reason FROM appointments WHERE id = $1', [id]);
   assert.deepEqual(after.rows[0], { status: 'cancelled', cancel_reason: 'Plans changed' });
-  assert.deepEqual((await eventsOf(t, w.storeId, 'appointment.cancelled')).map((e) => e.id), [id]);
+  const cancelled = await eventsOf(t, w.storeId, 'appointment.cancelled');
+  assert.deepEqual(cancelled.map((e) => [e.id, e.status, e.cancelled_by]), [[id, 'cancelled', 'customer']]);
   assert.ok(localTimesOf(await search(w, { from_date: '2026-06-03', to_date: '2026-06-03' }), '2026-06-03').includes('09:00'));
   const audit = await t.db.query<{ actor_kind: string; store_id: string }>(`SELECT actor_kind, store_id FROM audit_log WHERE action = 'appointment.cancelled' AND entity_id = $1`, [id]);
   assert.deepEqual(audit.rows, [{ actor_kind: 'customer', store_id: w.storeId }]);

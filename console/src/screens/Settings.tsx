@@ -1,0 +1,72 @@
+// The store's booking settings: read with GET /api/v1/bookings/settings, saved with PATCH (only the
+// fields changed). A refusal shows the envelope's message and keeps what was typed.
+import { useEffect, useState } from 'preact/hooks';
+import { useApp, useAction, idem } from '../api.ts';
+import type { Body, Ok } from '../../../client/index.ts';
+
+type Settings = Ok<'/api/v1/bookings/settings', 'get'>['settings'];
+type Patch = Body<'/api/v1/bookings/settings', 'patch'>;
+type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins'>;
+
+const FIELDS: Array<[NumberField, string, string]> = [
+  ['slot_step_min', 'Minutes between offered start times', 'from local midnight'],
+  ['min_notice_min', 'Minimum notice (minutes)', 'no online slot sooner than this'],
+  ['booking_horizon_days', 'Booking horizon (days)', 'how far ahead customers can book'],
+  ['hold_minutes', 'Checkout hold (minutes)', 'how long a slot is held during checkout'],
+  ['deposit_due_minutes', 'Deposit due within (minutes)', 'an unpaid booking is cancelled after this'],
+  ['reminder_lead_hours', 'Reminder lead (hours)', 'how long before the start a reminder goes'],
+  ['cancellation_window_min', 'Cancellation window (minutes)', 'customers cannot cancel or move within this'],
+];
+
+export function Settings() {
+  const { api, session, notify } = useApp();
+  const [saved, setSaved] = useState<Settings | null>(null);
+  const [form, setForm] = useState<Record<string, string>>({});
+  const [error, setError] = useState<string | null>(null);
+  const save = useAction();
+
+  const fill = (s: Settings) => {
+    setSaved(s);
+    setForm({ ...Object.fromEntries(FIELDS.map(([k]) => [k, String(s[k])])), cors_origins: s.cors_origins.join('\n') });
+  };
+  useEffect(() => {
+    void api.GET('/api/v1/bookings/settings', { params: { query: { store_id: session.storeId } } }).then(({ data, error }) => {
+      if (!data) return setError((error as any)?.error?.message ?? 'Could not load the settings');
+      fill(data.settings);
+    });
+  }, []);
+
+  async function submit(e: Event) {
+    e.preventDefault();
+    if (!saved) return;
+    const body: Patch = { store_id: session.storeId };
+    for (const [k] of FIELDS) if (form[k] !== String(saved[k])) body[k] = Number(form[k]);
+    const origins = form.cors_origins.split('\n').map((o) => o.trim()).filter(Boolean);
+    if (origins.join('\n') !== saved.cors_origins.join('\n')) body.cors_origins = origins;
+    if (Object.keys(body).length === 1) return notify('Nothing changed');
+    const r = await save.run((key) => api.PATCH('/api/v1/bookings/settings', { body, headers: idem(key) }));
+    if (r) { fill(r.settings); notify('Settings saved'); }
+  }
+
+  return (
+    <section aria-labelledby="settings-title">
+      <div class="toolbar"><h1 id="settings-title">Settings</h1>{saved && <span class="tz">{saved.timezone}</span>}</div>
+      {error && <p class="error" role="alert">{error}</p>}
+      {saved && (
+        <form class="card form settings" onSubmit={submit} aria-label="Booking settings">
+          {FIELDS.map(([k, label, hint]) => (
+            <label key={k}>{label}
+              <input type="number" value={form[k]} onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })} name={k} required aria-describedby={`${k}-hint`} />
+              <small id={`${k}-hint`}>{hint}</small>
+            </label>
+          ))}
+          <label>Websites allowed to book online (one origin a line, e.g. https://shop.example)
+            <textarea rows={3} value={form.cors_origins} onInput={(e) => setForm({ ...form, cors_origins: e.currentTarget.value })} name="cors_origins" />
+          </label>
+          {save.error && <p class="error" role="alert" data-testid="settings-error">{save.error}</p>}
+          <button type="submit" disabled={save.busy}>Save settings</button>
+        </form>
+      )}
+    </section>
+  );
+}
