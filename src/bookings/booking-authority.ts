@@ -326,33 +326,6 @@ export async function findByClientToken(tx: Tx, storeId: string, clientToken: st
   return res.rows[0] ?? null;
 }
 
-/**
- * Moves an appointment in time or unit without changing its status. One UPDATE replaces the block,
- * so the new slot is secured and the old released atomically: if the new slot is taken the
- * statement fails and the original is untouched. The caller has locked the appointment row.
- */
-export async function move(tx: Tx, storeId: string, current: AppointmentRow, slot: Slot, now: Date): Promise<AppointmentRow> {
-  const block = blockOf(slot);
-  const units = await lockUnits(tx, storeId, [current.unit_id, slot.unitId]);
-  bookable(units, slot.unitId);
-  if (!slot.override) {
-    await assertNoHoldOrTimeOff(tx, storeId, slot.unitId, block, now);
-    await releaseExpiredHolds(tx, storeId, slot.unitId, block, now);
-  }
-  try {
-    const res = await tx.query<AppointmentRow>(
-      `UPDATE appointments
-          SET unit_id = $3, starts_at = $4, ends_at = $5, block = tstzrange($6::timestamptz, $7::timestamptz),
-              is_override = $8, updated_at = $9
-        WHERE store_id = $1 AND id = $2
-        RETURNING ${APPOINTMENT_COLUMNS}`,
-      [storeId, current.id, slot.unitId, slot.startsAt, slot.endsAt, block.start, block.end, slot.override, now.toISOString()],
-    );
-    return res.rows[0];
-  } catch (err) {
-    asConflict(err);
-  }
-}
 
 const notOffered = () => new AppError('SLOT_UNAVAILABLE', 'That start is not offered: availability would not show it for this service, unit and party');
 
