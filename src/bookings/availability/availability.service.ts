@@ -2,6 +2,7 @@
 // module checks the question (who asks, which store, which service, which dates) and lays the
 // answer out by day.
 import type { ShopperContext } from '../../platform/context.ts';
+import { assertPartyFits } from '../services/party-size.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { offeredSlots, type SlotQuery } from './availability.repository.ts';
 import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
@@ -39,9 +40,7 @@ export function assertTerms(terms: BookingTerms, customerView: boolean, partySiz
   if (!terms.variantFound) throw notFound('Variant');
   if (!terms.addonsFound) throw notFound('Add-on');
   if (!terms.unitInStore) throw notFound('Unit');
-  if (partySize < service.party_min || partySize > service.party_max) {
-    throw new AppError('PARTY_SIZE_OUT_OF_RANGE', `party_size must be between ${service.party_min} and ${service.party_max} for this service`);
-  }
+  assertPartyFits(service, partySize);
 }
 
 /** Today's date on the store's wall clock. */
