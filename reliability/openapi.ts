@@ -1,8 +1,12 @@
 // The OpenAPI document as the proofs see it: every operation with its auth rule (read from the
 // description the service writes for each route), its parameters, body and response schemas.
 export interface AuthRule {
-  kind: 'merchant' | 'customer' | 'admin' | 'public';
+  /** merchant_or_customer: either token kind is let in, each with its own scope (availability). */
+  kind: 'merchant' | 'customer' | 'merchant_or_customer' | 'admin' | 'public';
+  /** The merchant's scope for merchant_or_customer. */
   scope: string | null;
+  /** The customer's scope, for merchant_or_customer only. */
+  customerScope?: string;
   entitlements: string[];
   permissions: string[];
 }
@@ -21,11 +25,14 @@ export interface Operation {
   streaming: boolean;
 }
 
+const EITHER = /Merchant token with scope ([a-z]+:[a-z]+), or customer token with scope ([a-z]+:[a-z]+)\./;
 const RULE = /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
 
 export function parseAuth(description: string | undefined, security: unknown): AuthRule {
   const text = description ?? '';
   if (/Operator surface/.test(text)) return { kind: 'admin', scope: null, entitlements: [], permissions: [] };
+  const either = EITHER.exec(text);
+  if (either) return { kind: 'merchant_or_customer', scope: either[1], customerScope: either[2], entitlements: [], permissions: [] };
   const m = RULE.exec(text);
   if (!m) return { kind: security ? 'merchant' : 'public', scope: null, entitlements: [], permissions: [] };
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);

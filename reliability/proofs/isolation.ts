@@ -166,7 +166,7 @@ export const isolation: Proof = {
         const rule = op.auth;
         // The baseline is a request store A may make; preferably one that succeeds, so that an
         // id swapped for store B's is judged past validation and lookups, where a leak would be.
-        const good = rule.kind === 'merchant' ? a.token : rule.kind === 'customer' ? a.customerToken : ADMIN_TOKEN;
+        const good = rule.kind === 'merchant' || rule.kind === 'merchant_or_customer' ? a.token : rule.kind === 'customer' ? a.customerToken : ADMIN_TOKEN;
         let req = candidates[0];
         let base: Answer | null = null;
         if (rule.kind !== 'admin') {
@@ -194,13 +194,20 @@ export const isolation: Proof = {
           }
           continue;
         }
-        const merchant = rule.kind === 'merchant';
+        // A route that lets in either kind (availability) gets the merchant's cells and the customer's
+        // missing-scope cell; neither kind is the wrong one there.
+        const either = rule.kind === 'merchant_or_customer';
+        const merchant = rule.kind === 'merchant' || either;
         await expect(op, 'no token', req, null, 401, 'UNAUTHENTICATED');
         await expect(op, 'bad signature', req, merchant ? tokens.badSignature : tokens.customerBadSignature, 401, 'UNAUTHENTICATED');
         await expect(op, 'expired', req, merchant ? tokens.expired : tokens.customerExpired, 401, 'UNAUTHENTICATED');
         await expect(op, 'operator token on a merchant or customer route', req, ADMIN_TOKEN, 401, 'UNAUTHENTICATED');
+        if (either) {
+          const lacking = rule.customerScope === 'customer:write' ? tokens.customerReadOnly : tokens.customerNoScope;
+          await expect(op, 'customer token missing its scope', req, lacking, 403, 'INSUFFICIENT_SCOPE');
+        }
         if (merchant) {
-          await expect(op, 'customer token on merchant route', req, a.customerToken, 403, 'WRONG_TOKEN_KIND');
+          if (!either) await expect(op, 'customer token on merchant route', req, a.customerToken, 403, 'WRONG_TOKEN_KIND');
           const lacking = rule.scope === 'merchant:write' ? tokens.merchantReadOnly : tokens.merchantNoScope;
           await expect(op, 'missing scope', req, lacking, 403, 'INSUFFICIENT_SCOPE');
           for (const e of rule.entitlements) {
@@ -269,7 +276,7 @@ export const isolation: Proof = {
       const after = await fingerprint(world, b);
       p.check(after === before, "store B's data changed while only store A acted");
 
-      p.figure('operations', `${ops.length} (${ops.filter((o) => o.auth.kind === 'merchant').length} merchant, ${ops.filter((o) => o.auth.kind === 'customer').length} customer, ${ops.filter((o) => o.auth.kind === 'admin').length} operator)`);
+      p.figure('operations', `${ops.length} (${ops.filter((o) => o.auth.kind === 'merchant').length} merchant, ${ops.filter((o) => o.auth.kind === 'customer').length} customer, ${ops.filter((o) => o.auth.kind === 'merchant_or_customer').length} either, ${ops.filter((o) => o.auth.kind === 'admin').length} operator)`);
       p.figure('cells checked', cells);
       p.figure('cells by kind', [...perKind].map(([k, n]) => `${k} x${n}`).join('; '));
       p.figure("another store's ids vs missing ids (cells / past validation)", `${idCells} / ${idCellsPastValidation}`);
