@@ -32,7 +32,6 @@ DECLARE
   v_party      integer := coalesce((req->>'party_size')::integer, 1);
   v_erased     boolean;
   v_unit_ok    boolean;
-  v_what       text;
   a            appointments;
   v_reused     boolean := false;
   presented    jsonb;
@@ -114,33 +113,8 @@ BEGIN
       PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
     END IF;
     IF NOT v_override THEN
-      -- Unexpired holds and time-off refuse a booking unless it is an override (assertNoHoldOrTimeOff).
-      SELECT w.what INTO v_what FROM (
-        SELECT 'hold' AS what FROM holds h
-         WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL
-           AND (h.expires_at IS NULL OR h.expires_at > at)
-           AND tstzrange(h.starts_at, h.ends_at) && tstzrange(v_bstart, v_bend)
-        UNION ALL
-        SELECT t.kind FROM time_off t
-         WHERE t.store_id = v_store AND t.unit_id = v_unit AND tstzrange(t.starts_at, t.ends_at) && tstzrange(v_bstart, v_bend)
-        LIMIT 1) w;
-      IF FOUND THEN
-        PERFORM bbo_refuse('UNIT_UNAVAILABLE', format('The unit is %s for part of that time',
-          CASE WHEN v_what = 'hold' THEN 'held by a customer mid-checkout' ELSE 'on time off' END));
-      END IF;
-      -- Expired holds whose block meets this one block nobody any more, but their occupancy row
-      -- (unit_occupancy, migration 080) would refuse the insert: release them first, under the unit lock,
-      -- and report each as hold.expired (releaseExpiredHolds in booking-authority.ts).
-      WITH released AS (
-        UPDATE holds h SET released_at = at, release_reason = 'expired'
-         WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL AND h.expires_at <= at
-           AND h.block && tstzrange(v_bstart, v_bend)
-        RETURNING h.*)
-      SELECT coalesce(jsonb_agg(jsonb_build_object('store_id', v_store, 'type', 'hold.expired', 'occurred_at', at, 'data', jsonb_build_object(
-               'id', r.id, 'unit_id', r.unit_id, 'customer_id', r.customer_id, 'service_id', r.service_id,
-               'starts_at', bbo_iso(r.starts_at), 'ends_at', bbo_iso(r.ends_at), 'expires_at', bbo_iso(r.expires_at),
-               'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
-        INTO event_rows FROM released r;
+      -- Holds and time-off refuse, expired holds in the way are released (bbo_clear_block).
+      event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
     END IF;
     -- A merchant quick-add is confirmed on the spot; no money moves, so no deposit and nothing pending.
     -- The price is snapshotted: later changes to the service never reprice this appointment.
@@ -179,4 +153,43 @@ BEGIN
   END IF;
   RETURN jsonb_build_object('replayed', false,
     'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows, actor));
+END $$;
+
+-- What stands in the way of a merchant's block on a unit, checked under the unit lock the caller
+-- holds (create and reschedule share it; assertNoHoldOrTimeOff and releaseExpiredHolds in
+-- booking-authority.ts are its TypeScript twins):
+--  - an unexpired hold or time-off refuses with UNIT_UNAVAILABLE (an override never calls this);
+--  - expired holds whose block meets this one block nobody any more, but their occupancy row
+--    (unit_occupancy, migration 080) would refuse the write: they are released here and reported,
+--    as the returned hold.expired event rows.
+CREATE OR REPLACE FUNCTION bbo_clear_block(v_store uuid, v_unit uuid, v_bstart timestamptz, v_bend timestamptz, at timestamptz)
+RETURNS jsonb LANGUAGE plpgsql AS $$
+DECLARE
+  v_what     text;
+  event_rows jsonb;
+BEGIN
+  SELECT w.what INTO v_what FROM (
+    SELECT 'hold' AS what FROM holds h
+     WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL
+       AND (h.expires_at IS NULL OR h.expires_at > at)
+       AND tstzrange(h.starts_at, h.ends_at) && tstzrange(v_bstart, v_bend)
+    UNION ALL
+    SELECT t.kind FROM time_off t
+     WHERE t.store_id = v_store AND t.unit_id = v_unit AND tstzrange(t.starts_at, t.ends_at) && tstzrange(v_bstart, v_bend)
+    LIMIT 1) w;
+  IF FOUND THEN
+    PERFORM bbo_refuse('UNIT_UNAVAILABLE', format('The unit is %s for part of that time',
+      CASE WHEN v_what = 'hold' THEN 'held by a customer mid-checkout' ELSE 'on time off' END));
+  END IF;
+  WITH released AS (
+    UPDATE holds h SET released_at = at, release_reason = 'expired'
+     WHERE h.store_id = v_store AND h.unit_id = v_unit AND h.released_at IS NULL AND h.expires_at <= at
+       AND h.block && tstzrange(v_bstart, v_bend)
+    RETURNING h.*)
+  SELECT coalesce(jsonb_agg(jsonb_build_object('store_id', v_store, 'type', 'hold.expired', 'occurred_at', at, 'data', jsonb_build_object(
+           'id', r.id, 'unit_id', r.unit_id, 'customer_id', r.customer_id, 'service_id', r.service_id,
+           'starts_at', bbo_iso(r.starts_at), 'ends_at', bbo_iso(r.ends_at), 'expires_at', bbo_iso(r.expires_at),
+           'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
+    INTO event_rows FROM released r;
+  RETURN event_rows;
 END $$;
