@@ -78,23 +78,8 @@ BEGIN
     END IF;
   END IF;
 
-  -- What the unit is occupied for: an explicit edge wins, else the service's buffers widen that side
-  -- (occupiedBlock); then the booking authority's blockOf checks.
-  v_bstart := coalesce((req->>'block_starts_at')::timestamptz, v_starts - make_interval(mins => coalesce(v_before, 0)));
-  v_bend := coalesce((req->>'block_ends_at')::timestamptz, v_ends + make_interval(mins => coalesce(v_after, 0)));
-  IF NOT (v_ends > v_starts) THEN
-    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
-  END IF;
-  IF v_bstart > v_starts OR v_bend < v_ends THEN
-    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
-  END IF;
-  -- MAX_APPOINTMENT_HOURS and MAX_BLOCK_HOURS of booking-authority.ts: anything longer is a typo.
-  IF v_ends - v_starts > interval '24 hours' THEN
-    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
-  END IF;
-  IF v_bend - v_bstart > interval '48 hours' THEN
-    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
-  END IF;
+  -- What the unit is occupied for, checked (bbo_occupied_block).
+  SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block(req, v_starts, v_ends, v_before, v_after) b;
 
   -- Lock the unit (lockUnits): serialises writers per unit, so holds and time-off (other tables)
   -- are checked without a race, and concurrent inserts on one unit cannot deadlock in the constraint.
@@ -192,4 +177,27 @@ BEGIN
            'released_at', bbo_iso(r.released_at), 'release_reason', r.release_reason, 'appointment_id', r.appointment_id))), '[]')
     INTO event_rows FROM released r;
   RETURN event_rows;
+END $$;
+
+-- What a merchant's create or move occupies, and its checks, in the order the TypeScript had them:
+-- an explicit block edge wins, else the service's buffers widen that side (occupiedBlock); then
+-- blockOf's checks, and MAX_APPOINTMENT_HOURS / MAX_BLOCK_HOURS of booking-authority.ts (anything
+-- longer is a typo). Create and reschedule share it.
+CREATE OR REPLACE FUNCTION bbo_occupied_block(req jsonb, v_starts timestamptz, v_ends timestamptz, v_before integer, v_after integer,
+  OUT block_start timestamptz, OUT block_end timestamptz) LANGUAGE plpgsql AS $$
+BEGIN
+  block_start := coalesce((req->>'block_starts_at')::timestamptz, v_starts - make_interval(mins => coalesce(v_before, 0)));
+  block_end := coalesce((req->>'block_ends_at')::timestamptz, v_ends + make_interval(mins => coalesce(v_after, 0)));
+  IF NOT (v_ends > v_starts) THEN
+    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
+  END IF;
+  IF block_start > v_starts OR block_end < v_ends THEN
+    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
+  END IF;
+  IF v_ends - v_starts > interval '24 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
+  END IF;
+  IF block_end - block_start > interval '48 hours' THEN
+    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
+  END IF;
 END $$;

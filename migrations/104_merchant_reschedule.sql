@@ -54,22 +54,8 @@ BEGIN
     SELECT sv.buffer_before_min, sv.buffer_after_min INTO v_before, v_after FROM services sv WHERE sv.store_id = v_store AND sv.id = a.service_id;
   END IF;
 
-  -- occupiedBlock, then the booking authority's blockOf checks.
-  v_bstart := coalesce((req->>'block_starts_at')::timestamptz, v_starts - make_interval(mins => coalesce(v_before, 0)));
-  v_bend := coalesce((req->>'block_ends_at')::timestamptz, v_ends + make_interval(mins => coalesce(v_after, 0)));
-  IF NOT (v_ends > v_starts) THEN
-    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
-  END IF;
-  IF v_bstart > v_starts OR v_bend < v_ends THEN
-    PERFORM bbo_refuse('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
-  END IF;
-  -- MAX_APPOINTMENT_HOURS and MAX_BLOCK_HOURS of booking-authority.ts: anything longer is a typo.
-  IF v_ends - v_starts > interval '24 hours' THEN
-    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment lasts at most 24 hours');
-  END IF;
-  IF v_bend - v_bstart > interval '48 hours' THEN
-    PERFORM bbo_refuse('APPOINTMENT_TOO_LONG', 'An appointment occupies its unit for at most 48 hours, buffers included');
-  END IF;
+  -- What the unit is occupied for, checked (bbo_occupied_block).
+  SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block(req, v_starts, v_ends, v_before, v_after) b;
 
   -- Both units locked in one fixed order (by id), so two movers never wait on each other in a cycle.
   SELECT count(*), bool_and(u.is_active AND u.bookable) FILTER (WHERE u.id = v_unit) INTO v_locked, v_unit_ok
