@@ -35,3 +35,33 @@ test('a statement marked planPerCall is never prepared, so each call is planned 
 test('with prepared statements off, none is left on the server', onServer, async () => {
   assert.equal(await preparedOnOneConnection(false), 0);
 });
+
+test('a statement the database refuses leaves its connection in the pool; a lost connection is replaced', onServer, async () => {
+  const test = await openTestDatabase();
+  const db = openPg({ connectionString: test.url!, poolSize: 1 });
+  const pid = async () => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [])).rows[0].pid;
+  try {
+    const first = await pid();
+    // A refusal raised the way the write functions raise theirs, a constraint-style error, and a
+    // division by zero: each is an answer, not a broken connection.
+    await assert.rejects(db.query("SELECT bbo_refuse('NOT_FOUND', 'Store not found')", []), { code: 'BB001' });
+    await assert.rejects(db.query('SELECT 1 / $1::int AS n', [0]), { code: '22012' });
+    assert.equal(await pid(), first, 'the same session answers after the refusals');
+    assert.equal((await db.query<{ n: number }>('SELECT $1::int + 1 AS n', [1])).rows[0].n, 2);
+
+    // The server ends the session: the next statement fails as unavailable, and the one after runs
+    // on a new session.
+    const killer = openPg({ connectionString: test.url!, poolSize: 1 });
+    try {
+      await killer.query('SELECT pg_terminate_backend($1::int)', [first]);
+    } finally {
+      await killer.close();
+    }
+    await db.query('SELECT 1', []).catch(() => undefined);
+    const next = await pid();
+    assert.notEqual(next, first);
+  } finally {
+    await db.close();
+    await test.close();
+  }
+});

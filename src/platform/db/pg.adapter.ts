@@ -74,8 +74,26 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   return {
     engine: 'pg',
     pool,
+    // Not pool.query: it destroys the connection after ANY failed statement, so every refusal (a
+    // write function's BB001, a 23P01 slot collision, a unique violation) cost a new session: a
+    // backend fork, and every cached plan and compiled function of the old one thrown away. A
+    // statement that fails is an answer; only a lost or timed-out connection is dropped.
     async query(sql, params, options) {
-      return wrap(await pool.query(statement(sql, params, options)));
+      const client = await pool.connect();
+      let broken: Error | undefined;
+      const onError = (err: Error) => {
+        broken = err;
+      };
+      client.on('error', onError);
+      try {
+        return wrap(await client.query(statement(sql, params, options)));
+      } catch (err) {
+        if (!broken && isUnavailable(err)) broken = err as Error;
+        throw err;
+      } finally {
+        client.removeListener('error', onError);
+        client.release(broken);
+      }
     },
     async transaction(fn) {
       const client = await pool.connect();
