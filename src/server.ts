@@ -40,8 +40,15 @@ const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.
 
 // Customer messages: planned from the event feed and sent in the background, beside the webhook
 // worker (WORKER_ENABLED=false moves both to `npm run worker`; MESSAGES_WORKER=false turns this one off).
+// On a PostgreSQL server it too has its own few connections (its database work is short: claims and
+// outcomes, never held across a send), so a backlog of messages never takes the connections requests
+// need, nor the reverse.
+const MESSAGES_WORKER_POOL = 4;
+const messagesDb = config.workerEnabled && config.messages.worker && config.databaseUrl
+  ? await openDatabase({ ...config, dbPoolSize: MESSAGES_WORKER_POOL }, (err) => app.log.warn({ err: { message: err.message } }, 'messages worker: idle database connection lost'))
+  : db;
 const messagesWorker = config.workerEnabled && config.messages.worker
-  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
+  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
   : null;
 if (messagesWorker) {
   if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
@@ -66,6 +73,7 @@ async function shutdown(signal: string) {
     await worker?.stop(); // attempts in flight finish (each within its timeout) and are recorded
     if (workerDb !== db) await workerDb.close();
     await messagesWorker?.stop(); // the sends in hand finish; anything claimed and unsent is taken again after its lease
+    if (messagesDb !== db) await messagesDb.close();
     // Requests already running still need the database: close it only once they have answered.
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
