@@ -1,6 +1,6 @@
 // npm run bench [-- --duration 10 --quick --connections 32 --pool 16 --only diary,settle --growth-url URL
 //                  --database-url URL --label name --profile --no-limit --server-node-args="FLAGS"
-//                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR]
+//                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR --workers]
 // Starts the service as a child process, loads each scenario over HTTP with autocannon, then at
 // steady rates (open loop), then issues the same work straight to the database at the same
 // concurrency (the limit), and reports all of it beside the database's one-insert write ceiling.
@@ -46,6 +46,7 @@ const resultsDir = path.resolve('bench/results', label ? `${day}-${label}` : day
 fs.mkdirSync(resultsDir, { recursive: true });
 
 const secret = randomBytes(32).toString('hex');
+const workersInProcess = args.workers === true;
 const serverEnv = (url: string | null): Record<string, string> => ({
   ...(url ? { DATABASE_URL: url } : { DATABASE_URL: '' }),
   AUTH_SECRET: secret,
@@ -55,6 +56,11 @@ const serverEnv = (url: string | null): Record<string, string> => ({
   RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
   RATE_LIMIT_SEARCH_PER_MIN: '10000000',
   RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+  // The API process alone, as a deployment with `npm run worker` beside it runs it: the event
+  // consumers (webhook deliveries, customer messages) have their own phases below, and inside the
+  // API's phases they would spend the same two cores planning a confirmation for every booking the
+  // write phases make. --workers keeps them in the process, as a bare `npm start` does.
+  WORKER_ENABLED: workersInProcess ? 'true' : 'false',
 });
 // The service runs with the flags `npm start` gives it, so the figures are the shipped process's;
 // --server-node-args="--max-old-space-size=192 ..." replaces them (for the service only, not the load generator).
@@ -70,6 +76,7 @@ const engineLine = databaseUrl
   ? `engine: PostgreSQL server (${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}), service pool ${poolSize}`
   : `engine: EMBEDDED PGlite (${embeddedDir()}): DATABASE_URL is not set. One in-process connection; the SQL-only limit is not measured.`;
 console.log(engineLine);
+console.log(`event consumers (webhook and messages workers): ${workersInProcess ? 'in the service process (--workers)' : 'not in the service process (WORKER_ENABLED=false); --workers puts them there'}`);
 console.log(`load: ${opts.connections} connections, ${opts.duration} s per phase (+${opts.warmup} s warm-up), node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
 async function openDb(url: string | null): Promise<Database> {
@@ -234,7 +241,7 @@ writeJson(file, {
   node: process.version,
   cores: os.cpus().length,
   loadavgAtEnd: os.loadavg(),
-  options: { ...opts, poolSize, serverNodeArgs: nodeArgs },
+  options: { ...opts, poolSize, serverNodeArgs: nodeArgs, workersInProcess },
   appointments: main.appointments,
   httpCeilingRps: ceiling,
   writeCeiling,
