@@ -73,4 +73,17 @@ export async function registerOnlineCors(app: FastifyInstance): Promise<void> {
         : { origin: false };
     },
   });
+  // Refusals that come before that hook (no token or a bad one, a query or body that fails
+  // validation) still reach the page that asked: an error answer carries the same
+  // Access-Control-Allow-Origin the operation would, so the shop's site reads the envelope (its code
+  // and request id) instead of an opaque network error. Only the origin is echoed; no credentials.
+  app.addHook('onSend', async (request, reply, payload) => {
+    if (reply.statusCode < 400 || request.method === 'OPTIONS' || reply.hasHeader('access-control-allow-origin')) return payload;
+    if (!(await allowed(request).catch(() => false))) return payload;
+    reply.header('access-control-allow-origin', request.headers.origin as string);
+    reply.header('access-control-expose-headers', 'x-request-id, retry-after');
+    const vary = reply.getHeader('vary');
+    reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
+    return payload;
+  });
 }

@@ -59,3 +59,26 @@ test('actual requests: the store\'s own origins (and CORS_ORIGINS) get the heade
   });
   assert.equal(settings.headers['access-control-allow-origin'], undefined);
 });
+
+test('refusals before the operation runs (no token, a bad query) still answer CORS to an allowed origin, and only to it', async () => {
+  const ask = (origin: string, url: string, token?: string) => t.app.inject({
+    method: 'GET', url, headers: { origin, ...(token ? { authorization: `Bearer ${token}` } : {}) },
+  });
+  const url = `/api/v1/bookings/availability?store_id=${w.storeId}&service_id=${w.serviceId}`;
+  const noToken = await ask('https://shop.example', url);
+  assert.equal(noToken.statusCode, 401);
+  assert.equal(noToken.headers['access-control-allow-origin'], 'https://shop.example');
+  assert.match(String(noToken.headers['access-control-expose-headers']), /x-request-id/);
+  assert.match(String(noToken.headers.vary), /origin/i);
+  assert.equal(noToken.json().error.code, 'UNAUTHENTICATED');
+  const badQuery = await ask('https://shop.example', `${url}&from_date=not-a-date`, w.customer);
+  assert.equal(badQuery.statusCode, 400);
+  assert.equal(badQuery.headers['access-control-allow-origin'], 'https://shop.example');
+  // Another store's origin, or one nobody allows: the refusal is still the envelope, without CORS.
+  assert.equal((await ask('https://other.example', url)).headers['access-control-allow-origin'], undefined);
+  assert.equal((await ask('https://evil.example', url)).headers['access-control-allow-origin'], undefined);
+  // Merchant operations never answer CORS, refusals included.
+  const merchant = await ask('https://shop.example', `/api/v1/bookings/diary?store_id=${w.storeId}&from_date=2026-06-02&to_date=2026-06-02`);
+  assert.equal(merchant.statusCode, 401);
+  assert.equal(merchant.headers['access-control-allow-origin'], undefined);
+});
