@@ -80,9 +80,10 @@ const PARTS = {
      AND COALESCE(v.duration_min, sv.duration_min) + ad.extra_min > 0`,
 
   // units: the units that may be offered (active, bookable, with working hours; online_bookable
-  // for a customer; the one asked for), in diary order.
+  // for a customer; the one asked for), each with its place in diary order (rank).
   units: `
-  SELECT u.id, u.sort, u.display_name FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
+  SELECT u.id, row_number() OVER (ORDER BY u.sort, u.display_name, u.id)::int AS rank
+    FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
 
   // days: the store-local dates asked for and one either side (a block near midnight needs the
   // neighbouring day's hours), each with the UTC offsets in force at its start and at its end:
@@ -96,18 +97,17 @@ const PARTS = {
       SELECT g::date AS day FROM generate_series((st.first_day - 1)::timestamp, (st.last_day + 1)::timestamp, interval '1 day') g) d`,
 
   // day_hours: each unit's intervals on each day. A dated exception replaces that day's weekly
-  // hours; an exception without times closes the day.
+  // hours; an exception without times closes the day. Read as two joins over the store's rows
+  // (not one probe per unit and day).
   day_hours: `
-  SELECT u.id AS unit_id, d.day, d.asked, d.off_start, d.off_end, h.opens, h.closes
+  SELECT u.id AS unit_id, u.rank, d.day, d.asked, d.off_start, d.off_end, w.opens, w.closes
     FROM units u CROSS JOIN days d
-    JOIN LATERAL (
-      SELECT e.opens, e.closes FROM unit_hours_exceptions e
-       WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day AND e.opens IS NOT NULL
-      UNION ALL
-      SELECT w.opens, w.closes FROM unit_hours w
-       WHERE w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
-         AND NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
-    ) h ON true`,
+    JOIN unit_hours w ON w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
+   WHERE NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
+  UNION ALL
+  SELECT u.id, u.rank, d.day, d.asked, d.off_start, d.off_end, e.opens, e.closes
+    FROM units u JOIN unit_hours_exceptions e ON e.store_id = $1 AND e.unit_id = u.id AND e.opens IS NOT NULL
+    JOIN days d ON d.day = e.on_date`,
 
   // open_time: each unit's working time as one multirange of real instants. Adjacent intervals
   // merge, so a block may run from one into the next (and across midnight).
@@ -143,46 +143,52 @@ const PARTS = {
   SELECT ot.unit_id, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
     FROM open_time ot LEFT JOIN busy b ON b.unit_id = ot.unit_id`,
 
-  // windows: each working interval of an asked day with the unit's free time near it (from the
-  // interval's opening less the set-up buffer to its close plus a whole block): a small multirange
-  // that travels with the interval's starts, so no start is joined to the unit's whole free time.
-  windows: `
-  SELECT dh.unit_id, dh.day, dh.opens, dh.closes, dh.off_start, dh.off_end,
-         f.free * tstzmultirange(tstzrange(o.lo - sv.before, GREATEST(o.lo, o.hi) + sv.told + sv.after)) AS free
-    FROM day_hours dh CROSS JOIN store st CROSS JOIN service sv
-    JOIN free f ON f.unit_id = dh.unit_id
-    CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
-   WHERE dh.asked`,
+  // grids: where a unit's starts may lie on the wall clock of an asked day: every slot_step_min
+  // counted from local midnight, from each working interval's first step to its close (a 24:00 close
+  // is the next day's 00:00, which belongs to that day). Touching intervals merge here, so a wall
+  // time is in one grid only.
+  grids: `
+  SELECT g.unit_id, g.rank, g.day, g.off_start, g.off_end, unnest(range_agg(g.r)) AS wall
+    FROM (
+      SELECT dh.unit_id, dh.rank, dh.day, dh.off_start, dh.off_end,
+             tsrange(dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int),
+                     LEAST(dh.day + dh.closes, dh.day + 1 - interval '1 microsecond'), '[]') AS r
+        FROM day_hours dh CROSS JOIN store st
+       WHERE dh.asked
+         AND dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int)
+             <= LEAST(dh.day + dh.closes, dh.day + 1 - interval '1 microsecond')) g
+   GROUP BY g.unit_id, g.rank, g.day, g.off_start, g.off_end`,
 
-  // starts: the candidate starts on the wall clock (every slot_step_min counted from local
-  // midnight, inside each interval of an asked day and on that day: a 24:00 close is the next day's
-  // 00:00; or only the wall time of the one start asked about), each turned into the real instants it
-  // names, kept when the whole occupied block lies in the interval's free time. On a day with one
-  // offset the instant is the wall time minus the offset. On a change day, the readings under the
-  // day's two offsets that read back as the same wall time: none in a spring-forward gap, two in a
-  // fall-back overlap. The containment is checked here, beside the small multirange it needs.
+  // room: the free stretches a grid's starts can use: the unit's free time near the grid (from its
+  // first start less the set-up buffer to its last start plus a whole block), one row per stretch,
+  // each with the range its starts may take: a block [start - before, start + told + after) lies in
+  // the stretch [lo, hi) exactly when lo + before <= start <= hi - told - after. No start is tested
+  // against free time one by one.
+  room: `
+  SELECT gr.unit_id, gr.rank, gr.day, gr.wall, gr.off_start, gr.off_end,
+         lower(p) + sv.before AS first_at, upper(p) - sv.told - sv.after AS last_at
+    FROM grids gr CROSS JOIN service sv
+    CROSS JOIN LATERAL unnest((SELECT f.free FROM free f WHERE f.unit_id = gr.unit_id) * tstzmultirange(tstzrange(
+      (lower(gr.wall) - GREATEST(gr.off_start, gr.off_end)) AT TIME ZONE 'UTC' - sv.before,
+      (upper(gr.wall) - LEAST(gr.off_start, gr.off_end)) AT TIME ZONE 'UTC' + sv.told + sv.after))) p
+   WHERE lower(p) + sv.before <= upper(p) - sv.told - sv.after`,
+
+  // starts: the grid's wall times inside each stretch's start range, turned into the real instants
+  // they name. A wall time reads as an instant under one of the day's two offsets (one on most
+  // days): the range of instants becomes a range of wall times under that offset, and only the grid
+  // steps inside it are generated. On a change day a reading counts only if it reads back as the
+  // same wall time: none in a spring-forward gap, two in a fall-back overlap. For one exact start
+  // (hold and confirm) the range shrinks to that instant.
   starts: `
-  SELECT w.unit_id, w.day, g AS wall, a.at
-    FROM windows w CROSS JOIN store st CROSS JOIN service sv
+  SELECT r.unit_id, r.rank, r.day, g AS wall, (g - o.off) AT TIME ZONE 'UTC' AS at
+    FROM room r CROSS JOIN store st
+    CROSS JOIN LATERAL (SELECT r.off_start AS off UNION ALL SELECT r.off_end WHERE r.off_end <> r.off_start) o
+    CROSS JOIN LATERAL (SELECT
+      GREATEST(lower(r.wall), (r.first_at AT TIME ZONE 'UTC') + o.off, ($9::timestamptz AT TIME ZONE 'UTC') + o.off) AS lo,
+      LEAST(upper(r.wall), (r.last_at AT TIME ZONE 'UTC') + o.off, ($9::timestamptz AT TIME ZONE 'UTC') + o.off) AS hi) b
     CROSS JOIN LATERAL generate_series(
-      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
-      w.day + w.closes, st.step) g
-    CROSS JOIN LATERAL (SELECT (g - w.off_start) AT TIME ZONE 'UTC' AS at) a
-   WHERE w.off_start = w.off_end AND g < (w.day + 1)::timestamp
-     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
-     AND tstzrange(a.at - sv.before, a.at + sv.told + sv.after) <@ w.free
-  UNION ALL
-  SELECT w.unit_id, w.day, g AS wall, i.at
-    FROM windows w CROSS JOIN store st CROSS JOIN service sv
-    CROSS JOIN LATERAL generate_series(
-      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
-      w.day + w.closes, st.step) g
-    CROSS JOIN LATERAL (
-      SELECT DISTINCT (g - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
-   WHERE w.off_start <> w.off_end AND g < (w.day + 1)::timestamp
-     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
-     AND (i.at AT TIME ZONE st.tz) = g
-     AND tstzrange(i.at - sv.before, i.at + sv.told + sv.after) <@ w.free`,
+      r.day + make_interval(secs => ceil(extract(epoch FROM b.lo - r.day) / 60 / st.step_min) * st.step_min * 60), b.hi, st.step) g
+   WHERE r.off_start = r.off_end OR ((g - o.off) AT TIME ZONE 'UTC' AT TIME ZONE st.tz) = g`,
 
   // seating: a store with active service periods (a restaurant) seats only inside a period's
   // window on the day, and no later than its close minus the period's last_seating_offset_min.
@@ -194,31 +200,26 @@ const PARTS = {
     JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
 
   // offered: a start whose block fits (above) is offered no sooner than the notice, before the
-  // horizon, and (for a restaurant) inside a seating window. Touching intervals both produce their
-  // shared wall time: DISTINCT ON keeps one.
+  // horizon, and (for a restaurant) inside a seating window; grouped by instant with its units in
+  // diary order (the first is the one an "any unit" hold takes).
   offered: `
-  SELECT DISTINCT ON (s.unit_id, s.at) s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
-         s.at - sv.before AS block_starts_at, s.at + sv.told + sv.after AS block_ends_at
-    FROM starts s CROSS JOIN service sv CROSS JOIN store st
+  SELECT s.day, s.at, array_agg(s.unit_id::text ORDER BY s.rank) AS unit_ids
+    FROM starts s CROSS JOIN store st
    WHERE s.at >= st.earliest AND s.at < st.latest
-     AND ($9::timestamptz IS NULL OR s.at = $9::timestamptz)
      AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
-          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))`,
+          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))
+   GROUP BY s.day, s.at`,
 };
 
-// The answer: one row per offered start, its units in diary order (the first is the one an
-// "any unit" hold takes).
 // Computed once, never inlined into the parts that read them: inlined, the multirange arithmetic of
-// free and windows ran once per candidate start instead of once per unit and interval.
-const MATERIALIZED = new Set(['open_time', 'busy', 'free', 'windows']);
+// free ran once per grid instead of once per unit.
+const MATERIALIZED = new Set(['open_time', 'busy', 'free']);
 
 const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS ${MATERIALIZED.has(name) ? 'MATERIALIZED ' : ''}(${sql}\n)`).join(',\n')}
-SELECT o.day::text AS date, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at,
-       to_char(o.starts_at AT TIME ZONE st.tz, 'HH24:MI') AS local_time,
-       array_agg(o.unit_id::text ORDER BY u.sort, u.display_name, u.id) AS unit_ids
-  FROM offered o JOIN units u ON u.id = o.unit_id CROSS JOIN store st
- GROUP BY o.day, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at, st.tz
- ORDER BY o.starts_at`;
+SELECT o.day::text AS date, o.at AS starts_at, o.at + sv.told AS ends_at, o.at - sv.before AS block_starts_at,
+       o.at + sv.told + sv.after AS block_ends_at, to_char(o.at AT TIME ZONE st.tz, 'HH24:MI') AS local_time, o.unit_ids
+  FROM offered o CROSS JOIN store st CROSS JOIN service sv
+ ORDER BY o.at`;
 
 function params(q: SlotQuery): unknown[] {
   return [
