@@ -51,11 +51,13 @@ const PARTS = {
   // store: the zone and the online settings, the notice and horizon bounds, and the days asked
   // for. No row at all when a customer asks of a store that has blocked them: it offers nothing.
   store: `
-  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, s.slot_step_min AS step_min,
+  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, (s.slot_step_min * 60)::float8 AS step_secs,
          $12::timestamptz + make_interval(mins => s.min_notice_min) AS earliest,
          $12::timestamptz + make_interval(days => s.booking_horizon_days) AS latest,
          COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS first_day,
-         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day
+         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day,
+         COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date)::timestamp AT TIME ZONE s.timezone AS asked_from,
+         (COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) + 1)::timestamp AT TIME ZONE s.timezone AS asked_to
     FROM stores s
    WHERE s.id = $1
      AND NOT ($10::boolean AND EXISTS (
@@ -112,10 +114,10 @@ const PARTS = {
   // open_time: each unit's working time as one multirange of real instants. Adjacent intervals
   // merge, so a block may run from one into the next (and across midnight).
   open_time: `
-  SELECT dh.unit_id, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
+  SELECT dh.unit_id, dh.rank, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
     FROM day_hours dh CROSS JOIN store st
     CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
-   GROUP BY dh.unit_id`,
+   GROUP BY dh.unit_id, dh.rank`,
 
   // span: the instants the days cover, to bound what is read as busy.
   span: `
@@ -140,55 +142,58 @@ const PARTS = {
 
   // free: each unit's working time minus everything busy, one multirange per unit.
   free: `
-  SELECT ot.unit_id, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
+  SELECT ot.unit_id, ot.rank, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
     FROM open_time ot LEFT JOIN busy b ON b.unit_id = ot.unit_id`,
 
-  // grids: where a unit's starts may lie on the wall clock of an asked day: every slot_step_min
-  // counted from local midnight, from each working interval's first step to its close (a 24:00 close
-  // is the next day's 00:00, which belongs to that day). Touching intervals merge here, so a wall
-  // time is in one grid only.
-  grids: `
-  SELECT g.unit_id, g.rank, g.day, g.off_start, g.off_end, unnest(range_agg(g.r)) AS wall
-    FROM (
-      SELECT dh.unit_id, dh.rank, dh.day, dh.off_start, dh.off_end,
-             tsrange(dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int),
-                     LEAST(dh.day + dh.closes, dh.day + 1 - interval '1 microsecond'), '[]') AS r
-        FROM day_hours dh CROSS JOIN store st
-       WHERE dh.asked
-         AND dh.day + make_interval(mins => (ceil(extract(epoch FROM dh.opens) / 60 / st.step_min) * st.step_min)::int)
-             <= LEAST(dh.day + dh.closes, dh.day + 1 - interval '1 microsecond')) g
-   GROUP BY g.unit_id, g.rank, g.day, g.off_start, g.off_end`,
+  // readings: how a wall time of each asked day reads as an instant: the day's UTC offset, or on a
+  // change day (the offsets at its start and end differ; a zone changes at most once a day) both of
+  // them, marked so each reading is checked.
+  readings: `
+  SELECT d.day, d.off_start AS off, d.off_start <> d.off_end AS changes FROM days d WHERE d.asked
+  UNION ALL
+  SELECT d.day, d.off_end, true FROM days d WHERE d.asked AND d.off_start <> d.off_end`,
 
-  // room: the free stretches a grid's starts can use: the unit's free time near the grid (from its
-  // first start less the set-up buffer to its last start plus a whole block), one row per stretch,
-  // each with the range its starts may take: a block [start - before, start + told + after) lies in
-  // the stretch [lo, hi) exactly when lo + before <= start <= hi - told - after. No start is tested
-  // against free time one by one.
+  // room: each stretch of a unit's free time, with the range its starts may take: a block
+  // [start - before, start + told + after) lies in the stretch [lo, hi) exactly when
+  // lo + before <= start <= hi - told - after. Cut to the notice and the days asked (or to the one
+  // start asked about). No start is ever tested against free time one by one.
   room: `
-  SELECT gr.unit_id, gr.rank, gr.day, gr.wall, gr.off_start, gr.off_end,
-         lower(p) + sv.before AS first_at, upper(p) - sv.told - sv.after AS last_at
-    FROM grids gr CROSS JOIN service sv
-    CROSS JOIN LATERAL unnest((SELECT f.free FROM free f WHERE f.unit_id = gr.unit_id) * tstzmultirange(tstzrange(
-      (lower(gr.wall) - GREATEST(gr.off_start, gr.off_end)) AT TIME ZONE 'UTC' - sv.before,
-      (upper(gr.wall) - LEAST(gr.off_start, gr.off_end)) AT TIME ZONE 'UTC' + sv.told + sv.after))) p
-   WHERE lower(p) + sv.before <= upper(p) - sv.told - sv.after`,
+  SELECT r.unit_id, r.rank, r.first_at, r.last_at,
+         (r.first_at AT TIME ZONE st.tz)::date AS first_day, (r.last_at AT TIME ZONE st.tz)::date AS last_day
+    FROM (
+      SELECT f.unit_id, f.rank,
+             GREATEST(lower(p) + sv.before, st.earliest, st.asked_from, $9::timestamptz) AS first_at,
+             LEAST(upper(p) - sv.told - sv.after, st.asked_to, $9::timestamptz) AS last_at
+        FROM free f CROSS JOIN store st CROSS JOIN service sv CROSS JOIN LATERAL unnest(f.free) p) r
+    CROSS JOIN store st
+   WHERE r.first_at <= r.last_at`,
 
-  // starts: the grid's wall times inside each stretch's start range, turned into the real instants
-  // they name. A wall time reads as an instant under one of the day's two offsets (one on most
-  // days): the range of instants becomes a range of wall times under that offset, and only the grid
-  // steps inside it are generated. On a change day a reading counts only if it reads back as the
-  // same wall time: none in a spring-forward gap, two in a fall-back overlap. For one exact start
-  // (hold and confirm) the range shrinks to that instant.
+  // room_days: each start range on each store-local day it touches (nearly always one), under each
+  // reading of that day, as the range of WALL times its instants read as under that offset.
+  room_days: `
+  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
+         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off) AS lo,
+         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off) AS hi
+    FROM room r JOIN readings x ON x.day = r.first_day
+  UNION ALL
+  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
+         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off),
+         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off)
+    FROM room r JOIN readings x ON x.day > r.first_day AND x.day <= r.last_day
+   WHERE r.last_day > r.first_day`,
+
+  // starts: the grid steps inside each range (every slot_step_min counted from local midnight), and
+  // the instant each names under its reading. On a change day a reading counts only if it reads
+  // back as the same wall time: none in a spring-forward gap, two in a fall-back overlap. Every start
+  // lies in working time (its block does), so it is on a working interval's grid.
   starts: `
-  SELECT r.unit_id, r.rank, r.day, g AS wall, (g - o.off) AT TIME ZONE 'UTC' AS at
-    FROM room r CROSS JOIN store st
-    CROSS JOIN LATERAL (SELECT r.off_start AS off UNION ALL SELECT r.off_end WHERE r.off_end <> r.off_start) o
-    CROSS JOIN LATERAL (SELECT
-      GREATEST(lower(r.wall), (r.first_at AT TIME ZONE 'UTC') + o.off, ($9::timestamptz AT TIME ZONE 'UTC') + o.off) AS lo,
-      LEAST(upper(r.wall), (r.last_at AT TIME ZONE 'UTC') + o.off, ($9::timestamptz AT TIME ZONE 'UTC') + o.off) AS hi) b
-    CROSS JOIN LATERAL generate_series(
-      r.day + make_interval(secs => ceil(extract(epoch FROM b.lo - r.day) / 60 / st.step_min) * st.step_min * 60), b.hi, st.step) g
-   WHERE r.off_start = r.off_end OR ((g - o.off) AT TIME ZONE 'UTC' AT TIME ZONE st.tz) = g`,
+  SELECT s.unit_id, s.rank, s.day, s.wall, s.at FROM (
+    SELECT g.unit_id, g.rank, g.day, g.changes, g.wall, (g.wall - g.off) AT TIME ZONE 'UTC' AS at FROM (
+      SELECT rd.unit_id, rd.rank, rd.day, rd.off, rd.changes,
+             generate_series(rd.day + make_interval(secs => ceil(date_part('epoch', rd.lo - rd.day) / st.step_secs) * st.step_secs), rd.hi, st.step) AS wall
+        FROM room_days rd CROSS JOIN store st) g) s
+    CROSS JOIN store st
+   WHERE NOT s.changes OR (s.at AT TIME ZONE st.tz) = s.wall`,
 
   // seating: a store with active service periods (a restaurant) seats only inside a period's
   // window on the day, and no later than its close minus the period's last_seating_offset_min.
@@ -203,12 +208,12 @@ const PARTS = {
   // horizon, and (for a restaurant) inside a seating window; grouped by instant with its units in
   // diary order (the first is the one an "any unit" hold takes).
   offered: `
-  SELECT s.day, s.at, array_agg(s.unit_id::text ORDER BY s.rank) AS unit_ids
+  SELECT s.day, s.at, s.wall, string_agg(s.unit_id::text, ',' ORDER BY s.rank) AS unit_ids
     FROM starts s CROSS JOIN store st
    WHERE s.at >= st.earliest AND s.at < st.latest
      AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
           OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))
-   GROUP BY s.day, s.at`,
+   GROUP BY s.day, s.at, s.wall`,
 };
 
 // Computed once, never inlined into the parts that read them: inlined, the multirange arithmetic of
@@ -217,8 +222,8 @@ const MATERIALIZED = new Set(['open_time', 'busy', 'free']);
 
 const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS ${MATERIALIZED.has(name) ? 'MATERIALIZED ' : ''}(${sql}\n)`).join(',\n')}
 SELECT o.day::text AS date, o.at AS starts_at, o.at + sv.told AS ends_at, o.at - sv.before AS block_starts_at,
-       o.at + sv.told + sv.after AS block_ends_at, to_char(o.at AT TIME ZONE st.tz, 'HH24:MI') AS local_time, o.unit_ids
-  FROM offered o CROSS JOIN store st CROSS JOIN service sv
+       o.at + sv.told + sv.after AS block_ends_at, to_char(o.wall, 'HH24:MI') AS local_time, o.unit_ids
+  FROM offered o CROSS JOIN service sv
  ORDER BY o.at`;
 
 function params(q: SlotQuery): unknown[] {
@@ -231,15 +236,20 @@ function params(q: SlotQuery): unknown[] {
 // Planned for its own values every call: a generic plan (no dates, no store) misjudges every part.
 const PLAN_PER_CALL = { planPerCall: true };
 
+// unit_ids travel as one comma-separated string: node-postgres parses a text[] in JavaScript, character
+// by character, and for a month of a 20-unit store that cost more than the statement itself.
+type SlotRow = Omit<OfferedSlot, 'unit_ids'> & { unit_ids: string };
+const slotOf = (r: SlotRow): OfferedSlot => ({ ...r, unit_ids: r.unit_ids.split(',') });
+
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params(q), PLAN_PER_CALL);
-  return res.rows;
+  const res = await db.query<SlotRow>(SLOTS_SQL, params(q), PLAN_PER_CALL);
+  return res.rows.map(slotOf);
 }
 
 /** The one exact start q.at: its slot with the units that can take it, or null when not offered. */
 export async function offeredAt(db: Queryable, q: SlotQuery & { at: string }): Promise<OfferedSlot | null> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }), PLAN_PER_CALL);
-  return res.rows[0] ?? null;
+  const res = await db.query<SlotRow>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }), PLAN_PER_CALL);
+  return res.rows[0] ? slotOf(res.rows[0]) : null;
 }
 
 /** The units q may offer at all, by id (the order units are locked in). */
