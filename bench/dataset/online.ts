@@ -40,8 +40,10 @@ export function onlineStore(p: Plan): string[] {
      WHERE c.start_wall + interval '30 minutes' <= c.closes`;
   const chance = `CASE WHEN d < 0 THEN 0.8 WHEN d <= 7 THEN 0.85 WHEN d <= 30 THEN 0.6 WHEN d <= 60 THEN 0.3 ELSE 0.1 END`;
   return [
-    `INSERT INTO stores (id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, created_at, updated_at)
-     VALUES (${store}, 'Bench Online', 'Europe/London', 'GBP', 'mixed', 10, 0, ${opened}, ${opened})`,
+    // Bookings open a year ahead: the hold + confirm scenario books beyond the diary (bench/scenarios/online.ts).
+    `INSERT INTO stores (id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, booking_horizon_days,
+                         created_at, updated_at)
+     VALUES (${store}, 'Bench Online', 'Europe/London', 'GBP', 'mixed', 10, 0, 365, ${opened}, ${opened})`,
     `INSERT INTO units (id, store_id, display_name, kind, unit_type, user_id, colour, sort, hours_set_at, created_at, updated_at)
      SELECT pg_temp.uid('U', ${UNIT0} + k), ${store}, 'Chair ' || (k + 1), 'staff', 'stylist', 'staff-online-' || k, '#64b5f6', k,
             ${opened}, ${opened}, ${opened}
