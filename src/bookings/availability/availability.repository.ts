@@ -5,11 +5,14 @@
 // again before a hold is confirmed. So a slot the search shows can be held, and a start the search
 // would not show is refused, by construction (docs/decisions.md, "Online booking").
 //
-// Candidate starts are stepped on the store-local WALL clock (every slot_step_min from midnight),
-// then each wall time is turned into the real instants it names in the store's zone: none inside a
-// spring-forward gap (01:30 on 2027-03-28 in London does not exist), two inside a fall-back overlap
-// (01:30 on 2027-10-31 happens twice and is offered once per real instant). Everything after that
-// works on instants and tstzrange / tstzmultirange, so no slot is ever an hour off.
+// How: each unit's free time is one multirange (working hours minus everything busy); each free
+// stretch [lo, hi) gives the RANGE of starts whose whole block fits it (lo + before .. hi - told -
+// after), and only the grid steps inside those ranges are generated. Steps are on the store-local
+// WALL clock (every slot_step_min from midnight); a wall time names the real instants it reads as in
+// the store's zone: none inside a spring-forward gap (01:30 on 2027-03-28 in London does not exist),
+// two inside a fall-back overlap (01:30 on 2027-10-31 happens twice and is offered once per real
+// instant). So no slot is ever an hour off, and no candidate is generated only to be thrown away
+// (docs/performance.md, "Availability").
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface SlotQuery {
@@ -239,7 +242,10 @@ const PLAN_PER_CALL = { planPerCall: true };
 // unit_ids travel as one comma-separated string: node-postgres parses a text[] in JavaScript, character
 // by character, and for a month of a 20-unit store that cost more than the statement itself.
 type SlotRow = Omit<OfferedSlot, 'unit_ids'> & { unit_ids: string };
-const slotOf = (r: SlotRow): OfferedSlot => ({ ...r, unit_ids: r.unit_ids.split(',') });
+const slotOf = (r: SlotRow): OfferedSlot => ({
+  date: r.date, starts_at: r.starts_at, ends_at: r.ends_at, block_starts_at: r.block_starts_at, block_ends_at: r.block_ends_at,
+  local_time: r.local_time, unit_ids: r.unit_ids.split(','),
+});
 
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
   const res = await db.query<SlotRow>(SLOTS_SQL, params(q), PLAN_PER_CALL);
