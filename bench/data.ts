@@ -1,4 +1,4 @@
-// npm run bench:data -- --scale S [--seed N] [--now ISO] [--database-url URL] [--reset] [--keep-indexes]
+// npm run bench:data -- --scale S [--seed N] [--now ISO] [--database-url URL] [--reset] [--keep-indexes] [--add-online-store]
 // Generates the benchmark dataset with set-based SQL (INSERT ... SELECT over generate_series with a
 // seeded hash for randomness): no request per row, reproducible for a given seed and "now".
 // Without --database-url (or DATABASE_URL) it writes the embedded engine under DATA_DIR.
@@ -11,6 +11,7 @@ import { appointments } from './dataset/appointments.ts';
 import { activity } from './dataset/activity.ts';
 import { aggregates, extras, queue } from './dataset/extras.ts';
 import { dropForBulk, restoreDropped } from './dataset/bulk.ts';
+import { onlineStore } from './dataset/online.ts';
 
 const args = parseArgs();
 const scale = num(args, 'scale', 1);
@@ -29,6 +30,22 @@ console.log(`plan:\n  ${describePlan(plan)}`);
 const started = performance.now();
 const applied = await migrate(db);
 if (applied.length) console.log(`migrated: ${applied.length} migrations applied`);
+
+// --add-online-store: add only the 20-unit online-booking store to a dataset generated before it
+// existed (triggers on, so its appointments and holds enter the occupancy table as they are written).
+if (args['add-online-store'] === true) {
+  const exists = await db.query<{ n: number }>("SELECT count(*)::int AS n FROM stores WHERE name = 'Bench Online'");
+  if (exists.rows[0].n > 0) console.log('Bench Online is already there: nothing to add');
+  else {
+    await db.transaction(async (tx) => {
+      for (const sql of [...functions(plan), ...onlineStore(plan)]) await tx.query(sql);
+    });
+    await db.query('VACUUM ANALYZE');
+    console.log(`added Bench Online in ${((performance.now() - started) / 1000).toFixed(1)} s`);
+  }
+  await db.close();
+  process.exit(0);
+}
 
 const restored = await restoreDropped(db);
 if (restored) console.log(`restored ${restored} indexes and constraints an interrupted run had dropped`);
@@ -53,6 +70,7 @@ const steps: [string, string[]][] = [
   ['roster aggregates', aggregates(plan)],
   ['queue', queue(plan)],
   ['preferences, agreements, time-off, holds', extras(plan)],
+  ['online-booking store (20 units)', onlineStore(plan)],
 ];
 for (const [name, statements] of steps) {
   const t0 = performance.now();

@@ -17,12 +17,16 @@ export interface Fixtures {
   stores: StoreFx[];
   large: StoreFx;
   diary: StoreFx;
+  /** "Bench Online": the 20-unit online-booking store (bench/dataset/online.ts), not in `stores`; null in a dataset made before it. */
+  online: StoreFx | null;
   appointments: number;
 }
 
 export const BENCH_USER = 'bench-staff';
 export const poolClass = (n: number) => `get_byte(uuid_send(id), 15) % 4 = ${n}`;
-export const generated = `coalesce(created_by, '') <> '${BENCH_USER}'`;
+/** "Bench Online" is the online-booking scenarios' own: the write scenarios' pools and fresh time leave it alone. */
+const notOnline = `store_id <> ALL (SELECT id FROM stores WHERE name = 'Bench Online')`;
+export const generated = `coalesce(created_by, '') <> '${BENCH_USER}' AND ${notOnline}`;
 
 export async function loadFixtures(db: Database): Promise<Fixtures> {
   const stores = await db.query<{ id: string; name: string; timezone: string; units: string[]; services: string[] }>(
@@ -42,7 +46,7 @@ export async function loadFixtures(db: Database): Promise<Fixtures> {
   const byStore = new Map(customers.rows.map((r) => [r.store_id, r.ids]));
   const list: StoreFx[] = stores.rows
     .map((s) => ({
-      ord: s.name === 'Bench Flagship' ? 0 : Number(s.name.replace('Bench Store ', '')),
+      ord: s.name === 'Bench Flagship' ? 0 : s.name === 'Bench Online' ? -1 : Number(s.name.replace('Bench Store ', '')),
       id: s.id,
       timezone: s.timezone,
       units: s.units ?? [],
@@ -50,14 +54,16 @@ export async function loadFixtures(db: Database): Promise<Fixtures> {
       customers: byStore.get(s.id) ?? [],
     }))
     .sort((a, b) => a.ord - b.ord);
+  const online = list.find((s) => s.ord === -1) ?? null;
+  const history = list.filter((s) => s.ord !== -1);
   const count = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM appointments');
-  return { stores: list, large: list[0], diary: list[1], appointments: count.rows[0].n };
+  return { stores: history, large: history[0], diary: history[1], online, appointments: count.rows[0].n };
 }
 
 /** The first day after every appointment in the table: fresh, empty time for creates and moves. */
 export async function freshDay(db: Database): Promise<Date> {
   const res = await db.query<{ day: string }>(
-    "SELECT (date_trunc('day', max(starts_at)) + interval '2 days')::timestamptz AS day FROM appointments",
+    `SELECT (date_trunc('day', max(starts_at)) + interval '2 days')::timestamptz AS day FROM appointments WHERE ${notOnline}`,
   );
   return new Date(res.rows[0].day);
 }

@@ -10,6 +10,8 @@ export interface WireRequest {
   path: string;
   headers: Record<string, string>;
   body?: string;
+  /** The follow-up request built from this one's answer (status, body), or null to end the pair here. */
+  then?: (status: number, body: string) => WireRequest | null;
 }
 
 export interface LoadResult {
@@ -36,8 +38,11 @@ export async function httpLoad(
      * generator spends no CPU buffering bodies it would not read.
      */
     errorCodes: boolean;
+    /** Each make() starts a pair (request, then its follow-up): throughput and latency count pairs. */
+    chained?: boolean;
   },
 ): Promise<LoadResult> {
+  if (opts.chained) return chainedLoad(url, opts);
   let i = 0;
   const outcomes: Record<string, number> = {};
   const onResponse = (status: number, body: string) => {
@@ -68,6 +73,61 @@ export async function httpLoad(
   }
   if (result.errors) outcomes['connection errors'] = result.errors;
   return summarise(result.requests.total, result.duration, result.latency.p50, result.latency.p99, outcomes, opts.isExpected);
+}
+
+// Pairs on one connection: the first request's answer builds the second (autocannon runs a
+// connection's requests in order and hands both the same context). Latency is the pair's, from
+// building the first request to the second's answer; a first request that fails ends its pair.
+async function chainedLoad(
+  url: string,
+  opts: { connections: number; duration: number; make: (i: number) => WireRequest; isExpected: (outcome: string) => boolean },
+): Promise<LoadResult> {
+  let i = 0;
+  const outcomes: Record<string, number> = {};
+  const pairs: number[] = [];
+  const tally = (status: number, body: string) => {
+    let key = String(status);
+    if (status >= 300) {
+      try {
+        key += ' ' + (JSON.parse(body)?.error?.code ?? '');
+      } catch {
+        // not JSON: the status alone
+      }
+    }
+    outcomes[key] = (outcomes[key] ?? 0) + 1;
+  };
+  const wire = ({ then: _then, ...w }: WireRequest) => w;
+  const result = await autocannon({
+    url,
+    connections: opts.connections,
+    duration: opts.duration,
+    timeout: 10,
+    requests: [
+      {
+        setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => {
+          ctx.first = opts.make(i++);
+          ctx.t0 = performance.now();
+          return { ...req, ...wire(ctx.first) };
+        },
+        onResponse: (status: number, body: string, ctx: Record<string, any>) => {
+          tally(status, body);
+          ctx.next = ctx.first?.then?.(status, body) ?? null;
+        },
+      },
+      {
+        // No follow-up (the first failed): autocannon starts the next pair instead.
+        setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => (ctx.next ? { ...req, ...wire(ctx.next) } : null),
+        onResponse: (status: number, body: string, ctx: Record<string, any>) => {
+          tally(status, body);
+          pairs.push(performance.now() - ctx.t0);
+        },
+      },
+    ],
+  });
+  if (result.errors) outcomes['connection errors'] = result.errors;
+  pairs.sort((a, b) => a - b);
+  const pct = (p: number) => (pairs.length ? pairs[Math.min(pairs.length - 1, Math.floor(pairs.length * p))] : NaN);
+  return summarise(pairs.length, result.duration, pct(0.5), pct(0.99), outcomes, opts.isExpected);
 }
 
 export async function directLoad(opts: {

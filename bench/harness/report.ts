@@ -19,6 +19,8 @@ export interface ScenarioReport {
   statementsPerRequest?: number;
   explainMainMs?: number;
   loadavg?: number[];
+  /** Concurrency of the closed-loop and SQL-only phases (the scenario's own where its target names one). */
+  connections?: number;
 }
 
 export interface GrowthReport {
@@ -37,6 +39,11 @@ const TARGETS = {
   p99AtLight: 10,
   rssMb: 300,
   growth: 1.5,
+  // Issue 16 (online booking), closed loop at the scenario's own concurrency (8).
+  online: {
+    'availability 31 days': { p50: 20, p99: 50 },
+    'availability 90 days': { p99: 150 },
+  } as Record<string, { p50?: number; p99?: number }>,
 };
 
 const steadyAt = (r: ScenarioReport, half: boolean) => r.steady?.find((s) => (half ? s.label.endsWith('of max') : s.label.endsWith('/s')));
@@ -53,6 +60,10 @@ function verdict(r: ScenarioReport): string {
   if (light && light.p99 >= TARGETS.p99AtLight) misses.push(`p99@${light.label}>=${TARGETS.p99AtLight}`);
   if (r.http.unexpected > 0 || (r.steady ?? []).some((s) => s.unexpected > 0)) misses.push('errors');
   if (r.http.peakRssMb >= TARGETS.rssMb) misses.push('rss');
+  const online = Object.entries(TARGETS.online).find(([prefix]) => r.name.startsWith(prefix))?.[1];
+  if (online?.p50 !== undefined && r.http.p50 >= online.p50) misses.push(`p50>=${online.p50}`);
+  if (online?.p99 !== undefined && r.http.p99 >= online.p99) misses.push(`p99>=${online.p99}`);
+  if (r.name.startsWith('hold + confirm') && r.ratio !== undefined && r.ratio < TARGETS.ratio) misses.push(`ratio<${TARGETS.ratio}`);
   return misses.length ? `miss: ${misses.join(', ')}` : 'ok';
 }
 

@@ -15,6 +15,11 @@ export interface Call {
   actor: Actor;
   /** Writes carry an Idempotency-Key, unique per request. */
   idempotent: boolean;
+  /**
+   * A second request built from the first one's 200 answer (a hold, then its confirm): the HTTP load
+   * sends both on one connection and times the pair; the SQL-only run's service does both itself.
+   */
+  then?: (answer: any) => Call;
 }
 
 export interface Env {
@@ -35,6 +40,8 @@ export interface Scenario {
   /** Before every load phase: reset the pools a write consumes, find fresh time. */
   prepare?(env: Env): Promise<void>;
   call(i: number): Call;
+  /** Concurrency of this scenario's HTTP and SQL-only phases where its target names one (--connections otherwise). */
+  connections?: number;
   /** Imported lazily so a feature that has not landed makes its scenario "not available", not a crash. */
   service(): Promise<ServiceFn>;
 }

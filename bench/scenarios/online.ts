@@ -1,18 +1,30 @@
-// Online booking: a customer's availability search over a month and over 90 days, for one service
-// of a 10-unit store with a realistic diary (the generated appointments, holds and time-off) and
-// working hours Tuesday to Saturday with a lunch break.
+// Online booking (issue 16), on "Bench Online" (bench/dataset/online.ts): 20 units with a realistic
+// diary. A customer's availability search over a month and over 90 days, for one service, and a
+// customer's hold then confirm of a fresh slot. All at 8 connections, the issue's figure.
 import type { CustomerActor } from '../../src/platform/auth/actor.ts';
-import { DAY_MS, type Call, type Scenario } from './common.ts';
+import type { StoreFx } from '../harness/fixtures.ts';
+import { contextFor } from '../harness/direct.ts';
+import { DAY_MS, type Call, type Env, type Scenario } from './common.ts';
+
+const CONNECTIONS = 8;
+
+function onlineStore(env: Env): StoreFx {
+  if (!env.fx.online) throw new Error('No "Bench Online" store in this dataset: run `npm run bench:data -- --add-online-store` on it');
+  return env.fx.online;
+}
+
+const customerActor = (customerId: string): CustomerActor => ({ kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] });
 
 function availability(days: number): Scenario {
   let storeId = '';
   let serviceId = '';
   let customerId = '';
   return {
-    name: `availability ${days} days (10 units)`,
+    name: `availability ${days} days (20 units)`,
     kind: 'read',
+    connections: CONNECTIONS,
     async setup(env) {
-      const store = env.fx.diary;
+      const store = onlineStore(env);
       storeId = store.id;
       serviceId = store.services[0];
       customerId = store.customers[0];
@@ -22,9 +34,8 @@ function availability(days: number): Scenario {
       // Starting today and on each of the next six days in turn.
       const from = new Date(Date.now() + (i % 7) * DAY_MS).toISOString().slice(0, 10);
       const to = new Date(Date.parse(from) + (days - 1) * DAY_MS).toISOString().slice(0, 10);
-      const actor: CustomerActor = { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] };
       const query = { store_id: storeId, service_id: serviceId, from_date: from, to_date: to };
-      return { method: 'GET', route: '/api/v1/bookings/availability', query, actor, idempotent: false };
+      return { method: 'GET', route: '/api/v1/bookings/availability', query, actor: customerActor(customerId), idempotent: false };
     },
     async service() {
       const { searchAvailability } = await import('../../src/bookings/availability/availability.service.ts');
@@ -35,3 +46,68 @@ function availability(days: number): Scenario {
 
 export const availabilityMonth = () => availability(31);
 export const availabilityQuarter = () => availability(90);
+
+/**
+ * Hold then confirm, each pair on a fresh slot: a 30-minute service on one named unit, every 30
+ * minutes of working time, from day FIRST_DAY on (after the generated diary, which ends at day 120,
+ * and beyond the days the availability scenarios search; the store's horizon is a year). A run
+ * never reuses a slot; its first setup deletes what an earlier run booked there, so runs repeat.
+ */
+const FIRST_DAY = 121;
+const LAST_DAY = 364;
+
+export function holdAndConfirm(): Scenario {
+  let storeId = '';
+  let serviceId = '';
+  let customerId = '';
+  let slots: { unit_id: string; at: string }[] = [];
+  return {
+    name: 'hold + confirm (20 units)',
+    kind: 'write',
+    connections: CONNECTIONS,
+    async setup(env) {
+      const store = onlineStore(env);
+      storeId = store.id;
+      serviceId = store.services[0];
+      customerId = store.customers[1];
+      await env.mint.customer(customerId);
+      const res = await env.db.query<{ unit_id: string; at: string }>(
+        `SELECT u.id AS unit_id, (day + make_interval(mins => m)) AT TIME ZONE s.timezone AS at
+           FROM stores s JOIN units u ON u.store_id = s.id
+           CROSS JOIN LATERAL generate_series((now() AT TIME ZONE s.timezone)::date + ${FIRST_DAY}, (now() AT TIME ZONE s.timezone)::date + ${LAST_DAY}, interval '1 day') day
+           JOIN unit_hours h ON h.unit_id = u.id AND h.weekday = extract(dow FROM day)
+           CROSS JOIN LATERAL generate_series((extract(epoch FROM h.opens) / 60)::int, (extract(epoch FROM h.closes) / 60)::int - 30, 30) m
+          WHERE s.id = $1
+          ORDER BY day, m, u.sort`,
+        [storeId],
+      );
+      slots = res.rows;
+      const first = new Date(Date.now() + (FIRST_DAY - 1) * DAY_MS).toISOString();
+      await env.db.query('DELETE FROM holds WHERE store_id = $1 AND starts_at >= $2', [storeId, first]);
+      await env.db.query('DELETE FROM appointments WHERE store_id = $1 AND starts_at >= $2', [storeId, first]);
+    },
+    call(i): Call {
+      if (i >= slots.length) throw new Error(`hold + confirm ran out of fresh slots (${slots.length})`);
+      const slot = slots[i];
+      const actor = customerActor(customerId);
+      const body = { store_id: storeId, service_id: serviceId, unit_id: slot.unit_id, starts_at: slot.at };
+      return {
+        method: 'POST', route: '/api/v1/bookings/holds', body, actor, idempotent: true,
+        then: (answer: { hold: { id: string } }) => ({
+          method: 'POST', route: `/api/v1/bookings/holds/${answer.hold.id}/confirm`, body: {}, actor, idempotent: true,
+        }),
+      };
+    },
+    async service() {
+      const { createHold, confirmHold } = await import('../../src/bookings/holds/holds.service.ts');
+      // Both steps, each with its own request context and Idempotency-Key, as the two HTTP requests have.
+      return async (ctx, call) => {
+        const { hold } = await createHold(ctx as any, call.body as any);
+        const next = call.then!({ hold });
+        const key = ctx.idempotency ? `${ctx.idempotency.key}-then` : undefined;
+        const confirmCtx = contextFor(ctx.db as any, { actor: next.actor, method: next.method, url: next.route, body: next.body, idempotencyKey: key });
+        return confirmHold(confirmCtx as any, hold.id, {});
+      };
+    },
+  };
+}

@@ -5,11 +5,14 @@
 // again before a hold is confirmed. So a slot the search shows can be held, and a start the search
 // would not show is refused, by construction (docs/decisions.md, "Online booking").
 //
-// Candidate starts are stepped on the store-local WALL clock (every slot_step_min from midnight),
-// then each wall time is turned into the real instants it names in the store's zone: none inside a
-// spring-forward gap (01:30 on 2027-03-28 in London does not exist), two inside a fall-back overlap
-// (01:30 on 2027-10-31 happens twice and is offered once per real instant). Everything after that
-// works on instants and tstzrange / tstzmultirange, so no slot is ever an hour off.
+// How: each unit's free time is one multirange (working hours minus everything busy); each free
+// stretch [lo, hi) gives the RANGE of starts whose whole block fits it (lo + before .. hi - told -
+// after), and only the grid steps inside those ranges are generated. Steps are on the store-local
+// WALL clock (every slot_step_min from midnight); a wall time names the real instants it reads as in
+// the store's zone: none inside a spring-forward gap (01:30 on 2027-03-28 in London does not exist),
+// two inside a fall-back overlap (01:30 on 2027-10-31 happens twice and is offered once per real
+// instant). So no slot is ever an hour off, and no candidate is generated only to be thrown away
+// (docs/performance.md, "Availability").
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface SlotQuery {
@@ -51,11 +54,13 @@ const PARTS = {
   // store: the zone and the online settings, the notice and horizon bounds, and the days asked
   // for. No row at all when a customer asks of a store that has blocked them: it offers nothing.
   store: `
-  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, s.slot_step_min AS step_min,
+  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, (s.slot_step_min * 60)::float8 AS step_secs,
          $12::timestamptz + make_interval(mins => s.min_notice_min) AS earliest,
          $12::timestamptz + make_interval(days => s.booking_horizon_days) AS latest,
          COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS first_day,
-         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day
+         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day,
+         COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date)::timestamp AT TIME ZONE s.timezone AS asked_from,
+         (COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) + 1)::timestamp AT TIME ZONE s.timezone AS asked_to
     FROM stores s
    WHERE s.id = $1
      AND NOT ($10::boolean AND EXISTS (
@@ -80,9 +85,10 @@ const PARTS = {
      AND COALESCE(v.duration_min, sv.duration_min) + ad.extra_min > 0`,
 
   // units: the units that may be offered (active, bookable, with working hours; online_bookable
-  // for a customer; the one asked for), in diary order.
+  // for a customer; the one asked for), each with its place in diary order (rank).
   units: `
-  SELECT u.id, u.sort, u.display_name FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
+  SELECT u.id, row_number() OVER (ORDER BY u.sort, u.display_name, u.id)::int AS rank
+    FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
 
   // days: the store-local dates asked for and one either side (a block near midnight needs the
   // neighbouring day's hours), each with the UTC offsets in force at its start and at its end:
@@ -96,26 +102,25 @@ const PARTS = {
       SELECT g::date AS day FROM generate_series((st.first_day - 1)::timestamp, (st.last_day + 1)::timestamp, interval '1 day') g) d`,
 
   // day_hours: each unit's intervals on each day. A dated exception replaces that day's weekly
-  // hours; an exception without times closes the day.
+  // hours; an exception without times closes the day. Read as two joins over the store's rows
+  // (not one probe per unit and day).
   day_hours: `
-  SELECT u.id AS unit_id, d.day, d.asked, d.off_start, d.off_end, h.opens, h.closes
+  SELECT u.id AS unit_id, u.rank, d.day, d.asked, d.off_start, d.off_end, w.opens, w.closes
     FROM units u CROSS JOIN days d
-    JOIN LATERAL (
-      SELECT e.opens, e.closes FROM unit_hours_exceptions e
-       WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day AND e.opens IS NOT NULL
-      UNION ALL
-      SELECT w.opens, w.closes FROM unit_hours w
-       WHERE w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
-         AND NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
-    ) h ON true`,
+    JOIN unit_hours w ON w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
+   WHERE NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
+  UNION ALL
+  SELECT u.id, u.rank, d.day, d.asked, d.off_start, d.off_end, e.opens, e.closes
+    FROM units u JOIN unit_hours_exceptions e ON e.store_id = $1 AND e.unit_id = u.id AND e.opens IS NOT NULL
+    JOIN days d ON d.day = e.on_date`,
 
   // open_time: each unit's working time as one multirange of real instants. Adjacent intervals
   // merge, so a block may run from one into the next (and across midnight).
   open_time: `
-  SELECT dh.unit_id, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
+  SELECT dh.unit_id, dh.rank, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
     FROM day_hours dh CROSS JOIN store st
     CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
-   GROUP BY dh.unit_id`,
+   GROUP BY dh.unit_id, dh.rank`,
 
   // span: the instants the days cover, to bound what is read as busy.
   span: `
@@ -140,49 +145,58 @@ const PARTS = {
 
   // free: each unit's working time minus everything busy, one multirange per unit.
   free: `
-  SELECT ot.unit_id, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
+  SELECT ot.unit_id, ot.rank, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
     FROM open_time ot LEFT JOIN busy b ON b.unit_id = ot.unit_id`,
 
-  // windows: each working interval of an asked day with the unit's free time near it (from the
-  // interval's opening less the set-up buffer to its close plus a whole block): a small multirange
-  // that travels with the interval's starts, so no start is joined to the unit's whole free time.
-  windows: `
-  SELECT dh.unit_id, dh.day, dh.opens, dh.closes, dh.off_start, dh.off_end,
-         f.free * tstzmultirange(tstzrange(o.lo - sv.before, GREATEST(o.lo, o.hi) + sv.told + sv.after)) AS free
-    FROM day_hours dh CROSS JOIN store st CROSS JOIN service sv
-    JOIN free f ON f.unit_id = dh.unit_id
-    CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
-   WHERE dh.asked`,
-
-  // starts: the candidate starts on the wall clock (every slot_step_min counted from local
-  // midnight, inside each interval of an asked day and on that day: a 24:00 close is the next day's
-  // 00:00; or only the wall time of the one start asked about), each turned into the real instants it
-  // names, kept when the whole occupied block lies in the interval's free time. On a day with one
-  // offset the instant is the wall time minus the offset. On a change day, the readings under the
-  // day's two offsets that read back as the same wall time: none in a spring-forward gap, two in a
-  // fall-back overlap. The containment is checked here, beside the small multirange it needs.
-  starts: `
-  SELECT w.unit_id, w.day, g AS wall, a.at
-    FROM windows w CROSS JOIN store st CROSS JOIN service sv
-    CROSS JOIN LATERAL generate_series(
-      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
-      w.day + w.closes, st.step) g
-    CROSS JOIN LATERAL (SELECT (g - w.off_start) AT TIME ZONE 'UTC' AS at) a
-   WHERE w.off_start = w.off_end AND g < (w.day + 1)::timestamp
-     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
-     AND tstzrange(a.at - sv.before, a.at + sv.told + sv.after) <@ w.free
+  // readings: how a wall time of each asked day reads as an instant: the day's UTC offset, or on a
+  // change day (the offsets at its start and end differ; a zone changes at most once a day) both of
+  // them, marked so each reading is checked.
+  readings: `
+  SELECT d.day, d.off_start AS off, d.off_start <> d.off_end AS changes FROM days d WHERE d.asked
   UNION ALL
-  SELECT w.unit_id, w.day, g AS wall, i.at
-    FROM windows w CROSS JOIN store st CROSS JOIN service sv
-    CROSS JOIN LATERAL generate_series(
-      w.day + make_interval(mins => (ceil(extract(epoch FROM w.opens) / 60 / st.step_min) * st.step_min)::int),
-      w.day + w.closes, st.step) g
-    CROSS JOIN LATERAL (
-      SELECT DISTINCT (g - o.off) AT TIME ZONE 'UTC' AS at FROM (VALUES (w.off_start), (w.off_end)) o (off)) i
-   WHERE w.off_start <> w.off_end AND g < (w.day + 1)::timestamp
-     AND ($9::timestamptz IS NULL OR g = ($9::timestamptz AT TIME ZONE st.tz))
-     AND (i.at AT TIME ZONE st.tz) = g
-     AND tstzrange(i.at - sv.before, i.at + sv.told + sv.after) <@ w.free`,
+  SELECT d.day, d.off_end, true FROM days d WHERE d.asked AND d.off_start <> d.off_end`,
+
+  // room: each stretch of a unit's free time, with the range its starts may take: a block
+  // [start - before, start + told + after) lies in the stretch [lo, hi) exactly when
+  // lo + before <= start <= hi - told - after. Cut to the notice and the days asked (or to the one
+  // start asked about). No start is ever tested against free time one by one.
+  room: `
+  SELECT r.unit_id, r.rank, r.first_at, r.last_at,
+         (r.first_at AT TIME ZONE st.tz)::date AS first_day, (r.last_at AT TIME ZONE st.tz)::date AS last_day
+    FROM (
+      SELECT f.unit_id, f.rank,
+             GREATEST(lower(p) + sv.before, st.earliest, st.asked_from, $9::timestamptz) AS first_at,
+             LEAST(upper(p) - sv.told - sv.after, st.asked_to, $9::timestamptz) AS last_at
+        FROM free f CROSS JOIN store st CROSS JOIN service sv CROSS JOIN LATERAL unnest(f.free) p) r
+    CROSS JOIN store st
+   WHERE r.first_at <= r.last_at`,
+
+  // room_days: each start range on each store-local day it touches (nearly always one), under each
+  // reading of that day, as the range of WALL times its instants read as under that offset.
+  room_days: `
+  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
+         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off) AS lo,
+         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off) AS hi
+    FROM room r JOIN readings x ON x.day = r.first_day
+  UNION ALL
+  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
+         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off),
+         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off)
+    FROM room r JOIN readings x ON x.day > r.first_day AND x.day <= r.last_day
+   WHERE r.last_day > r.first_day`,
+
+  // starts: the grid steps inside each range (every slot_step_min counted from local midnight), and
+  // the instant each names under its reading. On a change day a reading counts only if it reads
+  // back as the same wall time: none in a spring-forward gap, two in a fall-back overlap. Every start
+  // lies in working time (its block does), so it is on a working interval's grid.
+  starts: `
+  SELECT s.unit_id, s.rank, s.day, s.wall, s.at FROM (
+    SELECT g.unit_id, g.rank, g.day, g.changes, g.wall, (g.wall - g.off) AT TIME ZONE 'UTC' AS at FROM (
+      SELECT rd.unit_id, rd.rank, rd.day, rd.off, rd.changes,
+             generate_series(rd.day + make_interval(secs => ceil(date_part('epoch', rd.lo - rd.day) / st.step_secs) * st.step_secs), rd.hi, st.step) AS wall
+        FROM room_days rd CROSS JOIN store st) g) s
+    CROSS JOIN store st
+   WHERE NOT s.changes OR (s.at AT TIME ZONE st.tz) = s.wall`,
 
   // seating: a store with active service periods (a restaurant) seats only inside a period's
   // window on the day, and no later than its close minus the period's last_seating_offset_min.
@@ -194,31 +208,26 @@ const PARTS = {
     JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
 
   // offered: a start whose block fits (above) is offered no sooner than the notice, before the
-  // horizon, and (for a restaurant) inside a seating window. Touching intervals both produce their
-  // shared wall time: DISTINCT ON keeps one.
+  // horizon, and (for a restaurant) inside a seating window; grouped by instant with its units in
+  // diary order (the first is the one an "any unit" hold takes).
   offered: `
-  SELECT DISTINCT ON (s.unit_id, s.at) s.unit_id, s.day, s.at AS starts_at, s.at + sv.told AS ends_at,
-         s.at - sv.before AS block_starts_at, s.at + sv.told + sv.after AS block_ends_at
-    FROM starts s CROSS JOIN service sv CROSS JOIN store st
+  SELECT s.day, s.at, s.wall, string_agg(s.unit_id::text, ',' ORDER BY s.rank) AS unit_ids
+    FROM starts s CROSS JOIN store st
    WHERE s.at >= st.earliest AND s.at < st.latest
-     AND ($9::timestamptz IS NULL OR s.at = $9::timestamptz)
      AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
-          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))`,
+          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))
+   GROUP BY s.day, s.at, s.wall`,
 };
 
-// The answer: one row per offered start, its units in diary order (the first is the one an
-// "any unit" hold takes).
 // Computed once, never inlined into the parts that read them: inlined, the multirange arithmetic of
-// free and windows ran once per candidate start instead of once per unit and interval.
-const MATERIALIZED = new Set(['open_time', 'busy', 'free', 'windows']);
+// free ran once per grid instead of once per unit.
+const MATERIALIZED = new Set(['open_time', 'busy', 'free']);
 
 const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS ${MATERIALIZED.has(name) ? 'MATERIALIZED ' : ''}(${sql}\n)`).join(',\n')}
-SELECT o.day::text AS date, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at,
-       to_char(o.starts_at AT TIME ZONE st.tz, 'HH24:MI') AS local_time,
-       array_agg(o.unit_id::text ORDER BY u.sort, u.display_name, u.id) AS unit_ids
-  FROM offered o JOIN units u ON u.id = o.unit_id CROSS JOIN store st
- GROUP BY o.day, o.starts_at, o.ends_at, o.block_starts_at, o.block_ends_at, st.tz
- ORDER BY o.starts_at`;
+SELECT o.day::text AS date, o.at AS starts_at, o.at + sv.told AS ends_at, o.at - sv.before AS block_starts_at,
+       o.at + sv.told + sv.after AS block_ends_at, to_char(o.wall, 'HH24:MI') AS local_time, o.unit_ids
+  FROM offered o CROSS JOIN service sv
+ ORDER BY o.at`;
 
 function params(q: SlotQuery): unknown[] {
   return [
@@ -227,18 +236,27 @@ function params(q: SlotQuery): unknown[] {
   ];
 }
 
-// Planned for its own values every call: a generic plan (no dates, no store) misjudges every part.
-const PLAN_PER_CALL = { planPerCall: true };
+// A prepared statement like any other: the parts are materialised CTEs read by index or hash, so the
+// generic plan is the custom one (measured at 1, 31 and 90 days on the bench's 20-unit store), and
+// planning the statement every call cost 2 ms of a one-day hold's 3.
+
+// unit_ids travel as one comma-separated string: node-postgres parses a text[] in JavaScript, character
+// by character, and for a month of a 20-unit store that cost more than the statement itself.
+type SlotRow = Omit<OfferedSlot, 'unit_ids'> & { unit_ids: string };
+const slotOf = (r: SlotRow): OfferedSlot => ({
+  date: r.date, starts_at: r.starts_at, ends_at: r.ends_at, block_starts_at: r.block_starts_at, block_ends_at: r.block_ends_at,
+  local_time: r.local_time, unit_ids: r.unit_ids.split(','),
+});
 
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params(q), PLAN_PER_CALL);
-  return res.rows;
+  const res = await db.query<SlotRow>(SLOTS_SQL, params(q));
+  return res.rows.map(slotOf);
 }
 
 /** The one exact start q.at: its slot with the units that can take it, or null when not offered. */
 export async function offeredAt(db: Queryable, q: SlotQuery & { at: string }): Promise<OfferedSlot | null> {
-  const res = await db.query<OfferedSlot>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }), PLAN_PER_CALL);
-  return res.rows[0] ?? null;
+  const res = await db.query<SlotRow>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }));
+  return res.rows[0] ? slotOf(res.rows[0]) : null;
 }
 
 /** The units q may offer at all, by id (the order units are locked in). */

@@ -52,6 +52,21 @@ test('buffers and processing time widen the occupied block, not the told end; th
   ]);
 });
 
+test('a live hold blocks its whole block, buffers included: a start whose block would meet them is not offered, and what is offered can be held', async () => {
+  const w = await shop({ t, week: ALL_WEEK([{ open: '09:00', close: '12:00' }]), service: { duration_min: 30, buffer_after_min: 15 } });
+  // A customer holds 10:00 local: told 10:00-10:30, block 10:00-10:45 (the clean-up buffer after).
+  const first = await hold(w, { starts_at: '2026-06-02T09:00:00Z' });
+  assert.equal(first.status, 200, JSON.stringify(first.body));
+  const res = await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' });
+  // 10:30 would need 10:30-11:15, inside the hold's clean-up: not offered; 10:45 is.
+  assert.deepEqual(localTimesOf(res, '2026-06-02'), ['09:00', '09:15', '10:45', '11:00', '11:15']);
+  for (const s of res.body.days[0].slots) {
+    const h = await hold(w, { starts_at: s.starts_at });
+    assert.equal(h.status, 200, `offered ${s.local_time} refused: ${JSON.stringify(h.body)}`);
+    await call(t.app, 'DELETE', `/api/v1/bookings/holds/${h.body.hold.id}`, { token: w.customer });
+  }
+});
+
 test('a variant and add-ons change the duration searched for', async () => {
   const w = await shop({ t, week: ALL_WEEK([{ open: '09:00', close: '11:00' }]), service: { duration_min: 30 } });
   const v = await t.db.query<{ id: string }>(
