@@ -16,6 +16,8 @@ export interface ScenarioReport {
   sqlCeilingRatio?: number;
   /** Open-loop phases at a steady rate. */
   steady?: (OpenLoopResult & { label: string })[];
+  /** Fixed-rate phases not run: the rate is above what the scenario serves in a closed loop. */
+  steadySkipped?: { rate: number; label: string; maxRps: number }[];
   statementsPerRequest?: number;
   explainMainMs?: number;
   loadavg?: number[];
@@ -58,6 +60,7 @@ function verdict(r: ScenarioReport): string {
   if (half && r.kind === 'read' && half.p99 >= TARGETS.readP99AtHalf) misses.push(`p99@half>=${TARGETS.readP99AtHalf}`);
   if (half && r.name.startsWith('create') && half.p99 >= TARGETS.createP99AtHalf) misses.push(`p99@half>=${TARGETS.createP99AtHalf}`);
   if (light && light.p99 >= TARGETS.p99AtLight) misses.push(`p99@${light.label}>=${TARGETS.p99AtLight}`);
+  for (const s of r.steadySkipped ?? []) misses.push(`${s.label} beyond its maximum`);
   if (r.http.unexpected > 0 || (r.steady ?? []).some((s) => s.unexpected > 0)) misses.push('errors');
   if (r.http.peakRssMb >= TARGETS.rssMb) misses.push('rss');
   const online = Object.entries(TARGETS.online).find(([prefix]) => r.name.startsWith(prefix))?.[1];
@@ -101,6 +104,9 @@ export function steadyTable(rows: ScenarioReport[]): string {
   for (const r of rows) {
     for (const s of r.steady ?? []) {
       lines.push(`| ${r.name} | ${s.rate}/s (${s.label}) | ${s.achievedRps} | ${s.p50} | ${s.p99} | ${s.p999} | ${s.max} | ${s.sendLagP99} | ${s.unexpected} |`);
+    }
+    for (const s of r.steadySkipped ?? []) {
+      lines.push(`| ${r.name} | ${s.rate}/s (${s.label}) | not run: above its closed-loop maximum of ${s.maxRps} req/s | | | | | | |`);
     }
   }
   return lines.join('\n');
