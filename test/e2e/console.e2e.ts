@@ -175,6 +175,8 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   assert.match(await page.getByTestId('diary-meta').innerText(), /Europe\/London · 24 hours/);
   await page.locator(`[data-unit-column="${units.Alex}"] .block.time_off`).getByText('Lunch').waitFor();
   await page.locator(`[data-unit-column="${units['Chair 3']}"] .block.hold`).getByText('Hold').waitFor();
+  // An account customer's booking shows their name (looked up once by id), not a placeholder.
+  await page.locator(`[data-unit-column="${units.Sam}"] .appt[data-time="09:30-10:15"] .who`).getByText('Priya Shah').waitFor();
   assert.deepEqual(await seriousViolations(page), []);
 
   // Book: click Sam's column at 10:30 (empty).

@@ -6,6 +6,7 @@ import type { DiaryAppointment, Unit } from '../types.ts';
 import type { Ok } from '../../../client/index.ts';
 import { hhmm, iso, localDate, money, zonedInstant } from '../time.ts';
 import { Dialog } from './Dialog.tsx';
+import { customerName } from '../customer-names.ts';
 
 type Settled = Ok<'/api/v1/bookings/appointments/settle', 'post'>;
 type StatusPath = '/api/v1/bookings/appointments/check-in' | '/api/v1/bookings/appointments/complete' | '/api/v1/bookings/appointments/no-show';
@@ -60,7 +61,7 @@ export function AppointmentPanel(props: {
     props.onMove({ unitId: moveUnit, starts_at: iso(starts), ends_at: iso(starts + length) });
   }
 
-  const who = a.guest_name ?? (a.customer_id ? 'Account customer' : 'Guest');
+  const who = a.guest_name ?? customerName(a.customer_id) ?? (a.customer_id ? 'Account customer' : 'Guest');
   return (
     <Dialog title={`${hhmm(a.starts_at, tz)}–${hhmm(a.ends_at, tz)} ${who}`} onClose={props.onClose}>
       <dl class="facts">

@@ -8,6 +8,7 @@ import type { DiaryAppointment, DiaryResponse, Service } from '../types.ts';
 import { addDays, hhmm, hourMarks, iso, localDate, weekday, zonedInstant } from '../time.ts';
 import { QuickAdd, type Slot } from './QuickAdd.tsx';
 import { AppointmentPanel } from './AppointmentPanel.tsx';
+import { customerName, useCustomerNames } from '../customer-names.ts';
 
 export const PX_PER_MIN = 1;
 const SNAP_MIN = 5;
@@ -123,6 +124,7 @@ export function Diary(props: { hub: LiveHub }) {
   }, [columns]);
 
   const all = useMemo(() => new Map(diary?.units.flatMap((u) => u.appointments.map((a) => [a.id, { a, unitId: u.unit.id }] as const)) ?? []), [diary]);
+  useCustomerNames(diary?.units.flatMap((u) => u.appointments.map((a) => a.customer_id)) ?? []);
   const opened = openId ? all.get(openId) : undefined;
 
   function onColumnClick(col: Column, e: MouseEvent) {
@@ -295,7 +297,7 @@ function AppointmentBlock(props: {
   onPointerDown?: (e: PointerEvent) => void; onPointerMove?: (e: PointerEvent) => void; onPointerUp?: (e: PointerEvent) => void; onOpen?: () => void;
 }) {
   const { a } = props;
-  const who = a.guest_name ?? (a.customer_id ? 'Customer' : 'Guest');
+  const who = a.guest_name ?? customerName(a.customer_id) ?? (a.customer_id ? 'Customer' : 'Guest');
   return (
     <button
       type="button"

@@ -6,6 +6,7 @@ import type { LiveHub } from '../live.ts';
 import type { QueueEntry, QueueResponse, Service, Unit } from '../types.ts';
 import { hhmm } from '../time.ts';
 import { LiveBadge } from './Diary.tsx';
+import { customerName, useCustomerNames } from '../customer-names.ts';
 
 export function Queue(props: { hub: LiveHub }) {
   const { api, session } = useApp();
@@ -34,6 +35,7 @@ export function Queue(props: { hub: LiveHub }) {
   const unitName = (id: string | null) => units.find((u) => u.id === id)?.display_name ?? '—';
   const waiting = queue?.entries.filter((e) => e.status === 'waiting') ?? [];
   const called = queue?.entries.filter((e) => e.status === 'called') ?? [];
+  useCustomerNames(queue?.entries.map((e) => e.customer_id) ?? []);
 
   return (
     <section class="queue" aria-labelledby="queue-title">
@@ -71,7 +73,7 @@ function EntryCard(props: { e: QueueEntry; units: Unit[]; unitName: (id: string 
   const [unitId, setUnitId] = useState(e.suggested_unit_id ?? e.preferred_unit_id ?? props.units[0]?.id ?? '');
   const act = useAction();
   const body = { store_id: session.storeId, entry_id: e.entry_id };
-  const name = e.guest_name ?? (e.customer_id ? 'Customer' : 'Walk-in');
+  const name = e.guest_name ?? customerName(e.customer_id) ?? (e.customer_id ? 'Customer' : 'Walk-in');
   useEffect(() => { if (!unitId && props.units[0]) setUnitId(e.suggested_unit_id ?? props.units[0].id); }, [props.units]);
 
   async function call() {
