@@ -72,7 +72,10 @@ export function holdAndConfirm(): Scenario {
       customerId = store.customers[1];
       await env.mint.customer(customerId);
       const res = await env.db.query<{ unit_id: string; at: string }>(
-        `SELECT u.id AS unit_id, (day + make_interval(mins => m)) AT TIME ZONE s.timezone AS at
+        // day::date + interval is a wall-clock timestamp, which AT TIME ZONE turns into the store's
+        // instant (generate_series over dates yields UTC-midnight timestamptz: read directly, every
+        // start after the spring change would be an hour off, and those at a day's edges refused).
+        `SELECT u.id AS unit_id, (day::date + make_interval(mins => m)) AT TIME ZONE s.timezone AS at
            FROM stores s JOIN units u ON u.store_id = s.id
            CROSS JOIN LATERAL generate_series((now() AT TIME ZONE s.timezone)::date + ${FIRST_DAY}, (now() AT TIME ZONE s.timezone)::date + ${LAST_DAY}, interval '1 day') day
            JOIN unit_hours h ON h.unit_id = u.id AND h.weekday = extract(dow FROM day)
