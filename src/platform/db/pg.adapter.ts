@@ -51,6 +51,33 @@ export interface PgOptions {
   onError?: (err: Error) => void;
 }
 
+/**
+ * Runs fn on a checked-out client and gives the client back. Not pool.query: that destroys the
+ * connection after ANY failed statement, so every refusal (a write function's BB001, a 23P01 slot
+ * collision, a unique violation) would cost a new session: a backend fork, and every cached plan and
+ * compiled function of the old one thrown away. A statement that fails is an answer; only a lost or
+ * timed-out connection (or one whose rollback failed) is dropped. A checked-out client whose
+ * connection drops emits 'error' (the pool listens only to idle clients); unheard, that event would
+ * crash the process, so it is heard here and the client dropped.
+ */
+async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
+  client.on('error', onError);
+  try {
+    return await fn(client, onError);
+  } catch (err) {
+    if (!broken && isUnavailable(err)) broken = err as Error;
+    throw err;
+  } finally {
+    client.removeListener('error', onError);
+    client.release(broken);
+  }
+}
+
 export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   const statement = options.prepare === false ? unnamed : named;
   const pool = new pg.Pool({
@@ -74,58 +101,25 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   return {
     engine: 'pg',
     pool,
-    // Not pool.query: it destroys the connection after ANY failed statement, so every refusal (a
-    // write function's BB001, a 23P01 slot collision, a unique violation) cost a new session: a
-    // backend fork, and every cached plan and compiled function of the old one thrown away. A
-    // statement that fails is an answer; only a lost or timed-out connection is dropped.
     async query(sql, params, options) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      const onError = (err: Error) => {
-        broken = err;
-      };
-      client.on('error', onError);
-      try {
-        return wrap(await client.query(statement(sql, params, options)));
-      } catch (err) {
-        if (!broken && isUnavailable(err)) broken = err as Error;
-        throw err;
-      } finally {
-        client.removeListener('error', onError);
-        client.release(broken);
-      }
+      return withClient(pool, (client) => client.query(statement(sql, params, options)).then(wrap));
     },
     async transaction(fn) {
-      const client = await pool.connect();
-      let broken: Error | undefined;
-      // A checked-out client whose connection drops emits 'error' (the pool listens only to idle
-      // clients); unheard, that event would crash the process. Note it and destroy the client.
-      const onError = (err: Error) => {
-        broken = err;
-      };
-      client.on('error', onError);
-      try {
+      return withClient(pool, async (client, drop) => {
         await client.query('BEGIN');
-        const result = await fn({ query: async (sql, params, options) => wrap(await client.query(statement(sql, params, options))) });
-        await client.query('COMMIT');
-        return result;
-      } catch (err) {
-        // A connection that is gone or timed out cannot roll back (a stalled one would make the
-        // ROLLBACK wait out a second statement timeout): destroying it ends the server's transaction.
-        if (!broken && isUnavailable(err)) broken = err as Error;
-        if (!broken) {
-          try {
-            await client.query('ROLLBACK');
-          } catch (rollbackErr) {
-            broken = rollbackErr as Error;
-          }
+        try {
+          const result = await fn({ query: async (sql, params, options) => wrap(await client.query(statement(sql, params, options))) });
+          await client.query('COMMIT');
+          return result;
+        } catch (err) {
+          // A connection that is gone or timed out cannot roll back (a stalled one would make the
+          // ROLLBACK wait out a second statement timeout): withClient drops it instead, which ends
+          // the server's transaction. Otherwise roll back; a session whose rollback fails is in an
+          // unknown state and is dropped too. Either way the caller sees the first error.
+          if (!isUnavailable(err)) await client.query('ROLLBACK').catch(drop);
+          throw err;
         }
-        throw err;
-      } finally {
-        // A client whose rollback failed is in an unknown state: destroy it rather than reuse it.
-        client.removeListener('error', onError);
-        client.release(broken);
-      }
+      });
     },
     async exec(sql) {
       await pool.query(sql);
