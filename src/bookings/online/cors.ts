@@ -19,6 +19,9 @@ declare module 'fastify' {
 }
 
 const ONLINE_PATHS = /^\/api\/v1\/(bookings\/availability|bookings\/holds|me\/appointments)(\/|\?|$)/;
+// What the shop's page may read of an answer: the request id (to quote to support) and, on a 429 or a
+// busy answer, when to retry. The same on every answer, refusals included.
+const EXPOSED_HEADERS = ['x-request-id', 'retry-after'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function anyStoreAllows(db: Queryable, origin: string): Promise<boolean> {
@@ -66,7 +69,7 @@ export async function registerOnlineCors(app: FastifyInstance): Promise<void> {
             origin: request.headers.origin as string,
             methods: ['GET', 'POST', 'DELETE'],
             allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
-            exposedHeaders: ['x-request-id'],
+            exposedHeaders: EXPOSED_HEADERS,
             credentials: false,
             maxAge: 600,
           }
@@ -81,7 +84,7 @@ export async function registerOnlineCors(app: FastifyInstance): Promise<void> {
     if (reply.statusCode < 400 || request.method === 'OPTIONS' || reply.hasHeader('access-control-allow-origin')) return payload;
     if (!(await allowed(request).catch(() => false))) return payload;
     reply.header('access-control-allow-origin', request.headers.origin as string);
-    reply.header('access-control-expose-headers', 'x-request-id, retry-after');
+    reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));
     const vary = reply.getHeader('vary');
     reply.header('vary', vary ? `${vary}, Origin` : 'Origin');
     return payload;
