@@ -8,7 +8,7 @@ import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
 import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
-import { createMessagesWorker } from './notifications/messages/worker.ts';
+import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/messages/worker.ts';
 
 const config = loadConfigOrExit();
 
@@ -26,12 +26,15 @@ sweeper.unref();
 // Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
 const eventPruning = startPruning(db, systemClock, app.log);
 
+// A background worker's own connections on a PostgreSQL server; the embedded engine's one connection otherwise.
+async function ownConnections(wanted: boolean, poolSize: number, name: string) {
+  if (!wanted || !config.databaseUrl) return db;
+  return openDatabase({ ...config, dbPoolSize: poolSize }, (err) => app.log.warn({ err: { message: err.message } }, `${name}: idle database connection lost`));
+}
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
 // On a PostgreSQL server it has its own few connections, so a burst of requests holding the pool
 // never stalls deliveries (the embedded engine has one connection, shared).
-const workerDb = config.workerEnabled && config.databaseUrl
-  ? await openDatabase({ ...config, dbPoolSize: WEBHOOK_WORKER_POOL }, (err) => app.log.warn({ err: { message: err.message } }, 'webhook worker: idle database connection lost'))
-  : db;
+const workerDb = await ownConnections(config.workerEnabled, WEBHOOK_WORKER_POOL, 'webhook worker');
 const worker = config.workerEnabled
   ? new WebhookWorker({ db: workerDb, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
   : null;
@@ -43,10 +46,7 @@ const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.
 // On a PostgreSQL server it too has its own few connections (its database work is short: claims and
 // outcomes, never held across a send), so a backlog of messages never takes the connections requests
 // need, nor the reverse.
-const MESSAGES_WORKER_POOL = 4;
-const messagesDb = config.workerEnabled && config.messages.worker && config.databaseUrl
-  ? await openDatabase({ ...config, dbPoolSize: MESSAGES_WORKER_POOL }, (err) => app.log.warn({ err: { message: err.message } }, 'messages worker: idle database connection lost'))
-  : db;
+const messagesDb = await ownConnections(config.workerEnabled && config.messages.worker, MESSAGES_WORKER_POOL, 'messages worker');
 const messagesWorker = config.workerEnabled && config.messages.worker
   ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
   : null;

@@ -32,6 +32,10 @@ export function transportsFor(config: MessagesConfig): Partial<Record<MessageCha
   return transports;
 }
 
+/** Connections of its own beside an API process on a PostgreSQL server (src/server.ts): its database
+ * work is short (claims, outcomes) and never held across a send, so a few serve any concurrency. */
+export const MESSAGES_WORKER_POOL = 4;
+
 export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>> }): MessagesWorker {
   const { db, clock, config, log } = deps;
   const transports = deps.transports ?? transportsFor(config);
