@@ -25,6 +25,21 @@ export interface LoadResult {
   unexpected: number;
 }
 
+/** Counts each answer into outcomes as "200" or, for a refusal, "409 SLOT_TAKEN" (its envelope's code). */
+export function tallyInto(outcomes: Record<string, number>) {
+  return (status: number, body: string) => {
+    let key = String(status);
+    if (status >= 300) {
+      try {
+        key += ' ' + (JSON.parse(body)?.error?.code ?? '');
+      } catch {
+        // not JSON: the status alone
+      }
+    }
+    outcomes[key] = (outcomes[key] ?? 0) + 1;
+  };
+}
+
 export async function httpLoad(
   url: string,
   opts: {
@@ -45,17 +60,7 @@ export async function httpLoad(
   if (opts.chained) return chainedLoad(url, opts);
   let i = 0;
   const outcomes: Record<string, number> = {};
-  const onResponse = (status: number, body: string) => {
-    let key = String(status);
-    if (status >= 300) {
-      try {
-        key += ' ' + (JSON.parse(body)?.error?.code ?? '');
-      } catch {
-        // not JSON: the status alone
-      }
-    }
-    outcomes[key] = (outcomes[key] ?? 0) + 1;
-  };
+  const onResponse = tallyInto(outcomes);
   const result = await autocannon({
     url,
     connections: opts.connections,
@@ -85,17 +90,7 @@ async function chainedLoad(
   let i = 0;
   const outcomes: Record<string, number> = {};
   const pairs: number[] = [];
-  const tally = (status: number, body: string) => {
-    let key = String(status);
-    if (status >= 300) {
-      try {
-        key += ' ' + (JSON.parse(body)?.error?.code ?? '');
-      } catch {
-        // not JSON: the status alone
-      }
-    }
-    outcomes[key] = (outcomes[key] ?? 0) + 1;
-  };
+  const tally = tallyInto(outcomes);
   const wire = ({ then: _then, ...w }: WireRequest) => w;
   const result = await autocannon({
     url,

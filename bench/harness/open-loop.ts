@@ -9,7 +9,7 @@
 // arrival rate is meant to expose (coordinated omission). The lag of the actual sends behind the
 // schedule is reported too, so a generator that cannot keep up is visible.
 import http from 'node:http';
-import type { WireRequest } from './load.ts';
+import { tallyInto, type WireRequest } from './load.ts';
 
 export interface OpenLoopResult {
   rate: number;
@@ -38,6 +38,7 @@ export async function openLoop(
   const latencies: number[] = [];
   const lags: number[] = [];
   const outcomes: Record<string, number> = {};
+  const tally = tallyInto(outcomes);
   const inflight = new Set<Promise<void>>();
 
   const send = (scheduled: number): Promise<void> => {
@@ -54,15 +55,8 @@ export async function openLoop(
           });
           res.on('end', () => {
             latencies.push(performance.now() - scheduled);
-            let key = String(res.statusCode);
-            if (keep) {
-              try {
-                key += ' ' + (JSON.parse(Buffer.concat(chunks).toString())?.error?.code ?? '');
-              } catch {
-                // not JSON: the status alone
-              }
-            }
-            outcomes[key] = (outcomes[key] ?? 0) + 1;
+            // Without the body (error codes not asked for) a refusal counts by its status alone.
+            tally(res.statusCode ?? 0, keep ? Buffer.concat(chunks).toString() : '');
             resolve();
           });
         },
