@@ -19,6 +19,7 @@ import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
 import { featureRoutes, sharedSchemas } from './routes.ts';
 import { disableEventsForBench } from './events/outbox.ts';
+import { configureAvailabilityCache } from './bookings/availability/availability.cache.ts';
 
 export interface AppDeps {
   config: Config;
@@ -70,6 +71,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   app.decorate('deps', { config, db, clock, tokens });
   if (config.events.disabledForBench) disableEventsForBench(true);
+  configureAvailabilityCache(db, config.availabilityCacheMb * 1024 * 1024);
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');

@@ -23,6 +23,8 @@ export interface Config {
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
+  /** Memory for kept availability answers, in MiB (0: every search computes afresh). */
+  readonly availabilityCacheMb: number;
   readonly events: {
     /** How often the live stream's pump reads the feed (ms). */
     readonly streamPollMs: number;
@@ -179,6 +181,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
+    availabilityCacheMb: int(env, 'AVAILABILITY_CACHE_MB', 32, 0, 4096),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     events: Object.freeze({
       streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),

@@ -39,7 +39,8 @@ function availability(days: number): Scenario {
     },
     async service() {
       const { searchAvailability } = await import('../../src/bookings/availability/availability.service.ts');
-      return (ctx, call) => searchAvailability(ctx, call.query as any);
+      // Every call computes afresh: the statement's own limit, beside the service's kept answers.
+      return (ctx, call) => searchAvailability(ctx, call.query as any, { cache: false });
     },
   };
 }

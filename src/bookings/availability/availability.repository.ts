@@ -30,8 +30,11 @@ export interface SlotQuery {
   /** The customer view: online_bookable units, online_visible services, nothing if blocked. */
   customerView: boolean;
   customerId: string | null;
-  /** Notice and horizon count from here: the request's now (a confirm passes its hold's creation). */
-  askedAt: string;
+  /**
+   * Notice and horizon count from here: the request's now (a confirm passes its hold's creation).
+   * Null leaves both out: the search computes answers it keeps that way and applies them as it serves.
+   */
+  askedAt: string | null;
   /** Holds whose expires_at is not after this no longer block. */
   now: string;
 }
@@ -55,8 +58,8 @@ const PARTS = {
   // for. No row at all when a customer asks of a store that has blocked them: it offers nothing.
   store: `
   SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, (s.slot_step_min * 60)::float8 AS step_secs,
-         $12::timestamptz + make_interval(mins => s.min_notice_min) AS earliest,
-         $12::timestamptz + make_interval(days => s.booking_horizon_days) AS latest,
+         COALESCE($12::timestamptz + make_interval(mins => s.min_notice_min), '-infinity') AS earliest,
+         COALESCE($12::timestamptz + make_interval(days => s.booking_horizon_days), 'infinity') AS latest,
          COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS first_day,
          COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day,
          COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date)::timestamp AT TIME ZONE s.timezone AS asked_from,

@@ -1,12 +1,15 @@
 // The availability search. The rules live in one SQL statement (availability.repository.ts); this
-// module checks the question (who asks, which store, which service, which dates) and lays the
-// answer out by day.
+// module checks the question (who asks, which store, which service, which dates), keeps computed
+// answers while the store's diary is unchanged (availability.cache.ts) and serves them by day
+// (availability.answer.ts).
 import type { ShopperContext } from '../../platform/context.ts';
 import { assertPartyFits } from '../services/party-size.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { offeredSlots, type SlotQuery } from './availability.repository.ts';
+import { availabilityCache } from './availability.cache.ts';
+import { addDays, answerJson, keptAnswer, servedDays } from './availability.answer.ts';
 import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
-import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery, type AvailabilityResponse } from './availability.schemas.ts';
+import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery } from './availability.schemas.ts';
 
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -48,19 +51,26 @@ function localToday(timezone: string, now: Date): string {
   return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
 }
 
-function addDays(date: string, days: number): string {
-  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+export interface SearchOptions {
+  /** false computes every answer afresh (the bench's measure of the statement itself). */
+  cache?: boolean;
 }
 
-export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery): Promise<AvailabilityResponse> {
+/**
+ * The answer as JSON, ready to send: kept answers are served as they were serialised
+ * (availability.cache.ts), so the route sends the string as it is.
+ */
+export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery, options: SearchOptions = {}): Promise<string> {
   const storeId = storeOf(ctx, query.store_id);
   const customerView = ctx.actor.kind === 'customer';
   const customerId = ctx.actor.kind === 'customer' ? ctx.actor.customerId : null;
   const addonIds = parseAddonIds(query.addon_ids);
   const partySize = query.party_size ?? 1;
   const now = ctx.clock.now();
+  const nowMs = now.getTime();
+  const cache = options.cache === false ? null : availabilityCache(ctx.db);
   const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
-  const terms = await bookingTerms(ctx.db, { ...ask, customerId });
+  const terms = await bookingTerms(ctx.db, { ...ask, customerId }, { since: cache?.snapshotOf(storeId) ?? null, now: now.toISOString() });
   assertTerms(terms, customerView, partySize);
   // Unset dates: from today (store-local) for a week.
   const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
@@ -68,20 +78,22 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   if (toDate < fromDate) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
   const days = (Date.parse(toDate) - Date.parse(fromDate)) / DAY_MS + 1;
   if (days > MAX_AVAILABILITY_DAYS) throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
-  const q: SlotQuery = {
-    ...ask, partySize, fromDate, toDate, at: null, customerView, customerId, askedAt: now.toISOString(), now: now.toISOString(),
-  };
-  const slots = await offeredSlots(ctx.db, q);
-  const byDay = new Map<string, AvailabilityResponse['days'][number]['slots']>();
-  for (let i = 0; i < days; i++) byDay.set(addDays(fromDate, i), []);
-  for (const s of slots) {
-    byDay.get(s.date)?.push({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
-  }
-  return {
-    store_id: storeId,
-    timezone: terms.store.timezone,
-    service_id: query.service_id,
-    duration_min: terms.service.duration_min,
-    days: [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots })),
-  };
+  const head = { store_id: storeId, timezone: terms.store.timezone, service_id: query.service_id, duration_min: terms.service.duration_min };
+  // A store that has blocked the customer offers nothing (the same answer for every other customer is kept).
+  if (customerView && terms.customer?.blocked) return answerJson(head, servedDays(keptAnswer([], fromDate, days, nowMs, nowMs), 0, 0));
+
+  // Computed without the notice and horizon (askedAt null): they are applied below, as it is served.
+  const q: SlotQuery = { ...ask, partySize, fromDate, toDate, at: null, customerView, customerId: null, askedAt: null, now: now.toISOString() };
+  const holdsExpireAt = terms.diary.holdsExpireAt ? Date.parse(terms.diary.holdsExpireAt) : Infinity;
+  const compute = async () => keptAnswer(await offeredSlots(ctx.db, q), fromDate, days, nowMs, holdsExpireAt);
+  const answer = cache?.enabled
+    ? await cache.answer(cache.observe(storeId, terms.diary, nowMs), keyOf(q), nowMs, compute)
+    : await compute();
+  const earliest = nowMs + terms.store.min_notice_min * 60_000;
+  const latest = nowMs + terms.store.booking_horizon_days * DAY_MS;
+  return answerJson(head, servedDays(answer, earliest, latest));
 }
+
+/** What a kept answer answers (the store is the cache's own key). */
+const keyOf = (q: SlotQuery) =>
+  [q.serviceId, q.variantId, [...q.addonIds].sort().join(','), q.unitId, q.partySize, q.customerView, q.fromDate, q.toDate].join('|');

@@ -1,6 +1,8 @@
 // What an online question needs to know before the slot statement runs, in one read: the store and
 // its online settings, the service with the variant and add-ons asked for, the unit asked for and
 // the customer's standing. Each is filtered on the store, so another store's record reads as missing.
+// For the search it also answers what its kept answers need (availability.cache.ts): whether the
+// store's diary changed since a snapshot, this read's own snapshot, and when the first live hold expires.
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface BookingTerms {
@@ -9,6 +11,8 @@ export interface BookingTerms {
     currency: string;
     hold_minutes: number;
     cancellation_window_min: number;
+    min_notice_min: number;
+    booking_horizon_days: number;
   } | null;
   service: {
     is_active: boolean;
@@ -26,14 +30,26 @@ export interface BookingTerms {
   addonsFound: boolean;
   unitInStore: boolean;
   customer: { erased: boolean; blocked: boolean } | null;
+  diary: Diary;
+}
+
+export interface Diary {
+  /** This read's snapshot (pg_snapshot text). */
+  snapshot: string;
+  /** Whether a transaction `since` did not see changed what a search reads; null without since. */
+  changed: boolean | null;
+  /** When the store's first live hold expires (holds expiring after `now`), or null. */
+  holdsExpireAt: string | null;
 }
 
 export async function bookingTerms(
   q: Queryable,
   a: { storeId: string; serviceId: string; variantId: string | null; addonIds: string[]; unitId: string | null; customerId: string | null },
+  diary: { since: string | null; now: string } | null = null,
 ): Promise<BookingTerms> {
   const res = await q.query<Record<string, any>>(
     `SELECT st.id IS NOT NULL AS store_found, st.timezone, st.currency, st.hold_minutes, st.cancellation_window_min,
+            st.min_notice_min, st.booking_horizon_days,
             sv.id IS NOT NULL AS service_found, sv.is_active, sv.online_visible, sv.party_min, sv.party_max, sv.price_type,
             sv.deposit_policy,
             COALESCE(v.duration_min, sv.duration_min) + ad.extra_min AS duration_min,
@@ -42,7 +58,13 @@ export async function bookingTerms(
             ad.n = cardinality($4::uuid[]) AS addons_found,
             ($5::uuid IS NULL OR EXISTS (SELECT 1 FROM units u WHERE u.store_id = $1 AND u.id = $5::uuid)) AS unit_in_store,
             cu.id IS NOT NULL AS customer_found, cu.erased_at IS NOT NULL AS customer_erased,
-            COALESCE(sc.blocked, false) AS customer_blocked
+            COALESCE(sc.blocked, false) AS customer_blocked,
+            pg_current_snapshot()::text AS diary_snapshot,
+            CASE WHEN $7::text IS NOT NULL THEN EXISTS (
+              SELECT 1 FROM availability_changes c
+               WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot))
+            END AS diary_changed,
+            (SELECT min(h.expires_at) FROM holds h WHERE h.store_id = $1 AND h.released_at IS NULL AND h.expires_at > $8::timestamptz) AS holds_expire_at
        FROM (VALUES (1)) AS one (x)
        LEFT JOIN stores st ON st.id = $1
        LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $2
@@ -52,12 +74,15 @@ export async function bookingTerms(
            FROM service_addons a WHERE a.store_id = $1 AND a.service_id = sv.id AND a.id = ANY($4::uuid[]) AND a.is_active) ad ON true
        LEFT JOIN customers cu ON cu.id = $6::uuid
        LEFT JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = $6::uuid`,
-    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId],
+    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null],
   );
   const r = res.rows[0];
   return {
     store: r.store_found
-      ? { timezone: r.timezone, currency: r.currency, hold_minutes: r.hold_minutes, cancellation_window_min: r.cancellation_window_min }
+      ? {
+          timezone: r.timezone, currency: r.currency, hold_minutes: r.hold_minutes, cancellation_window_min: r.cancellation_window_min,
+          min_notice_min: r.min_notice_min, booking_horizon_days: r.booking_horizon_days,
+        }
       : null,
     service: r.service_found
       ? {
@@ -69,5 +94,6 @@ export async function bookingTerms(
     addonsFound: r.addons_found,
     unitInStore: r.unit_in_store,
     customer: r.customer_found ? { erased: r.customer_erased, blocked: r.customer_blocked } : null,
+    diary: { snapshot: r.diary_snapshot, changed: r.diary_changed, holdsExpireAt: r.holds_expire_at },
   };
 }

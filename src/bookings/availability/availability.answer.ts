@@ -1,0 +1,55 @@
+// How an availability answer is laid out: by store-local day, each slot serialised once when the
+// answer is computed, so serving a kept answer again is joining strings (availability.cache.ts).
+// The notice and the horizon move with the clock, so they are applied here, as the answer is served.
+import type { OfferedSlot } from './availability.repository.ts';
+import type { KeptAnswer, KeptDay, KeptSlot } from './availability.cache.ts';
+
+const DAY_MS = 86_400_000;
+
+export function addDays(date: string, days: number): string {
+  return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
+}
+
+const dayJson = (date: string, slots: readonly KeptSlot[]) => `{"date":"${date}","slots":[${slots.map((s) => s.json).join(',')}]}`;
+
+/** The answer for the days fromDate..toDate (count of them: days) from the statement's slots. */
+export function keptAnswer(slots: readonly OfferedSlot[], fromDate: string, days: number, computedAt: number, validUntil: number): KeptAnswer {
+  const byDay = new Map<string, KeptSlot[]>();
+  for (let i = 0; i < days; i++) byDay.set(addDays(fromDate, i), []);
+  for (const s of slots) {
+    // The fields in the order of the Slot schema (availability.schemas.ts).
+    const json = JSON.stringify({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
+    byDay.get(s.date)?.push({ at: Date.parse(s.starts_at), json });
+  }
+  let bytes = 0;
+  const kept: KeptDay[] = [...byDay].map(([date, daySlots]) => {
+    const json = dayJson(date, daySlots);
+    bytes += json.length + daySlots.reduce((n, s) => n + s.json.length + 64, 0);
+    return { date, slots: daySlots, json };
+  });
+  return { days: kept, computedAt, validUntil, bytes };
+}
+
+/** The answer's days as JSON, keeping only the slots that start in [earliest, latest). */
+export function servedDays(answer: KeptAnswer, earliest: number, latest: number): string {
+  return answer.days
+    .map((day) => {
+      const { slots } = day;
+      if (!slots.length || (slots[0].at >= earliest && slots[slots.length - 1].at < latest)) return day.json;
+      return dayJson(day.date, slots.filter((s) => s.at >= earliest && s.at < latest));
+    })
+    .join(',');
+}
+
+export interface AnswerHead {
+  store_id: string;
+  timezone: string;
+  service_id: string;
+  duration_min: number;
+}
+
+/** The whole answer's JSON, in the field order of AvailabilityResponse. */
+export function answerJson(head: AnswerHead, days: string): string {
+  const { store_id, timezone, service_id, duration_min } = head;
+  return `${JSON.stringify({ store_id, timezone, service_id, duration_min }).slice(0, -1)},"days":[${days}]}`;
+}
