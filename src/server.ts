@@ -6,6 +6,7 @@ import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
+import { pruneAvailabilityChanges } from './bookings/availability/availability-changes.repository.ts';
 import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/messages/worker.ts';
@@ -21,6 +22,8 @@ if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surfa
 
 const sweeper = setInterval(() => {
   purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
+  // The availability search's change records older than a day (src/bookings/availability/).
+  pruneAvailabilityChanges(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'availability change pruning failed'));
 }, 10 * 60 * 1000);
 sweeper.unref();
 // Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
