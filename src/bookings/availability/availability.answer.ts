@@ -27,11 +27,41 @@ export function keptAnswer(slots: readonly OfferedSlot[], fromDate: string, days
     bytes += json.length + daySlots.reduce((n, s) => n + s.json.length + 64, 0);
     return { date, slots: daySlots, json };
   });
-  return { days: kept, computedAt, validUntil, bytes };
+  const starts = Float64Array.from(kept.flatMap((d) => d.slots.map((s) => s.at)));
+  return { days: kept, starts, computedAt, validUntil, bytes: bytes * 2, served: null };
+}
+
+/**
+ * The answer as sent, keeping only the slots that start in [earliest, latest). Slots are in time
+ * order across the days, so what is kept is one run of them, named by its ends: the same run and
+ * head give the same bytes, kept with the answer, so a kept answer is sent again without building
+ * anything (the run moves only when the clock passes a slot).
+ */
+export function servedBody(answer: KeptAnswer, head: AnswerHead, earliest: number, latest: number): Buffer {
+  const from = firstAtOrAfter(answer, earliest);
+  const to = firstAtOrAfter(answer, latest);
+  const key = `${from}:${to}:${head.store_id}:${head.timezone}:${head.service_id}:${head.duration_min}`;
+  if (answer.served?.key === key) return answer.served.body;
+  const body = Buffer.from(answerJson(head, servedDays(answer, earliest, latest)));
+  answer.served = { key, body };
+  return body;
+}
+
+/** How many of the answer's slots start before t. */
+function firstAtOrAfter(answer: KeptAnswer, t: number): number {
+  const ats = answer.starts;
+  let lo = 0;
+  let hi = ats.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (ats[mid] < t) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** The answer's days as JSON, keeping only the slots that start in [earliest, latest). */
-export function servedDays(answer: KeptAnswer, earliest: number, latest: number): string {
+function servedDays(answer: KeptAnswer, earliest: number, latest: number): string {
   return answer.days
     .map((day) => {
       const { slots } = day;
@@ -49,7 +79,7 @@ export interface AnswerHead {
 }
 
 /** The whole answer's JSON, in the field order of AvailabilityResponse. */
-export function answerJson(head: AnswerHead, days: string): string {
+function answerJson(head: AnswerHead, days: string): string {
   const { store_id, timezone, service_id, duration_min } = head;
   return `${JSON.stringify({ store_id, timezone, service_id, duration_min }).slice(0, -1)},"days":[${days}]}`;
 }

@@ -30,11 +30,16 @@ export interface KeptDay {
 
 export interface KeptAnswer {
   days: KeptDay[];
+  /** Every slot's start, in order (the days' slots one after another). */
+  starts: Float64Array;
   /** The clock reading it was computed at: a clock read earlier may not use it. */
   computedAt: number;
   /** When the first hold it counts as busy expires (Infinity when none does). */
   validUntil: number;
+  /** Roughly what it holds, the last body it sent included. */
   bytes: number;
+  /** The last body sent and what it was built for (availability.answer.ts, servedBody). */
+  served: { key: string; body: Buffer } | null;
 }
 
 interface Generation {

@@ -18,9 +18,9 @@ export async function availabilityRoutes(fastify: FastifyInstance) {
       response: { 200: AvailabilityResponse },
     },
   }, async (request, reply) => {
-    // The answer comes serialised (kept answers are stored that way): sent as it is, not again.
-    const json = await searchAvailability(shopperContext(request), request.query);
-    // (A JSON string with a JSON content type skips Fastify's serializer; the schema still documents it.)
-    return reply.type('application/json; charset=utf-8').send(json as unknown as AvailabilityResponse);
+    // The answer comes serialised (kept answers are stored that way): sent as it is.
+    const body = await searchAvailability(shopperContext(request), request.query);
+    // (Bytes skip Fastify's serializer; the schema still documents them.)
+    return reply.type('application/json; charset=utf-8').send(body as unknown as AvailabilityResponse);
   });
 }

@@ -7,7 +7,7 @@ import { assertPartyFits } from '../services/party-size.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { offeredSlots, type SlotQuery } from './availability.repository.ts';
 import { availabilityCache } from './availability.cache.ts';
-import { addDays, answerJson, keptAnswer, servedDays } from './availability.answer.ts';
+import { addDays, keptAnswer, servedBody } from './availability.answer.ts';
 import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
 import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery } from './availability.schemas.ts';
 
@@ -57,10 +57,10 @@ export interface SearchOptions {
 }
 
 /**
- * The answer as JSON, ready to send: kept answers are served as they were serialised
- * (availability.cache.ts), so the route sends the string as it is.
+ * The answer as JSON bytes, ready to send: kept answers are served as they were serialised
+ * (availability.cache.ts), so the route sends them as they are.
  */
-export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery, options: SearchOptions = {}): Promise<string> {
+export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery, options: SearchOptions = {}): Promise<Buffer> {
   const storeId = storeOf(ctx, query.store_id);
   const customerView = ctx.actor.kind === 'customer';
   const customerId = ctx.actor.kind === 'customer' ? ctx.actor.customerId : null;
@@ -80,7 +80,7 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   if (days > MAX_AVAILABILITY_DAYS) throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
   const head = { store_id: storeId, timezone: terms.store.timezone, service_id: query.service_id, duration_min: terms.service.duration_min };
   // A store that has blocked the customer offers nothing (the same answer for every other customer is kept).
-  if (customerView && terms.customer?.blocked) return answerJson(head, servedDays(keptAnswer([], fromDate, days, nowMs, nowMs), 0, 0));
+  if (customerView && terms.customer?.blocked) return servedBody(keptAnswer([], fromDate, days, nowMs, nowMs), head, 0, 0);
 
   // Computed without the notice and horizon (askedAt null): they are applied below, as it is served.
   const q: SlotQuery = { ...ask, partySize, fromDate, toDate, at: null, customerView, customerId: null, askedAt: null, now: now.toISOString() };
@@ -91,7 +91,7 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
     : await compute();
   const earliest = nowMs + terms.store.min_notice_min * 60_000;
   const latest = nowMs + terms.store.booking_horizon_days * DAY_MS;
-  return answerJson(head, servedDays(answer, earliest, latest));
+  return servedBody(answer, head, earliest, latest);
 }
 
 /** What a kept answer answers (the store is the cache's own key). */

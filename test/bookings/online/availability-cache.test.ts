@@ -23,7 +23,7 @@ async function fresh(w: Shop, customerId = w.customerId, query: Record<string, u
     actor: { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] },
     db: t.db, clock: t.clock, requestId: 'test', log: pino({ level: 'silent' }), idempotency: null, replayed: false,
   };
-  return JSON.parse(await searchAvailability(ctx, { store_id: w.storeId, service_id: w.serviceId, ...query } as any, { cache: false }));
+  return JSON.parse(String(await searchAvailability(ctx, { store_id: w.storeId, service_id: w.serviceId, ...query } as any, { cache: false })));
 }
 
 /** Searches twice (the second from what the first kept) and checks both against a fresh computation. */
