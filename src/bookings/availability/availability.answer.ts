@@ -1,5 +1,5 @@
 // How an availability answer is laid out: by store-local day, each slot serialised once when the
-// answer is computed, so serving a kept answer again is joining strings (availability.cache.ts).
+// answer is computed and the body it sends kept with it (availability.cache.ts).
 // The notice and the horizon move with the clock, so they are applied here, as the answer is served.
 import type { OfferedSlot } from './availability.repository.ts';
 import type { KeptAnswer, KeptDay, KeptSlot } from './availability.cache.ts';
@@ -21,13 +21,11 @@ export function keptAnswer(slots: readonly OfferedSlot[], fromDate: string, days
     const json = JSON.stringify({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
     byDay.get(s.date)?.push({ at: Date.parse(s.starts_at), json });
   }
+  const kept: KeptDay[] = [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots }));
   let bytes = 0;
-  const kept: KeptDay[] = [...byDay].map(([date, daySlots]) => {
-    const json = dayJson(date, daySlots);
-    bytes += json.length + daySlots.reduce((n, s) => n + s.json.length + 64, 0);
-    return { date, slots: daySlots, json };
-  });
+  for (const day of kept) for (const slot of day.slots) bytes += slot.json.length + 48;
   const starts = Float64Array.from(kept.flatMap((d) => d.slots.map((s) => s.at)));
+  // The body it sends is about as long again as its slots.
   return { days: kept, starts, computedAt, validUntil, bytes: bytes * 2, served: null };
 }
 
@@ -62,13 +60,7 @@ function firstAtOrAfter(answer: KeptAnswer, t: number): number {
 
 /** The answer's days as JSON, keeping only the slots that start in [earliest, latest). */
 function servedDays(answer: KeptAnswer, earliest: number, latest: number): string {
-  return answer.days
-    .map((day) => {
-      const { slots } = day;
-      if (!slots.length || (slots[0].at >= earliest && slots[slots.length - 1].at < latest)) return day.json;
-      return dayJson(day.date, slots.filter((s) => s.at >= earliest && s.at < latest));
-    })
-    .join(',');
+  return answer.days.map((day) => dayJson(day.date, day.slots.filter((s) => s.at >= earliest && s.at < latest))).join(',');
 }
 
 export interface AnswerHead {

@@ -24,8 +24,6 @@ export interface KeptSlot {
 export interface KeptDay {
   date: string;
   slots: KeptSlot[];
-  /** The day's JSON with every slot, served as it is when neither the notice nor the horizon cuts it. */
-  json: string;
 }
 
 export interface KeptAnswer {
