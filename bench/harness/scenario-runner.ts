@@ -15,14 +15,14 @@ import { urlOf, type Call, type Env, type Scenario } from '../scenarios/common.t
 import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
 import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
 import { preferenceUpsert } from '../scenarios/preferences.ts';
-import { availabilityMonth, availabilityQuarter, holdAndConfirm } from '../scenarios/online.ts';
+import { availabilityMonth, availabilityQuarter, availabilityWhileChanging, holdAndConfirm } from '../scenarios/online.ts';
 
 export const ALL_SCENARIOS: (() => Scenario)[] = [
   createAppointment, rescheduleAppointment, checkInComplete, settleAppointment,
   diaryWeek, appointmentSearch, queueList, rosterBySpend, customerSearch, journeyPage,
   // Hold + confirm before the searches: the 90-day search's steady phase at 50/s overloads the service
   // (its pool waits time out) and a write measured right after it read at a third of its rate.
-  preferenceUpsert, holdAndConfirm, availabilityMonth, availabilityQuarter,
+  preferenceUpsert, holdAndConfirm, availabilityMonth, availabilityQuarter, availabilityWhileChanging,
 ];
 
 export interface RunOptions {

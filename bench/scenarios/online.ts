@@ -4,7 +4,7 @@
 import type { CustomerActor } from '../../src/platform/auth/actor.ts';
 import type { StoreFx } from '../harness/fixtures.ts';
 import { contextFor } from '../harness/direct.ts';
-import { DAY_MS, type Call, type Env, type Scenario } from './common.ts';
+import { DAY_MS, merchant, MIN_MS, type Call, type Env, type Scenario } from './common.ts';
 
 const CONNECTIONS = 8;
 
@@ -47,6 +47,51 @@ function availability(days: number): Scenario {
 
 export const availabilityMonth = () => availability(31);
 export const availabilityQuarter = () => availability(90);
+
+/**
+ * The month's search while the diary keeps changing: every CHANGE_EVERY-th request is a merchant's
+ * time-off block instead (a minute long, on day BLOCK_DAY on, beyond anything searched). Each one is
+ * a change to the store, so every kept answer is dropped and computed again: what a search costs
+ * when the shop is being booked, not only browsed. Its SQL-only phase runs the service as it is.
+ */
+const CHANGE_EVERY = 200;
+const BLOCK_DAY = 400;
+
+export function availabilityWhileChanging(): Scenario {
+  const search = availability(31);
+  let storeId = '';
+  let units: string[] = [];
+  let blocksFrom = 0;
+  return {
+    ...search,
+    name: `availability 31 days, a diary change every ${CHANGE_EVERY} requests`,
+    async setup(env) {
+      await search.setup(env);
+      const store = onlineStore(env);
+      storeId = store.id;
+      units = store.units;
+      await env.mint.merchant(storeId);
+      blocksFrom = Date.now() + BLOCK_DAY * DAY_MS;
+    },
+    async prepare(env) {
+      await env.db.query(`DELETE FROM time_off WHERE store_id = $1 AND kind = 'block' AND starts_at >= $2`, [storeId, new Date(blocksFrom).toISOString()]);
+    },
+    call(i): Call {
+      if (i % CHANGE_EVERY !== CHANGE_EVERY - 1) return search.call(i);
+      const starts = blocksFrom + i * 2 * MIN_MS;
+      const body = {
+        store_id: storeId, unit_id: units[i % units.length], kind: 'block',
+        starts_at: new Date(starts).toISOString(), ends_at: new Date(starts + MIN_MS).toISOString(),
+      };
+      return { method: 'POST', route: '/api/v1/bookings/time-off', body, actor: merchant(storeId), idempotent: true };
+    },
+    async service() {
+      const { searchAvailability } = await import('../../src/bookings/availability/availability.service.ts');
+      const { createTimeOff } = await import('../../src/bookings/time-off/time-off.service.ts');
+      return (ctx, call) => (call.method === 'GET' ? searchAvailability(ctx, call.query as any) : createTimeOff(ctx as any, call.body as any));
+    },
+  };
+}
 
 /**
  * Hold then confirm, each pair on a fresh slot: a 30-minute service on one named unit, every 30
