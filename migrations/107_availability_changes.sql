@@ -40,23 +40,16 @@ CREATE TRIGGER appointments_availability AFTER INSERT OR DELETE OR UPDATE OF sta
 CREATE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON holds
   FOR EACH ROW EXECUTE FUNCTION availability_changed();
 
--- The store's set-up: any change (these are rare writes).
-CREATE TRIGGER time_off_availability AFTER INSERT OR UPDATE OR DELETE ON time_off
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER unit_hours_availability AFTER INSERT OR UPDATE OR DELETE ON unit_hours
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER unit_hours_exceptions_availability AFTER INSERT OR UPDATE OR DELETE ON unit_hours_exceptions
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER units_availability AFTER INSERT OR UPDATE OR DELETE ON units
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER services_availability AFTER INSERT OR UPDATE OR DELETE ON services
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER service_variants_availability AFTER INSERT OR UPDATE OR DELETE ON service_variants
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER service_addons_availability AFTER INSERT OR UPDATE OR DELETE ON service_addons
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
-CREATE TRIGGER service_periods_availability AFTER INSERT OR UPDATE OR DELETE ON service_periods
-  FOR EACH ROW EXECUTE FUNCTION availability_changed();
+-- The store's set-up: any change (these are rare writes), one trigger per table.
+DO $$
+DECLARE t text;
+BEGIN
+  FOREACH t IN ARRAY ARRAY['time_off', 'unit_hours', 'unit_hours_exceptions', 'units', 'services', 'service_variants',
+                           'service_addons', 'service_periods'] LOOP
+    EXECUTE format('CREATE TRIGGER %I AFTER INSERT OR UPDATE OR DELETE ON %I FOR EACH ROW EXECUTE FUNCTION availability_changed()',
+                   t || '_availability', t);
+  END LOOP;
+END $$;
 CREATE TRIGGER stores_availability AFTER UPDATE ON stores
   FOR EACH ROW EXECUTE FUNCTION availability_store_changed();
 

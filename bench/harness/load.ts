@@ -40,6 +40,11 @@ export function tallyInto(outcomes: Record<string, number>) {
   };
 }
 
+/** One closed-loop autocannon run of these requests (each connection cycles through them in order). */
+function cannon(url: string, opts: { connections: number; duration: number }, requests: unknown[]) {
+  return autocannon({ url, connections: opts.connections, duration: opts.duration, timeout: 10, requests });
+}
+
 export async function httpLoad(
   url: string,
   opts: {
@@ -61,18 +66,12 @@ export async function httpLoad(
   let i = 0;
   const outcomes: Record<string, number> = {};
   const onResponse = tallyInto(outcomes);
-  const result = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.duration,
-    timeout: 10,
-    requests: [
-      {
-        setupRequest: (req: Record<string, unknown>) => ({ ...req, ...opts.make(i++) }),
-        ...(opts.errorCodes ? { onResponse } : {}),
-      },
-    ],
-  });
+  const result = await cannon(url, opts, [
+    {
+      setupRequest: (req: Record<string, unknown>) => ({ ...req, ...opts.make(i++) }),
+      ...(opts.errorCodes ? { onResponse } : {}),
+    },
+  ]);
   if (!opts.errorCodes) {
     for (const [status, stat] of Object.entries(result.statusCodeStats ?? {})) outcomes[status] = (stat as { count: number }).count;
   }
@@ -92,33 +91,27 @@ async function chainedLoad(
   const pairs: number[] = [];
   const tally = tallyInto(outcomes);
   const wire = ({ then: _then, ...w }: WireRequest) => w;
-  const result = await autocannon({
-    url,
-    connections: opts.connections,
-    duration: opts.duration,
-    timeout: 10,
-    requests: [
-      {
-        setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => {
-          ctx.first = opts.make(i++);
-          ctx.t0 = performance.now();
-          return { ...req, ...wire(ctx.first) };
-        },
-        onResponse: (status: number, body: string, ctx: Record<string, any>) => {
-          tally(status, body);
-          ctx.next = ctx.first?.then?.(status, body) ?? null;
-        },
+  const result = await cannon(url, opts, [
+    {
+      setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => {
+        ctx.first = opts.make(i++);
+        ctx.t0 = performance.now();
+        return { ...req, ...wire(ctx.first) };
       },
-      {
-        // No follow-up (the first failed): autocannon starts the next pair instead.
-        setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => (ctx.next ? { ...req, ...wire(ctx.next) } : null),
-        onResponse: (status: number, body: string, ctx: Record<string, any>) => {
-          tally(status, body);
-          pairs.push(performance.now() - ctx.t0);
-        },
+      onResponse: (status: number, body: string, ctx: Record<string, any>) => {
+        tally(status, body);
+        ctx.next = ctx.first?.then?.(status, body) ?? null;
       },
-    ],
-  });
+    },
+    {
+      // No follow-up (the first failed): autocannon starts the next pair instead.
+      setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => (ctx.next ? { ...req, ...wire(ctx.next) } : null),
+      onResponse: (status: number, body: string, ctx: Record<string, any>) => {
+        tally(status, body);
+        pairs.push(performance.now() - ctx.t0);
+      },
+    },
+  ]);
   if (result.errors) outcomes['connection errors'] = result.errors;
   pairs.sort((a, b) => a - b);
   const pct = (p: number) => (pairs.length ? pairs[Math.min(pairs.length - 1, Math.floor(pairs.length * p))] : NaN);

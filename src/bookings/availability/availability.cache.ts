@@ -70,13 +70,9 @@ export class AvailabilityCache {
     this.maxBytes = maxBytes;
   }
 
-  get enabled(): boolean {
-    return this.maxBytes > 0;
-  }
-
   /** The snapshot the store's current generation counts changes from, if it has one. */
   snapshotOf(storeId: string): string | null {
-    return this.enabled ? (this.generations.get(storeId)?.snapshot ?? null) : null;
+    return this.generations.get(storeId)?.snapshot ?? null;
   }
 
   /**
@@ -100,7 +96,6 @@ export class AvailabilityCache {
 
   /** The kept answer for key in gen, or compute's, kept when gen is still the store's generation. */
   async answer(gen: Generation, key: string, nowMs: number, compute: () => Promise<KeptAnswer>): Promise<KeptAnswer> {
-    if (!this.enabled) return compute();
     const id = `${gen.storeId}|${key}`;
     const hit = this.entries.get(id);
     if (hit) {
@@ -147,22 +142,16 @@ export class AvailabilityCache {
   }
 }
 
-const caches = new WeakMap<Database, AvailabilityCache>();
-const DEFAULT_BYTES = 32 * 1024 * 1024;
+// One per database handle (so per process), set by the app from AVAILABILITY_CACHE_MB; null when 0.
+const caches = new WeakMap<Database, AvailabilityCache | null>();
 
-/** The cache of answers computed over db (one per database handle, so per process). */
-export function availabilityCache(db: Database): AvailabilityCache {
-  let cache = caches.get(db);
-  if (!cache) {
-    cache = new AvailabilityCache(DEFAULT_BYTES);
-    caches.set(db, cache);
-  }
-  return cache;
+/** The cache of answers computed over db, or null when keeping answers is off (or never configured). */
+export function availabilityCache(db: Database): AvailabilityCache | null {
+  return caches.get(db) ?? null;
 }
 
-/** Sets the size of db's cache (0 turns it off); the app does this once from AVAILABILITY_CACHE_MB. */
+/** Sets the size of db's cache (0 turns it off); the app does this once, at start. */
 export function configureAvailabilityCache(db: Database, maxBytes: number): void {
-  const current = caches.get(db);
-  if (current?.maxBytes === maxBytes) return;
-  caches.set(db, new AvailabilityCache(maxBytes));
+  if (caches.get(db)?.maxBytes === maxBytes) return;
+  caches.set(db, maxBytes > 0 ? new AvailabilityCache(maxBytes) : null);
 }

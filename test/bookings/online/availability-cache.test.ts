@@ -17,12 +17,12 @@ import { ALL_WEEK, anotherCustomer, hold, search, setService, setStore, shop, st
 const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });
 const DAYS = { from_date: '2026-06-01', to_date: '2026-06-03' };
 
-/** The same search computed afresh, bypassing kept answers. */
-async function fresh(w: Shop, customerId = w.customerId, query: Record<string, unknown> = DAYS): Promise<unknown> {
-  const ctx: ShopperContext = {
-    actor: { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] },
-    db: t.db, clock: t.clock, requestId: 'test', log: pino({ level: 'silent' }), idempotency: null, replayed: false,
-  };
+/** The same search computed afresh, bypassing kept answers: a customer's, or with as: 'merchant' the store's own. */
+async function fresh(w: Shop, customerId: string | 'merchant' = w.customerId, query: Record<string, unknown> = DAYS): Promise<unknown> {
+  const actor: ShopperContext['actor'] = customerId === 'merchant'
+    ? { kind: 'merchant', storeId: w.storeId, userId: 'owner', staffName: 'Owner', scopes: ['merchant:read'], entitlements: ['can_use_bookings'], permissions: [] }
+    : { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] };
+  const ctx: ShopperContext = { actor, db: t.db, clock: t.clock, requestId: 'test', log: pino({ level: 'silent' }), idempotency: null, replayed: false };
   return JSON.parse(String(await searchAvailability(ctx, { store_id: w.storeId, service_id: w.serviceId, ...query } as any, { cache: false })));
 }
 
@@ -40,7 +40,7 @@ test('a kept answer is served again: a change the database is not told about sta
   const w = await shop({ t, week: ALL_WEEK([{ open: '10:00', close: '12:00' }]) });
   const before = await same(w, 'first');
   assert.ok(before.includes('2026-06-02T09:00:00.000Z'));
-  const kept = availabilityCache(t.db).stats().answers;
+  const kept = availabilityCache(t.db)?.stats().answers ?? 0;
   assert.ok(kept >= 1);
   // Time-off written with the change trigger switched off: the kept answer still shows 10:00...
   await t.db.query('ALTER TABLE time_off DISABLE TRIGGER time_off_availability');
@@ -116,6 +116,20 @@ test('every change that can move a slot, by the API or by plain SQL, is seen by 
   await setStore(t, w.storeId, { slot_step_min: 60 });
   const hourly = await same(w, 'hourly steps');
   assert.ok(hourly.every((s) => s.slice(14, 16) === '00'));
+});
+
+test('kept answers are sent as JSON, and the merchant\'s view and the customer\'s are kept apart', async () => {
+  const w = await shop({ t, units: 2, week: ALL_WEEK([{ open: '10:00', close: '12:00' }]) });
+  await t.db.query('UPDATE units SET online_bookable = false WHERE id = $1', [w.units[1]]);
+  for (let round = 0; round < 2; round++) {
+    const customer = await search(w, DAYS);
+    const merchant = await search(w, DAYS, w.merchant);
+    assert.match(String(customer.headers['content-type']), /^application\/json; charset=utf-8$/);
+    assert.deepEqual(customer.body, await fresh(w));
+    assert.deepEqual(merchant.body, await fresh(w, 'merchant'));
+    assert.deepEqual((customer.body as any).days[1].slots[0].unit_ids, [w.units[0]], 'the customer is not offered the unit that is not bookable online');
+    assert.deepEqual((merchant.body as any).days[1].slots[0].unit_ids, w.units, 'the merchant is');
+  }
 });
 
 test('a hold the answer counted stops blocking when it expires, with no write', async () => {
