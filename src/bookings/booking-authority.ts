@@ -21,7 +21,6 @@ import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';
 
 import { emit } from '../events/outbox.ts';
-import { candidateUnitIds, offeredAt, type SlotQuery } from './availability/availability.repository.ts';
 
 export interface AppointmentRow {
   id: string;
@@ -327,47 +326,45 @@ export async function findByClientToken(tx: Tx, storeId: string, clientToken: st
 }
 
 
-const notOffered = () => new AppError('SLOT_UNAVAILABLE', 'That start is not offered: availability would not show it for this service, unit and party');
-
-export interface NewHold {
-  /** The question availability answers, for the one start asked (query.at). */
-  query: SlotQuery & { at: string };
-  customerId: string;
-  expiresAt: string;
+/** A customer's hold, as bbo_customer_hold takes it (migrations/109_customer_checkout.sql). */
+export interface CustomerHold {
+  store_id: string;
+  service_id: string;
+  variant_id: string | null;
+  addon_ids: string[];
+  unit_id: string | null;
+  party_size: number;
+  starts_at: string;
+  customer_id: string;
 }
 
 /**
- * Places a customer's hold. The candidate units are locked (by id, like every lock here), then
- * the availability statement itself decides whether the start is offered and on which units, so a
- * hold can only be placed where the search would offer it. Without a unit asked for, the first
- * free unit in diary order (sort, name, id) is taken: one unit only. The exclusion constraint
- * still has the last word.
+ * The customer's hold in one statement: the idempotency claim, the terms and the customer's
+ * standing, every unit that could take the start locked by id, the availability function asked
+ * whether the start is offered and on which units (without a unit asked for, the first free one in
+ * diary order), expired holds in the way released, the insert (the occupancy constraint has the last
+ * word), the audit row, the events and the idempotency record. Returns the response body.
  */
-export async function placeHold(tx: Tx, input: NewHold, now: Date): Promise<HoldRow> {
-  const q = input.query;
-  const candidates = await candidateUnitIds(tx, q);
-  if (candidates.length === 0) throw notOffered();
-  await lockUnits(tx, q.storeId, candidates);
-  const slot = await offeredAt(tx, q);
-  if (!slot) throw notOffered();
-  const unitId = slot.unit_ids[0];
-  const block = { start: slot.block_starts_at, end: slot.block_ends_at };
-  await releaseExpiredHolds(tx, q.storeId, unitId, block, now);
-  try {
-    const res = await tx.query<HoldRow>(
-      `INSERT INTO holds (store_id, unit_id, customer_id, service_id, variant_id, addon_ids, party_size, starts_at, ends_at, block,
-         expires_at, unit_choice, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tstzrange($10::timestamptz, $11::timestamptz), $12, $13, $14)
-       RETURNING ${HOLD_COLUMNS}`,
-      [
-        q.storeId, unitId, input.customerId, q.serviceId, q.variantId, q.addonIds, q.partySize, slot.starts_at, slot.ends_at,
-        block.start, block.end, input.expiresAt, q.unitId ? 'asked' : 'first_free', now.toISOString(),
-      ],
-    );
-    return res.rows[0];
-  } catch (err) {
-    asConflict(err);
-  }
+export async function holdForCustomer<T>(ctx: RequestContext, hold: CustomerHold, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_customer_hold', { ...hold }, { ...options, mapError: asConflict });
+}
+
+/**
+ * The customer's confirm in one statement: the customer's own hold locked after its unit (a confirm
+ * retried after a lost answer returns the first appointment), lapse and release refused, the price
+ * and deposit snapshotted, the hold ended and the start asked of the availability function again
+ * (notice and horizon from when the hold was placed), then booked as a merchant's create is booked,
+ * with the hold as its client token; the relationship touch, audit, events and idempotency record.
+ */
+export async function confirmForCustomer<T>(
+  ctx: RequestContext, confirm: { hold_id: string; customer_id: string; guest_note: string | null }, options: { exhausted: () => AppError },
+): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_customer_confirm', { ...confirm }, { ...options, mapError: asConflict });
+}
+
+/** The customer letting a hold go, in one statement; ending one already ended is a noop. */
+export async function releaseForCustomer<T>(ctx: RequestContext, release: { hold_id: string; customer_id: string }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_customer_release', { ...release });
 }
 
 /** Places an operator's hold on an explicit range (no service): the constraint decides. */
@@ -387,50 +384,4 @@ export async function placeRawHold(
   } catch (err) {
     asConflict(err);
   }
-}
-
-/** Reads a hold and locks it, after locking its unit (unit before hold, the order every writer here uses). */
-export async function lockHold(tx: Tx, holdId: string): Promise<HoldRow | null> {
-  const peek = await tx.query<{ store_id: string; unit_id: string }>('SELECT store_id, unit_id FROM holds WHERE id = $1', [holdId]);
-  if (!peek.rows[0]) return null;
-  await lockUnits(tx, peek.rows[0].store_id, [peek.rows[0].unit_id]);
-  const res = await tx.query<HoldRow>(`SELECT ${HOLD_COLUMNS} FROM holds WHERE id = $1 FOR UPDATE`, [holdId]);
-  return res.rows[0] ?? null;
-}
-
-/** Ends a locked live hold (released by its customer, or consumed by its confirm); its occupancy row goes with it. */
-export async function endHold(tx: Tx, hold: HoldRow, reason: 'released' | 'expired' | 'confirmed', now: Date): Promise<HoldRow> {
-  const res = await tx.query<HoldRow>(
-    `UPDATE holds SET released_at = $2, release_reason = $3 WHERE id = $1 RETURNING ${HOLD_COLUMNS}`,
-    [hold.id, now.toISOString(), reason],
-  );
-  return res.rows[0];
-}
-
-/**
- * Turns a locked, live hold into an appointment. The hold is ended first (its time is then free
- * only inside this transaction, under the unit lock), the start is asked again of the availability
- * statement with notice and horizon counted from when the hold was placed (the merchant may have
- * changed hours or added time-off meanwhile), and the appointment is booked through book() with
- * the hold as its client token, so a confirm retried after a lost response finds the same row.
- */
-export async function confirmHold(
-  tx: Tx, hold: HoldRow, query: SlotQuery & { at: string }, appointment: Omit<NewAppointment, keyof Slot | 'clientToken'>, now: Date,
-): Promise<{ appointment: AppointmentRow; reused: boolean }> {
-  await endHold(tx, hold, 'confirmed', now);
-  const slot = await offeredAt(tx, query);
-  if (!slot || !slot.unit_ids.includes(hold.unit_id)) throw notOffered();
-  const booked = await book(tx, {
-    ...appointment,
-    unitId: hold.unit_id,
-    // The times of the slot as the statement reads them now (the same instants the hold told).
-    startsAt: slot.starts_at,
-    endsAt: slot.ends_at,
-    blockStartsAt: slot.block_starts_at,
-    blockEndsAt: slot.block_ends_at,
-    override: false,
-    clientToken: `hold:${hold.id}`,
-  }, now);
-  await tx.query('UPDATE holds SET appointment_id = $2 WHERE id = $1', [hold.id, booked.appointment.id]);
-  return booked;
 }

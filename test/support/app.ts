@@ -29,6 +29,8 @@ export interface TestAppOptions {
   now?: string;
   env?: Record<string, string>;
   extend?: (app: App) => Promise<void>;
+  /** Builds the app on a wrapper of the test database (such as support/round-trips.ts's counter). */
+  wrapDb?: (db: Database) => Database;
 }
 
 export function testConfig(env: Record<string, string> = {}): Config {
@@ -41,7 +43,7 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = fixedClock(options.now ?? '2026-06-01T09:00:00Z');
   const tokens = createTokenService(config);
   const testDb = await openTestDatabase();
-  const app = await buildApp({ config, db: testDb.db, clock, tokens, logger: false, extend: options.extend });
+  const app = await buildApp({ config, db: options.wrapDb?.(testDb.db) ?? testDb.db, clock, tokens, logger: false, extend: options.extend });
   const siblings: Array<{ app: App; close(): Promise<void> }> = [];
   after(async () => {
     await app.close();

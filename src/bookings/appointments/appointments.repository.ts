@@ -27,16 +27,3 @@ export async function lockAppointment(tx: Tx, storeId: string, id: string): Prom
   );
   return res.rows[0] ?? null;
 }
-
-/**
- * Releases the block by status (the exclusion constraint ignores cancelled rows); the row is kept.
- * The merchant's cancel is one statement (bbo_appointment_status); this is for paths that cancel
- * inside a transaction of their own.
- */
-export async function markCancelled(tx: Tx, storeId: string, id: string, reason: string | null, now: Date): Promise<void> {
-  await tx.query(
-    `UPDATE appointments SET status = 'cancelled', cancelled_at = $3, cancel_reason = $4, updated_at = $3
-      WHERE store_id = $1 AND id = $2`,
-    [storeId, id, now.toISOString(), reason],
-  );
-}

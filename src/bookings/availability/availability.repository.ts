@@ -1,18 +1,10 @@
-// Where a service can start: one SQL statement over ranges, composed from the named parts below.
+// Where a service can start: ONE rule for "offered", kept in the database as bbo_offered_slots
+// (migrations/108_offered_slots.sql, where the statement and its parts are explained).
 //
-// It is the ONE rule for "offered": the availability search runs it over a date range, and the
-// booking authority runs the very same statement for one exact start before it places a hold and
-// again before a hold is confirmed. So a slot the search shows can be held, and a start the search
-// would not show is refused, by construction (docs/decisions.md, "Online booking").
-//
-// How: each unit's free time is one multirange (working hours minus everything busy); each free
-// stretch [lo, hi) gives the RANGE of starts whose whole block fits it (lo + before .. hi - told -
-// after), and only the grid steps inside those ranges are generated. Steps are on the store-local
-// WALL clock (every slot_step_min from midnight); a wall time names the real instants it reads as in
-// the store's zone: none inside a spring-forward gap (01:30 on 2027-03-28 in London does not exist),
-// two inside a fall-back overlap (01:30 on 2027-10-31 happens twice and is offered once per real
-// instant). So no slot is ever an hour off, and no candidate is generated only to be thrown away
-// (docs/performance.md, "Availability").
+// The availability search runs it over a date range, and the customer's hold and confirm run the
+// very same function for one exact start inside their one statement (migration 109), so a slot the
+// search shows can be held, and a start the search would not show is refused, by construction
+// (docs/decisions.md, "Online booking"). The function is plain SQL, inlined into the query below.
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface SlotQuery {
@@ -22,19 +14,12 @@ export interface SlotQuery {
   addonIds: string[];
   unitId: string | null;
   partySize: number;
-  /** Store-local dates (inclusive); null when `at` asks about one exact start. */
-  fromDate: string | null;
-  toDate: string | null;
-  /** One exact start instant (hold and confirm), or null for a range search. */
-  at: string | null;
+  /** Store-local dates (inclusive). */
+  fromDate: string;
+  toDate: string;
   /** The customer view: online_bookable units, online_visible services, nothing if blocked. */
   customerView: boolean;
   customerId: string | null;
-  /**
-   * Notice and horizon count from here: the request's now (a confirm passes its hold's creation).
-   * Null leaves both out: the search computes answers it keeps that way and applies them as it serves.
-   */
-  askedAt: string | null;
   /** Holds whose expires_at is not after this no longer block. */
   now: string;
 }
@@ -49,199 +34,20 @@ export interface OfferedSlot {
   unit_ids: string[];
 }
 
-// The units a query may offer, in a form both statements below share.
-const unitFilter = (store: string, unit: string, customerView: string) => `u.store_id = ${store} AND u.is_active AND u.bookable
-     AND u.hours_set_at IS NOT NULL AND (NOT ${customerView}::boolean OR u.online_bookable) AND (${unit}::uuid IS NULL OR u.id = ${unit}::uuid)`;
-
-const PARTS = {
-  // store: the zone and the online settings, the notice and horizon bounds, and the days asked
-  // for. No row at all when a customer asks of a store that has blocked them: it offers nothing.
-  store: `
-  SELECT s.timezone AS tz, make_interval(mins => s.slot_step_min) AS step, (s.slot_step_min * 60)::float8 AS step_secs,
-         COALESCE($12::timestamptz + make_interval(mins => s.min_notice_min), '-infinity') AS earliest,
-         COALESCE($12::timestamptz + make_interval(days => s.booking_horizon_days), 'infinity') AS latest,
-         COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS first_day,
-         COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) AS last_day,
-         COALESCE($7::date, ($9::timestamptz AT TIME ZONE s.timezone)::date)::timestamp AT TIME ZONE s.timezone AS asked_from,
-         (COALESCE($8::date, ($9::timestamptz AT TIME ZONE s.timezone)::date) + 1)::timestamp AT TIME ZONE s.timezone AS asked_to
-    FROM stores s
-   WHERE s.id = $1
-     AND NOT ($10::boolean AND EXISTS (
-           SELECT 1 FROM store_customers sc WHERE sc.store_id = s.id AND sc.customer_id = $11::uuid AND sc.blocked))`,
-
-  // service: what the customer is told (the variant's duration, or the service's, plus add-ons)
-  // and the block around it: set-up buffer before; processing time and clean-up buffer after. No
-  // row when the service is not offered (archived, hidden from customers, party size outside its
-  // range, an unknown or archived variant or add-on).
-  service: `
-  SELECT make_interval(mins => COALESCE(v.duration_min, sv.duration_min) + ad.extra_min) AS told,
-         make_interval(mins => sv.buffer_before_min) AS before,
-         make_interval(mins => sv.processing_min + sv.buffer_after_min) AS after
-    FROM services sv
-    LEFT JOIN service_variants v ON v.store_id = sv.store_id AND v.service_id = sv.id AND v.id = $3::uuid AND v.is_active
-    CROSS JOIN LATERAL (
-      SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, count(*)::int AS n FROM service_addons a
-       WHERE a.store_id = sv.store_id AND a.service_id = sv.id AND a.id = ANY($4::uuid[]) AND a.is_active) ad
-   WHERE sv.store_id = $1 AND sv.id = $2 AND sv.is_active AND (NOT $10::boolean OR sv.online_visible)
-     AND $6::int BETWEEN sv.party_min AND sv.party_max
-     AND ($3::uuid IS NULL OR v.id IS NOT NULL) AND ad.n = cardinality($4::uuid[])
-     AND COALESCE(v.duration_min, sv.duration_min) + ad.extra_min > 0`,
-
-  // units: the units that may be offered (active, bookable, with working hours; online_bookable
-  // for a customer; the one asked for), each with its place in diary order (rank).
-  units: `
-  SELECT u.id, row_number() OVER (ORDER BY u.sort, u.display_name, u.id)::int AS rank
-    FROM units u WHERE ${unitFilter('$1', '$5', '$10')}`,
-
-  // days: the store-local dates asked for and one either side (a block near midnight needs the
-  // neighbouring day's hours), each with the UTC offsets in force at its start and at its end:
-  // a zone changes offset at most once a day, so these are the only readings a wall time can have.
-  days: `
-  SELECT d.day, extract(dow FROM d.day)::int AS dow, d.day BETWEEN st.first_day AND st.last_day AS asked,
-         (d.day::timestamp AT TIME ZONE st.tz AT TIME ZONE st.tz) - (d.day::timestamp AT TIME ZONE st.tz AT TIME ZONE 'UTC') AS off_start,
-         ((d.day + 1)::timestamp AT TIME ZONE st.tz AT TIME ZONE st.tz) - ((d.day + 1)::timestamp AT TIME ZONE st.tz AT TIME ZONE 'UTC') AS off_end
-    FROM store st
-    CROSS JOIN LATERAL (
-      SELECT g::date AS day FROM generate_series((st.first_day - 1)::timestamp, (st.last_day + 1)::timestamp, interval '1 day') g) d`,
-
-  // day_hours: each unit's intervals on each day. A dated exception replaces that day's weekly
-  // hours; an exception without times closes the day. Read as two joins over the store's rows
-  // (not one probe per unit and day).
-  day_hours: `
-  SELECT u.id AS unit_id, u.rank, d.day, d.asked, d.off_start, d.off_end, w.opens, w.closes
-    FROM units u CROSS JOIN days d
-    JOIN unit_hours w ON w.store_id = $1 AND w.unit_id = u.id AND w.weekday = d.dow
-   WHERE NOT EXISTS (SELECT 1 FROM unit_hours_exceptions e WHERE e.store_id = $1 AND e.unit_id = u.id AND e.on_date = d.day)
-  UNION ALL
-  SELECT u.id, u.rank, d.day, d.asked, d.off_start, d.off_end, e.opens, e.closes
-    FROM units u JOIN unit_hours_exceptions e ON e.store_id = $1 AND e.unit_id = u.id AND e.opens IS NOT NULL
-    JOIN days d ON d.day = e.on_date`,
-
-  // open_time: each unit's working time as one multirange of real instants. Adjacent intervals
-  // merge, so a block may run from one into the next (and across midnight).
-  open_time: `
-  SELECT dh.unit_id, dh.rank, range_agg(tstzrange(o.lo, GREATEST(o.lo, o.hi))) AS open
-    FROM day_hours dh CROSS JOIN store st
-    CROSS JOIN LATERAL (SELECT (dh.day + dh.opens) AT TIME ZONE st.tz AS lo, (dh.day + dh.closes) AT TIME ZONE st.tz AS hi) o
-   GROUP BY dh.unit_id, dh.rank`,
-
-  // span: the instants the days cover, to bound what is read as busy.
-  span: `
-  SELECT tstzrange(min(d.day)::timestamp AT TIME ZONE st.tz, (max(d.day) + 1)::timestamp AT TIME ZONE st.tz) AS r
-    FROM days d CROSS JOIN store st GROUP BY st.tz`,
-
-  // busy: what occupies each unit: live appointment blocks (force-booked ones too: someone is in
-  // the chair, so it is never offered online), unreleased holds not yet expired, and time-off.
-  busy: `
-  SELECT x.unit_id, range_agg(x.r) AS busy FROM (
-    SELECT a.unit_id, a.block AS r FROM appointments a CROSS JOIN span
-     WHERE a.store_id = $1 AND a.unit_id IN (SELECT id FROM units) AND a.status NOT IN ('cancelled', 'no_show')
-       AND a.block && span.r
-    UNION ALL
-    SELECT h.unit_id, h.block FROM holds h CROSS JOIN span
-     WHERE h.store_id = $1 AND h.unit_id IN (SELECT id FROM units) AND h.released_at IS NULL
-       AND (h.expires_at IS NULL OR h.expires_at > $13::timestamptz) AND tstzrange(h.starts_at, h.ends_at) && span.r
-    UNION ALL
-    SELECT t.unit_id, tstzrange(t.starts_at, t.ends_at) FROM time_off t CROSS JOIN span
-     WHERE t.store_id = $1 AND t.unit_id IN (SELECT id FROM units) AND tstzrange(t.starts_at, t.ends_at) && span.r
-  ) x GROUP BY x.unit_id`,
-
-  // free: each unit's working time minus everything busy, one multirange per unit.
-  free: `
-  SELECT ot.unit_id, ot.rank, ot.open - COALESCE(b.busy, '{}'::tstzmultirange) AS free
-    FROM open_time ot LEFT JOIN busy b ON b.unit_id = ot.unit_id`,
-
-  // readings: how a wall time of each asked day reads as an instant: the day's UTC offset, or on a
-  // change day (the offsets at its start and end differ; a zone changes at most once a day) both of
-  // them, marked so each reading is checked.
-  readings: `
-  SELECT d.day, d.off_start AS off, d.off_start <> d.off_end AS changes FROM days d WHERE d.asked
-  UNION ALL
-  SELECT d.day, d.off_end, true FROM days d WHERE d.asked AND d.off_start <> d.off_end`,
-
-  // room: each stretch of a unit's free time, with the range its starts may take: a block
-  // [start - before, start + told + after) lies in the stretch [lo, hi) exactly when
-  // lo + before <= start <= hi - told - after. Cut to the notice and the days asked (or to the one
-  // start asked about). No start is ever tested against free time one by one.
-  room: `
-  SELECT r.unit_id, r.rank, r.first_at, r.last_at,
-         (r.first_at AT TIME ZONE st.tz)::date AS first_day, (r.last_at AT TIME ZONE st.tz)::date AS last_day
-    FROM (
-      SELECT f.unit_id, f.rank,
-             GREATEST(lower(p) + sv.before, st.earliest, st.asked_from, $9::timestamptz) AS first_at,
-             LEAST(upper(p) - sv.told - sv.after, st.asked_to, $9::timestamptz) AS last_at
-        FROM free f CROSS JOIN store st CROSS JOIN service sv CROSS JOIN LATERAL unnest(f.free) p) r
-    CROSS JOIN store st
-   WHERE r.first_at <= r.last_at`,
-
-  // room_days: each start range on each store-local day it touches (nearly always one), under each
-  // reading of that day, as the range of WALL times its instants read as under that offset.
-  room_days: `
-  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
-         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off) AS lo,
-         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off) AS hi
-    FROM room r JOIN readings x ON x.day = r.first_day
-  UNION ALL
-  SELECT r.unit_id, r.rank, x.day, x.off, x.changes,
-         GREATEST(x.day::timestamp, (r.first_at AT TIME ZONE 'UTC') + x.off),
-         LEAST((x.day + 1)::timestamp - interval '1 microsecond', (r.last_at AT TIME ZONE 'UTC') + x.off)
-    FROM room r JOIN readings x ON x.day > r.first_day AND x.day <= r.last_day
-   WHERE r.last_day > r.first_day`,
-
-  // starts: the grid steps inside each range (every slot_step_min counted from local midnight), and
-  // the instant each names under its reading. On a change day a reading counts only if it reads
-  // back as the same wall time: none in a spring-forward gap, two in a fall-back overlap. Every start
-  // lies in working time (its block does), so it is on a working interval's grid.
-  starts: `
-  SELECT s.unit_id, s.rank, s.day, s.wall, s.at FROM (
-    SELECT g.unit_id, g.rank, g.day, g.changes, g.wall, (g.wall - g.off) AT TIME ZONE 'UTC' AS at FROM (
-      SELECT rd.unit_id, rd.rank, rd.day, rd.off, rd.changes,
-             generate_series(rd.day + make_interval(secs => ceil(date_part('epoch', rd.lo - rd.day) / st.step_secs) * st.step_secs), rd.hi, st.step) AS wall
-        FROM room_days rd CROSS JOIN store st) g) s
-    CROSS JOIN store st
-   WHERE NOT s.changes OR (s.at AT TIME ZONE st.tz) = s.wall`,
-
-  // seating: a store with active service periods (a restaurant) seats only inside a period's
-  // window on the day, and no later than its close minus the period's last_seating_offset_min.
-  seating: `
-  SELECT d.day, d.day + (p.week -> n.name ->> 'open')::time AS first_wall,
-         d.day + (p.week -> n.name ->> 'close')::time - make_interval(mins => p.last_seating_offset_min) AS last_wall
-    FROM days d
-    CROSS JOIN LATERAL (SELECT (ARRAY['sunday','monday','tuesday','wednesday','thursday','friday','saturday'])[d.dow + 1] AS name) n
-    JOIN service_periods p ON p.store_id = $1 AND p.is_active AND p.week ? n.name`,
-
-  // offered: a start whose block fits (above) is offered no sooner than the notice, before the
-  // horizon, and (for a restaurant) inside a seating window; grouped by instant with its units in
-  // diary order (the first is the one an "any unit" hold takes).
-  offered: `
-  SELECT s.day, s.at, s.wall, string_agg(s.unit_id::text, ',' ORDER BY s.rank) AS unit_ids
-    FROM starts s CROSS JOIN store st
-   WHERE s.at >= st.earliest AND s.at < st.latest
-     AND (NOT EXISTS (SELECT 1 FROM service_periods p WHERE p.store_id = $1 AND p.is_active)
-          OR EXISTS (SELECT 1 FROM seating se WHERE se.day = s.day AND s.wall BETWEEN se.first_wall AND se.last_wall))
-   GROUP BY s.day, s.at, s.wall`,
-};
-
-// Computed once, never inlined into the parts that read them: inlined, the multirange arithmetic of
-// free ran once per grid instead of once per unit.
-const MATERIALIZED = new Set(['open_time', 'busy', 'free']);
-
-const SLOTS_SQL = `WITH ${Object.entries(PARTS).map(([name, sql]) => `${name} AS ${MATERIALIZED.has(name) ? 'MATERIALIZED ' : ''}(${sql}\n)`).join(',\n')}
-SELECT o.day::text AS date, o.at AS starts_at, o.at + sv.told AS ends_at, o.at - sv.before AS block_starts_at,
-       o.at + sv.told + sv.after AS block_ends_at, to_char(o.wall, 'HH24:MI') AS local_time, o.unit_ids
-  FROM offered o CROSS JOIN service sv
- ORDER BY o.at`;
+// A range of days (no exact start), without the notice and horizon (no asked-at instant): the search
+// keeps answers computed this way and applies both as it serves them (availability.service.ts).
+const SLOTS_SQL = `SELECT date, starts_at, ends_at, block_starts_at, block_ends_at, local_time, unit_ids
+  FROM bbo_offered_slots($1::uuid, $2::uuid, $3::uuid, $4::uuid[], $5::uuid, $6::int, $7::date, $8::date, NULL,
+                         $9::boolean, $10::uuid, NULL, $11::timestamptz)
+ ORDER BY starts_at`;
 
 function params(q: SlotQuery): unknown[] {
-  return [
-    q.storeId, q.serviceId, q.variantId, q.addonIds, q.unitId, q.partySize,
-    q.fromDate, q.toDate, q.at, q.customerView, q.customerId, q.askedAt, q.now,
-  ];
+  return [q.storeId, q.serviceId, q.variantId, q.addonIds, q.unitId, q.partySize, q.fromDate, q.toDate, q.customerView, q.customerId, q.now];
 }
 
-// A prepared statement like any other: the parts are materialised CTEs read by index or hash, so the
-// generic plan is the custom one (measured at 1, 31 and 90 days on the bench's 20-unit store), and
-// planning the statement every call cost 2 ms of a one-day hold's 3.
+// A prepared statement like any other, with the function inlined: the parts are materialised CTEs
+// read by index or hash, so the generic plan is the custom one (measured at 1, 31 and 90 days on the
+// bench's 20-unit store), and planning the statement every call cost 2 ms of a one-day hold's 3.
 
 // unit_ids travel as one comma-separated string: node-postgres parses a text[] in JavaScript, character
 // by character, and for a month of a 20-unit store that cost more than the statement itself.
@@ -254,19 +60,4 @@ const slotOf = (r: SlotRow): OfferedSlot => ({
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {
   const res = await db.query<SlotRow>(SLOTS_SQL, params(q));
   return res.rows.map(slotOf);
-}
-
-/** The one exact start q.at: its slot with the units that can take it, or null when not offered. */
-export async function offeredAt(db: Queryable, q: SlotQuery & { at: string }): Promise<OfferedSlot | null> {
-  const res = await db.query<SlotRow>(SLOTS_SQL, params({ ...q, fromDate: null, toDate: null }));
-  return res.rows[0] ? slotOf(res.rows[0]) : null;
-}
-
-/** The units q may offer at all, by id (the order units are locked in). */
-export async function candidateUnitIds(db: Queryable, q: SlotQuery): Promise<string[]> {
-  const res = await db.query<{ id: string }>(
-    `SELECT u.id FROM units u WHERE ${unitFilter('$1', '$2', '$3')} ORDER BY u.id`,
-    [q.storeId, q.unitId, q.customerView],
-  );
-  return res.rows.map((r) => r.id);
 }

@@ -82,8 +82,8 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   // A store that has blocked the customer offers nothing (the same answer for every other customer is kept).
   if (customerView && terms.customer?.blocked) return servedBody(keptAnswer([], fromDate, days, nowMs, nowMs), head, 0, 0);
 
-  // Computed without the notice and horizon (askedAt null): they are applied below, as it is served.
-  const q: SlotQuery = { ...ask, partySize, fromDate, toDate, at: null, customerView, customerId: null, askedAt: null, now: now.toISOString() };
+  // Computed without the notice and horizon: they are applied below, as it is served.
+  const q: SlotQuery = { ...ask, partySize, fromDate, toDate, customerView, customerId: null, now: now.toISOString() };
   const holdsExpireAt = terms.diary.holdsExpireAt ? Date.parse(terms.diary.holdsExpireAt) : Infinity;
   const compute = async () => keptAnswer(await offeredSlots(ctx.db, q), fromDate, days, nowMs, holdsExpireAt);
   const answer = cache

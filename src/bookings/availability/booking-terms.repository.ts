@@ -1,6 +1,7 @@
 // What an online question needs to know before the slot statement runs, in one read: the store and
 // its online settings, the service with the variant and add-ons asked for, the unit asked for and
-// the customer's standing. Each is filtered on the store, so another store's record reads as missing.
+// the customer's standing (bbo_booking_terms, migration 109, which the hold and confirm read too).
+// Each is filtered on the store, so another store's record reads as missing.
 // For the search it also answers what its kept answers need (availability.cache.ts): whether the
 // store's diary changed since a snapshot, this read's own snapshot, and when the first live hold expires.
 import type { Queryable } from '../../platform/db/port.ts';
@@ -23,7 +24,7 @@ export interface BookingTerms {
     deposit_policy: Record<string, unknown> | null;
     /** Told duration: the variant's (or the service's) plus the add-ons'. */
     duration_min: number;
-    /** Per head for a per_person service; see priceOf. */
+    /** Per head for a per_person service (bbo_customer_confirm multiplies it by the party). */
     price_pence: number;
   } | null;
   variantFound: boolean;
@@ -48,32 +49,13 @@ export async function bookingTerms(
   diary: { since: string | null; now: string } | null = null,
 ): Promise<BookingTerms> {
   const res = await q.query<Record<string, any>>(
-    `SELECT st.id IS NOT NULL AS store_found, st.timezone, st.currency, st.hold_minutes, st.cancellation_window_min,
-            st.min_notice_min, st.booking_horizon_days,
-            sv.id IS NOT NULL AS service_found, sv.is_active, sv.online_visible, sv.party_min, sv.party_max, sv.price_type,
-            sv.deposit_policy,
-            COALESCE(v.duration_min, sv.duration_min) + ad.extra_min AS duration_min,
-            COALESCE(v.price_pence, sv.price_pence) + ad.extra_pence AS price_pence,
-            ($3::uuid IS NULL OR v.id IS NOT NULL) AS variant_found,
-            ad.n = cardinality($4::uuid[]) AS addons_found,
-            ($5::uuid IS NULL OR EXISTS (SELECT 1 FROM units u WHERE u.store_id = $1 AND u.id = $5::uuid)) AS unit_in_store,
-            cu.id IS NOT NULL AS customer_found, cu.erased_at IS NOT NULL AS customer_erased,
-            COALESCE(sc.blocked, false) AS customer_blocked,
-            pg_current_snapshot()::text AS diary_snapshot,
+    `SELECT t.*, pg_current_snapshot()::text AS diary_snapshot,
             CASE WHEN $7::text IS NOT NULL THEN EXISTS (
               SELECT 1 FROM availability_changes c
                WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot))
             END AS diary_changed,
             (SELECT min(h.expires_at) FROM holds h WHERE h.store_id = $1 AND h.released_at IS NULL AND h.expires_at > $8::timestamptz) AS holds_expire_at
-       FROM (VALUES (1)) AS one (x)
-       LEFT JOIN stores st ON st.id = $1
-       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $2
-       LEFT JOIN service_variants v ON v.store_id = $1 AND v.service_id = sv.id AND v.id = $3::uuid AND v.is_active
-       LEFT JOIN LATERAL (
-         SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, COALESCE(sum(a.extra_pence), 0)::int AS extra_pence, count(*)::int AS n
-           FROM service_addons a WHERE a.store_id = $1 AND a.service_id = sv.id AND a.id = ANY($4::uuid[]) AND a.is_active) ad ON true
-       LEFT JOIN customers cu ON cu.id = $6::uuid
-       LEFT JOIN store_customers sc ON sc.store_id = $1 AND sc.customer_id = $6::uuid`,
+       FROM bbo_booking_terms($1::uuid, $2::uuid, $3::uuid, $4::uuid[], $5::uuid, $6::uuid) t`,
     [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null],
   );
   const r = res.rows[0];

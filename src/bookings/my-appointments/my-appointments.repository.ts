@@ -1,6 +1,6 @@
 // SQL of the customer's own bookings. Every statement filters on the customer: someone else's
 // appointment reads exactly like a missing one.
-import type { Queryable, Tx } from '../../platform/db/port.ts';
+import type { Queryable } from '../../platform/db/port.ts';
 import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.ts';
 
 const LIMIT = 200;
@@ -15,16 +15,4 @@ export async function listMine(q: Queryable, customerId: string, storeId: string
     [customerId, storeId, upcomingAfter],
   );
   return res.rows;
-}
-
-/** The customer's appointment with its store's cancellation window, locked for the change. */
-export async function lockMine(tx: Tx, customerId: string, id: string): Promise<(AppointmentRow & { cancellation_window_min: number }) | null> {
-  const res = await tx.query<AppointmentRow & { cancellation_window_min: number }>(
-    `SELECT ${APPOINTMENT_COLUMNS},
-            (SELECT s.cancellation_window_min FROM stores s WHERE s.id = appointments.store_id) AS cancellation_window_min
-       FROM appointments WHERE customer_id = $1 AND id = $2
-        FOR UPDATE`,
-    [customerId, id],
-  );
-  return res.rows[0] ?? null;
 }

@@ -1,13 +1,10 @@
 // The customer's own bookings: list them, and cancel one outside the store's cancellation window
-// (by the merchant cancel's own path, cancelLocked).
-import { inTransaction, type CustomerContext } from '../../platform/context.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+// (by the merchant cancel's own path, in the database).
+import type { CustomerContext } from '../../platform/context.ts';
+import { oneStatementWrite } from '../../platform/one-statement.ts';
 import { presentAppointment } from '../appointments/appointments.service.ts';
-import { cancelLocked } from '../appointments/appointment-status.service.ts';
 import * as repo from './my-appointments.repository.ts';
 import type { MyAppointmentsQuery, MyAppointmentsResponse, MyCancelBody, MyCancelResponse } from './my-appointments.schemas.ts';
-
-const MINUTE_MS = 60_000;
 
 export async function listMyAppointments(ctx: CustomerContext, query: MyAppointmentsQuery): Promise<MyAppointmentsResponse> {
   const upcoming = query.upcoming ? ctx.clock.now().toISOString() : null;
@@ -15,23 +12,14 @@ export async function listMyAppointments(ctx: CustomerContext, query: MyAppointm
   return { appointments: rows.map(presentAppointment) };
 }
 
+/**
+ * The customer's own cancel, one statement (bbo_customer_cancel, migration 110): their booking only,
+ * outside the store's cancellation window, never a checked-in visit; then the merchant cancel's own
+ * branch of bbo_appointment_status (the same status table, audit row and appointment.cancelled event,
+ * with cancelled_by: customer).
+ */
 export async function cancelMyAppointment(ctx: CustomerContext, appointmentId: string, body: MyCancelBody): Promise<MyCancelResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const now = ctx.clock.now();
-    const a = await repo.lockMine(tx, ctx.actor.customerId, appointmentId);
-    if (!a) throw notFound('Appointment');
-    const live = a.status === 'pending_payment' || a.status === 'confirmed';
-    // Inside the window (or after the start) only the shop can cancel; a window of 0 refuses only once started.
-    if (live && now.getTime() >= Date.parse(a.starts_at) - a.cancellation_window_min * MINUTE_MS) {
-      throw new AppError(
-        'CANCELLATION_WINDOW',
-        a.cancellation_window_min > 0
-          ? `Within ${a.cancellation_window_min} minutes of the start the booking can only be cancelled by the shop`
-          : 'The booking has started; only the shop can cancel it now',
-      );
-    }
-    if (a.status === 'checked_in') throw new AppError('INVALID_TRANSITION', 'A checked-in booking can only be cancelled by the shop');
-    // The merchant cancel's own path: the same audit row and appointment.cancelled event (cancelled_by: customer).
-    return cancelLocked(tx, ctx, a, body.reason?.trim() || null);
+  return oneStatementWrite<MyCancelResponse>(ctx, 'bbo_customer_cancel', {
+    customer_id: ctx.actor.customerId, appointment_id: appointmentId, reason: body.reason?.trim() || null,
   });
 }

@@ -69,3 +69,24 @@ test('an unpaid deposit past deposit_due_minutes is cancelled by the sweep, free
     t.clock.set('2026-06-01T08:00:00Z');
   }
 });
+
+test('what an online booking snapshots: a per_person price times the party; a fixed deposit capped at the price; a share rounded half up', async () => {
+  const perHead = await shop({ t, service: { price_type: 'per_person', price_pence: 1250, party_min: 1, party_max: 4, deposit_policy: JSON.stringify({ percent: 10 }) } });
+  const held = await hold(perHead, { starts_at: NINE, party_size: 3 });
+  assert.equal(held.status, 200, JSON.stringify(held.body));
+  const group = (await confirm(perHead, held.body.hold.id)).body.appointment;
+  // 3 x 1250 = 3750; 10% is 375.
+  assert.deepEqual([group.party_size, group.price_pence, group.deposit_pence, group.status], [3, 3750, 375, 'pending_payment']);
+  const capped = await booked(await shop({ t, service: { price_pence: 1200, deposit_policy: JSON.stringify({ amount_pence: 5000 }) } }));
+  assert.deepEqual([capped.price_pence, capped.deposit_pence], [1200, 1200]);
+  // 15% of 2505 is 375.75 -> 376; 10% of 2505 is 250.5 -> 251 (half up).
+  const share = await booked(await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 15 }) } }));
+  assert.deepEqual([share.price_pence, share.deposit_pence], [2505, 376]);
+  const half = await booked(await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 10 }) } }));
+  assert.deepEqual([half.price_pence, half.deposit_pence], [2505, 251]);
+  // Shapes that ask nothing: a zero, a fraction of a penny as a fixed amount, an empty policy.
+  for (const policy of [{ amount_pence: 0 }, { amount_pence: 10.5 }, {}]) {
+    const none = await booked(await shop({ t, service: { price_pence: 2000, deposit_policy: JSON.stringify(policy) } }));
+    assert.deepEqual([none.deposit_pence, none.status], [0, 'confirmed'], JSON.stringify(policy));
+  }
+});
