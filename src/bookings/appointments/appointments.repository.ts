@@ -15,15 +15,3 @@ export async function touchStoreRelationship(tx: Tx, storeId: string, customerId
   );
 }
 
-/**
- * Reads the appointment and locks its row until the transaction ends: every state change on an
- * appointment starts here, so two colleagues acting at once are served one after the other and
- * the second sees what the first did.
- */
-export async function lockAppointment(tx: Tx, storeId: string, id: string): Promise<AppointmentRow | null> {
-  const res = await tx.query<AppointmentRow>(
-    `SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2 FOR UPDATE`,
-    [storeId, id],
-  );
-  return res.rows[0] ?? null;
-}

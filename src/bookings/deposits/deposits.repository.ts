@@ -1,15 +1,7 @@
-// SQL of deposits. Status changes only: the occupied block follows the status (unit_occupancy).
+// SQL of the deposit sweep (marking one paid is bbo_deposit_paid, migration 111). Status changes
+// only: the occupied block follows the status (unit_occupancy).
 import type { Tx } from '../../platform/db/port.ts';
 import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.ts';
-
-export async function markPaid(tx: Tx, storeId: string, id: string, now: Date): Promise<AppointmentRow> {
-  const res = await tx.query<AppointmentRow>(
-    `UPDATE appointments SET status = 'confirmed', payment_status = 'deposit_paid', updated_at = $3
-      WHERE store_id = $1 AND id = $2 RETURNING ${APPOINTMENT_COLUMNS}`,
-    [storeId, id, now.toISOString()],
-  );
-  return res.rows[0];
-}
 
 /**
  * One conditional UPDATE: a booking paid meanwhile no longer matches (payment_status), so the

@@ -1,12 +1,10 @@
 // Deposits of online bookings. No money moves here: an operator or the shop records that the
 // deposit was paid (pending_payment -> confirmed, payment_status deposit_paid), and a sweep cancels
 // the bookings whose deposit did not arrive within the store's deposit_due_minutes, freeing the slot.
-import { inTransaction, type RequestContext } from '../../platform/context.ts';
-import { audit } from '../../platform/audit.ts';
-import { AppError, notFound } from '../../platform/errors/app-error.ts';
+import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/port.ts';
+import { oneStatementWrite } from '../../platform/one-statement.ts';
 import { emit } from '../../events/outbox.ts';
-import { lockAppointment } from '../appointments/appointments.repository.ts';
 import { presentAppointment } from '../appointments/appointments.service.ts';
 import * as repo from './deposits.repository.ts';
 
@@ -17,20 +15,13 @@ export interface DepositPaidResponse {
   noop: boolean;
 }
 
+/**
+ * Records the deposit as paid: one call of bbo_deposit_paid (migrations/111_deposit_paid.sql), which
+ * locks the booking, answers a repeat as a noop, refuses anything not pending_payment, and writes the
+ * change, the audit row and the appointment.deposit_paid event together.
+ */
 export async function markDepositPaid(ctx: RequestContext, storeId: string, appointmentId: string): Promise<DepositPaidResponse> {
-  return inTransaction(ctx, async (tx) => {
-    const now = ctx.clock.now();
-    const a = await lockAppointment(tx, storeId, appointmentId);
-    if (!a) throw notFound('Appointment');
-    if (a.payment_status === 'deposit_paid') return { appointment_id: a.id, status: a.status, payment_status: a.payment_status, noop: true };
-    if (a.status !== 'pending_payment') {
-      throw new AppError('NOT_PENDING_PAYMENT', `A ${a.status} appointment has no deposit waiting to be paid`);
-    }
-    const paid = await repo.markPaid(tx, storeId, a.id, now);
-    await audit(tx, ctx, { action: 'appointment.deposit_paid', entity: 'appointment', entityId: a.id, details: { store_id: storeId, deposit_pence: a.deposit_pence } });
-    await emit(tx, { storeId, type: 'appointment.deposit_paid', data: presentAppointment(paid) }, now);
-    return { appointment_id: a.id, status: paid.status, payment_status: paid.payment_status, noop: false };
-  });
+  return oneStatementWrite<DepositPaidResponse>(ctx, 'bbo_deposit_paid', { store_id: storeId, appointment_id: appointmentId });
 }
 
 /**

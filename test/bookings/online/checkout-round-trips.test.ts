@@ -1,10 +1,11 @@
 // The customer's checkout costs at most 3 round trips to the database, BEGIN and COMMIT included
 // (issue 18): hold, confirm and release are one statement each (migration 109), and so is the
-// customer's own cancel (migration 110), whatever the path: a first call with an Idempotency-Key, its
-// replay, a retried confirm, a refusal, a noop repeat.
+// customer's own cancel (migration 110), and so is recording the deposit paid (migration 111, the shop's
+// and the operator's), whatever the path: a first call with an Idempotency-Key, its replay, a retried
+// confirm, a refusal, a noop repeat.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { startTestApp } from '../../support/app.ts';
+import { ADMIN_TOKEN, startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
 import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
 import { count, eventsOf, HOLDS, setStore, shop } from './helpers.ts';
@@ -142,4 +143,55 @@ test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, r
   } finally {
     await setStore(t, w.storeId, { cancellation_window_min: 0 });
   }
+});
+
+test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop's, its replay, a repeat, a refusal, the operator's`, async () => {
+  const d = await shop({ t, service: { duration_min: 30, price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) } });
+  const book = async (hhmm: string) => {
+    const held = await call(t.app, 'POST', HOLDS, { token: d.customer, body: { store_id: d.storeId, service_id: d.serviceId, starts_at: at(hhmm) } });
+    const confirmed = await call(t.app, 'POST', `${HOLDS}/${held.body.hold.id}/confirm`, { token: d.customer, body: {} });
+    assert.equal(confirmed.body.appointment.status, 'pending_payment', JSON.stringify(confirmed.body));
+    return confirmed.body.appointment.id as string;
+  };
+  const paidBy = async (token: string, id: string, key?: string) => {
+    counting.take();
+    const res = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token, idempotencyKey: key, body: { store_id: d.storeId, appointment_id: id } });
+    return { res, ...counting.take() };
+  };
+  const id = await book('08:00');
+  const first = await paidBy(d.merchant, id, 'co-paid-1');
+  assert.deepEqual(first.res.body, { appointment_id: id, status: 'confirmed', payment_status: 'deposit_paid', noop: false });
+  assert.deepEqual(first.statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
+  const replay = await paidBy(d.merchant, id, 'co-paid-1');
+  assert.equal(replay.res.headers['idempotent-replayed'], 'true');
+  assert.deepEqual(replay.res.body, first.res.body);
+  within('deposit-paid replay', replay);
+  const repeat = await paidBy(d.merchant, id);
+  assert.deepEqual(repeat.res.body, { ...first.res.body, noop: true });
+  within('deposit-paid repeat', repeat);
+  const events = await eventsOf(t, d.storeId, 'appointment.deposit_paid');
+  assert.deepEqual(events.map((e) => [e.id, e.status, e.payment_status, e.deposit_pence, e.balance_pence]), [[id, 'confirmed', 'deposit_paid', 1000, 4000]]);
+  const row = await t.db.query(`SELECT status, payment_status, updated_at FROM appointments WHERE id = $1`, [id]);
+  assert.deepEqual(row.rows[0], { status: 'confirmed', payment_status: 'deposit_paid', updated_at: '2026-06-01T08:00:00.000Z' });
+
+  // A booking with nothing to pay is refused, and nothing is written.
+  const plain = await shop({ t, service: { duration_min: 30 } });
+  const free = (await call(t.app, 'POST', `${HOLDS}/${(await call(t.app, 'POST', HOLDS, { token: plain.customer, body: { store_id: plain.storeId, service_id: plain.serviceId, starts_at: at('08:00') } })).body.hold.id}/confirm`, { token: plain.customer, body: {} })).body.appointment.id;
+  counting.take();
+  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: plain.merchant, body: { store_id: plain.storeId, appointment_id: free } });
+  assert.equal(errorCode(refused), 'NOT_PENDING_PAYMENT');
+  within('a refusal', counting.take());
+
+  // The operator's route: the same statement; its audit row names the store from the details.
+  const other = await book('09:00');
+  counting.take();
+  const byOperator = await call(t.app, 'POST', `/admin/v1/stores/${d.storeId}/appointments/${other}/deposit-paid`, { token: ADMIN_TOKEN });
+  assert.equal(byOperator.body.status, 'confirmed');
+  assert.deepEqual(counting.take().statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
+  const audit = await t.db.query<{ entity_id: string; store_id: string; actor_kind: string; details: Record<string, unknown> }>(
+    `SELECT entity_id, store_id, actor_kind, details FROM audit_log WHERE action = 'appointment.deposit_paid' ORDER BY created_at, entity_id`);
+  assert.deepEqual(audit.rows.map((r) => [r.entity_id, r.store_id, r.actor_kind, r.details]).sort(), [
+    [id, d.storeId, 'merchant', { store_id: d.storeId, deposit_pence: 1000 }],
+    [other, d.storeId, 'admin', { store_id: d.storeId, deposit_pence: 1000 }],
+  ].sort());
 });
