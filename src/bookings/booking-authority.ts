@@ -64,69 +64,9 @@ export const APPOINTMENT_COLUMNS = `id, store_id, unit_id, service_id, customer_
   preferred_area_id, client_token, cancel_reason, checked_in_at, completed_at, cancelled_at, no_show_at,
   created_by, created_at, updated_at`;
 
-export interface Slot {
-  unitId: string;
-  startsAt: string;
-  endsAt: string;
-  /** Widen what the unit is occupied for (buffers) without changing what the customer is told. */
-  blockStartsAt?: string | null;
-  blockEndsAt?: string | null;
-  /** Force-book: the row is exempt from the guard, blocks nobody, and ignores holds and time-off. */
-  override: boolean;
-}
-
-export interface NewAppointment extends Slot {
-  storeId: string;
-  status: 'confirmed' | 'pending_payment' | 'checked_in';
-  serviceId: string | null;
-  customerId: string | null;
-  guestName: string | null;
-  guestEmail: string | null;
-  guestPhone: string | null;
-  partySize: number;
-  children: number;
-  highChairs: number;
-  pricePence: number;
-  depositPence: number;
-  paymentStatus: string;
-  currency: string;
-  source: string;
-  preferredAreaId: string | null;
-  clientToken: string | null;
-  createdBy: string | null;
-  checkedInAt?: string | null;
-}
-
 interface Block {
   start: string;
   end: string;
-}
-
-/**
- * The longest appointment (what the customer is told), and the longest time it may occupy its unit
- * (the told time widened by buffers or an explicit block). A diary appointment is a visit; anything
- * longer is a typo (a wrong date) that would silently take a unit out of the diary for days.
- */
-export const MAX_APPOINTMENT_HOURS = 24;
-export const MAX_BLOCK_HOURS = 48;
-const HOUR_MS = 3_600_000;
-
-function blockOf(slot: Slot): Block {
-  const start = slot.blockStartsAt ?? slot.startsAt;
-  const end = slot.blockEndsAt ?? slot.endsAt;
-  const s = Date.parse(slot.startsAt);
-  const e = Date.parse(slot.endsAt);
-  if (!(e > s)) throw new AppError('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
-  if (Date.parse(start) > s || Date.parse(end) < e) {
-    throw new AppError('INVALID_TIME_RANGE', 'block_starts_at/block_ends_at may only widen the appointment, never shrink it');
-  }
-  if (e - s > MAX_APPOINTMENT_HOURS * HOUR_MS) {
-    throw new AppError('APPOINTMENT_TOO_LONG', `An appointment lasts at most ${MAX_APPOINTMENT_HOURS} hours`);
-  }
-  if (Date.parse(end) - Date.parse(start) > MAX_BLOCK_HOURS * HOUR_MS) {
-    throw new AppError('APPOINTMENT_TOO_LONG', `An appointment occupies its unit for at most ${MAX_BLOCK_HOURS} hours, buffers included`);
-  }
-  return { start, end };
 }
 
 /** Locks unit rows in a fixed order (by id) so two movers never wait on each other in a cycle. */
@@ -138,30 +78,6 @@ export async function lockUnits(tx: Tx, storeId: string, unitIds: string[]): Pro
   );
   if (res.rows.length !== ids.length) throw notFound('Unit');
   return new Map(res.rows.map((r) => [r.id, r]));
-}
-
-/** Unexpired holds and time-off refuse a booking unless it is an override. */
-async function assertNoHoldOrTimeOff(tx: Tx, storeId: string, unitId: string, block: Block, now: Date): Promise<void> {
-  const res = await tx.query<{ what: string }>(
-    `SELECT 'hold' AS what FROM holds
-      WHERE store_id = $1 AND unit_id = $2 AND released_at IS NULL
-        AND (expires_at IS NULL OR expires_at > $5)
-        AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
-     UNION ALL
-     SELECT kind FROM time_off
-      WHERE store_id = $1 AND unit_id = $2 AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
-     LIMIT 1`,
-    [storeId, unitId, block.start, block.end, now.toISOString()],
-  );
-  if (res.rows.length) {
-    const what = res.rows[0].what === 'hold' ? 'held by a customer mid-checkout' : 'on time off';
-    throw new AppError('UNIT_UNAVAILABLE', `The unit is ${what} for part of that time`);
-  }
-}
-
-function bookable(units: Map<string, { is_active: boolean; bookable: boolean }>, unitId: string) {
-  const unit = units.get(unitId);
-  if (!unit?.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
 }
 
 function asConflict(err: unknown): never {
@@ -202,6 +118,27 @@ export interface MerchantBooking {
  */
 export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantBooking, options: { exhausted: () => AppError }): Promise<T> {
   return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
+}
+
+/** A walk-in's seat, as bbo_queue_seat takes it (migrations/113_queue_seat.sql). */
+export interface WalkInSeat {
+  store_id: string;
+  entry_id: string;
+  unit_id: string;
+  /** null: the service's length, else default_walk_in_min. */
+  duration_min: number | null;
+  default_walk_in_min: number;
+  override: boolean;
+  created_by: string | null;
+}
+
+/**
+ * Seats a walk-in in one statement: the entry lock, its status, the unit lock, holds and time-off,
+ * the insert (checked in now; the exclusion constraint decides), the entry marked assigned, the audit
+ * row and the events, inside bbo_queue_seat. A taken unit leaves as SLOT_TAKEN or UNIT_UNAVAILABLE.
+ */
+export async function seatWalkIn<T>(ctx: RequestContext, seat: WalkInSeat, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_queue_seat', { ...seat }, { ...options, mapError: asConflict });
 }
 
 /** A merchant's move, as bbo_merchant_reschedule takes it (migrations/104_merchant_reschedule.sql). */
@@ -274,57 +211,6 @@ async function releaseExpiredHolds(tx: Tx, storeId: string, unitId: string, bloc
   );
   for (const hold of res.rows) await emit(tx, { storeId, type: 'hold.expired', data: holdEventData(hold) }, now);
 }
-
-/**
- * Books a new appointment. With a client token, a retry returns the first appointment
- * (reused: true) instead of booking twice.
- */
-export async function book(tx: Tx, input: NewAppointment, now: Date): Promise<{ appointment: AppointmentRow; reused: boolean }> {
-  const block = blockOf(input);
-  const units = await lockUnits(tx, input.storeId, [input.unitId]);
-  if (input.clientToken) {
-    const existing = await findByClientToken(tx, input.storeId, input.clientToken);
-    if (existing) return { appointment: existing, reused: true };
-  }
-  bookable(units, input.unitId);
-  if (!input.override) {
-    await assertNoHoldOrTimeOff(tx, input.storeId, input.unitId, block, now);
-    await releaseExpiredHolds(tx, input.storeId, input.unitId, block, now);
-  }
-  try {
-    const res = await tx.query<AppointmentRow>(
-      `INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-         starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
-         high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, tstzrange($10::timestamptz, $11::timestamptz), $12, $13, $14, $15, $16, $17, $18, $19, $20, $21,
-         $22, $23, $24, $25, $26, $26)
-       ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
-       RETURNING ${APPOINTMENT_COLUMNS}`,
-      [
-        input.storeId, input.unitId, input.serviceId, input.customerId, input.guestName, input.guestEmail, input.guestPhone,
-        input.startsAt, input.endsAt, block.start, block.end, input.status, input.paymentStatus, input.pricePence,
-        input.depositPence, input.currency, input.partySize, input.children, input.highChairs, input.source, input.override,
-        input.preferredAreaId, input.clientToken, input.createdBy, input.checkedInAt ?? null, now.toISOString(),
-      ],
-    );
-    if (res.rows[0]) return { appointment: res.rows[0], reused: false };
-  } catch (err) {
-    asConflict(err);
-  }
-  // Lost a same-token race to a transaction that committed meanwhile: return its appointment.
-  const winner = await findByClientToken(tx, input.storeId, input.clientToken!);
-  if (!winner) throw new AppError('CONFLICT', 'The booking collided with a concurrent request; retry it');
-  return { appointment: winner, reused: true };
-}
-
-export async function findByClientToken(tx: Tx, storeId: string, clientToken: string): Promise<AppointmentRow | null> {
-  const res = await tx.query<AppointmentRow>(
-    `SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND client_token = $2`,
-    [storeId, clientToken],
-  );
-  return res.rows[0] ?? null;
-}
-
 
 /** A customer's hold, as bbo_customer_hold takes it (migrations/109_customer_checkout.sql). */
 export interface CustomerHold {

@@ -102,14 +102,6 @@ export async function markCalled(tx: Tx, storeId: string, entryId: string, calle
   await tx.query(`UPDATE queue_entries SET status = 'called', called_at = $3 WHERE store_id = $1 AND id = $2`, [storeId, entryId, calledAt]);
 }
 
-export async function markAssigned(tx: Tx, storeId: string, entryId: string, appointmentId: string): Promise<void> {
-  await tx.query(`UPDATE queue_entries SET status = 'assigned', appointment_id = $3 WHERE store_id = $1 AND id = $2`, [
-    storeId,
-    entryId,
-    appointmentId,
-  ]);
-}
-
 export async function markEnded(tx: Tx, storeId: string, entryId: string, status: 'left' | 'no_show', endedAt: string): Promise<void> {
   await tx.query(`UPDATE queue_entries SET status = $3, ended_at = $4 WHERE store_id = $1 AND id = $2`, [storeId, entryId, status, endedAt]);
 }
@@ -221,27 +213,6 @@ export async function lockEntryWithStore(tx: Tx, storeId: string, entryId: strin
   );
   const r = res.rows[0];
   return { store: storeOf(r), entry: entryOf(r) };
-}
-
-/**
- * What seating needs, in one statement: the entry, locked (as lockEntry does), the store's
- * settings, and the entry's service (whether or not it is still active).
- */
-export async function lockEntryForSeating(
-  tx: Tx,
-  storeId: string,
-  entryId: string,
-): Promise<{ entry: EntryRow | null; store: StoreQueueSettings | null; service: ServiceFacts | null }> {
-  const res = await tx.query<CombinedRow>(
-    `SELECT le.*, ${STORE_COLUMNS}, ${SERVICE_COLUMNS}
-       FROM (VALUES (1)) AS one (x)
-       LEFT JOIN LATERAL (SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2 FOR UPDATE) le ON true
-       LEFT JOIN stores st ON st.id = $1
-       LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = le.service_id`,
-    [storeId, entryId],
-  );
-  const r = res.rows[0];
-  return { entry: entryOf(r), store: storeOf(r), service: serviceOf(r) };
 }
 
 /** Units that can seat a walk-in (active and bookable), in display order. */

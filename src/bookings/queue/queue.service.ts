@@ -4,10 +4,9 @@ import { audit } from '../../platform/audit.ts';
 import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
-import { book } from '../booking-authority.ts';
+import { seatWalkIn } from '../booking-authority.ts';
 import { emit } from '../../events/outbox.ts';
-import { presentAppointment } from '../appointments/appointments.service.ts';
-import { liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
+import { DEFAULT_WALK_IN_MIN, liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
@@ -16,8 +15,6 @@ import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 
 /** Hold after a call when the store has not set called_hold_minutes (docs/decisions.md). */
 export const DEFAULT_CALLED_HOLD_MIN = 10;
-
-const MINUTE = 60_000;
 
 async function storeSettings(q: Queryable, storeId: string): Promise<repo.StoreQueueSettings> {
   return storeFound(await repo.findStoreSettings(q, storeId));
@@ -144,75 +141,30 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
   });
 }
 
+/**
+ * Seats a walk-in: one call of bbo_queue_seat (migrations/113_queue_seat.sql) through the booking
+ * authority, which locks the entry, books the appointment (checked in now) and marks the entry
+ * assigned, with the audit row and the events. A unit taken meanwhile (an appointment, a hold or
+ * time-off) answers STALE_SLOT: the statement rolled back, so the entry keeps its status and place.
+ */
 export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
-  const storeId = ctx.actor.storeId;
-  return inTransaction(ctx, async (tx) => {
-    const locked = await repo.lockEntryForSeating(tx, storeId, body.entry_id);
-    const entry = entryFound(locked.entry);
-    if (entry.status === 'assigned') return { entry_id: entry.entry_id, appointment_id: entry.appointment_id!, assigned: false };
-    if (entry.status !== 'waiting' && entry.status !== 'called') {
-      throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be seated`);
+  const stale = () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place');
+  try {
+    return await seatWalkIn<AssignResult>(ctx, {
+      store_id: ctx.actor.storeId,
+      entry_id: body.entry_id,
+      unit_id: body.unit_id,
+      duration_min: body.duration_min ?? null,
+      default_walk_in_min: DEFAULT_WALK_IN_MIN,
+      override: body.override ?? false,
+      created_by: ctx.actor.userId,
+    }, { exhausted: stale });
+  } catch (err) {
+    if (err instanceof AppError && (err.code === 'SLOT_TAKEN' || err.code === 'UNIT_UNAVAILABLE')) {
+      throw new AppError('STALE_SLOT', `The unit is no longer free (${err.message}); the entry keeps its place`);
     }
-    const store = storeFound(locked.store);
-    const service = locked.service;
-    const durationMin = body.duration_min ?? walkInMinutes(service?.duration_min);
-    const perPerson = service?.price_type === 'per_person' ? entry.party_size : 1;
-    const now = ctx.clock.now();
-    let seated: Parameters<typeof presentAppointment>[0];
-    try {
-      const { appointment } = await book(
-        tx,
-        {
-          storeId,
-          unitId: body.unit_id,
-          startsAt: now.toISOString(),
-          endsAt: new Date(now.getTime() + durationMin * MINUTE).toISOString(),
-          override: body.override ?? false,
-          // The walk-in is in the shop and sitting down now.
-          status: 'checked_in',
-          checkedInAt: now.toISOString(),
-          serviceId: entry.service_id,
-          customerId: entry.customer_id,
-          guestName: entry.guest_name,
-          guestEmail: null,
-          guestPhone: entry.guest_phone,
-          partySize: entry.party_size,
-          children: 0,
-          highChairs: 0,
-          pricePence: (service?.price_pence ?? 0) * perPerson,
-          depositPence: 0,
-          paymentStatus: 'none',
-          currency: store.currency,
-          source: 'walk_in',
-          preferredAreaId: null,
-          // One appointment per entry, guaranteed by the unique client-token index as well as the lock.
-          clientToken: `walk_in:${entry.entry_id}`,
-          createdBy: ctx.actor.userId,
-        },
-        now,
-      );
-      seated = appointment;
-    } catch (err) {
-      if (err instanceof AppError && (err.code === 'SLOT_TAKEN' || err.code === 'UNIT_UNAVAILABLE')) {
-        // Throwing rolls the whole transaction back: the entry keeps its status and place.
-        throw new AppError('STALE_SLOT', `The unit is no longer free (${err.message}); the entry keeps its place`);
-      }
-      throw err;
-    }
-    const appointmentId = seated.id;
-    await repo.markAssigned(tx, storeId, entry.entry_id, appointmentId);
-    await audit(tx, ctx, {
-      action: 'queue.assign',
-      entity: 'queue_entry',
-      entityId: entry.entry_id,
-      details: { appointment_id: appointmentId, unit_id: body.unit_id, duration_min: durationMin, override: body.override ?? false, from: entry.status },
-    });
-    // Seating books an appointment: the diary's followers see it created, then the entry assigned to it.
-    await emit(tx, { storeId, type: 'appointment.created', data: presentAppointment(seated) }, now);
-    const assigned = presentEntry({ ...entry, status: 'assigned', appointment_id: appointmentId }, undefined, now);
-    await emit(tx, { storeId, type: 'queue.assigned', data: { ...assigned, unit_id: seated.unit_id, previous: { status: entry.status } } }, now);
-    return { entry_id: entry.entry_id, appointment_id: appointmentId, assigned: true };
-  }, { exhausted: () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place') });
+    throw err;
+  }
 }
 
 export async function removeEntry(ctx: MerchantContext, body: RemoveBody): Promise<RemoveResult> {

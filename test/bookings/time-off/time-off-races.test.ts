@@ -5,19 +5,19 @@ import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
 import { engine } from '../../support/engine.ts';
-import { book } from '../../../src/bookings/booking-authority.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
 const store = await t.fx.store();
 const token = await t.fx.merchantToken(store.id);
 
-const bookSlot = (unitId: string, startsAt: string, endsAt: string) =>
-  t.db.transaction((tx) => book(tx, {
-    storeId: store.id, unitId, startsAt, endsAt, override: false, status: 'confirmed', serviceId: null, customerId: null,
-    guestName: 'Racer', guestEmail: 'racer@example.com', guestPhone: null, partySize: 1, children: 0, highChairs: 0,
-    pricePence: 0, depositPence: 0, paymentStatus: 'none', currency: 'GBP', source: 'merchant', preferredAreaId: null,
-    clientToken: null, createdBy: null,
-  }, t.clock.now()));
+/** A merchant's create over HTTP: 'ok', or the error code it was refused with. */
+const bookSlot = async (unitId: string, startsAt: string, endsAt: string) => {
+  const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+    token, body: { store_id: store.id, unit_id: unitId, starts_at: startsAt, ends_at: endsAt, guest_name: 'Racer', guest_email: 'racer@example.com' },
+  });
+  if (res.status !== 200) throw Object.assign(new Error(`booking refused ${res.status}`), { code: errorCode(res) });
+  return res.body;
+};
 
 const outcome = (p: Promise<unknown>) => p.then(() => 'ok', (err) => err?.code ?? String(err));
 

@@ -2,7 +2,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
-import { book } from '../../../src/bookings/booking-authority.ts';
 import { auditActions, insertAppointment } from '../diary/fixtures.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
@@ -89,13 +88,12 @@ test('cancelled and no-show appointments do not stand in the way of time-off', a
 test('time-off refuses a booking over it (the booking authority sees it)', async () => {
   const unit = await t.fx.unit(store.id);
   await create({ unit_id: unit.id, starts_at: '2026-06-08T12:00:00Z', ends_at: '2026-06-08T13:00:00Z', kind: 'block', reason: 'Lunch' });
-  const attempt = t.db.transaction((tx) => book(tx, {
-    storeId: store.id, unitId: unit.id, startsAt: '2026-06-08T12:30:00Z', endsAt: '2026-06-08T13:30:00Z', override: false,
-    status: 'confirmed', serviceId: null, customerId: null, guestName: 'G', guestEmail: 'g@example.com', guestPhone: null,
-    partySize: 1, children: 0, highChairs: 0, pricePence: 0, depositPence: 0, paymentStatus: 'none', currency: 'GBP',
-    source: 'merchant', preferredAreaId: null, clientToken: null, createdBy: null,
-  }, t.clock.now()));
-  await assert.rejects(attempt, (err: any) => err.code === 'UNIT_UNAVAILABLE');
+  const attempt = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+    token, body: { store_id: store.id, unit_id: unit.id, starts_at: '2026-06-08T12:30:00Z', ends_at: '2026-06-08T13:30:00Z', guest_name: 'G', guest_email: 'g@example.com' },
+  });
+  assert.equal(attempt.status, 409);
+  assert.equal(errorCode(attempt), 'UNIT_UNAVAILABLE');
+  assert.equal((await t.db.query('SELECT 1 FROM appointments WHERE unit_id = $1', [unit.id])).rowCount, 0);
 });
 
 test('an end not after the start, an unknown kind and a long reason are refused', async () => {
