@@ -1,5 +1,5 @@
 -- Seating a walk-in (POST /bookings/queue/assign) as one statement, like the other booking writes:
--- bbo_queue_seat does what assignEntry and the booking authority's book() did over a dozen round
+-- bbo_queue_seat does what assignEntry and a TypeScript book() (now deleted) did over a dozen round
 -- trips, in the same order with the same refusals, and returns the response body. Called only from
 -- src/bookings/queue/queue.service.ts (assignEntry), through src/platform/one-statement.ts.
 --
@@ -29,13 +29,11 @@ DECLARE
   v_store    uuid := (req->>'store_id')::uuid;
   v_unit     uuid := (req->>'unit_id')::uuid;
   v_override boolean := coalesce((req->>'override')::boolean, false);
-  v_token    text;
   e          queue_entries;
   f          queue_entries;
   v_currency text;
   v_duration integer;
   v_price    integer;
-  v_per      integer;
   v_ends     timestamptz;
   v_bstart   timestamptz;
   v_bend     timestamptz;
@@ -48,7 +46,8 @@ BEGIN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
 
-  -- The entry's row lock decides every transition of the entry (lockEntryForSeating).
+  -- The entry's row lock decides every transition of the entry: a second seat waits here, then
+  -- finds it assigned.
   SELECT * INTO e FROM queue_entries x WHERE x.store_id = v_store AND x.id = (req->>'entry_id')::uuid FOR UPDATE;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Queue entry not found');
@@ -64,8 +63,9 @@ BEGIN
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
   END IF;
-  SELECT sv.duration_min, sv.price_pence, CASE WHEN sv.price_type = 'per_person' THEN e.party_size ELSE 1 END
-    INTO v_duration, v_price, v_per
+  -- A per-person price is charged for the whole party.
+  SELECT sv.duration_min, sv.price_pence * CASE WHEN sv.price_type = 'per_person' THEN e.party_size ELSE 1 END
+    INTO v_duration, v_price
     FROM services sv WHERE sv.store_id = v_store AND sv.id = e.service_id;
   -- The stated length, else the service's (walkInMinutes), else the default.
   v_duration := coalesce((req->>'duration_min')::integer,
@@ -75,37 +75,27 @@ BEGIN
   -- What the unit is occupied for: the visit itself, no buffers (bbo_occupied_block's checks).
   SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block('{}', at, v_ends, 0, 0) b;
 
-  -- The unit lock (lockUnits), then the one-appointment-per-entry token: a seat that committed
-  -- meanwhile is returned rather than booked twice.
+  -- The unit lock (lockUnits): serialises writers per unit, so holds and time-off are checked
+  -- without a race. No client-token reuse check: under the entry lock a second seat of this entry
+  -- finds it assigned above, so the token's unique index only backs that up.
   SELECT u.is_active AND u.bookable INTO v_unit_ok FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
   END IF;
-  v_token := 'walk_in:' || e.id;
-  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.client_token = v_token;
-  IF NOT FOUND THEN
-    IF NOT v_unit_ok THEN
-      PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
-    END IF;
-    IF NOT v_override THEN
-      event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
-    END IF;
-    -- The walk-in is in the shop and sitting down now: checked in, no deposit, nothing to pay yet.
-    INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-      starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
-      high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
-    VALUES (v_store, v_unit, e.service_id, e.customer_id, e.guest_name, NULL, e.guest_phone,
-      at, v_ends, tstzrange(v_bstart, v_bend), 'checked_in', 'none', coalesce(v_price, 0) * coalesce(v_per, 1), 0,
-      v_currency, e.party_size, 0, 0, 'walk_in', v_override, NULL, v_token, req->>'created_by', at, at, at)
-    ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
-    RETURNING * INTO a;
-    IF NOT FOUND THEN
-      SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.client_token = v_token;
-      IF NOT FOUND THEN
-        PERFORM bbo_refuse('CONFLICT', 'The booking collided with a concurrent request; retry it');
-      END IF;
-    END IF;
+  IF NOT v_unit_ok THEN
+    PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
   END IF;
+  IF NOT v_override THEN
+    event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
+  END IF;
+  -- The walk-in is in the shop and sitting down now: checked in, no deposit, nothing to pay yet.
+  INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
+    starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
+    high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
+  VALUES (v_store, v_unit, e.service_id, e.customer_id, e.guest_name, NULL, e.guest_phone,
+    at, v_ends, tstzrange(v_bstart, v_bend), 'checked_in', 'none', coalesce(v_price, 0), 0,
+    v_currency, e.party_size, 0, 0, 'walk_in', v_override, NULL, 'walk_in:' || e.id, req->>'created_by', at, at, at)
+  RETURNING * INTO a;
 
   UPDATE queue_entries x SET status = 'assigned', appointment_id = a.id
    WHERE x.store_id = v_store AND x.id = e.id

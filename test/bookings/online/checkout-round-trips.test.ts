@@ -147,18 +147,20 @@ test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, r
 
 test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop's, its replay, a repeat, a refusal, the operator's`, async () => {
   const d = await shop({ t, service: { duration_min: 30, price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) } });
-  const book = async (hhmm: string) => {
-    const held = await call(t.app, 'POST', HOLDS, { token: d.customer, body: { store_id: d.storeId, service_id: d.serviceId, starts_at: at(hhmm) } });
-    const confirmed = await call(t.app, 'POST', `${HOLDS}/${held.body.hold.id}/confirm`, { token: d.customer, body: {} });
-    assert.equal(confirmed.body.appointment.status, 'pending_payment', JSON.stringify(confirmed.body));
-    return confirmed.body.appointment.id as string;
+  const book = async (hhmm: string, w2 = d) => {
+    const held = await call(t.app, 'POST', HOLDS, { token: w2.customer, body: { store_id: w2.storeId, service_id: w2.serviceId, starts_at: at(hhmm) } });
+    const confirmed = await call(t.app, 'POST', `${HOLDS}/${held.body.hold.id}/confirm`, { token: w2.customer, body: {} });
+    assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
+    return confirmed.body.appointment as { id: string; status: string };
   };
   const paidBy = async (token: string, id: string, key?: string) => {
     counting.take();
     const res = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token, idempotencyKey: key, body: { store_id: d.storeId, appointment_id: id } });
     return { res, ...counting.take() };
   };
-  const id = await book('08:00');
+  const booked = await book('08:00');
+  assert.equal(booked.status, 'pending_payment');
+  const id = booked.id;
   const first = await paidBy(d.merchant, id, 'co-paid-1');
   assert.deepEqual(first.res.body, { appointment_id: id, status: 'confirmed', payment_status: 'deposit_paid', noop: false });
   assert.deepEqual(first.statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
@@ -176,14 +178,15 @@ test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop'
 
   // A booking with nothing to pay is refused, and nothing is written.
   const plain = await shop({ t, service: { duration_min: 30 } });
-  const free = (await call(t.app, 'POST', `${HOLDS}/${(await call(t.app, 'POST', HOLDS, { token: plain.customer, body: { store_id: plain.storeId, service_id: plain.serviceId, starts_at: at('08:00') } })).body.hold.id}/confirm`, { token: plain.customer, body: {} })).body.appointment.id;
+  const free = await book('08:00', plain);
+  assert.equal(free.status, 'confirmed');
   counting.take();
-  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: plain.merchant, body: { store_id: plain.storeId, appointment_id: free } });
+  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: plain.merchant, body: { store_id: plain.storeId, appointment_id: free.id } });
   assert.equal(errorCode(refused), 'NOT_PENDING_PAYMENT');
   within('a refusal', counting.take());
 
   // The operator's route: the same statement; its audit row names the store from the details.
-  const other = await book('09:00');
+  const other = (await book('09:00')).id;
   counting.take();
   const byOperator = await call(t.app, 'POST', `/admin/v1/stores/${d.storeId}/appointments/${other}/deposit-paid`, { token: ADMIN_TOKEN });
   assert.equal(byOperator.body.status, 'confirmed');
