@@ -1,7 +1,7 @@
 // The live queue as staff see it: entries in join order with their derived place, expected wait,
 // expected start and suggested unit, computed by the wait model over the store's busy intervals.
 import type { Queryable } from '../../platform/db/port.ts';
-import { busyIntervals, liveEntries, seatingUnits, type EntryRow } from './queue.repository.ts';
+import { liveQueueFacts, type EntryRow, type LiveEntryRow } from './queue.repository.ts';
 import type { QueueEntry } from './queue.schemas.ts';
 import { placeQueue, waitMinutes, type ModelEntry, type ModelUnit, type Placement } from './wait-model.ts';
 
@@ -17,7 +17,7 @@ export function walkInMinutes(serviceDurationMin: number | null | undefined): nu
 }
 
 export interface LiveQueue {
-  rows: Array<EntryRow & { service_duration_min: number | null }>;
+  rows: LiveEntryRow[];
   placements: Map<string, Placement>;
 }
 
@@ -28,9 +28,7 @@ export interface LiveQueue {
 export async function liveQueue(q: Queryable, storeId: string, now: Date, newcomer?: ModelEntry): Promise<LiveQueue> {
   const from = now.toISOString();
   const to = new Date(now.getTime() + HORIZON_MS).toISOString();
-  const rows = await liveEntries(q, storeId);
-  const unitIds = await seatingUnits(q, storeId);
-  const busy = await busyIntervals(q, storeId, from, to);
+  const { entries: rows, unit_ids: unitIds, busy } = await liveQueueFacts(q, storeId, from, to);
 
   const units: ModelUnit[] = unitIds.map((id) => ({ id, busy: [] }));
   const byId = new Map(units.map((u) => [u.id, u]));

@@ -37,19 +37,6 @@ export async function findStoreSettings(q: Queryable, storeId: string): Promise<
   return res.rows[0] ?? null;
 }
 
-/** The live queue (waiting and called) in join order, with each entry's service duration. */
-export async function liveEntries(q: Queryable, storeId: string): Promise<Array<EntryRow & { service_duration_min: number | null }>> {
-  const res = await q.query<EntryRow & { service_duration_min: number | null }>(
-    `SELECT ${ENTRY_COLUMNS}, s.duration_min AS service_duration_min
-       FROM queue_entries e
-       LEFT JOIN services s ON s.store_id = e.store_id AND s.id = e.service_id
-      WHERE e.store_id = $1 AND e.status IN ('waiting', 'called')
-      ORDER BY e.joined_at, e.join_seq`,
-    [storeId],
-  );
-  return res.rows;
-}
-
 export async function findEntry(q: Queryable, storeId: string, entryId: string): Promise<EntryRow | null> {
   const res = await q.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2`, [storeId, entryId]);
   return res.rows[0] ?? null;
@@ -215,14 +202,7 @@ export async function lockEntryWithStore(tx: Tx, storeId: string, entryId: strin
   return { store: storeOf(r), entry: entryOf(r) };
 }
 
-/** Units that can seat a walk-in (active and bookable), in display order. */
-export async function seatingUnits(q: Queryable, storeId: string): Promise<string[]> {
-  const res = await q.query<{ id: string }>(
-    'SELECT id FROM units WHERE store_id = $1 AND is_active AND bookable ORDER BY sort, display_name, id',
-    [storeId],
-  );
-  return res.rows.map((r) => r.id);
-}
+export type LiveEntryRow = EntryRow & { service_duration_min: number | null };
 
 export interface BusyRow {
   unit_id: string;
@@ -230,23 +210,57 @@ export interface BusyRow {
   ends_at: string;
 }
 
+export interface LiveQueueFacts {
+  /** The live queue (waiting and called) in join order, with each entry's service duration. */
+  entries: LiveEntryRow[];
+  /** Units that can seat a walk-in (active and bookable), in display order. */
+  unit_ids: string[];
+  /** Everything that occupies a unit in [from, to). */
+  busy: BusyRow[];
+}
+
+// liveQueueFacts' statement: three parts, each aggregated into one JSON value, joined into one row.
+// JSON has no timestamptz, so each instant is written with bbo_iso (migration 100), which gives the
+// text the value parsers give for a column read directly ('2026-06-01T09:00:00.000Z', microseconds
+// cut to milliseconds); only an infinite instant, which no API accepts, differs (null, not 'infinity').
+// $1 store, $2 and $3 the busy window.
+const LIVE_QUEUE_SQL = `
+  WITH live_entries AS (
+    -- The live queue (waiting and called) in join order, with each entry's service duration.
+    SELECT coalesce(json_agg(le ORDER BY e.joined_at, e.join_seq), '[]') AS entries
+      FROM queue_entries e
+      LEFT JOIN services s ON s.store_id = e.store_id AND s.id = e.service_id
+     CROSS JOIN LATERAL (
+       SELECT e.id AS entry_id, e.store_id, e.customer_id, e.guest_name, e.guest_phone, e.service_id,
+              e.preferred_unit_id, e.party_size, e.status, bbo_iso(e.joined_at) AS joined_at, bbo_iso(e.called_at) AS called_at,
+              e.quoted_wait_min, e.appointment_id, bbo_iso(e.ended_at) AS ended_at, s.duration_min AS service_duration_min) le
+     WHERE e.store_id = $1 AND e.status IN ('waiting', 'called')
+  ), seating_units AS (
+    -- Units that can seat a walk-in (active and bookable), in display order.
+    SELECT coalesce(json_agg(id ORDER BY sort, display_name, id), '[]') AS unit_ids
+      FROM units WHERE store_id = $1 AND is_active AND bookable
+  ), busy_intervals AS (
+    -- Live appointment blocks (the same rows the no-overlap constraint counts, plus force-booked
+    -- ones, whose customer still sits in the chair), unexpired holds and time-off. Unordered: the
+    -- wait model sorts them.
+    SELECT coalesce(json_agg(json_build_object('unit_id', unit_id, 'starts_at', bbo_iso(starts_at), 'ends_at', bbo_iso(ends_at))), '[]') AS busy
+      FROM (SELECT unit_id, lower(block) AS starts_at, upper(block) AS ends_at FROM appointments
+             WHERE store_id = $1 AND status NOT IN ('cancelled', 'no_show') AND block && tstzrange($2::timestamptz, $3::timestamptz)
+            UNION ALL
+            SELECT unit_id, starts_at, ends_at FROM holds
+             WHERE store_id = $1 AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)
+               AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)
+            UNION ALL
+            SELECT unit_id, starts_at, ends_at FROM time_off
+             WHERE store_id = $1 AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)) b
+  )
+  SELECT entries, unit_ids, busy FROM live_entries, seating_units, busy_intervals`;
+
 /**
- * Everything that occupies a unit in [from, to): live appointment blocks (the same rows the
- * no-overlap constraint counts, plus force-booked ones, whose customer still sits in the chair),
- * unexpired holds and time-off. One query, so the estimate is one consistent read.
+ * What the wait model reads, in one statement: the live entries, the units that can seat them and
+ * their busy intervals in [from, to). One statement, so one round trip and one consistent snapshot.
  */
-export async function busyIntervals(q: Queryable, storeId: string, from: string, to: string): Promise<BusyRow[]> {
-  const res = await q.query<BusyRow>(
-    `SELECT unit_id, lower(block) AS starts_at, upper(block) AS ends_at FROM appointments
-      WHERE store_id = $1 AND status NOT IN ('cancelled', 'no_show') AND block && tstzrange($2::timestamptz, $3::timestamptz)
-     UNION ALL
-     SELECT unit_id, starts_at, ends_at FROM holds
-      WHERE store_id = $1 AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)
-        AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)
-     UNION ALL
-     SELECT unit_id, starts_at, ends_at FROM time_off
-      WHERE store_id = $1 AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)`,
-    [storeId, from, to],
-  );
-  return res.rows;
+export async function liveQueueFacts(q: Queryable, storeId: string, from: string, to: string): Promise<LiveQueueFacts> {
+  const res = await q.query<LiveQueueFacts>(LIVE_QUEUE_SQL, [storeId, from, to]);
+  return res.rows[0];
 }

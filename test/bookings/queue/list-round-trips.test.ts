@@ -1,0 +1,62 @@
+// The live queue (entries, the units that can seat them, their busy intervals) is one statement
+// (liveQueueFacts in queue.repository.ts): a list costs 2 round trips, a join 6 and a join that
+// reuses its client token 4 (they were 4, 8 and 6 when the live queue was three reads).
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp } from '../../support/app.ts';
+import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
+import { appointment, at, hold, join, list, NOW, queueWorld, timeOff } from './queue-fixtures.ts';
+
+let counting!: CountingDatabase;
+const t = await startTestApp({ now: NOW, wrapDb: (db) => (counting = countingDatabase(db)).db });
+
+test('a queue list is two statements: the store settings, then the live queue with its units and busy time in one', async () => {
+  const w = await queueWorld(t);
+  // Chair A busy until 09:20 then off 09:50-10:30; chair B held until 09:30.
+  await appointment(t.db, w.storeId, w.unitA, at(-30), at(20));
+  await timeOff(t.db, w.storeId, w.unitA, at(50), at(90));
+  await hold(t.db, w.storeId, w.unitB, at(0), at(30), null);
+  const one = await join(w, { guest_name: 'One', service_id: w.serviceId });
+  const two = await join(w, { guest_name: 'Two' });
+
+  counting.take();
+  const body = await list(w);
+  // findStoreSettings (walkin_mode, called_hold_minutes), then liveQueueFacts.
+  assert.deepEqual(counting.take(), { trips: 2, statements: ['SELECT id, currency,', 'WITH live_entries AS'] });
+  // Every part of the read reached the model: 45 minutes fit B after its hold, 30 fit A's gap.
+  assert.deepEqual(body.entries.map((e: any) => [e.entry_id, e.queue_position, e.suggested_unit_id, e.expected_start]), [
+    [one.entry_id, 1, w.unitB, at(30)],
+    [two.entry_id, 2, w.unitA, at(20)],
+  ]);
+});
+
+test('a join reads the live queue once: 6 round trips, and 4 when it reuses its client token', async () => {
+  const w = await queueWorld(t);
+  await join(w, { guest_name: 'Ahead' });
+
+  counting.take();
+  await join(w, { guest_name: 'Next', client_token: 'join-once' });
+  // joinFacts, liveQueueFacts (the quote), the insert, then the audit row and the event together.
+  assert.deepEqual(counting.take(), {
+    trips: 6,
+    statements: ['BEGIN', 'SELECT st.id AS', 'WITH live_entries AS', 'INSERT INTO queue_entries', 'WITH collected_0 AS', 'COMMIT'],
+  });
+
+  await join(w, { guest_name: 'Next', client_token: 'join-once' });
+  // joinFacts finds the entry; liveQueueFacts places it as the list would.
+  assert.deepEqual(counting.take(), { trips: 4, statements: ['BEGIN', 'SELECT st.id AS', 'WITH live_entries AS', 'COMMIT'] });
+});
+
+test('the live queue reads its instants as a column read does: milliseconds, microseconds cut off', async () => {
+  const w = await queueWorld(t);
+  const inserted = await t.db.query<{ id: string; joined_at: string; called_at: string }>(
+    `INSERT INTO queue_entries (store_id, guest_name, status, joined_at, called_at)
+     VALUES ($1, 'Early', 'called', '2026-06-01 08:59:59.123987+00', '2026-06-01 08:59:59.999999+00')
+     RETURNING id, joined_at, called_at`,
+    [w.storeId],
+  );
+  const [row] = inserted.rows;
+  assert.deepEqual([row.joined_at, row.called_at], ['2026-06-01T08:59:59.123Z', '2026-06-01T08:59:59.999Z']);
+  const [entry] = (await list(w)).entries;
+  assert.deepEqual([entry.entry_id, entry.joined_at, entry.called_at], [row.id, row.joined_at, row.called_at]);
+});
