@@ -1,86 +1,97 @@
-// SQL for the diary: the columns (units) and what overlaps [from, to) in each. One query per kind
-// of item for all units at once, grouped by unit in the service.
+// SQL for the diary: the whole answer in one statement, built by the database as JSON text, and the
+// one-appointment read. An appointment's diary fields come from one SQL presenter,
+// bbo_appointment_detail_json (migration 114).
 import type { Queryable } from '../../platform/db/port.ts';
-import { UNIT_COLUMNS, type Unit } from '../units/unit.schemas.ts';
-import type { TimeOffEntry } from '../time-off/time-off.schemas.ts';
-import type { DiaryAppointment, Hold } from './diary.schemas.ts';
-
-type OnUnit<T> = T & { unit_id: string };
-
-/** A diary appointment as read: balance_pence is derived from settled_pence by the service. */
-export type DiaryAppointmentRow = Omit<DiaryAppointment, 'balance_pence'> & { settled_pence: number };
-
-/** Every active bookable unit; or the one unit asked for, whatever its state. */
-export async function diaryUnits(q: Queryable, storeId: string, unitId: string | null): Promise<Unit[]> {
-  const res = await q.query<Unit>(
-    `SELECT ${UNIT_COLUMNS} FROM units
-      WHERE store_id = $1 AND (CASE WHEN $2::uuid IS NULL THEN is_active AND bookable ELSE id = $2::uuid END)
-      ORDER BY sort, display_name, id`,
-    [storeId, unitId],
-  );
-  return res.rows;
-}
-
-/** A diary appointment's columns (of appointments a, areas ar), shared by the diary and the one-appointment read. */
-const DIARY_APPOINTMENT_COLUMNS = `a.id, a.service_id, a.customer_id, a.guest_name, a.guest_email, a.guest_phone, a.starts_at, a.ends_at,
-            a.status, a.payment_status, a.price_pence, a.deposit_pence, a.settled_pence, a.currency,
-            a.party_size, a.children, a.high_chairs, a.is_override, a.preferred_area_id, ar.name AS preferred_area_name,
-            a.checked_in_at, a.completed_at, a.cancelled_at`;
+import type { AppointmentDetail } from './diary.schemas.ts';
 
 /** One appointment of the store with its diary fields (and the store, unit and source), or null. */
-export async function diaryAppointmentById(
-  q: Queryable, storeId: string, appointmentId: string,
-): Promise<(DiaryAppointmentRow & { store_id: string; unit_id: string; source: string }) | null> {
-  const res = await q.query<DiaryAppointmentRow & { store_id: string; unit_id: string; source: string }>(
-    `SELECT a.store_id, a.unit_id, a.source, ${DIARY_APPOINTMENT_COLUMNS}
+export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentDetail | null> {
+  const res = await q.query<{ appointment: AppointmentDetail }>(
+    `SELECT bbo_appointment_detail_json(a, ar.name) AS appointment
        FROM appointments a
        LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
       WHERE a.store_id = $1 AND a.id = $2`,
     [storeId, appointmentId],
   );
-  return res.rows[0] ?? null;
+  return res.rows[0]?.appointment ?? null;
 }
 
-/** Appointments whose told time overlaps [from, to); cancelled ones only when asked. */
-export async function diaryAppointments(
-  q: Queryable, storeId: string, unitIds: string[], from: string, to: string, includeCancelled: boolean,
-): Promise<OnUnit<DiaryAppointmentRow>[]> {
-  const res = await q.query<OnUnit<DiaryAppointmentRow>>(
-    `SELECT a.unit_id, ${DIARY_APPOINTMENT_COLUMNS}
-       FROM appointments a
-       LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
-      WHERE a.store_id = $1 AND a.unit_id = ANY($2::uuid[])
-        -- The occupied block contains the told time, so this indexable overlap (gist on
-        -- store_id, unit_id, block) narrows the rows without losing any; the next line decides.
-        AND a.block && tstzrange($3::timestamptz, $4::timestamptz)
-        AND a.starts_at < $4 AND a.ends_at > $3
-        AND ($5 OR a.status <> 'cancelled')
-      ORDER BY a.starts_at, a.ends_at, a.id`,
-    [storeId, unitIds, from, to, includeCancelled],
-  );
-  return res.rows;
+export interface DiaryRead {
+  storeId: string;
+  fromDate: string;
+  toDate: string;
+  /** One unit, whatever its state; null for every active bookable unit. */
+  unitId: string | null;
+  includeCancelled: boolean;
+  /** Holds that expired before now no longer show. */
+  now: Date;
+  /** Longest range answered, in calendar days; a longer one is measured but not built. */
+  maxDays: number;
 }
 
-/** Holds still occupying their unit at now: not released, and not expired. */
-export async function diaryHolds(q: Queryable, storeId: string, unitIds: string[], from: string, to: string, now: Date): Promise<OnUnit<Hold>[]> {
-  const res = await q.query<OnUnit<Hold>>(
-    `SELECT unit_id, id, starts_at, ends_at, expires_at FROM holds
-      WHERE store_id = $1 AND unit_id = ANY($2::uuid[])
-        AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
-        AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $5)
-      ORDER BY starts_at, id`,
-    [storeId, unitIds, from, to, now.toISOString()],
-  );
-  return res.rows;
+/** What the statement found: no row at all means no such store. */
+export interface DiaryAnswer {
+  /** Calendar days in the range, counting both ends. */
+  days: number;
+  /** Units in the answer (0 with a unit asked for: no such unit in this store). */
+  units: number;
+  /** The DiaryResponse as JSON text, in its field order; null when the range is too long. */
+  body: string | null;
 }
 
-export async function diaryTimeOff(q: Queryable, storeId: string, unitIds: string[], from: string, to: string): Promise<OnUnit<TimeOffEntry>[]> {
-  const res = await q.query<OnUnit<TimeOffEntry>>(
-    `SELECT unit_id, id, starts_at, ends_at, kind, reason FROM time_off
-      WHERE store_id = $1 AND unit_id = ANY($2::uuid[])
-        AND tstzrange(starts_at, ends_at) && tstzrange($3::timestamptz, $4::timestamptz)
-      ORDER BY starts_at, id`,
-    [storeId, unitIds, from, to],
+/**
+ * The store's day range, its units (sort, then name) and, per unit, the appointments whose told
+ * time overlaps [00:00 on fromDate, 00:00 after toDate) in the store's zone (cancelled ones only when
+ * asked), the live holds and the time-off overlapping it. The zone arithmetic is PostgreSQL's
+ * (timestamp AT TIME ZONE zone), so 23- and 25-hour days come out right.
+ */
+export async function readDiaryAnswer(q: Queryable, r: DiaryRead): Promise<DiaryAnswer | null> {
+  const res = await q.query<DiaryAnswer>(
+    `SELECT d.days, coalesce(cols.n, 0)::int AS units,
+            jsonb_build_object('store_id', s.id, 'timezone', s.timezone, 'from', bbo_iso(d.from_at), 'to', bbo_iso(d.to_at),
+                               'units', cols.list)::text AS body
+       FROM stores s
+      CROSS JOIN LATERAL (
+        SELECT ($2::date::timestamp AT TIME ZONE s.timezone) AS from_at,
+               (($3::date + 1)::timestamp AT TIME ZONE s.timezone) AS to_at,
+               ($3::date - $2::date + 1) AS days
+      ) d
+       LEFT JOIN LATERAL (
+        SELECT count(*) AS n, coalesce(jsonb_agg(jsonb_build_object(
+                 'unit', jsonb_build_object('id', u.id, 'display_name', u.display_name, 'kind', u.kind, 'unit_type', u.unit_type,
+                                            'user_id', u.user_id, 'colour', u.colour, 'photo_url', u.photo_url, 'sort', u.sort,
+                                            'bookable', u.bookable, 'online_bookable', u.online_bookable, 'is_active', u.is_active),
+                 'appointments', coalesce((
+                   -- The occupied block contains the told time, so this indexable overlap (gist on
+                   -- store_id, unit_id, block) narrows the rows without losing any; the next line decides.
+                   SELECT jsonb_agg(bbo_appointment_detail_json(a, ar.name) - '{store_id,unit_id,source}'::text[]
+                                    ORDER BY a.starts_at, a.ends_at, a.id)
+                     FROM appointments a
+                     LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
+                    WHERE a.store_id = s.id AND a.unit_id = u.id AND a.block && tstzrange(d.from_at, d.to_at)
+                      AND a.starts_at < d.to_at AND a.ends_at > d.from_at
+                      AND ($5 OR a.status <> 'cancelled')), '[]'),
+                 'holds', coalesce((
+                   SELECT jsonb_agg(jsonb_build_object('id', h.id, 'starts_at', bbo_iso(h.starts_at), 'ends_at', bbo_iso(h.ends_at),
+                                                       'expires_at', bbo_iso(h.expires_at)) ORDER BY h.starts_at, h.id)
+                     FROM holds h
+                    WHERE h.store_id = s.id AND h.unit_id = u.id AND tstzrange(h.starts_at, h.ends_at) && tstzrange(d.from_at, d.to_at)
+                      AND h.released_at IS NULL AND (h.expires_at IS NULL OR h.expires_at > $6)), '[]'),
+                 'time_off', coalesce((
+                   SELECT jsonb_agg(jsonb_build_object('id', o.id, 'starts_at', bbo_iso(o.starts_at), 'ends_at', bbo_iso(o.ends_at),
+                                                       'kind', o.kind, 'reason', o.reason) ORDER BY o.starts_at, o.id)
+                     FROM time_off o
+                    WHERE o.store_id = s.id AND o.unit_id = u.id AND tstzrange(o.starts_at, o.ends_at) && tstzrange(d.from_at, d.to_at)), '[]'))
+               ORDER BY u.sort, u.display_name, u.id), '[]') AS list
+          FROM units u
+         WHERE u.store_id = s.id AND (CASE WHEN $4::uuid IS NULL THEN u.is_active AND u.bookable ELSE u.id = $4::uuid END)
+           -- A range too long is refused: nothing is built for it.
+           AND d.days <= $7
+      ) cols ON true
+      WHERE s.id = $1`,
+    [r.storeId, r.fromDate, r.toDate, r.unitId, r.includeCancelled, r.now.toISOString(), r.maxDays],
   );
-  return res.rows;
+  const row = res.rows[0];
+  if (!row) return null;
+  return { days: row.days, units: row.units, body: row.days <= r.maxDays ? row.body : null };
 }

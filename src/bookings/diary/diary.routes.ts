@@ -18,7 +18,12 @@ export async function diaryRoutes(fastify: FastifyInstance) {
       querystring: DiaryQuery,
       response: { 200: DiaryResponse },
     },
-  }, async (request) => readDiary(merchantContext(request), request.query));
+  }, async (request, reply) => {
+    // The database built the answer (diary.repository.ts): sent as it is, past Fastify's serializer;
+    // the schema still documents it.
+    const body = await readDiary(merchantContext(request), request.query);
+    return reply.type('application/json; charset=utf-8').send(body as unknown as DiaryResponse);
+  });
 }
 
 /** GET /api/v1/bookings/appointments/{appointmentId} (registered under the appointments prefix in routes.ts). */

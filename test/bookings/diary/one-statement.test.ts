@@ -1,0 +1,93 @@
+// The diary is one statement: the database builds the whole answer as JSON text and the service
+// sends that text (diary.repository.ts, migration 114). These tests pin the round trips, and that
+// the text the database writes is what the API has always answered: the units as the units list
+// presents them, the appointment as the one-appointment read does, and free text (quotes,
+// backslashes, control characters, non-Latin letters) unchanged.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { startTestApp } from '../../support/app.ts';
+import { call, errorCode } from '../../support/http.ts';
+import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
+import { insertAppointment, insertArea, insertHold, insertTimeOff } from './fixtures.ts';
+
+let counting!: CountingDatabase;
+const t = await startTestApp({ now: '2026-04-01T08:00:00Z', wrapDb: (db) => (counting = countingDatabase(db)).db });
+const store = await t.fx.store({ timezone: 'Europe/London' });
+const token = await t.fx.merchantToken(store.id);
+const chair = await t.fx.unit(store.id, { display_name: 'Chair', sort: 2, colour: '#AA3300' });
+const room = await t.fx.unit(store.id, { display_name: 'Room', sort: 1, unit_type: 'treatment' });
+const diary = (query: Record<string, string | boolean>) =>
+  call(t.app, 'GET', '/api/v1/bookings/diary', { token, query: { store_id: store.id, from_date: '2026-04-02', to_date: '2026-04-03', ...query } });
+
+const TEXT = 'Zoë "the \\ best" O\'Brien\n\tçava 東京 🙂 \u0001';
+
+test('a diary is one statement, refusals after the dates included; the one-appointment read is one', async () => {
+  await insertAppointment(t.db, { storeId: store.id, unitId: chair.id, startsAt: '2026-04-02T10:00:00Z', endsAt: '2026-04-02T11:00:00Z' });
+  counting.take();
+  const ok = await diary({});
+  assert.equal(ok.status, 200);
+  assert.equal(counting.take().trips, 1);
+
+  const tooLong = await diary({ to_date: '2026-06-30' });
+  assert.equal(errorCode(tooLong), 'RANGE_TOO_LONG');
+  assert.equal(counting.take().trips, 1);
+
+  const unknownUnit = await diary({ unit_id: '00000000-0000-4000-8000-000000000000' });
+  assert.equal(unknownUnit.status, 404);
+  assert.equal(counting.take().trips, 1);
+
+  // Dates in the wrong order are refused before the database is asked.
+  const backwards = await diary({ from_date: '2026-04-03', to_date: '2026-04-02' });
+  assert.equal(errorCode(backwards), 'INVALID_TIME_RANGE');
+  assert.equal(counting.take().trips, 0);
+
+  const id = ok.body.units.find((c: any) => c.unit.id === chair.id).appointments[0].id;
+  counting.take();
+  const one = await call(t.app, 'GET', `/api/v1/bookings/appointments/${id}`, { token });
+  assert.equal(one.status, 200);
+  assert.equal(counting.take().trips, 1);
+});
+
+test('the units are presented as the units list presents them, in its order', async () => {
+  const res = await diary({});
+  assert.equal(res.status, 200);
+  assert.match(String(res.headers['content-type']), /^application\/json; charset=utf-8/);
+  const list = await call(t.app, 'GET', '/api/v1/bookings/units', { token, query: { store_id: store.id } });
+  assert.equal(list.status, 200);
+  assert.deepEqual(res.body.units.map((c: any) => c.unit), list.body.units);
+  assert.deepEqual(res.body.units.map((c: any) => c.unit.id), [room.id, chair.id]);
+});
+
+test('a diary appointment is the one-appointment read without store_id, unit_id and source', async () => {
+  const area = await insertArea(t.db, store.id, 'Window');
+  const id = await insertAppointment(t.db, {
+    storeId: store.id, unitId: room.id, startsAt: '2026-04-03T09:00:00.123Z', endsAt: '2026-04-03T09:45:00Z', status: 'completed',
+    guestName: TEXT, guestEmail: 'zoe@example.com', pricePence: 4200, depositPence: 1000, settledPence: 500, paymentStatus: 'deposit_paid',
+    preferredAreaId: area, checkedInAt: '2026-04-03T08:58:00Z', completedAt: '2026-04-03T09:46:00Z',
+  });
+  const res = await diary({ unit_id: room.id });
+  const [shown] = res.body.units[0].appointments;
+  const one = await call(t.app, 'GET', `/api/v1/bookings/appointments/${id}`, { token });
+  const { store_id, unit_id, source, ...rest } = one.body.appointment;
+  assert.deepEqual({ store_id, unit_id, source }, { store_id: store.id, unit_id: room.id, source: 'merchant' });
+  assert.deepEqual(shown, rest);
+  // Text and instants as written; the balance as the create answers it (4200 - 1000 - 500).
+  assert.equal(shown.guest_name, TEXT);
+  assert.equal(shown.starts_at, '2026-04-03T09:00:00.123Z');
+  assert.equal(shown.completed_at, '2026-04-03T09:46:00.000Z');
+  assert.equal(shown.balance_pence, 2700);
+  assert.equal(shown.preferred_area_name, 'Window');
+});
+
+test('holds and time-off carry their fields, free text unchanged', async () => {
+  const hold = await insertHold(t.db, { storeId: store.id, unitId: chair.id, startsAt: '2026-04-02T12:00:00Z', endsAt: '2026-04-02T12:30:00Z', expiresAt: '2026-04-01T08:10:00Z' });
+  const open = await insertHold(t.db, { storeId: store.id, unitId: chair.id, startsAt: '2026-04-02T13:00:00Z', endsAt: '2026-04-02T13:30:00Z' });
+  const off = await insertTimeOff(t.db, { storeId: store.id, unitId: chair.id, startsAt: '2026-04-03T12:00:00Z', endsAt: '2026-04-03T13:00:00Z', kind: 'block', reason: TEXT });
+  const res = await diary({ unit_id: chair.id });
+  const [column] = res.body.units;
+  assert.deepEqual(column.holds, [
+    { id: hold, starts_at: '2026-04-02T12:00:00.000Z', ends_at: '2026-04-02T12:30:00.000Z', expires_at: '2026-04-01T08:10:00.000Z' },
+    { id: open, starts_at: '2026-04-02T13:00:00.000Z', ends_at: '2026-04-02T13:30:00.000Z', expires_at: null },
+  ]);
+  assert.deepEqual(column.time_off, [{ id: off, starts_at: '2026-04-03T12:00:00.000Z', ends_at: '2026-04-03T13:00:00.000Z', kind: 'block', reason: TEXT }]);
+});
