@@ -1,19 +1,21 @@
 // SQL for the diary: the whole answer in one statement, built by the database as JSON text, and the
 // one-appointment read. An appointment's diary fields come from one SQL presenter,
-// bbo_appointment_detail_json (migration 114).
+// bbo_diary_appointment (migration 114). Each item is aggregated as a typed row (json_agg of a
+// row), which costs a third less than building each object with json_build_object.
 import type { Queryable } from '../../platform/db/port.ts';
 import type { AppointmentDetail } from './diary.schemas.ts';
 
 /** One appointment of the store with its diary fields (and the store, unit and source), or null. */
 export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentDetail | null> {
-  const res = await q.query<{ appointment: AppointmentDetail }>(
-    `SELECT bbo_appointment_detail_json(a, ar.name) AS appointment
+  const res = await q.query<AppointmentDetail>(
+    `SELECT d.*, a.store_id, a.unit_id, a.source
        FROM appointments a
        LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
+      CROSS JOIN LATERAL bbo_diary_appointment(a, ar.name) d
       WHERE a.store_id = $1 AND a.id = $2`,
     [storeId, appointmentId],
   );
-  return res.rows[0]?.appointment ?? null;
+  return res.rows[0] ?? null;
 }
 
 export interface DiaryRead {
@@ -47,48 +49,56 @@ export interface DiaryAnswer {
  */
 export async function readDiaryAnswer(q: Queryable, r: DiaryRead): Promise<DiaryAnswer | null> {
   const res = await q.query<DiaryAnswer>(
-    `SELECT d.days, coalesce(cols.n, 0)::int AS units,
-            jsonb_build_object('store_id', s.id, 'timezone', s.timezone, 'from', bbo_iso(d.from_at), 'to', bbo_iso(d.to_at),
-                               'units', cols.list)::text AS body
-       FROM stores s
-      CROSS JOIN LATERAL (
-        SELECT ($2::date::timestamp AT TIME ZONE s.timezone) AS from_at,
-               (($3::date + 1)::timestamp AT TIME ZONE s.timezone) AS to_at,
-               ($3::date - $2::date + 1) AS days
-      ) d
-       LEFT JOIN LATERAL (
-        SELECT count(*) AS n, coalesce(jsonb_agg(jsonb_build_object(
-                 'unit', jsonb_build_object('id', u.id, 'display_name', u.display_name, 'kind', u.kind, 'unit_type', u.unit_type,
-                                            'user_id', u.user_id, 'colour', u.colour, 'photo_url', u.photo_url, 'sort', u.sort,
-                                            'bookable', u.bookable, 'online_bookable', u.online_bookable, 'is_active', u.is_active),
-                 'appointments', coalesce((
-                   -- The occupied block contains the told time, so this indexable overlap (gist on
-                   -- store_id, unit_id, block) narrows the rows without losing any; the next line decides.
-                   SELECT jsonb_agg(bbo_appointment_detail_json(a, ar.name) - '{store_id,unit_id,source}'::text[]
-                                    ORDER BY a.starts_at, a.ends_at, a.id)
-                     FROM appointments a
-                     LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
-                    WHERE a.store_id = s.id AND a.unit_id = u.id AND a.block && tstzrange(d.from_at, d.to_at)
-                      AND a.starts_at < d.to_at AND a.ends_at > d.from_at
-                      AND ($5 OR a.status <> 'cancelled')), '[]'),
-                 'holds', coalesce((
-                   SELECT jsonb_agg(jsonb_build_object('id', h.id, 'starts_at', bbo_iso(h.starts_at), 'ends_at', bbo_iso(h.ends_at),
-                                                       'expires_at', bbo_iso(h.expires_at)) ORDER BY h.starts_at, h.id)
-                     FROM holds h
-                    WHERE h.store_id = s.id AND h.unit_id = u.id AND tstzrange(h.starts_at, h.ends_at) && tstzrange(d.from_at, d.to_at)
-                      AND h.released_at IS NULL AND (h.expires_at IS NULL OR h.expires_at > $6)), '[]'),
-                 'time_off', coalesce((
-                   SELECT jsonb_agg(jsonb_build_object('id', o.id, 'starts_at', bbo_iso(o.starts_at), 'ends_at', bbo_iso(o.ends_at),
-                                                       'kind', o.kind, 'reason', o.reason) ORDER BY o.starts_at, o.id)
-                     FROM time_off o
-                    WHERE o.store_id = s.id AND o.unit_id = u.id AND tstzrange(o.starts_at, o.ends_at) && tstzrange(d.from_at, d.to_at)), '[]'))
-               ORDER BY u.sort, u.display_name, u.id), '[]') AS list
-          FROM units u
-         WHERE u.store_id = s.id AND (CASE WHEN $4::uuid IS NULL THEN u.is_active AND u.bookable ELSE u.id = $4::uuid END)
-           -- A range too long is refused: nothing is built for it.
-           AND d.days <= $7
-      ) cols ON true
-      WHERE s.id = $1`,
+    `WITH range AS (
+       SELECT s.id AS store_id, s.timezone,
+              ($2::date::timestamp AT TIME ZONE s.timezone) AS from_at,
+              (($3::date + 1)::timestamp AT TIME ZONE s.timezone) AS to_at,
+              ($3::date - $2::date + 1) AS days
+         FROM stores s WHERE s.id = $1
+     ), columns AS (
+       -- A range too long is refused: nothing is read or built for it.
+       SELECT u.* FROM units u, range r
+        WHERE u.store_id = $1 AND (CASE WHEN $4::uuid IS NULL THEN u.is_active AND u.bookable ELSE u.id = $4::uuid END)
+          AND r.days <= $7
+     ), unit_ids AS (
+       SELECT ARRAY(SELECT id FROM columns) AS ids
+     ), appointment_lists AS (
+       -- The occupied block contains the told time, so this indexable overlap (gist on
+       -- store_id, unit_id, block) narrows the rows without losing any; the next line decides.
+       SELECT a.unit_id, json_agg(bbo_diary_appointment(a, ar.name) ORDER BY a.starts_at, a.ends_at, a.id) AS list
+         FROM range r, unit_ids c, appointments a
+         LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
+        WHERE a.store_id = $1 AND a.unit_id = ANY(c.ids) AND a.block && tstzrange(r.from_at, r.to_at)
+          AND a.starts_at < r.to_at AND a.ends_at > r.from_at AND ($5 OR a.status <> 'cancelled')
+        GROUP BY a.unit_id
+     ), hold_lists AS (
+       -- Holds still occupying their unit at now: not released, and not expired.
+       SELECT h.unit_id, json_agg((SELECT hold FROM (SELECT h.id, bbo_iso(h.starts_at) AS starts_at, bbo_iso(h.ends_at) AS ends_at,
+                                                            bbo_iso(h.expires_at) AS expires_at) hold) ORDER BY h.starts_at, h.id) AS list
+         FROM range r, unit_ids c, holds h
+        WHERE h.store_id = $1 AND h.unit_id = ANY(c.ids) AND tstzrange(h.starts_at, h.ends_at) && tstzrange(r.from_at, r.to_at)
+          AND h.released_at IS NULL AND (h.expires_at IS NULL OR h.expires_at > $6)
+        GROUP BY h.unit_id
+     ), time_off_lists AS (
+       SELECT o.unit_id, json_agg((SELECT off FROM (SELECT o.id, bbo_iso(o.starts_at) AS starts_at, bbo_iso(o.ends_at) AS ends_at,
+                                                           o.kind, o.reason) off) ORDER BY o.starts_at, o.id) AS list
+         FROM range r, unit_ids c, time_off o
+        WHERE o.store_id = $1 AND o.unit_id = ANY(c.ids) AND tstzrange(o.starts_at, o.ends_at) && tstzrange(r.from_at, r.to_at)
+        GROUP BY o.unit_id
+     )
+     SELECT r.days, (SELECT count(*) FROM columns)::int AS units,
+            json_build_object('store_id', r.store_id, 'timezone', r.timezone, 'from', bbo_iso(r.from_at), 'to', bbo_iso(r.to_at),
+              'units', coalesce((
+                SELECT json_agg(json_build_object(
+                         'unit', (SELECT unit FROM (SELECT u.id, u.display_name, u.kind, u.unit_type, u.user_id, u.colour,
+                                                           u.photo_url, u.sort, u.bookable, u.online_bookable, u.is_active) unit),
+                         'appointments', coalesce(al.list, '[]'), 'holds', coalesce(hl.list, '[]'), 'time_off', coalesce(tl.list, '[]'))
+                       ORDER BY u.sort, u.display_name, u.id)
+                  FROM columns u
+                  LEFT JOIN appointment_lists al ON al.unit_id = u.id
+                  LEFT JOIN hold_lists hl ON hl.unit_id = u.id
+                  LEFT JOIN time_off_lists tl ON tl.unit_id = u.id), '[]'))::text AS body
+       FROM range r`,
     [r.storeId, r.fromDate, r.toDate, r.unitId, r.includeCancelled, r.now.toISOString(), r.maxDays],
   );
   const row = res.rows[0];
