@@ -3,6 +3,7 @@
 // bbo_diary_appointment (migration 114). Each item is aggregated as a typed row (json_agg of a
 // row), which costs a third less than building each object with json_build_object.
 import type { Queryable } from '../../platform/db/port.ts';
+import { UNIT_COLUMNS } from '../units/unit.schemas.ts';
 import type { AppointmentDetail } from './diary.schemas.ts';
 
 /** One appointment of the store with its diary fields (and the store, unit and source), or null. */
@@ -33,8 +34,6 @@ export interface DiaryRead {
 
 /** What the statement found: no row at all means no such store. */
 export interface DiaryAnswer {
-  /** Calendar days in the range, counting both ends. */
-  days: number;
   /** Units in the answer (0 with a unit asked for: no such unit in this store). */
   units: number;
   /** The DiaryResponse as JSON text, in its field order; null when the range is too long. */
@@ -86,22 +85,21 @@ export async function readDiaryAnswer(q: Queryable, r: DiaryRead): Promise<Diary
         WHERE o.store_id = $1 AND o.unit_id = ANY(c.ids) AND tstzrange(o.starts_at, o.ends_at) && tstzrange(r.from_at, r.to_at)
         GROUP BY o.unit_id
      )
-     SELECT r.days, (SELECT count(*) FROM columns)::int AS units,
+     SELECT (SELECT count(*) FROM columns)::int AS units,
+            CASE WHEN r.days <= $7 THEN
             json_build_object('store_id', r.store_id, 'timezone', r.timezone, 'from', bbo_iso(r.from_at), 'to', bbo_iso(r.to_at),
               'units', coalesce((
                 SELECT json_agg(json_build_object(
-                         'unit', (SELECT unit FROM (SELECT u.id, u.display_name, u.kind, u.unit_type, u.user_id, u.colour,
-                                                           u.photo_url, u.sort, u.bookable, u.online_bookable, u.is_active) unit),
+                         -- The unit as the units list presents it (its columns; only u has them here).
+                         'unit', (SELECT unit FROM (SELECT ${UNIT_COLUMNS}) unit),
                          'appointments', coalesce(al.list, '[]'), 'holds', coalesce(hl.list, '[]'), 'time_off', coalesce(tl.list, '[]'))
                        ORDER BY u.sort, u.display_name, u.id)
                   FROM columns u
                   LEFT JOIN appointment_lists al ON al.unit_id = u.id
                   LEFT JOIN hold_lists hl ON hl.unit_id = u.id
-                  LEFT JOIN time_off_lists tl ON tl.unit_id = u.id), '[]'))::text AS body
+                  LEFT JOIN time_off_lists tl ON tl.unit_id = u.id), '[]'))::text END AS body
        FROM range r`,
     [r.storeId, r.fromDate, r.toDate, r.unitId, r.includeCancelled, r.now.toISOString(), r.maxDays],
   );
-  const row = res.rows[0];
-  if (!row) return null;
-  return { days: row.days, units: row.units, body: row.days <= r.maxDays ? row.body : null };
+  return res.rows[0] ?? null;
 }

@@ -48,6 +48,18 @@ test('a diary is one statement, refusals after the dates included; the one-appoi
   assert.equal(counting.take().trips, 1);
 });
 
+test('the one-appointment read answers another store\'s appointment exactly as a missing one: 404 NOT_FOUND', async () => {
+  const other = await t.fx.store({ name: 'Other' });
+  const otherUnit = await t.fx.unit(other.id);
+  const theirs = await insertAppointment(t.db, { storeId: other.id, unitId: otherUnit.id, startsAt: '2026-04-02T10:00:00Z', endsAt: '2026-04-02T11:00:00Z' });
+  const foreign = await call(t.app, 'GET', `/api/v1/bookings/appointments/${theirs}`, { token });
+  const missing = await call(t.app, 'GET', '/api/v1/bookings/appointments/00000000-0000-4000-8000-000000000000', { token });
+  assert.equal(foreign.status, 404);
+  assert.equal(errorCode(foreign), 'NOT_FOUND');
+  assert.equal(missing.status, 404);
+  assert.equal(foreign.body.error.message, missing.body.error.message);
+});
+
 test('the units are presented as the units list presents them, in its order', async () => {
   const res = await diary({});
   assert.equal(res.status, 200);
