@@ -1,8 +1,10 @@
 // The PostgreSQL adapter's statements: parameterised data statements are prepared once per
-// connection and reused, except those marked planPerCall; with prepare off nothing is prepared.
+// connection and reused, except those marked planPerCall; with prepare off nothing is prepared. A
+// refusal keeps its connection; a lost or hung one (past the read timeout) is replaced.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
+import { isUnavailable } from '../../src/platform/db/pg-errors.ts';
 import { engine, openTestDatabase } from '../support/engine.ts';
 
 const onServer = { skip: engine !== 'pg' };
@@ -60,6 +62,27 @@ test('a statement the database refuses leaves its connection in the pool; a lost
     await db.query('SELECT 1', []).catch(() => undefined);
     const next = await pid();
     assert.notEqual(next, first);
+  } finally {
+    await db.close();
+    await test.close();
+  }
+});
+
+test('a statement that outlives the read timeout fails as unavailable, and its connection is replaced', onServer, async () => {
+  const test = await openTestDatabase();
+  const db = openPg({ connectionString: test.url!, poolSize: 1, queryTimeoutMs: 300 });
+  const pid = async () => (await db.query<{ pid: number }>('SELECT pg_backend_pid() AS pid', [])).rows[0].pid;
+  try {
+    const first = await pid();
+    const started = Date.now();
+    await assert.rejects(db.query('SELECT pg_sleep($1::int)', [5]), (err: Error) => isUnavailable(err) && /Query read timeout/.test(err.message));
+    assert.ok(Date.now() - started < 3_000, 'refused at the timeout, not when the statement ended');
+    // Inside a transaction too, and the pool's one connection is replaced both times.
+    await assert.rejects(db.transaction((tx) => tx.query('SELECT pg_sleep($1::int)', [5])), (err: Error) => isUnavailable(err));
+    await assert.rejects(db.ping().then(() => db.exec('SELECT pg_sleep(5)')), (err: Error) => isUnavailable(err));
+    const next = await pid();
+    assert.notEqual(next, first);
+    assert.equal((await db.query<{ n: number }>('SELECT $1::int + 1 AS n', [1])).rows[0].n, 2);
   } finally {
     await db.close();
     await test.close();

@@ -49,6 +49,8 @@ export interface PgOptions {
   /** Named prepared statements (default true); off behind a pooler that cannot keep them per session. */
   prepare?: boolean;
   onError?: (err: Error) => void;
+  /** How long a statement may take before it fails as unavailable; 15 s unless a test says less. */
+  queryTimeoutMs?: number;
 }
 
 /**
@@ -78,8 +80,32 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, drop: (e
   }
 }
 
+// A statement that hangs (a lost database) must not hold a request forever: after this long it fails
+// as unavailable ('Query read timeout', the words pg uses), and withClient drops its connection.
+const QUERY_TIMEOUT_MS = 15_000;
+
+/**
+ * One statement on a checked-out client, through pg's callback form, with the adapter's own read
+ * timeout. pg's promise form and its query_timeout option each keep a finished result reachable a
+ * little longer, long enough for a large one (a diary answer is 60 KB of text) to be promoted into
+ * V8's old generation: at 50 diary requests/s that meant a full mark-compact every 1-2 s and a p99
+ * twice the p50's neighbours (docs/performance.md, round 6). This timer holds no reference to the
+ * result.
+ */
+function run(client: pg.PoolClient, config: pg.QueryConfig | string, timeoutMs: number): Promise<pg.QueryResult> {
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error('Query read timeout')), timeoutMs);
+    client.query(config as pg.QueryConfig, (err: Error | null, result: pg.QueryResult) => {
+      clearTimeout(timer);
+      if (err) reject(err);
+      else resolve(result);
+    });
+  });
+}
+
 export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   const statement = options.prepare === false ? unnamed : named;
+  const timeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize,
@@ -87,8 +113,6 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
     options: SESSION_OPTIONS,
     connectionTimeoutMillis: 5_000,
     idleTimeoutMillis: 30_000,
-    // A statement that hangs (a lost database) must not hold a request forever.
-    query_timeout: 15_000,
   });
   // An idle client losing its connection must not crash the process; the next checkout reconnects.
   pool.on('error', (err) => options.onError?.(err));
@@ -102,30 +126,30 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
     engine: 'pg',
     pool,
     async query(sql, params, options) {
-      return withClient(pool, (client) => client.query(statement(sql, params, options)).then(wrap));
+      return withClient(pool, (client) => run(client, statement(sql, params, options), timeoutMs).then(wrap));
     },
     async transaction(fn) {
       return withClient(pool, async (client, drop) => {
-        await client.query('BEGIN');
+        await run(client, 'BEGIN', timeoutMs);
         try {
-          const result = await fn({ query: async (sql, params, options) => wrap(await client.query(statement(sql, params, options))) });
-          await client.query('COMMIT');
+          const result = await fn({ query: async (sql, params, options) => wrap(await run(client, statement(sql, params, options), timeoutMs)) });
+          await run(client, 'COMMIT', timeoutMs);
           return result;
         } catch (err) {
           // A connection that is gone or timed out cannot roll back (a stalled one would make the
           // ROLLBACK wait out a second statement timeout): withClient drops it instead, which ends
           // the server's transaction. Otherwise roll back; a session whose rollback fails is in an
           // unknown state and is dropped too. Either way the caller sees the first error.
-          if (!isUnavailable(err)) await client.query('ROLLBACK').catch(drop);
+          if (!isUnavailable(err)) await run(client, 'ROLLBACK', timeoutMs).catch(drop);
           throw err;
         }
       });
     },
     async exec(sql) {
-      await pool.query(sql);
+      await withClient(pool, (client) => run(client, sql, timeoutMs));
     },
     async ping() {
-      await pool.query('SELECT 1');
+      await withClient(pool, (client) => run(client, 'SELECT 1', timeoutMs));
     },
     async close() {
       await pool.end();
