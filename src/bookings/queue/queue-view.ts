@@ -1,7 +1,7 @@
 // The live queue as staff see it: entries in join order with their derived place, expected wait,
 // expected start and suggested unit, computed by the wait model over the store's busy intervals.
 import type { Queryable } from '../../platform/db/port.ts';
-import { liveQueueFacts, type EntryRow, type LiveEntryRow } from './queue.repository.ts';
+import { liveQueueFacts, type EntryRow, type LiveEntryRow, type StoreQueueSettings } from './queue.repository.ts';
 import type { QueueEntry } from './queue.schemas.ts';
 import { placeQueue, waitMinutes, type ModelEntry, type ModelUnit, type Placement } from './wait-model.ts';
 
@@ -17,6 +17,8 @@ export function walkInMinutes(serviceDurationMin: number | null | undefined): nu
 }
 
 export interface LiveQueue {
+  /** Read in the same statement; null: no such store (the caller decides what that means). */
+  store: StoreQueueSettings | null;
   rows: LiveEntryRow[];
   placements: Map<string, Placement>;
 }
@@ -28,7 +30,7 @@ export interface LiveQueue {
 export async function liveQueue(q: Queryable, storeId: string, now: Date, newcomer?: ModelEntry): Promise<LiveQueue> {
   const from = now.toISOString();
   const to = new Date(now.getTime() + HORIZON_MS).toISOString();
-  const { entries: rows, unit_ids: unitIds, busy } = await liveQueueFacts(q, storeId, from, to);
+  const { store, entries: rows, unit_ids: unitIds, busy } = await liveQueueFacts(q, storeId, from, to);
 
   const units: ModelUnit[] = unitIds.map((id) => ({ id, busy: [] }));
   const byId = new Map(units.map((u) => [u.id, u]));
@@ -42,7 +44,7 @@ export async function liveQueue(q: Queryable, storeId: string, now: Date, newcom
   }));
   if (newcomer) entries.push(newcomer);
   const placements = placeQueue(now.getTime(), units, entries);
-  return { rows, placements: new Map(placements.map((p) => [p.entryId, p])) };
+  return { store, rows, placements: new Map(placements.map((p) => [p.entryId, p])) };
 }
 
 /** The wire shape; derived fields only for a waiting entry that the model could place. */

@@ -29,14 +29,6 @@ export interface EntryRow {
 const ENTRY_COLUMNS = `e.id AS entry_id, e.store_id, e.customer_id, e.guest_name, e.guest_phone, e.service_id,
   e.preferred_unit_id, e.party_size, e.status, e.joined_at, e.called_at, e.quoted_wait_min, e.appointment_id, e.ended_at`;
 
-export async function findStoreSettings(q: Queryable, storeId: string): Promise<StoreQueueSettings | null> {
-  const res = await q.query<StoreQueueSettings>(
-    'SELECT id, currency, walkin_mode, called_hold_minutes FROM stores WHERE id = $1',
-    [storeId],
-  );
-  return res.rows[0] ?? null;
-}
-
 export async function findEntry(q: Queryable, storeId: string, entryId: string): Promise<EntryRow | null> {
   const res = await q.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2`, [storeId, entryId]);
   return res.rows[0] ?? null;
@@ -211,6 +203,8 @@ export interface BusyRow {
 }
 
 export interface LiveQueueFacts {
+  /** The store's queue settings; null: no such store. */
+  store: StoreQueueSettings | null;
   /** The live queue (waiting and called) in join order, with each entry's service duration. */
   entries: LiveEntryRow[];
   /** Units that can seat a walk-in (active and bookable), in display order. */
@@ -219,7 +213,8 @@ export interface LiveQueueFacts {
   busy: BusyRow[];
 }
 
-// liveQueueFacts' statement: three parts, each aggregated into one JSON value, joined into one row.
+// liveQueueFacts' statement: three parts, each aggregated into one JSON value, joined into one row
+// with the store's queue settings (plain columns, as the other combined reads take them).
 // JSON has no timestamptz, so each instant is written with bbo_iso (migration 100), which gives the
 // text the value parsers give for a column read directly ('2026-06-01T09:00:00.000Z', microseconds
 // cut to milliseconds); only an infinite instant, which no API accepts, differs (null, not 'infinity').
@@ -254,13 +249,18 @@ const LIVE_QUEUE_SQL = `
             SELECT unit_id, starts_at, ends_at FROM time_off
              WHERE store_id = $1 AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)) b
   )
-  SELECT entries, unit_ids, busy FROM live_entries, seating_units, busy_intervals`;
+  -- The aggregates always make one row; the store's columns are null on it when there is no such store.
+  SELECT ${STORE_COLUMNS}, entries, unit_ids, busy
+    FROM live_entries CROSS JOIN seating_units CROSS JOIN busy_intervals
+    LEFT JOIN stores st ON st.id = $1`;
 
 /**
  * What the wait model reads, in one statement: the live entries, the units that can seat them and
- * their busy intervals in [from, to). One statement, so one round trip and one consistent snapshot.
+ * their busy intervals in [from, to), with the store's queue settings, which the list answers with.
+ * One statement, so one round trip and one consistent snapshot.
  */
 export async function liveQueueFacts(q: Queryable, storeId: string, from: string, to: string): Promise<LiveQueueFacts> {
-  const res = await q.query<LiveQueueFacts>(LIVE_QUEUE_SQL, [storeId, from, to]);
-  return res.rows[0];
+  const res = await q.query<CombinedRow>(LIVE_QUEUE_SQL, [storeId, from, to]);
+  const r = res.rows[0];
+  return { store: storeOf(r), entries: r.entries, unit_ids: r.unit_ids, busy: r.busy };
 }

@@ -16,10 +16,6 @@ import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 /** Hold after a call when the store has not set called_hold_minutes (docs/decisions.md). */
 export const DEFAULT_CALLED_HOLD_MIN = 10;
 
-async function storeSettings(q: Queryable, storeId: string): Promise<repo.StoreQueueSettings> {
-  return storeFound(await repo.findStoreSettings(q, storeId));
-}
-
 async function lockedEntry(q: Queryable, storeId: string, entryId: string): Promise<repo.EntryRow> {
   return entryFound(await repo.lockEntry(q, storeId, entryId));
 }
@@ -36,9 +32,11 @@ function storeFound(store: repo.StoreQueueSettings | null): repo.StoreQueueSetti
 
 export async function listQueue(ctx: MerchantContext): Promise<QueueList> {
   const storeId = ctx.actor.storeId;
-  const store = await storeSettings(ctx.db, storeId);
   const now = ctx.clock.now();
-  const { rows, placements } = await liveQueue(ctx.db, storeId, now);
+  // The store's settings come in the live queue's statement: one round trip, and a missing store is
+  // still NOT_FOUND before anything is answered.
+  const { store: found, rows, placements } = await liveQueue(ctx.db, storeId, now);
+  const store = storeFound(found);
   return {
     store_id: storeId,
     walkin_mode: store.walkin_mode,

@@ -1,16 +1,18 @@
-// The live queue (entries, the units that can seat them, their busy intervals) is one statement
-// (liveQueueFacts in queue.repository.ts): a list costs 2 round trips, a join 6 and a join that
-// reuses its client token 4 (they were 4, 8 and 6 when the live queue was three reads).
+// The live queue (entries, the units that can seat them, their busy intervals, and the store's queue
+// settings) is one statement (liveQueueFacts in queue.repository.ts): a list costs 1 round trip, a
+// join 6 and a join that reuses its client token 4 (they were 4, 8 and 6 when the live queue was
+// three reads, and the list 2 while the store's settings were a read of their own).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
+import { call } from '../../support/http.ts';
 import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
 import { appointment, at, hold, join, list, NOW, queueWorld, timeOff } from './queue-fixtures.ts';
 
 let counting!: CountingDatabase;
 const t = await startTestApp({ now: NOW, wrapDb: (db) => (counting = countingDatabase(db)).db });
 
-test('a queue list is two statements: the store settings, then the live queue with its units and busy time in one', async () => {
+test('a queue list is one statement: the store settings with the live queue, its units and busy time', async () => {
   const w = await queueWorld(t);
   // Chair A busy until 09:20 then off 09:50-10:30; chair B held until 09:30.
   await appointment(t.db, w.storeId, w.unitA, at(-30), at(20));
@@ -21,8 +23,9 @@ test('a queue list is two statements: the store settings, then the live queue wi
 
   counting.take();
   const body = await list(w);
-  // findStoreSettings (walkin_mode, called_hold_minutes), then liveQueueFacts.
-  assert.deepEqual(counting.take(), { trips: 2, statements: ['SELECT id, currency,', 'WITH live_entries AS'] });
+  // liveQueueFacts, which carries walkin_mode and called_hold_minutes beside the live queue.
+  assert.deepEqual(counting.take(), { trips: 1, statements: ['WITH live_entries AS'] });
+  assert.deepEqual([body.store_id, body.walkin_mode, body.called_hold_minutes], [w.storeId, 'mixed', 10]);
   // Every part of the read reached the model: 45 minutes fit B after its hold, 30 fit A's gap.
   assert.deepEqual(body.entries.map((e: any) => [e.entry_id, e.queue_position, e.suggested_unit_id, e.expected_start]), [
     [one.entry_id, 1, w.unitB, at(30)],
@@ -59,4 +62,15 @@ test('the live queue reads its instants as a column read does: milliseconds, mic
   assert.deepEqual([row.joined_at, row.called_at], ['2026-06-01T08:59:59.123Z', '2026-06-01T08:59:59.999Z']);
   const [entry] = (await list(w)).entries;
   assert.deepEqual([entry.entry_id, entry.joined_at, entry.called_at], [row.id, row.joined_at, row.called_at]);
+});
+
+test('a list for a store that does not exist is 404 NOT_FOUND "Store not found", from the same one statement', async () => {
+  // A token names its store by id; nothing guarantees the row is still there.
+  const storeId = '00000000-0000-4000-8000-0000000000aa';
+  const token = await t.fx.merchantToken(storeId);
+  counting.take();
+  const res = await call(t.app, 'GET', '/api/v1/bookings/queue', { token, query: { store_id: storeId } });
+  assert.deepEqual(counting.take(), { trips: 1, statements: ['WITH live_entries AS'] });
+  assert.equal(res.status, 404);
+  assert.deepEqual(res.body, { error: { code: 'NOT_FOUND', message: 'Store not found', requestId: res.body.error.requestId } });
 });
