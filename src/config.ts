@@ -25,6 +25,8 @@ export interface Config {
   readonly dbPreparedStatements: boolean;
   /** Memory for kept availability answers, in MiB (0: every search computes afresh). */
   readonly availabilityCacheMb: number;
+  /** The embedded engine's WebAssembly may be recompiled by V8's optimising tier (false: baseline only, half the peak memory). */
+  readonly embeddedWasmTierUp: boolean;
   readonly events: {
     /** How often the live stream's pump reads the feed (ms). */
     readonly streamPollMs: number;
@@ -183,6 +185,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
     availabilityCacheMb: int(env, 'AVAILABILITY_CACHE_MB', 32, 0, 4096),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
+    embeddedWasmTierUp: flag(env, 'EMBEDDED_WASM_TIER_UP', true),
     events: Object.freeze({
       streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),
       streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),

@@ -29,6 +29,13 @@ test('bad values are refused at start with a message naming the variable', () =>
   }
 });
 
+test("the embedded engine's WebAssembly may tier up unless EMBEDDED_WASM_TIER_UP turns it off", () => {
+  assert.equal(loadConfig({}).embeddedWasmTierUp, true);
+  assert.equal(loadConfig({ EMBEDDED_WASM_TIER_UP: 'false' }).embeddedWasmTierUp, false);
+  assert.equal(loadConfig({ EMBEDDED_WASM_TIER_UP: '1' }).embeddedWasmTierUp, true);
+  assert.throws(() => loadConfig({ EMBEDDED_WASM_TIER_UP: 'low' }), /EMBEDDED_WASM_TIER_UP/);
+});
+
 test('prepared statements are on unless DB_PREPARED_STATEMENTS turns them off', () => {
   assert.equal(loadConfig({}).dbPreparedStatements, true);
   assert.equal(loadConfig({ DB_PREPARED_STATEMENTS: 'false' }).dbPreparedStatements, false);

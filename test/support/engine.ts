@@ -54,7 +54,9 @@ export interface TestDatabase {
 export async function openTestDatabase(): Promise<TestDatabase> {
   if (engine === 'pglite') {
     const blob = new Blob([fs.readFileSync(pgliteTemplateFile(process.ppid))]);
-    const db = await openPglite({ dataDir: null, loadDataDir: blob });
+    // A test file's process is short: V8's optimising recompile of PostgreSQL's WebAssembly costs more
+    // than it returns (a PGlite run took 39-42 s with the baseline compiler only, 51-52 s without).
+    const db = await openPglite({ dataDir: null, loadDataDir: blob, wasmTierUp: false });
     return { db, url: null, close: () => db.close() };
   }
   const name = `bbo_test_${process.pid}_${Date.now()}_${counter++}`;

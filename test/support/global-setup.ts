@@ -7,7 +7,7 @@ import { adminQuery, engine, pgliteTemplateFile, TEMPLATE_DB, urlFor } from './e
 
 export async function globalSetup() {
   if (engine === 'pglite') {
-    const db = await openPglite({ dataDir: null });
+    const db = await openPglite({ dataDir: null, wasmTierUp: false }); // as engine.ts opens each copy
     await migrate(db);
     const dump = await db.dump();
     fs.writeFileSync(pgliteTemplateFile(process.pid), Buffer.from(await dump.arrayBuffer()));

@@ -9,5 +9,5 @@ export async function openDatabase(config: Config, onError?: (err: Error) => voi
   if (config.databaseUrl) {
     return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
   }
-  return openPglite({ dataDir: path.join(config.dataDir, 'pglite') });
+  return openPglite({ dataDir: path.join(config.dataDir, 'pglite'), wasmTierUp: config.embeddedWasmTierUp });
 }

@@ -1,5 +1,6 @@
 // Embedded PostgreSQL (WebAssembly). One connection: transactions are serialised by PGlite itself.
 import fs from 'node:fs';
+import v8 from 'node:v8';
 import { PGlite } from '@electric-sql/pglite';
 import { btree_gin } from '@electric-sql/pglite/contrib/btree_gin';
 import { btree_gist } from '@electric-sql/pglite/contrib/btree_gist';
@@ -12,10 +13,26 @@ export interface PgliteOptions {
   dataDir: string | null;
   /** A data directory dump (from dumpDataDir) to start from instead of an empty cluster. */
   loadDataDir?: Blob;
+  /**
+   * false: PostgreSQL's WebAssembly stays on V8's baseline compiler (Liftoff) for the life of the
+   * process. The optimising tier recompiles the hot functions shortly after start, and one of them
+   * (about 100 KB of WebAssembly) takes some 640 MB of compiler memory for half a second: the
+   * process's peak is about 900 MB with it and about 440 MB without, at 25-50% less throughput
+   * (docs/performance.md, round 7). Default true.
+   */
+  wasmTierUp?: boolean;
+}
+
+// V8 reads these when it compiles a WebAssembly module, so they must be set before PGlite.create.
+// They apply to the whole process, which has no other WebAssembly on a hot path.
+function keepWasmOnBaselineCompiler(): void {
+  v8.setFlagsFromString('--no-wasm-dynamic-tiering');
+  v8.setFlagsFromString('--no-wasm-tier-up');
 }
 
 export async function openPglite(options: PgliteOptions): Promise<Database & { dump(): Promise<Blob> }> {
   if (options.dataDir) fs.mkdirSync(options.dataDir, { recursive: true });
+  if (options.wasmTierUp === false) keepWasmOnBaselineCompiler();
   const db = await PGlite.create({
     dataDir: options.dataDir ?? undefined,
     loadDataDir: options.loadDataDir,
