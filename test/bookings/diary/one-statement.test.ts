@@ -9,6 +9,8 @@ import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
 import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
 import { insertAppointment, insertArea, insertHold, insertTimeOff } from './fixtures.ts';
+import { DiaryAppointment, DiaryColumn, DiaryResponse, Hold } from '../../../src/bookings/diary/diary.schemas.ts';
+import { TimeOffEntry } from '../../../src/bookings/time-off/time-off.schemas.ts';
 
 let counting!: CountingDatabase;
 const t = await startTestApp({ now: '2026-04-01T08:00:00Z', wrapDb: (db) => (counting = countingDatabase(db)).db });
@@ -102,4 +104,23 @@ test('holds and time-off carry their fields, free text unchanged', async () => {
     { id: open, starts_at: '2026-04-02T13:00:00.000Z', ends_at: '2026-04-02T13:30:00.000Z', expires_at: null },
   ]);
   assert.deepEqual(column.time_off, [{ id: off, starts_at: '2026-04-03T12:00:00.000Z', ends_at: '2026-04-03T13:00:00.000Z', kind: 'block', reason: TEXT }]);
+});
+
+// The text bypasses Fastify's serializer, which would drop a field the schema does not list: here the
+// statement itself must write exactly the listed fields, at every level.
+test('the answer carries exactly the fields the published schema lists, at every level', async () => {
+  await insertAppointment(t.db, { storeId: store.id, unitId: room.id, startsAt: '2026-04-02T15:00:00Z', endsAt: '2026-04-02T15:30:00Z' });
+  await insertHold(t.db, { storeId: store.id, unitId: room.id, startsAt: '2026-04-02T16:00:00Z', endsAt: '2026-04-02T16:30:00Z' });
+  await insertTimeOff(t.db, { storeId: store.id, unitId: room.id, startsAt: '2026-04-02T17:00:00Z', endsAt: '2026-04-02T18:00:00Z' });
+  const res = await diary({ unit_id: room.id });
+  assert.equal(res.status, 200);
+  const keys = (o: object) => Object.keys(o).sort();
+  const listed = (schema: { properties: object }) => Object.keys(schema.properties).sort();
+  assert.deepEqual(keys(res.body), listed(DiaryResponse));
+  const [column] = res.body.units;
+  assert.deepEqual(keys(column), listed(DiaryColumn));
+  assert.ok(column.appointments.length > 0 && column.holds.length > 0 && column.time_off.length > 0);
+  for (const a of column.appointments) assert.deepEqual(keys(a), listed(DiaryAppointment));
+  for (const h of column.holds) assert.deepEqual(keys(h), listed(Hold));
+  for (const o of column.time_off) assert.deepEqual(keys(o), listed(TimeOffEntry));
 });
