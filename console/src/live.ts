@@ -45,7 +45,23 @@ export class LiveHub {
     return () => this.statusListeners.delete(listener);
   }
 
+  /** onStatus, and the status as it is now (see followStatus). */
+  follow(listener: (s: StreamStatus) => void): () => void {
+    return followStatus(this, listener);
+  }
+
   close() {
     this.stop();
   }
+}
+
+/**
+ * Subscribes to a status and reports its current value at once. A screen reads the status when it
+ * first renders but can subscribe only in an effect after it; the stream may go live in between
+ * (its headers arrive in about 13 ms), and that change would be lost until the next one.
+ */
+export function followStatus<S>(source: { status: S; onStatus(listener: (s: S) => void): () => void }, listener: (s: S) => void): () => void {
+  const off = source.onStatus(listener);
+  listener(source.status);
+  return off;
 }

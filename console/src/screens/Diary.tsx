@@ -7,6 +7,7 @@ import type { LiveHub } from '../live.ts';
 import type { DiaryAppointment, DiaryResponse, Service } from '../types.ts';
 import { addDays, hhmm, hourMarks, iso, localDate, weekday, zonedInstant } from '../time.ts';
 import { QuickAdd, type Slot } from './QuickAdd.tsx';
+import { firstFreeStart } from '../free-time.ts';
 import { AppointmentPanel } from './AppointmentPanel.tsx';
 import { customerName, useCustomerNames } from '../customer-names.ts';
 
@@ -194,6 +195,12 @@ export function Diary(props: { hub: LiveHub }) {
   const height = columns.length ? Math.max(...columns.map((c) => (c.to - c.from) / 60_000)) * PX_PER_MIN : 0;
   const units = diary?.units.map((u) => u.unit) ?? [];
 
+  function openNew() {
+    // The first free time of the shown day (the day view's units; the week view's one unit).
+    const free = diary && view === 'day' ? firstFreeStart(diary.units, date, tz, Date.now()) : null;
+    setSlot({ unitId: free?.unitId ?? units[0].id, startsAt: free?.startsAt ?? zonedInstant(date, 9, 0, tz), date, timezone: tz });
+  }
+
   return (
     <section class="diary" aria-labelledby="diary-title">
       <div class="toolbar">
@@ -221,7 +228,7 @@ export function Diary(props: { hub: LiveHub }) {
             </select>
           </label>
         )}
-        <button type="button" disabled={!units.length || !date} onClick={() => setSlot({ unitId: units[0].id, startsAt: zonedInstant(date, 9, 0, tz), date, timezone: tz })}>
+        <button type="button" disabled={!units.length || !date} onClick={openNew}>
           New booking
         </button>
         <span class="tz" data-testid="diary-meta">{diary ? `${tz} · ${hours.length} hours` : ''}</span>
@@ -320,7 +327,7 @@ function AppointmentBlock(props: {
 
 export function LiveBadge(props: { hub: LiveHub }) {
   const [status, setStatus] = useState(props.hub.status);
-  useEffect(() => props.hub.onStatus(setStatus), [props.hub]);
+  useEffect(() => props.hub.follow(setStatus), [props.hub]);
   const text = status === 'live' ? 'Live' : status === 'unavailable' ? 'Not live: refreshes after your actions' : status === 'retrying' ? 'Reconnecting…' : 'Connecting…';
   return <span class={`live-badge ${status}`} data-testid="live-status">{text}</span>;
 }
