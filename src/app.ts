@@ -20,10 +20,14 @@ import type { RequestContext } from './platform/context.ts';
 import { featureRoutes, sharedSchemas } from './routes.ts';
 import { disableEventsForBench } from './events/outbox.ts';
 import { configureAvailabilityCache } from './bookings/availability/availability.cache.ts';
+import type { ReadRouter } from './platform/db/read-routing.ts';
+import { readsFor, registerWritePositions } from './platform/db/read-routing.plugin.ts';
 
 export interface AppDeps {
   config: Config;
   db: Database;
+  /** The read replica's router (DATABASE_READ_URL); without one every read is on db. */
+  reads?: ReadRouter | null;
   clock?: Clock;
   tokens?: TokenService;
   logger?: FastifyServerOptions['logger'];
@@ -72,6 +76,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('deps', { config, db, clock, tokens });
   if (config.events.disabledForBench) disableEventsForBench(true);
   configureAvailabilityCache(db, config.availabilityCacheMb * 1024 * 1024);
+  // Answers read on the replica are kept apart, each checked against the snapshots of the node it was read on.
+  if (deps.reads) configureAvailabilityCache(deps.reads.replicaReads, config.availabilityCacheMb * 1024 * 1024);
   app.setValidatorCompiler(validatorCompiler);
   // Only JSON bodies are accepted; anything else is refused with 415.
   app.removeContentTypeParser('text/plain');
@@ -98,6 +104,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
       this.requestContext = {
         actor,
         db,
+        reads: readsFor(deps.reads ?? null, this, actor),
         clock,
         requestId: this.id,
         log: this.log,
@@ -107,6 +114,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     }
     return this.requestContext;
   });
+  if (deps.reads) registerWritePositions(app, deps.reads);
   app.addHook('onSend', async (request, reply, payload) => {
     if (request.requestContext?.replayed) reply.header(REPLAY_HEADER, 'true');
     return payload;

@@ -1,11 +1,14 @@
 // Configuration is read from the environment once, validated, and frozen.
 // Nothing else in the codebase reads process.env.
 import path from 'node:path';
+import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/read-routing.config.ts';
 
 export interface Config {
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string | null;
+  /** The read replica and its routing (DATABASE_READ_URL, DB_READ_*: src/platform/db/read-routing.config.ts). */
+  readonly readRouting: ReadRoutingConfig;
   readonly dataDir: string;
   readonly authSecret: string;
   readonly authJwksUrl: string | null;
@@ -168,6 +171,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     port: int(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
+    readRouting: parseReadRoutingConfig(env, databaseUrl, (message) => {
+      throw new ConfigError(message);
+    }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     authSecret,
     authJwksUrl: jwks,

@@ -1,4 +1,5 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
+import pino from 'pino';
 import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
 import { isDevSecret, loadConfigOrExit } from './config.ts';
@@ -10,12 +11,22 @@ import { pruneAvailabilityChanges } from './bookings/availability/availability-c
 import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/messages/worker.ts';
+import { openReadRouter } from './platform/db/read-routing.open.ts';
+import { checkSessionSettings, notUtcMessage } from './platform/db/session-check.ts';
 
 const config = loadConfigOrExit();
 
 const db = await openDatabase(config);
 const applied = await migrate(db);
-const app = await buildApp({ config, db });
+const session = await checkSessionSettings(db);
+if (!session.ok) {
+  console.error(`Configuration error: ${notUtcMessage(session.timezone)}`);
+  process.exit(1);
+}
+// The read replica (DATABASE_READ_URL), when there is one: safe reads go to it (src/platform/db/read-routing.ts).
+const readRouting = await openReadRouter(config, db, pino({ level: config.logLevel, base: { component: 'read-routing' } }));
+const app = await buildApp({ config, db, reads: readRouting?.router ?? null });
+if (session.differences.length) app.log.warn({ differences: session.differences }, 'database session settings differ from the adapter\'s (behind a pooler, set them on the server)');
 if (applied.length) app.log.info({ applied }, 'migrations applied');
 if (isDevSecret(config)) app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
 if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surface (/admin/v1) is disabled');
@@ -81,6 +92,7 @@ async function shutdown(signal: string) {
     for (let waited = 0; app.inFlight() > 0 && waited < 15_000; waited += 50) {
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    await readRouting?.close();
     await db.close();
     process.exit(0);
   } catch (err) {

@@ -6,6 +6,7 @@ import pino from 'pino';
 import { loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { migrate } from './platform/db/migrate.ts';
+import { checkSessionSettings, notUtcMessage } from './platform/db/session-check.ts';
 import { systemClock } from './platform/clock.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
 import { createMessagesWorker } from './notifications/messages/worker.ts';
@@ -19,6 +20,11 @@ if (!config.databaseUrl) {
 const log = pino({ level: config.logLevel, base: { component: 'webhooks-worker' } });
 const db = await openDatabase(config, (err) => log.warn({ err: { message: err.message } }, 'idle database connection lost'));
 await migrate(db);
+const session = await checkSessionSettings(db);
+if (!session.ok) {
+  console.error(`Configuration error: ${notUtcMessage(session.timezone)}`);
+  process.exit(1);
+}
 const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
 log.info({ pid: process.pid }, 'webhook worker started');
 const messagesWorker = config.messages.worker

@@ -16,6 +16,8 @@ import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from '
 export interface RequestContext<A extends Actor = Actor> {
   readonly actor: A;
   readonly db: Database;
+  /** The read handle for this request (the replica when safe): set only when a replica is configured. Use readHandle(ctx) (db/read-routing.plugin.ts). */
+  readonly reads?: (storeId?: string | null) => Promise<Database>;
   readonly clock: Clock;
   readonly requestId: string;
   readonly log: FastifyBaseLogger;

@@ -3,6 +3,7 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { findStoreZone } from '../diary/store-days.ts';
 import { searchPeople, type PersonRow } from './appointment-search.repository.ts';
+import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 import {
   DEFAULT_PEOPLE,
   DEFAULT_VISITS,
@@ -66,8 +67,9 @@ export async function searchAppointmentPeople(ctx: MerchantContext, query: Searc
   if ([...needle].length < MIN_QUERY_LENGTH) {
     throw new AppError('QUERY_TOO_SHORT', `q needs at least ${MIN_QUERY_LENGTH} characters`);
   }
-  const store = await findStoreZone(ctx.db, ctx.actor.storeId);
-  const rows = await searchPeople(ctx.db, {
+  const db = await readHandle(ctx); // the replica when it has every write this store made
+  const store = await findStoreZone(db, ctx.actor.storeId);
+  const rows = await searchPeople(db, {
     storeId: store.id,
     pattern: likePattern(needle),
     now: ctx.clock.now(),

@@ -10,6 +10,7 @@ import { availabilityCache } from './availability.cache.ts';
 import { addDays, keptAnswer, servedBody } from './availability.answer.ts';
 import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
 import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery } from './availability.schemas.ts';
+import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
 const DAY_MS = 86_400_000;
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -68,9 +69,10 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const partySize = query.party_size ?? 1;
   const now = ctx.clock.now();
   const nowMs = now.getTime();
-  const cache = options.cache === false ? null : availabilityCache(ctx.db);
+  const db = await readHandle(ctx, storeId); // the replica when it has every write this caller and store made
+  const cache = options.cache === false ? null : availabilityCache(db);
   const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
-  const terms = await bookingTerms(ctx.db, { ...ask, customerId }, { since: cache?.snapshotOf(storeId) ?? null, now: now.toISOString() });
+  const terms = await bookingTerms(db, { ...ask, customerId }, { since: cache?.snapshotOf(storeId) ?? null, now: now.toISOString() });
   assertTerms(terms, customerView, partySize);
   // Unset dates: from today (store-local) for a week.
   const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
@@ -85,7 +87,7 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   // Computed without the notice and horizon: they are applied below, as it is served.
   const q: SlotQuery = { ...ask, partySize, fromDate, toDate, customerView, customerId: null, now: now.toISOString() };
   const holdsExpireAt = terms.diary.holdsExpireAt ? Date.parse(terms.diary.holdsExpireAt) : Infinity;
-  const compute = async () => keptAnswer(await offeredSlots(ctx.db, q), fromDate, days, nowMs, holdsExpireAt);
+  const compute = async () => keptAnswer(await offeredSlots(db, q), fromDate, days, nowMs, holdsExpireAt);
   const answer = cache
     ? await cache.answer(cache.observe(storeId, terms.diary, nowMs), keyOf(q), nowMs, compute)
     : await compute();

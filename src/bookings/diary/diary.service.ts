@@ -5,10 +5,12 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { diaryAppointmentById, readDiaryAnswer } from './diary.repository.ts';
 import { MAX_DIARY_DAYS, type AppointmentDetail, type DiaryQuery } from './diary.schemas.ts';
+import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
 /** GET /api/v1/bookings/appointments/{appointmentId}: one appointment with its diary fields; another store's reads as missing. */
 export async function readAppointment(ctx: MerchantContext, appointmentId: string): Promise<{ appointment: AppointmentDetail }> {
-  const appointment = await diaryAppointmentById(ctx.db, ctx.actor.storeId, appointmentId);
+  const db = await readHandle(ctx); // the replica when it has every write this store made
+  const appointment = await diaryAppointmentById(db, ctx.actor.storeId, appointmentId);
   if (!appointment) throw notFound('Appointment');
   return { appointment };
 }
@@ -23,7 +25,8 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
   // The range ends at 00:00 the day after to_date, which must still be a four-digit-year instant.
   if (query.to_date > LAST_DIARY_DATE) throw new AppError('VALIDATION_FAILED', `query.to_date must be ${LAST_DIARY_DATE} or earlier`);
 
-  const answer = await readDiaryAnswer(ctx.db, {
+  const db = await readHandle(ctx); // the replica when it has every write this store made
+  const answer = await readDiaryAnswer(db, {
     storeId: ctx.actor.storeId,
     fromDate: query.from_date,
     toDate: query.to_date,

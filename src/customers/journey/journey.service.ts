@@ -4,12 +4,14 @@ import { hasLiveRelationship } from '../store-customer.repository.ts';
 import { formatCursor, parseCursor } from './journey-cursor.ts';
 import { hasStoreAgreements, journeyPage } from './journey.repository.ts';
 import { JOURNEY_PAGE, type JourneyQuery } from './journey.schemas.ts';
+import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
 export async function customerJourney(ctx: MerchantContext, customerId: string, query: JourneyQuery) {
   const storeId = ctx.actor.storeId;
-  if (!(await hasLiveRelationship(ctx.db, storeId, customerId))) throw notFound('Customer');
+  const db = await readHandle(ctx); // the replica when it has every write this store made
+  if (!(await hasLiveRelationship(db, storeId, customerId))) throw notFound('Customer');
   const limit = query.limit ?? JOURNEY_PAGE.default; // filled by the schema; the fallback satisfies the type checker
-  const rows = await journeyPage(ctx.db, storeId, customerId, parseCursor(query.before), limit);
+  const rows = await journeyPage(db, storeId, customerId, parseCursor(query.before), limit);
   const events = rows.slice(0, limit);
   const hasMore = rows.length > limit;
   const last = events.at(-1);
@@ -21,6 +23,6 @@ export async function customerJourney(ctx: MerchantContext, customerId: string, 
       nextCursor: hasMore && last ? formatCursor(last.cursor_key, last.id) : null,
       hasMore,
     },
-    has_store_agreements: await hasStoreAgreements(ctx.db, storeId, customerId),
+    has_store_agreements: await hasStoreAgreements(db, storeId, customerId),
   };
 }

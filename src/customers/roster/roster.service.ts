@@ -1,6 +1,7 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { rosterCount, rosterMatchesPage, rosterPage, searchCustomers } from './roster.repository.ts';
 import { ROSTER_PAGE, SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
+import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
 /** Search filters only from this many characters; a shorter term lists the most recent customers. */
 const SEARCH_MIN_CHARS = 2;
@@ -19,15 +20,16 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
     q: q || undefined,
   };
   const paging = { sort, limit, offset };
+  const db = await readHandle(ctx); // the replica when it has every write this store made
   let rows;
   let total;
   if (filter.q) {
     // The page carries the total; only a page past the end has to count separately.
-    const matches = await rosterMatchesPage(ctx.db, filter, paging);
+    const matches = await rosterMatchesPage(db, filter, paging);
     rows = matches.rows;
-    total = matches.total ?? (await rosterCount(ctx.db, filter));
+    total = matches.total ?? (await rosterCount(db, filter));
   } else {
-    [rows, total] = await Promise.all([rosterPage(ctx.db, filter, paging), rosterCount(ctx.db, filter)]);
+    [rows, total] = await Promise.all([rosterPage(db, filter, paging), rosterCount(db, filter)]);
   }
   const customers = rows.slice(0, limit);
   return {
@@ -38,6 +40,7 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
 
 export async function searchRoster(ctx: MerchantContext, query: SearchQuery) {
   const term = query.q?.trim() ?? '';
-  const customers = await searchCustomers(ctx.db, ctx.actor.storeId, term.length >= SEARCH_MIN_CHARS ? term : null, SEARCH_LIMIT);
+  const db = await readHandle(ctx); // the replica when it has every write this store made
+  const customers = await searchCustomers(db, ctx.actor.storeId, term.length >= SEARCH_MIN_CHARS ? term : null, SEARCH_LIMIT);
   return { customers };
 }

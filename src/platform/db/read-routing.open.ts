@@ -1,0 +1,53 @@
+// Opens the read replica named by DATABASE_READ_URL (null when none is): its own pool, the write
+// positions (in Redis too when REDIS_URL is set), and the router that polls it.
+import { Redis } from 'ioredis';
+import type { Config } from '../../config.ts';
+import type { Database } from './port.ts';
+import { openPg } from './pg.adapter.ts';
+import { ReadRouter } from './read-routing.ts';
+import { WritePositions } from './write-positions.ts';
+
+interface Log {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+export interface OpenedReadRouter {
+  router: ReadRouter;
+  replica: Database & { pool: import('pg').Pool };
+  close(): Promise<void>;
+}
+
+export async function openReadRouter(config: Config, primary: Database, log: Log): Promise<OpenedReadRouter | null> {
+  const settings = config.readRouting;
+  if (!settings.readUrl) return null;
+  const replica = openPg({
+    connectionString: settings.readUrl,
+    poolSize: settings.poolSize ?? config.dbPoolSize,
+    prepare: config.dbPreparedStatements,
+    onError: (err) => log.warn({ err: { message: err.message } }, 'read replica: idle connection lost'),
+  });
+  const redis = config.redisUrl
+    ? new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+    : null;
+  redis?.on('error', (err) => log.warn({ err: { message: err.message } }, 'read routing: redis error'));
+  const router = new ReadRouter({
+    primary,
+    replica,
+    positions: new WritePositions({ stickyMs: settings.stickyMs, redis }),
+    maxLagMs: settings.maxLagMs,
+    pollMs: settings.pollMs,
+    onStateChange: (state, reason) =>
+      (state.up ? log.info : log.warn).call(log, { up: state.up, lagMs: state.lagMs, reason }, state.up ? 'read replica in use' : 'read replica skipped: reads go to the primary'),
+  });
+  await router.start();
+  return {
+    router,
+    replica,
+    async close() {
+      await router.stop();
+      await replica.close().catch(() => {});
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
