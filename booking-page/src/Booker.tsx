@@ -1,0 +1,150 @@
+// The booking flow: pick (service, who, day, time: the slot is held at once) -> your details and the
+// email code, with the hold's countdown -> confirm -> done. Each step's heading takes the focus when
+// the step opens. A refused step shows the envelope's sentence and books and holds nothing.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { attempt, getCustomerToken, newKey, pageSession, sentence, SLOT_LOST, type ApiClient } from './api.ts';
+import { Picker } from './Picker.tsx';
+import { EmailCode, type SignedIn } from './EmailCode.tsx';
+import { Countdown, useRemaining } from './Countdown.tsx';
+import { money, when } from './time.ts';
+import type { Confirmed, Held, PageInfo } from './types.ts';
+
+type Step = 'pick' | 'details' | 'done';
+
+export function useFocusOnOpen<T extends HTMLElement>(active = true) {
+  const ref = useRef<T>(null);
+  useEffect(() => { if (active) ref.current?.focus(); }, []);
+  return ref;
+}
+
+export function When(props: { at: string; tz: string }) {
+  const w = when(props.at, props.tz);
+  return <span class="when"><span data-testid="store-time">{w.store}</span>{w.local && <span class="local" data-testid="local-time"> · {w.local}</span>}</span>;
+}
+
+export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) {
+  const { api, slug, page } = props;
+  const [step, setStep] = useState<Step>('pick');
+  const [held, setHeld] = useState<Held | null>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const [done, setDone] = useState<Confirmed | null>(null);
+  const returned = useRef(false); // the first view does not move the focus; a return to it does
+  const [signedIn, setSignedIn] = useState<SignedIn | null>(() => {
+    const token = getCustomerToken(slug);
+    return token ? { token, email: '', name: null } : null;
+  });
+
+  function back(message: string | null) {
+    // Let the hold go (nothing to do when it already lapsed); the next hold would replace it anyway.
+    if (held) void attempt(() => api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
+      params: { path: { slug, holdId: held.hold.id } },
+      headers: { 'x-page-session': pageSession(slug) ?? '' },
+    }));
+    setHeld(null);
+    setNotice(message);
+    setStep('pick');
+  }
+
+  if (step === 'pick' || !held) {
+    return <PickStep api={api} slug={slug} page={page} notice={notice} focus={returned.current} onHeld={(h) => { returned.current = true; setHeld(h); setNotice(null); setStep('details'); }} />;
+  }
+  if (step === 'done' && done) return <Done page={page} held={held} done={done} />;
+  return <Details api={api} slug={slug} page={page} held={held} signedIn={signedIn} setSignedIn={setSignedIn} back={back} onDone={(d) => { setDone(d); setStep('done'); }} />;
+}
+
+function PickStep(props: { api: ApiClient; slug: string; page: PageInfo; notice: string | null; focus: boolean; onHeld: (h: Held) => void }) {
+  const heading = useFocusOnOpen<HTMLHeadingElement>(props.focus);
+  return (
+    <section aria-labelledby="pick-title">
+      <h2 id="pick-title" tabIndex={-1} ref={heading}>Choose a time</h2>
+      <Picker api={props.api} slug={props.slug} page={props.page} notice={props.notice} onHeld={props.onHeld} />
+    </section>
+  );
+}
+
+function Details(props: {
+  api: ApiClient; slug: string; page: PageInfo; held: Held; signedIn: SignedIn | null;
+  setSignedIn: (s: SignedIn | null) => void; back: (message: string | null) => void; onDone: (d: Confirmed) => void;
+}) {
+  const { api, slug, page, held, signedIn } = props;
+  const remaining = useRemaining(held.deadline);
+  const heading = useFocusOnOpen<HTMLHeadingElement>();
+  const [note, setNote] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<{ text: string; lost: boolean } | null>(null);
+  const key = useRef(newKey());
+  const tz = page.timezone;
+  const deposit = page.deposit;
+
+  async function confirm(e: Event) {
+    e.preventDefault();
+    if (busy || !signedIn) return;
+    setBusy(true);
+    setError(null);
+    const r = await attempt(() => api.POST('/api/v1/book/{slug}/holds/{holdId}/confirm', {
+      params: { path: { slug, holdId: held.hold.id } },
+      body: note.trim() ? { guest_note: note.trim() } : {},
+      headers: { authorization: `Bearer ${signedIn.token}`, 'x-page-session': pageSession(slug) ?? '', 'idempotency-key': key.current },
+    }));
+    setBusy(false);
+    if (r.ok) return props.onDone(r.data);
+    if (r.refusal.status === 401) props.setSignedIn(null);
+    setError({ text: sentence(r.refusal), lost: SLOT_LOST.has(r.refusal.code ?? '') });
+  }
+
+  return (
+    <section aria-labelledby="details-title">
+      <h2 id="details-title" tabIndex={-1} ref={heading}>Your booking</h2>
+      <p class="summary" data-testid="held-summary"><strong>{held.choice.label}</strong><br /><When at={held.hold.starts_at} tz={tz} /></p>
+      <Countdown remaining={remaining} what={when(held.hold.starts_at, tz).store} />
+      {remaining === 0 && !error && (
+        <p class="error" role="alert">Your hold has ended, so the time may be given to someone else. <button type="button" onClick={() => props.back('Your hold ended. Choose a time again.')}>Choose a time again</button></p>
+      )}
+      {!signedIn ? (
+        <EmailCode api={api} slug={slug} onSignedIn={props.setSignedIn} />
+      ) : (
+        <form onSubmit={confirm} aria-labelledby="confirm-title">
+          <h3 id="confirm-title">Confirm</h3>
+          <p data-testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</p>
+          {deposit && <p class="deposit" data-testid="deposit-note">{depositLine(page)} Booking it now takes no money: the shop will ask you for the deposit.</p>}
+          <label>A note for the shop (optional)<textarea name="note" rows={2} maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} /></label>
+          <button type="submit" disabled={busy}>{busy ? 'Booking…' : 'Confirm booking'}</button>
+        </form>
+      )}
+      {error && (
+        <div class="error" role="alert" data-testid="confirm-error">
+          <p>{error.text}</p>
+          {error.lost && <button type="button" onClick={() => props.back(`${error.text} Nothing was booked. Choose a time again.`)}>Choose another time</button>}
+        </div>
+      )}
+      <p><button type="button" class="link" onClick={() => props.back(null)}>Back: choose another time (lets this one go)</button></p>
+    </section>
+  );
+}
+
+export function depositLine(page: PageInfo): string {
+  const d = page.deposit as Record<string, unknown> | null;
+  if (!d) return '';
+  if (typeof d.amount_pence === 'number') return `A deposit of ${money(d.amount_pence, page.currency)} is due for this booking.`;
+  if (typeof d.percent === 'number') return `A deposit of ${d.percent}% of the price is due for this booking.`;
+  return 'A deposit is due for this booking.';
+}
+
+function Done(props: { page: PageInfo; held: Held; done: Confirmed }) {
+  const heading = useFocusOnOpen<HTMLHeadingElement>();
+  const a = props.done.appointment;
+  const pending = a.status === 'pending_payment';
+  return (
+    <section aria-labelledby="done-title">
+      <h2 id="done-title" tabIndex={-1} ref={heading}>{pending ? 'Booked: pending a deposit' : 'Booked'}</h2>
+      <p class="summary" data-testid="done-summary"><strong>{props.held.choice.label}</strong><br /><When at={a.starts_at} tz={props.page.timezone} /></p>
+      {pending ? (
+        <p class="deposit" data-testid="pending-note">
+          This booking is pending a deposit of {money(a.deposit_pence, a.currency)}. No money has been taken: the shop will ask you for it.
+        </p>
+      ) : <p data-testid="confirmed-note">Your booking is confirmed.</p>}
+      <p>A confirmation email with a calendar file and a link to change or cancel is on its way.</p>
+      {props.done.manage_url && <p><a href={props.done.manage_url}>Manage this booking</a></p>}
+    </section>
+  );
+}

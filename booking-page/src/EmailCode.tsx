@@ -1,0 +1,91 @@
+// Proving the email: send a 6-digit code (guarded by the proof of work and the honeypot), type it,
+// sign in. The customer token that comes back lives in this tab only. Name and phone are used only
+// when the customer is new (the server never lets unverified input change an existing customer).
+import { useRef, useState } from 'preact/hooks';
+import { attempt, sentence, setCustomerToken, type ApiClient } from './api.ts';
+import { Altcha, type Guard } from './altcha.tsx';
+import { Honeypot, honeypot } from './honeypot.tsx';
+
+export interface SignedIn {
+  token: string;
+  email: string;
+  name: string | null;
+}
+
+export function EmailCode(props: { api: ApiClient; slug: string; onSignedIn: (s: SignedIn) => void }) {
+  const { api, slug } = props;
+  const [email, setEmail] = useState('');
+  const [name, setName] = useState('');
+  const [phone, setPhone] = useState('');
+  const [code, setCode] = useState('');
+  const [sent, setSent] = useState(false);
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const guard = useRef<Guard | null>(null);
+  const codeInput = useRef<HTMLInputElement>(null);
+
+  async function send(e: Event) {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const altcha = (await guard.current?.take()) ?? '';
+    const r = await attempt(() => api.POST('/api/v1/book/{slug}/email-code', {
+      params: { path: { slug } },
+      body: { email: email.trim(), altcha, website: honeypot('hp-code') },
+    }));
+    setBusy(false);
+    if (!r.ok) return setError(sentence(r.refusal));
+    setSent(true);
+    setCode('');
+    setNote(`We sent a 6-digit code to ${email.trim()}. It works once, for ${Math.round(r.data.expires_in_s / 60)} minutes.`);
+    requestAnimationFrame(() => codeInput.current?.focus());
+  }
+
+  async function verify(e: Event) {
+    e.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    const r = await attempt(() => api.POST('/api/v1/book/{slug}/email-code/verify', {
+      params: { path: { slug } },
+      body: { email: email.trim(), code: code.trim(), ...(name.trim() ? { name: name.trim() } : {}), ...(phone.trim() ? { phone: phone.trim() } : {}) },
+    }));
+    setBusy(false);
+    if (!r.ok) {
+      if (r.refusal.code === 'CODE_EXPIRED') setSent(false);
+      return setError(sentence(r.refusal));
+    }
+    setCustomerToken(slug, r.data.token);
+    props.onSignedIn({ token: r.data.token, email: r.data.customer.email ?? email.trim(), name: r.data.customer.name ?? null });
+  }
+
+  return (
+    <div class="email-code">
+      <form onSubmit={send} aria-labelledby="you-title" noValidate={false}>
+        <h3 id="you-title">Your details</h3>
+        <label>Email<input type="email" name="email" autoComplete="email" required value={email} onInput={(e) => setEmail(e.currentTarget.value)} disabled={sent} /></label>
+        <label>Name<input name="name" autoComplete="name" value={name} onInput={(e) => setName(e.currentTarget.value)} disabled={sent} aria-describedby="name-hint" /></label>
+        <label>Mobile (optional)<input type="tel" name="phone" autoComplete="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} disabled={sent} aria-describedby="name-hint" /></label>
+        <small id="name-hint">Used when you book here for the first time.</small>
+        <Honeypot id="hp-code" />
+        {!sent && <Altcha api={api} slug={slug} guard={guard} />}
+        {!sent && <button type="submit" disabled={busy}>{busy ? 'Sending…' : 'Email me a code'}</button>}
+      </form>
+      {sent && (
+        <form onSubmit={verify} aria-label="Sign in with the code">
+          {note && <p class="ok" data-testid="code-sent">{note}</p>}
+          <label>6-digit code
+            <input ref={codeInput} name="code" inputMode="numeric" autoComplete="one-time-code" pattern="[0-9]{6}" maxLength={6} required value={code} onInput={(e) => setCode(e.currentTarget.value)} />
+          </label>
+          <div class="actions">
+            <button type="submit" disabled={busy}>{busy ? 'Checking…' : 'Sign in'}</button>
+            <button type="button" class="link" onClick={() => { setSent(false); setError(null); setNote(null); }}>Use another email or send a new code</button>
+          </div>
+        </form>
+      )}
+      {error && <p class="error" role="alert" data-testid="code-error">{error}</p>}
+    </div>
+  );
+}

@@ -1,0 +1,195 @@
+// Service (variant, add-ons) -> who -> day -> time, as Cal.com's Booker orders them. Choosing a time
+// places the hold at once (guarded by the proof of work); a slot lost to someone else says so, shows
+// the times free now, and holds nothing.
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient } from './api.ts';
+import { Altcha, type Guard } from './altcha.tsx';
+import { Honeypot, honeypot } from './honeypot.tsx';
+import { addDays, browserZone, clock, longDate, minutes, money, shortDate, zoneName } from './time.ts';
+import type { Availability, Choice, Held, PageInfo, PageService, Slot } from './types.ts';
+
+export interface PickerProps {
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  /** Rescheduling: the service is the booking's own, and the hold carries the manage token. */
+  fixedServiceId?: string;
+  bearer?: string;
+  onHeld: (held: Held) => void;
+  /** Set when the page came back here after a refusal: shown first, above fresh times. */
+  notice?: string | null;
+}
+
+function price(page: PageInfo, s: { price_pence: number }) {
+  return money(s.price_pence, page.currency);
+}
+
+export function Picker(props: PickerProps) {
+  const { api, slug, page } = props;
+  const services = props.fixedServiceId ? page.services.filter((s) => s.id === props.fixedServiceId) : page.services;
+  const [serviceId, setServiceId] = useState(services[0]?.id ?? '');
+  const [variantId, setVariantId] = useState<string>('');
+  const [addonIds, setAddonIds] = useState<string[]>([]);
+  const [unitId, setUnitId] = useState<string>('');
+  const [fromDate, setFromDate] = useState<string | undefined>(undefined);
+  const [avail, setAvail] = useState<Availability | null>(null);
+  const [day, setDay] = useState<string>('');
+  const [message, setMessage] = useState<string | null>(props.notice ?? null);
+  const [busy, setBusy] = useState(false);
+  const [reload, setReload] = useState(0);
+  const seq = useRef(0);
+  const guard = useRef<Guard | null>(null);
+  const service: PageService | undefined = services.find((s) => s.id === serviceId);
+
+  useEffect(() => {
+    if (!serviceId) return;
+    const mine = ++seq.current;
+    void attempt(() => api.GET('/api/v1/book/{slug}/availability', {
+      params: {
+        path: { slug },
+        query: {
+          service_id: serviceId,
+          ...(variantId ? { variant_id: variantId } : {}),
+          ...(addonIds.length ? { addon_ids: addonIds.join(',') } : {}),
+          ...(unitId ? { unit_id: unitId } : {}),
+          ...(fromDate ? { from_date: fromDate, to_date: addDays(fromDate, 6) } : {}),
+        },
+      },
+    })).then((r) => {
+      if (mine !== seq.current) return;
+      if (!r.ok) return setMessage(sentence(r.refusal));
+      setAvail(r.data);
+      const days = r.data.days;
+      setDay((d) => (days.some((x) => x.date === d && x.slots.length) ? d : days.find((x) => x.slots.length)?.date ?? days[0]?.date ?? ''));
+    });
+  }, [serviceId, variantId, addonIds.join(','), unitId, fromDate, reload]);
+
+  const tz = page.timezone;
+  const here = browserZone();
+  const shown = avail?.days.find((d) => d.date === day);
+  useEffect(() => {
+    // Measured by the end-to-end test: the first frame with times on screen, from navigation start.
+    if (shown?.slots.length && !performance.getEntriesByName('bbo:times-painted').length) {
+      requestAnimationFrame(() => performance.mark('bbo:times-painted'));
+    }
+  }, [shown]);
+
+  async function choose(slot: Slot) {
+    if (busy) return;
+    setBusy(true);
+    setMessage(null);
+    const altcha = (await guard.current?.take()) ?? '';
+    const session = pageSession(slug);
+    const website = honeypot('hp-hold');
+    const r = await attempt(() => api.POST('/api/v1/book/{slug}/holds', {
+      params: { path: { slug } },
+      body: {
+        service_id: serviceId,
+        ...(variantId ? { variant_id: variantId } : {}),
+        ...(addonIds.length ? { addon_ids: addonIds } : {}),
+        unit_id: unitId || null,
+        starts_at: slot.starts_at,
+        altcha,
+        website,
+      },
+      headers: { ...(session ? { 'x-page-session': session } : {}), ...(props.bearer ? { authorization: `Bearer ${props.bearer}` } : {}) },
+    }));
+    setBusy(false);
+    if (!r.ok) {
+      if (SLOT_LOST.has(r.refusal.code ?? '')) {
+        setMessage(`${sentence(r.refusal)} Nothing is held for you. The times below are the ones free now.`);
+        setReload((n) => n + 1);
+      } else setMessage(sentence(r.refusal));
+      return;
+    }
+    setPageSession(slug, r.data.page_session);
+    const staff = page.staff.find((s) => s.unit_id === r.data.hold.unit_id)?.name;
+    const variant = service?.variants.find((v) => v.id === variantId)?.name;
+    const label = [service?.name, variant].filter(Boolean).join(', ') + (staff ? ` with ${staff}` : '');
+    props.onHeld({
+      hold: r.data.hold,
+      choice: { serviceId, variantId: variantId || null, addonIds, unitId: unitId || null, label },
+      deadline: Date.now() + page.hold_minutes * 60_000,
+    });
+  }
+
+  const toggleAddon = (id: string, on: boolean) => setAddonIds((a) => (on ? [...a, id] : a.filter((x) => x !== id)));
+  const first = avail?.days[0]?.date;
+
+  return (
+    <div class="picker">
+      <fieldset>
+        <legend>1. Service</legend>
+        {services.map((s) => (
+          <label key={s.id} class="choice">
+            <input type="radio" name="service" checked={s.id === serviceId} onChange={() => { setServiceId(s.id); setVariantId(''); setAddonIds([]); }} />
+            <span><strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s)}{s.description ? <small> {s.description}</small> : null}</span>
+          </label>
+        ))}
+        {service && service.variants.length > 0 && (
+          <label>Option
+            <select value={variantId} onChange={(e) => setVariantId(e.currentTarget.value)}>
+              <option value="">Standard ({minutes(service.duration_min)}, {price(page, service)})</option>
+              {service.variants.map((v) => <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min)}, {price(page, v)})</option>)}
+            </select>
+          </label>
+        )}
+        {service && service.addons.length > 0 && (
+          <fieldset class="addons">
+            <legend>Add-ons</legend>
+            {service.addons.map((a) => (
+              <label key={a.id} class="choice">
+                <input type="checkbox" checked={addonIds.includes(a.id)} onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)} />
+                <span>{a.name} · +{minutes(a.duration_min)} · +{price(page, a)}</span>
+              </label>
+            ))}
+          </fieldset>
+        )}
+      </fieldset>
+
+      <fieldset>
+        <legend>2. With</legend>
+        <label class="choice"><input type="radio" name="staff" checked={!unitId} onChange={() => setUnitId('')} /> <span>Anyone available</span></label>
+        {page.staff.map((s) => (
+          <label key={s.unit_id} class="choice"><input type="radio" name="staff" checked={unitId === s.unit_id} onChange={() => setUnitId(s.unit_id)} /> <span>{s.name}</span></label>
+        ))}
+      </fieldset>
+
+      <section aria-labelledby="day-title">
+        <h3 id="day-title">3. Day</h3>
+        <div class="days" role="group" aria-label="Days">
+          <button type="button" disabled={!fromDate} onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}>Earlier</button>
+          {avail?.days.map((d) => (
+            <button key={d.date} type="button" aria-pressed={d.date === day} disabled={!d.slots.length} onClick={() => setDay(d.date)} data-date={d.date}>
+              {shortDate(d.date)}
+            </button>
+          ))}
+          <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>Later</button>
+        </div>
+      </section>
+
+      <section aria-labelledby="time-title">
+        <h3 id="time-title">4. Time{day ? ` on ${longDate(day)}` : ''}</h3>
+        <p class="zone" data-testid="zone-note">
+          Times are in the shop's time zone, {tz}{shown?.slots[0] ? ` (${zoneName(shown.slots[0].starts_at, tz)})` : ''}.
+          {here !== tz ? ` Your time (${here}) is shown beside each.` : ''}
+        </p>
+        {message && <p class="error" role="alert" data-testid="picker-message">{message}</p>}
+        {avail && !shown?.slots.length && <p>No free times on this day. Try another day.</p>}
+        <ul class="times" aria-label="Times">
+          {shown?.slots.map((s) => (
+            <li key={s.starts_at}>
+              <button type="button" disabled={busy} onClick={() => void choose(s)} data-starts-at={s.starts_at}>
+                {clock(s.starts_at, tz)} <span class="zn">{zoneName(s.starts_at, tz)}</span>
+                {here !== tz && <span class="local"> · {clock(s.starts_at, here)} your time</span>}
+              </button>
+            </li>
+          ))}
+        </ul>
+        <p class="hint">Choosing a time holds it for you for {page.hold_minutes} minutes while you sign in with your email.</p>
+      </section>
+      <Honeypot id="hp-hold" />
+      <Altcha api={api} slug={slug} guard={guard} />
+    </div>
+  );
+}

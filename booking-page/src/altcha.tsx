@@ -1,0 +1,62 @@
+// The proof-of-work guard (ALTCHA, self-hosted: the challenge comes from this API, nothing leaves the
+// machine). The widget is the strict-CSP build (altcha/external: its CSS is a file, its workers are
+// files of this build). It fetches the challenge through the generated client, and each payload is
+// used once: take() hands the one solved in advance and starts solving the next.
+import 'altcha/external';
+import 'altcha/altcha.css';
+import ShaWorker from 'altcha/workers/sha?worker';
+import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
+import type { AltchaWidgetElement } from 'altcha/external';
+import { useEffect, useRef } from 'preact/hooks';
+import type { ApiClient } from './api.ts';
+
+for (const a of ['SHA-256', 'SHA-384', 'SHA-512']) $altcha.algorithms.set(a, () => new ShaWorker());
+for (const a of ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512']) $altcha.algorithms.set(a, () => new Pbkdf2Worker());
+
+declare module 'preact' {
+  namespace JSX {
+    interface IntrinsicElements {
+      'altcha-widget': { ref?: preact.Ref<AltchaWidgetElement>; name?: string; type?: string; display?: string; id?: string };
+    }
+  }
+}
+
+export interface Guard {
+  /** A solved payload for one request (waits for the proof of work when none is ready). */
+  take(): Promise<string | null>;
+}
+
+export function Altcha(props: { api: ApiClient; slug: string; guard: { current: Guard | null } }) {
+  const el = useRef<AltchaWidgetElement>(null);
+  useEffect(() => {
+    const widget = el.current!;
+    let ready: Promise<string | null> | null = null;
+    const solve = () => (ready = widget.verify().then((r) => r?.payload ?? null, () => null));
+    void widget.configure({
+      challenge: `/api/v1/book/${props.slug}/challenge`,
+      // Through the generated client, like every other call of the page.
+      fetch: async () => {
+        const { data, error, response } = await props.api.GET('/api/v1/book/{slug}/challenge', { params: { path: { slug: props.slug } } });
+        return new Response(JSON.stringify(data ?? error), { status: response.status, headers: { 'content-type': 'application/json' } });
+      },
+      hideFooter: true,
+      hideLogo: true,
+      minDuration: 0,
+    }).then(solve);
+    props.guard.current = {
+      async take() {
+        const payload = await (ready ?? solve());
+        ready = null;
+        widget.reset();
+        solve();
+        return payload;
+      },
+    };
+    return () => { props.guard.current = null; };
+  }, []);
+  return (
+    <div class="altcha">
+      <altcha-widget ref={el} name="altcha" type="checkbox" />
+    </div>
+  );
+}

@@ -1,0 +1,68 @@
+// The shop's booking page: /book/{slug} books, /book/{slug}/manage#token=... manages one booking.
+// The shop's name, its policies and the steps; in an iframe (?embed=1) it tells the parent its
+// height, so the embedding site can size the frame (postMessage { type: 'bbo:height', height }).
+import { render } from 'preact';
+import { useEffect, useMemo, useState } from 'preact/hooks';
+import { attempt, makeClient, route, sentence } from './api.ts';
+import { Booker, depositLine } from './Booker.tsx';
+import { Manage } from './Manage.tsx';
+import { minutes } from './time.ts';
+import type { PageInfo } from './types.ts';
+import './styles.css';
+
+function Policies(props: { page: PageInfo }) {
+  const { page } = props;
+  const window = page.cancellation_window_min;
+  return (
+    <section class="policies" aria-labelledby="policies-title">
+      <h2 id="policies-title">Before you book</h2>
+      <ul>
+        <li data-testid="cancellation-policy">{window > 0 ? `You can cancel or change a booking online up to ${minutes(window)} before it starts.` : 'You can cancel or change a booking online until it starts.'}</li>
+        <li data-testid="deposit-policy">{page.deposit ? `${depositLine(page)} No money is taken online.` : 'No deposit is needed.'}</li>
+        <li>A chosen time is held for you for {page.hold_minutes} minutes while you sign in with your email.</li>
+      </ul>
+    </section>
+  );
+}
+
+function App() {
+  const where = route();
+  const api = useMemo(() => makeClient(), []);
+  const [page, setPage] = useState<PageInfo | null>(null);
+  const [error, setError] = useState<string | null>(null);
+
+  useEffect(() => {
+    if (!where) return setError('There is no booking page at this address.');
+    void attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })).then((r) => {
+      if (!r.ok) return setError(sentence(r.refusal));
+      setPage(r.data.page);
+      document.title = `${where.manage ? 'Your booking' : 'Book'} · ${r.data.page.store_name}`;
+    });
+  }, []);
+
+  if (error) return <main id="main"><h1>Booking</h1><p class="error" role="alert">{error}</p></main>;
+  if (!page || !where) return <main id="main" aria-busy="true"><h1>Booking</h1><p>Loading…</p></main>;
+  return (
+    <>
+      <header class="shop"><h1 data-testid="store-name">{page.store_name}</h1></header>
+      <main id="main">
+        {where.manage ? <Manage api={api} slug={where.slug} page={page} /> : <Booker api={api} slug={where.slug} page={page} />}
+        <Policies page={page} />
+      </main>
+    </>
+  );
+}
+
+// Inside the shop's own site: report the height whenever it changes (the parent checks our origin).
+if (new URLSearchParams(location.search).get('embed') === '1' && parent !== window) {
+  document.documentElement.classList.add('embedded');
+  let last = 0;
+  const app = document.getElementById('app')!;
+  new ResizeObserver(() => {
+    // The content's own height (the document's would never shrink below the frame's).
+    const height = Math.ceil(app.getBoundingClientRect().height);
+    if (height !== last) parent.postMessage({ type: 'bbo:height', height: (last = height) }, '*');
+  }).observe(app);
+}
+
+render(<App />, document.getElementById('app')!);
