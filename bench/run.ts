@@ -23,6 +23,7 @@ import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
 import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
 import { describeMessagesBench, runMessagesOnOwnDatabase, type MessagesBenchResult } from './messages.ts';
+import { reportPageWeight } from './harness/page-weight.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -133,6 +134,7 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
 }
 
 const started = new Date();
+const pageWeight = reportPageWeight();
 const ceiling = await measureCeiling();
 console.log(`HTTP ceiling: ${ceiling} req/s`);
 let writeCeiling: CeilingResult | null = null;
@@ -252,6 +254,7 @@ writeJson(file, {
   eventCost,
   webhooks,
   messages,
+  pageWeight,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);
