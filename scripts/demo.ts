@@ -116,6 +116,13 @@ const customer = someone.rows[0]
 const today = new Date().toISOString().slice(0, 10);
 const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_id = $1 ORDER BY sort DESC LIMIT 1', [storeId])).rows[0]?.id;
 
+// The shop's own booking page (issue 26): turned on at /book/demo-salon, the link printed below.
+const PAGE_SLUG = 'demo-salon';
+const pageOn = await api('PATCH', '/api/v1/bookings/settings', { store_id: storeId, booking_page_slug: PAGE_SLUG, booking_page_enabled: true }, merchant)
+  .catch((err) => { notes.push(`booking page not turned on: ${(err as Error).message.slice(0, 120)}`); return null; });
+const pageLines = pageOn?.settings?.booking_page_enabled
+  ? `\nThe shop's booking page, to share (customers book with an email code; no token needed):\n\n  ${baseUrl}/book/${PAGE_SLUG}\n\non the shop's own site (list that site under Settings, "Websites allowed"):\n\n  <script src="${baseUrl}/book/embed.js" data-slug="${PAGE_SLUG}"></script>\n`
+  : '';
 const webhookLines = unit ? await demoWebhooks(app, db, merchant, storeId, unit).catch((err) => [`webhooks not demonstrated: ${(err as Error).message}`]) : [];
 // Online booking: every unit gets working hours (Tuesday to Saturday 09:00-17:30 with a lunch
 // break, Saturday until 16:00), so the customer can find a time and book it.
@@ -162,7 +169,7 @@ Start the service (npm start), then open the merchant console (the token stays i
 fragment, which the browser never sends to the server):
 
   ${baseUrl}/console/#token=${merchant}
-
+${pageLines}
 or paste:
 
 export BASE=${baseUrl}
