@@ -4,6 +4,7 @@ import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
 import { isDevSecret, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
+import { embeddedCluster } from './platform/db/embedded-postgres.adapter.ts';
 import { migrate } from './platform/db/migrate.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
@@ -16,7 +17,11 @@ import { checkSessionSettings, notUtcMessage } from './platform/db/session-check
 
 const config = loadConfigOrExit();
 
-const db = await openDatabase(config);
+// The embedded engine refuses a DATA_DIR another process runs (docs/decisions/embedded-engine.md).
+const db = await openDatabase(config).catch((err: Error) => {
+  console.error(`Cannot open the database: ${err.message}`);
+  process.exit(1);
+});
 const applied = await migrate(db);
 const session = await checkSessionSettings(db);
 if (!session.ok) {
@@ -40,9 +45,17 @@ sweeper.unref();
 // Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
 const eventPruning = startPruning(db, systemClock, app.log);
 
-// A background worker's own connections on a PostgreSQL server; the embedded engine's one connection otherwise.
+// The embedded PostgreSQL stopping on its own (a crash, a kill) ends the service with a clear
+// message instead of running on without it: from that instant writes fail and /readyz answers 503;
+// the next start recovers the database (crash recovery) and starts it again.
+(await embeddedCluster())?.onUnexpectedExit((reason) => {
+  app.log.fatal({ reason }, 'the embedded PostgreSQL stopped: the service stops too (start it again to recover)');
+  void shutdown('embedded PostgreSQL stopped', 1);
+});
+
+// A background worker's own connections (on a PostgreSQL server or the embedded PostgreSQL); PGlite's one connection otherwise.
 async function ownConnections(wanted: boolean, poolSize: number, name: string) {
-  if (!wanted || !config.databaseUrl) return db;
+  if (!wanted || db.engine === 'pglite') return db;
   return openDatabase({ ...config, dbPoolSize: poolSize }, (err) => app.log.warn({ err: { message: err.message } }, `${name}: idle database connection lost`));
 }
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
@@ -70,7 +83,7 @@ if (messagesWorker) {
 }
 
 let closing = false;
-async function shutdown(signal: string) {
+async function shutdown(signal: string, exitCode = 0) {
   if (closing) return;
   closing = true;
   app.log.info({ signal }, 'shutting down: finishing in-flight requests');
@@ -94,7 +107,8 @@ async function shutdown(signal: string) {
     }
     await readRouting?.close();
     await db.close();
-    process.exit(0);
+    await (await embeddedCluster())?.stop(); // after every pool: a fast shutdown with a checkpoint
+    process.exit(exitCode);
   } catch (err) {
     app.log.error({ err }, 'error during shutdown');
     process.exit(1);

@@ -3,11 +3,24 @@ import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
 import { openPglite } from './pglite.adapter.ts';
 import { openPg } from './pg.adapter.ts';
+import { embeddedUrl } from './embedded-postgres.adapter.ts';
 
-/** DATABASE_URL selects the PostgreSQL server; otherwise the embedded engine stores its files under DATA_DIR. */
-export async function openDatabase(config: Config, onError?: (err: Error) => void): Promise<Database> {
+export interface OpenOptions {
+  /** Use the embedded server another process already runs on DATA_DIR (the demo, backups). */
+  join?: boolean;
+}
+
+/**
+ * DATABASE_URL selects the PostgreSQL server; otherwise the embedded engine stores its files under
+ * DATA_DIR: real PostgreSQL in a child process (DATA_DIR/postgres), or PGlite when EMBEDDED_ENGINE=pglite.
+ */
+export async function openDatabase(config: Config, onError?: (err: Error) => void, options: OpenOptions = {}): Promise<Database> {
   if (config.databaseUrl) {
     return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
   }
-  return openPglite({ dataDir: path.join(config.dataDir, 'pglite'), wasmTierUp: config.embeddedWasmTierUp });
+  if (config.embeddedEngine === 'pglite') {
+    return openPglite({ dataDir: path.join(config.dataDir, 'pglite'), wasmTierUp: config.embeddedWasmTierUp });
+  }
+  const url = await embeddedUrl(config.dataDir, { logLevel: config.logLevel, join: options.join });
+  return openPg({ connectionString: url, poolSize: config.dbPoolSize, onError });
 }
