@@ -26,7 +26,7 @@ function replicaOf(real: Database) {
     engine: 'pg',
     async query(sql, params, options) {
       if (r.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5442'), { code: 'ECONNREFUSED' });
-      if (sql.includes('pg_last_wal_replay_lsn')) return { rows: [{ standby: true, replay: r.replay, lag_ms: 0 }], rowCount: 1 };
+      if (sql.includes('pg_last_wal_replay_lsn')) return { rows: [{ standby: true, replay: r.replay, lag_ms: 0 }] as any[], rowCount: 1 };
       r.served++;
       return real.query(sql, params, options);
     },
