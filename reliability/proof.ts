@@ -1,9 +1,13 @@
-// What a proof is and what it reports: figures (the numbers), failures (guarantees violated),
-// or a clean skip when what it needs is not there yet (an endpoint not built, no Redis).
+// What a proof is and what it reports: figures (the numbers) and failures (guarantees violated).
+// A part of the product the proof needs that is missing is a failure (Missing), never a skip; a
+// skip is left only for a service the run was not given at all (no REDIS_TEST_URL).
 import type { ServerProcess } from './server-process.ts';
 import type { OwnedDatabase } from './db.ts';
 
 export class Skip extends Error {}
+
+/** Thrown after recording a failure when the proof cannot go on (a documented operation is missing). */
+export class Missing extends Error {}
 
 export class ProofRun {
   readonly name: string;
@@ -57,6 +61,12 @@ export class ProofRun {
 
   skip(reason: string): never {
     throw new Skip(reason);
+  }
+
+  /** Records the missing part as a failure and stops the proof: it cannot prove anything without it. */
+  missing(what: string): never {
+    this.fail('a part of the proof is missing', what);
+    throw new Missing(what);
   }
 }
 

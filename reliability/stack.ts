@@ -1,5 +1,5 @@
 // A proof's deployment: its own database and a few real server processes on it, plus the
-// OpenAPI document those servers publish (which says which endpoints exist yet).
+// OpenAPI document those servers publish (a proof checks that every operation it drives is there).
 import { createDatabase, type OwnedDatabase } from './db.ts';
 import { ServerProcess } from './server-process.ts';
 import { http } from './client.ts';
@@ -12,7 +12,7 @@ export interface Stack {
   ops: Operation[];
   doc: any;
   has(method: string, path: string): boolean;
-  /** Skips the proof cleanly when an endpoint it needs is not there yet. */
+  /** Fails and stops the proof when an operation it drives is not in the document: every one is built. */
   require(method: string, path: string): void;
 }
 
@@ -45,7 +45,7 @@ export async function startStack(
     doc: res.body,
     has,
     require(method, path) {
-      if (!has(method, path)) p.skip(`${method} ${path} is not there yet (404 ROUTE_NOT_FOUND)`);
+      if (!has(method, path)) p.missing(`${method} ${path} is not in /openapi.json`);
     },
   };
 }
@@ -76,7 +76,7 @@ export async function sharedStack(p: ProofRun): Promise<Stack> {
   return {
     ...stack,
     require(method, path) {
-      if (!stack.has(method, path)) p.skip(`${method} ${path} is not there yet (404 ROUTE_NOT_FOUND)`);
+      if (!stack.has(method, path)) p.missing(`${method} ${path} is not in /openapi.json`);
     },
   };
 }
