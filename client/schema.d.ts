@@ -510,6 +510,53 @@ export interface paths {
      */
     post: operations["cancelMyAppointment"];
   };
+  "/api/v1/book/{slug}": {
+    /** The shop's page: name, zone, policies, services shown online and staff bookable online */
+    get: operations["getBookingPage"];
+  };
+  "/api/v1/book/{slug}/availability": {
+    /** Free start times (the customer's view of searchAvailability) for the page's store; no token */
+    get: operations["searchBookingPageAvailability"];
+  };
+  "/api/v1/book/{slug}/challenge": {
+    /** A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once */
+    get: operations["getBookingPageChallenge"];
+  };
+  "/api/v1/book/{slug}/holds": {
+    /** Hold the chosen time for hold_minutes before sign-in; one live hold per browser (a new one releases the last), a few per address */
+    post: operations["createPageHold"];
+  };
+  "/api/v1/book/{slug}/holds/{holdId}": {
+    /** Let this browser's hold go; idempotent */
+    delete: operations["releasePageHold"];
+  };
+  "/api/v1/book/{slug}/email-code": {
+    /** Email a 6-digit sign-in code (10 minutes, once); the same answer whether or not the email is known. At most 5 an hour per email, 20 per address */
+    post: operations["sendBookingPageCode"];
+  };
+  "/api/v1/book/{slug}/email-code/verify": {
+    /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+    post: operations["verifyBookingPageCode"];
+  };
+  "/api/v1/book/{slug}/holds/{holdId}/confirm": {
+    /**
+     * Book this browser's hold for the signed-in customer (source online; pending_payment when a deposit is due); a retry returns the same booking
+     * @description Customer token, scope customer:write.
+     */
+    post: operations["confirmPageHold"];
+  };
+  "/api/v1/book/{slug}/manage": {
+    /** The booking a manage link names, and what may still be done with it */
+    get: operations["getManagedBooking"];
+  };
+  "/api/v1/book/{slug}/manage/cancel": {
+    /** Cancel the booking a manage link names, inside the store's cancellation window rules */
+    post: operations["cancelManagedBooking"];
+  };
+  "/api/v1/book/{slug}/manage/reschedule": {
+    /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
+    post: operations["rescheduleManagedBooking"];
+  };
 }
 
 export interface webhooks {
@@ -915,8 +962,12 @@ export interface operations {
           deposit_due_minutes?: number;
           /** @description how long before the start a reminder goes; default 24 */
           reminder_lead_hours?: number;
-          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser, and to frame the booking page */
           cors_origins?: string[];
+          /** @description the booking page's address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null */
+          booking_page_slug?: string | null;
+          /** @description the booking page answers at /book/{slug}; needs a slug; default false */
+          booking_page_enabled?: boolean;
         };
       };
     };
@@ -945,6 +996,8 @@ export interface operations {
               deposit_due_minutes: number;
               reminder_lead_hours: number;
               cors_origins: string[];
+              booking_page_slug: string | null;
+              booking_page_enabled: boolean;
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -1004,8 +1057,12 @@ export interface operations {
           deposit_due_minutes?: number;
           /** @description how long before the start a reminder goes; default 24 */
           reminder_lead_hours?: number;
-          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser, and to frame the booking page */
           cors_origins?: string[];
+          /** @description the booking page's address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null */
+          booking_page_slug?: string | null;
+          /** @description the booking page answers at /book/{slug}; needs a slug; default false */
+          booking_page_enabled?: boolean;
         };
       };
     };
@@ -1034,6 +1091,8 @@ export interface operations {
               deposit_due_minutes: number;
               reminder_lead_hours: number;
               cors_origins: string[];
+              booking_page_slug: string | null;
+              booking_page_enabled: boolean;
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -5675,8 +5734,12 @@ export interface operations {
               reminder_lead_hours: number;
               /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
               cancellation_window_min: number;
-              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser, and to frame the booking page */
               cors_origins: string[];
+              /** @description the booking page's address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null */
+              booking_page_slug: string | null;
+              /** @description the booking page answers at /book/{slug}; needs a slug; default false */
+              booking_page_enabled: boolean;
             };
           };
         };
@@ -5722,8 +5785,12 @@ export interface operations {
           reminder_lead_hours?: number;
           /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
           cancellation_window_min?: number;
-          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+          /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser, and to frame the booking page */
           cors_origins?: string[];
+          /** @description the booking page's address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null */
+          booking_page_slug?: string | null;
+          /** @description the booking page answers at /book/{slug}; needs a slug; default false */
+          booking_page_enabled?: boolean;
         };
       };
     };
@@ -5753,8 +5820,12 @@ export interface operations {
               reminder_lead_hours: number;
               /** @description a customer cannot cancel within this many minutes of the start; 0 = any time before */
               cancellation_window_min: number;
-              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser */
+              /** @description origins (scheme://host[:port]) of the shop's own website allowed to call the customer operations from a browser, and to frame the booking page */
               cors_origins: string[];
+              /** @description the booking page's address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null */
+              booking_page_slug: string | null;
+              /** @description the booking page answers at /book/{slug}; needs a slug; default false */
+              booking_page_enabled: boolean;
             };
           };
         };
@@ -6299,6 +6370,707 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** The shop's page: name, zone, policies, services shown online and staff bookable online */
+  getBookingPage: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            page: {
+              slug: string;
+              store_name: string;
+              /** @description the store's IANA zone: every time on the page is its wall time */
+              timezone: string;
+              currency: string;
+              /** @description how long a chosen slot is held */
+              hold_minutes: number;
+              /** @description a booking cannot be cancelled or moved within this many minutes of its start; 0 = any time before */
+              cancellation_window_min: number;
+              /** @description services shown online, by sort then name */
+              services: ({
+                  /**
+                   * Format: uuid
+                   * @description uuid
+                   */
+                  id: string;
+                  name: string;
+                  description: string | null;
+                  category: string | null;
+                  duration_min: number;
+                  price_pence: number;
+                  /** @description fixed, from or per_person */
+                  price_type: string;
+                  party_min: number;
+                  party_max: number;
+                  deposit: {
+                    /** @description a fixed deposit, capped at the price */
+                    amount_pence?: number;
+                    /** @description a share of the price, rounded to the penny */
+                    percent?: number;
+                  } | null;
+                  variants: ({
+                      /**
+                       * Format: uuid
+                       * @description uuid
+                       */
+                      id: string;
+                      name: string;
+                      duration_min: number | null;
+                      price_pence: number | null;
+                    })[];
+                  addons: {
+                      /**
+                       * Format: uuid
+                       * @description uuid
+                       */
+                      id: string;
+                      name: string;
+                      extra_min: number;
+                      extra_pence: number;
+                    }[];
+                })[];
+              /** @description units bookable online, in diary order */
+              staff: {
+                  /**
+                   * Format: uuid
+                   * @description uuid
+                   */
+                  unit_id: string;
+                  name: string;
+                }[];
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Free start times (the customer's view of searchAvailability) for the page's store; no token */
+  searchBookingPageAvailability: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        service_id: string;
+        variant_id?: string | null;
+        /** @description comma-separated add-on ids */
+        addon_ids?: string;
+        /** @description only this unit; omit for any */
+        unit_id?: string | null;
+        party_size?: number;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        from_date?: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        to_date?: string;
+      };
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            timezone: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            service_id: string;
+            duration_min: number;
+            days: {
+                /**
+                 * Format: date
+                 * @description store-local calendar date, YYYY-MM-DD
+                 */
+                date: string;
+                slots: {
+                    /**
+                     * Format: date-time
+                     * @description ISO 8601 instant
+                     */
+                    starts_at: string;
+                    /**
+                     * Format: date-time
+                     * @description the end the customer is told (buffers and processing time are not in it)
+                     */
+                    ends_at: string;
+                    /** @description HH:MM on the store's wall clock */
+                    local_time: string;
+                    /** @description units that can take it, in diary order */
+                    unit_ids: string[];
+                  }[];
+              }[];
+          };
+        };
+      };
+    };
+  };
+  /** A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once */
+  getBookingPageChallenge: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            algorithm: string;
+            challenge: string;
+            maxnumber?: number;
+            salt: string;
+            signature: string;
+          };
+        };
+      };
+    };
+  };
+  /** Hold the chosen time for hold_minutes before sign-in; one live hold per browser (a new one releases the last), a few per address */
+  createPageHold: {
+    parameters: {
+      header?: {
+        /** @description the page_session a hold answer gave this browser */
+        "x-page-session"?: string;
+      };
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          service_id: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          variant_id?: string | null;
+          addon_ids?: string[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+          /**
+           * Format: date-time
+           * @description ISO 8601 instant
+           */
+          starts_at: string;
+          party_size?: number;
+          /** @description the ALTCHA widget's base64 payload for a challenge from getBookingPageChallenge */
+          altcha: string;
+          /** @description leave empty (a field people never see) */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            hold: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description the end the customer is told
+               */
+              ends_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string | null;
+            };
+            /** @description send back as X-Page-Session; keep for this browser tab */
+            page_session: string;
+          };
+        };
+      };
+    };
+  };
+  /** Let this browser's hold go; idempotent */
+  releasePageHold: {
+    parameters: {
+      header?: {
+        /** @description the page_session a hold answer gave this browser */
+        "x-page-session"?: string;
+      };
+      path: {
+        slug: string;
+        /** @description uuid */
+        holdId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            hold_id: string;
+            released: boolean;
+            noop: boolean;
+          };
+        };
+      };
+    };
+  };
+  /** Email a 6-digit sign-in code (10 minutes, once); the same answer whether or not the email is known. At most 5 an hour per email, 20 per address */
+  sendBookingPageCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          /** @description the ALTCHA widget's base64 payload for a challenge from getBookingPageChallenge */
+          altcha: string;
+          /** @description leave empty (a field people never see) */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      202: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            sent: true;
+            expires_in_s: number;
+          };
+        };
+      };
+    };
+  };
+  /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+  verifyBookingPageCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** Format: email */
+          email: string;
+          code: string;
+          /** @description used only when the customer is new */
+          name?: string | null;
+          /** @description a UK mobile; used only when the customer is new */
+          phone?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description a customer token of this store; send as Authorization: Bearer */
+            token: string;
+            expires_in_s: number;
+            customer: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string | null;
+              email: string;
+            };
+          };
+        };
+      };
+    };
+  };
+  /**
+   * Book this browser's hold for the signed-in customer (source online; pending_payment when a deposit is due); a retry returns the same booking
+   * @description Customer token, scope customer:write.
+   */
+  confirmPageHold: {
+    parameters: {
+      header?: {
+        /** @description the page_session a hold answer gave this browser */
+        "x-page-session"?: string;
+      };
+      path: {
+        slug: string;
+        /** @description uuid */
+        holdId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          guest_note?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              source: string;
+              is_override: boolean;
+            };
+            /** @description true when a retried confirm returned the first answer's booking */
+            reused: boolean;
+            /** @description the manage page, with its token in the fragment */
+            manage_url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** The booking a manage link names, and what may still be done with it */
+  getManagedBooking: {
+    parameters: {
+      header?: {
+        /** @description Bearer <the manage link's token, from its #token= fragment> */
+        authorization?: string;
+      };
+      path: {
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              source: string;
+              is_override: boolean;
+            };
+            can_cancel: boolean;
+            can_reschedule: boolean;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancel_deadline: string | null;
+            service_name: string | null;
+            unit_name: string | null;
+          };
+        };
+      };
+    };
+  };
+  /** Cancel the booking a manage link names, inside the store's cancellation window rules */
+  cancelManagedBooking: {
+    parameters: {
+      header?: {
+        /** @description Bearer <the manage link's token, from its #token= fragment> */
+        authorization?: string;
+      };
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          reason?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              source: string;
+              is_override: boolean;
+            };
+          };
+        };
+      };
+    };
+  };
+  /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
+  rescheduleManagedBooking: {
+    parameters: {
+      header?: {
+        /** @description Bearer <the manage link's token, from its #token= fragment> */
+        authorization?: string;
+        /** @description the page_session a hold answer gave this browser */
+        "x-page-session"?: string;
+      };
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          hold_id: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            appointment: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              store_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              service_id: string | null;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              guest_phone: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              status: string;
+              payment_status: string;
+              price_pence: number;
+              deposit_pence: number;
+              balance_pence: number;
+              currency: string;
+              party_size: number;
+              children: number;
+              high_chairs: number;
+              source: string;
+              is_override: boolean;
+            };
+            /** @description the new booking's manage page (the old link stops working) */
+            manage_url: string;
+          };
         };
       };
     };

@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   const redis = await registerRateLimits(app, { globalPerMinute: config.rateLimits.globalPerMinute, redisUrl: config.redisUrl });
   if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
+  app.decorate('sharedRedis', redis);
 
   await registerOpenApi(app);
   addSharedSchemas(app, ...sharedSchemas);

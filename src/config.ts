@@ -1,6 +1,7 @@
 // Configuration is read from the environment once, validated, and frozen.
 // Nothing else in the codebase reads process.env.
 import path from 'node:path';
+import { parseBookingPageConfig, type BookingPageConfig } from './booking-page/booking-page.config.ts';
 import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/read-routing.config.ts';
 
 export interface Config {
@@ -62,6 +63,8 @@ export interface Config {
   readonly corsOrigins: readonly string[];
   /** Customer messages (src/notifications/): channels and the sender loop. */
   readonly messages: MessagesConfig;
+  /** The shop's booking page (src/booking-page/). */
+  readonly bookingPage: BookingPageConfig;
 }
 
 export interface MessagesConfig {
@@ -211,6 +214,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
     }),
     corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
+    bookingPage: parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
+      throw new ConfigError(message);
+    }),
     messages: Object.freeze({
       smtpUrl,
       smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),

@@ -31,6 +31,7 @@ import { hoursRoutes } from './bookings/hours/hours.routes.ts';
 import { settingsRoutes } from './bookings/settings/settings.routes.ts';
 import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
 import { onlineRoutes } from './bookings/online/online.routes.ts';
+import { bookingPage } from './booking-page/booking-page.plugin.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -62,4 +63,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(depositsRoutes, { prefix: '/api/v1/bookings/appointments' });
   await app.register(depositsAdminRoutes, { prefix: '/admin/v1' });
   await app.register(onlineRoutes);
+  // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
+  await app.register(bookingPage);
 }

@@ -26,6 +26,8 @@ const storeFields = {
   deposit_due_minutes: Type.Optional(SettingsFields.deposit_due_minutes),
   reminder_lead_hours: Type.Optional(SettingsFields.reminder_lead_hours),
   cors_origins: Type.Optional(SettingsFields.cors_origins),
+  booking_page_slug: Type.Optional(SettingsFields.booking_page_slug),
+  booking_page_enabled: Type.Optional(SettingsFields.booking_page_enabled),
 };
 
 export const CreateStoreBody = Type.Object(storeFields, strict);
@@ -47,6 +49,8 @@ export const Store = Type.Object({
   deposit_due_minutes: Type.Integer(),
   reminder_lead_hours: Type.Integer(),
   cors_origins: Type.Array(Type.String()),
+  booking_page_slug: NullableString,
+  booking_page_enabled: Type.Boolean(),
   created_at: Instant,
 });
 export const StoreResult = Type.Object({ store: Store });

@@ -9,6 +9,7 @@ import { systemClock } from '../platform/clock.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
 import { lockUnits, placeRawHold } from '../bookings/booking-authority.ts';
 import { normaliseOrigins } from '../bookings/settings/origins.ts';
+import { asSlugRefusal } from '../bookings/settings/booking-page-slug.ts';
 import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
 import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
@@ -27,7 +28,7 @@ export async function createStore(ctx: AdminContext, body: Static<typeof CreateS
   assertTimezone(body.timezone);
   if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
   return inTransaction(ctx, async (tx) => {
-    const store = await repo.insertStore(tx, body, ctx.clock.now().toISOString());
+    const store = await repo.insertStore(tx, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
     await audit(tx, ctx, { action: 'store.created', entity: 'store', entityId: store.id, details: { store_id: store.id } });
     return { store };
   });
@@ -37,7 +38,7 @@ export async function updateStore(ctx: AdminContext, storeId: string, body: Stat
   assertTimezone(body.timezone);
   if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
   return inTransaction(ctx, async (tx) => {
-    const store = await repo.updateStore(tx, storeId, body, ctx.clock.now().toISOString());
+    const store = await repo.updateStore(tx, storeId, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
     if (!store) throw notFound('Store');
     await audit(tx, ctx, { action: 'store.updated', entity: 'store', entityId: storeId, details: { store_id: storeId, fields: Object.keys(body) } });
     return { store };

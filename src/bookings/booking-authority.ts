@@ -271,3 +271,58 @@ export async function placeRawHold(
     asConflict(err);
   }
 }
+
+/** A guest's hold from the booking page, as bbo_page_hold takes it (db/functions/booking-page.sql). */
+export interface PageHold {
+  store_id: string;
+  service_id: string;
+  variant_id: string | null;
+  addon_ids: string[];
+  unit_id: string | null;
+  party_size: number;
+  starts_at: string;
+  /** The browser's page session: it owns the hold until a signed-in customer confirms it. */
+  page_session: string;
+  /** A keyed hash of the client address, never the address. */
+  client_address_hash: string;
+  address_cap: number;
+}
+
+/**
+ * The booking page's hold in one statement: the session's previous live hold released (one live hold
+ * per browser), the address's live holds counted under a lock on that address (at most address_cap),
+ * then the customer hold's own path with no customer yet (offered-start check, first free unit, the
+ * occupancy constraint has the last word).
+ */
+export async function holdForPage<T>(ctx: RequestContext, hold: PageHold, options: { exhausted: () => AppError }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_page_hold', { ...hold }, { ...options, mapError: asConflict });
+}
+
+/** The page session letting its hold go (idempotent). */
+export async function releaseForPage<T>(ctx: RequestContext, release: { store_id: string; hold_id: string; page_session: string }): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_page_release', { ...release });
+}
+
+/**
+ * The page's confirm in one statement: the hold of this session (and store) given to the signed-in
+ * customer, their standing checked, then the customer confirm's own path (a retry returns the first
+ * appointment). A refusal anywhere leaves the hold as it was.
+ */
+export async function confirmForPage<T>(
+  ctx: RequestContext, confirm: { store_id: string; hold_id: string; page_session: string; customer_id: string; guest_note: string | null },
+  options: { exhausted: () => AppError },
+): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_page_confirm', { ...confirm }, { ...options, mapError: asConflict });
+}
+
+/**
+ * A reschedule from the manage link in one statement: the new time's page hold confirmed into a new
+ * appointment for the same customer, then the old one cancelled by the customer cancel's own rules.
+ * If the new time cannot be booked, or the old cannot be cancelled, nothing changes: the old is kept.
+ */
+export async function rescheduleForPage<T>(
+  ctx: RequestContext, move: { store_id: string; appointment_id: string; hold_id: string; page_session: string; customer_id: string },
+  options: { exhausted: () => AppError },
+): Promise<T> {
+  return oneStatementWrite<T>(ctx, 'bbo_page_reschedule', { ...move }, { ...options, mapError: asConflict });
+}

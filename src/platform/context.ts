@@ -111,7 +111,7 @@ export const adminContext = (request: FastifyRequest) => contextFor<AdminActor>(
 export type ShopperContext = RequestContext<MerchantActor | CustomerActor>;
 export function shopperContext(request: FastifyRequest): ShopperContext {
   const actor = request.actor;
-  if (!actor || actor.kind === 'admin') throw new Error(`route ${request.routeOptions.url} expected a merchant or customer actor`);
+  if (!actor || actor.kind === 'admin' || actor.kind === 'guest') throw new Error(`route ${request.routeOptions.url} expected a merchant or customer actor`);
   return request.context(actor);
 }
 

@@ -1,7 +1,7 @@
 // The store's online booking settings (GET/PATCH /api/v1/bookings/settings). The operator surface
 // (PATCH /admin/v1/stores/{storeId}) accepts the same fields.
 import { Type, type Static } from 'typebox';
-import { Uuid } from '../../platform/http/schemas.ts';
+import { Nullable, Uuid } from '../../platform/http/schemas.ts';
 
 const Minutes = (min: number, max: number, description: string) => Type.Integer({ minimum: min, maximum: max, description });
 
@@ -16,8 +16,13 @@ export const SettingsFields = {
   cancellation_window_min: Minutes(0, 525600, 'a customer cannot cancel within this many minutes of the start; 0 = any time before'),
   cors_origins: Type.Array(Type.String({ maxLength: 200 }), {
     maxItems: 20,
-    description: 'origins (scheme://host[:port]) of the shop\'s own website allowed to call the customer operations from a browser',
+    description: 'origins (scheme://host[:port]) of the shop\'s own website allowed to call the customer operations from a browser, and to frame the booking page',
   }),
+  booking_page_slug: Nullable(Type.String({
+    pattern: '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$',
+    description: 'the booking page\'s address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null',
+  })),
+  booking_page_enabled: Type.Boolean({ description: 'the booking page answers at /book/{slug}; needs a slug; default false' }),
 };
 export const SETTING_NAMES = Object.keys(SettingsFields) as Array<keyof typeof SettingsFields>;
 

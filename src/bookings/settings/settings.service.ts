@@ -3,6 +3,7 @@ import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import { audit } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { normaliseOrigins } from './origins.ts';
+import { asSlugRefusal } from './booking-page-slug.ts';
 import * as repo from './settings.repository.ts';
 import { SETTING_NAMES, type PatchSettingsBody, type SettingsResponse } from './settings.schemas.ts';
 
@@ -16,7 +17,7 @@ export async function patchSettings(ctx: MerchantContext, body: PatchSettingsBod
   const { store_id: _ignored, ...fields } = body as Record<string, unknown>;
   if (Array.isArray(fields.cors_origins)) fields.cors_origins = normaliseOrigins(fields.cors_origins as string[]);
   return inTransaction(ctx, async (tx) => {
-    const settings = await repo.updateSettings(tx, ctx.actor.storeId, fields, ctx.clock.now());
+    const settings = await repo.updateSettings(tx, ctx.actor.storeId, fields, ctx.clock.now()).catch(asSlugRefusal);
     if (!settings) throw notFound('Store');
     await audit(tx, ctx, {
       action: 'store.settings_updated', entity: 'store', entityId: ctx.actor.storeId,

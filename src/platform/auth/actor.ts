@@ -30,7 +30,13 @@ export interface AdminActor {
   kind: 'admin';
 }
 
-export type Actor = MerchantActor | CustomerActor | AdminActor;
+/** A booking page visitor before sign-in: known only by the page session their browser holds. */
+export interface GuestActor {
+  kind: 'guest';
+  sessionId: string;
+}
+
+export type Actor = MerchantActor | CustomerActor | AdminActor | GuestActor;
 
 /** The identity idempotency records and rate limits are scoped to. */
 export function principalOf(actor: Actor): string {
@@ -41,5 +47,7 @@ export function principalOf(actor: Actor): string {
       return `customer:${actor.customerId}`;
     case 'admin':
       return 'admin';
+    case 'guest':
+      return `guest:${actor.sessionId}`;
   }
 }

@@ -1,7 +1,7 @@
 // Bearer tokens: JWTs verified with jose, against the shared secret (HS256) or a JWKS URL.
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose';
 import type { Config } from '../../config.ts';
-import type { Actor, CustomerActor, MerchantActor } from './actor.ts';
+import type { CustomerActor, MerchantActor } from './actor.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -25,7 +25,7 @@ export type TokenClaims = MerchantClaims | CustomerClaims;
 
 export interface TokenService {
   sign(claims: TokenClaims, ttlSeconds: number, now?: Date): Promise<{ token: string; expiresAt: string }>;
-  verify(token: string): Promise<Exclude<Actor, { kind: 'admin' }>>;
+  verify(token: string): Promise<MerchantActor | CustomerActor>;
 }
 
 export class InvalidToken extends Error {}

@@ -19,6 +19,11 @@ export const ERRORS = {
   WEBHOOK_TARGET_REFUSED: { status: 400, description: 'A webhook URL is not allowed: not https in production, or its host resolves to a private, loopback or link-local address, or does not resolve.' },
   INVALID_HOURS: { status: 400, description: 'Working hours are malformed: an interval does not close after it opens, intervals overlap, or a date repeats; the message names where.' },
   INVALID_ORIGIN: { status: 400, description: 'A CORS origin is not scheme://host[:port] (no path, no wildcard).' },
+  BOOKING_PAGE_SLUG_REQUIRED: { status: 400, description: 'The booking page cannot be enabled without a booking_page_slug.' },
+  CHALLENGE_FAILED: { status: 400, description: 'The booking page\'s proof-of-work (ALTCHA) payload is missing, wrong, expired or already used; solve a new challenge.' },
+  REQUEST_REFUSED: { status: 400, description: 'The booking page refused the request (a field only automated clients fill in was filled).' },
+  CODE_INVALID: { status: 400, description: 'The email sign-in code is wrong; the message says how many tries are left.' },
+  CODE_EXPIRED: { status: 400, description: 'The email sign-in code has expired, was used, was replaced by a newer one, or was tried wrongly 5 times; ask for a new one.' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, description: 'Bodies must be application/json.' },
   PAYLOAD_TOO_LARGE: { status: 413, description: 'The body is larger than the limit.' },
   MALFORMED_REQUEST: { status: 400, description: 'The request is not valid HTTP, or its body does not match its Content-Length.' },
@@ -33,6 +38,7 @@ export const ERRORS = {
   INSUFFICIENT_SCOPE: { status: 403, description: 'The token lacks the scope this operation needs.' },
   MISSING_ENTITLEMENT: { status: 403, description: 'The store lacks the paid entitlement this operation needs.' },
   MISSING_PERMISSION: { status: 403, description: 'The staff member lacks the permission this operation needs.' },
+  MANAGE_LINK_INVALID: { status: 401, description: 'The booking\'s manage link is not valid, has expired (the appointment ended) or the booking was cancelled.' },
   ADMIN_DISABLED: { status: 404, description: 'The operator surface is off (ADMIN_TOKEN is not set).' },
 
   // Lookup
@@ -65,6 +71,7 @@ export const ERRORS = {
   HOLD_RELEASED: { status: 409, description: 'The hold was released before it was confirmed; search again.' },
   NOT_PENDING_PAYMENT: { status: 409, description: 'Only a pending_payment appointment can have its deposit marked paid.' },
   CONFLICT: { status: 409, description: 'The request conflicts with the current state of a record.' },
+  BOOKING_PAGE_SLUG_TAKEN: { status: 409, description: 'Another store already uses that booking_page_slug.' },
 
   // Events
   CURSOR_EXPIRED: { status: 410, description: 'The feed or stream cursor is older than the retained event history (90 days); restart from the beginning of the feed.' },
@@ -75,6 +82,8 @@ export const ERRORS = {
 
   // Limits and failures
   RATE_LIMITED: { status: 429, description: 'Too many requests; retry after the Retry-After seconds.' },
+  TOO_MANY_CODES: { status: 429, description: 'Too many sign-in codes asked for this email (5 an hour) or from this address (20 an hour); retry after the Retry-After seconds.' },
+  TOO_MANY_HOLDS: { status: 429, description: 'This address already keeps the most live booking-page holds allowed; retry after the Retry-After seconds, when one lapses.' },
   INTERNAL: { status: 500, description: 'Unexpected failure; nothing about it is disclosed.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached; retry shortly.' },
 } as const satisfies Record<string, { status: number; description: string }>;

@@ -1,0 +1,58 @@
+// SQL of the booking page's reads: the store behind an enabled slug, and what the page shows.
+import type { Queryable } from '../platform/db/port.ts';
+import type { BookingPageResponse } from './booking-page.schemas.ts';
+
+export interface PageStoreRow {
+  id: string;
+  name: string;
+  slug: string;
+  timezone: string;
+  currency: string;
+  hold_minutes: number;
+  cancellation_window_min: number;
+  cors_origins: string[];
+}
+
+/** The store whose page answers at this slug; null when unknown or switched off (the same to a caller). */
+export async function storeBySlug(q: Queryable, slug: string): Promise<PageStoreRow | null> {
+  const res = await q.query<PageStoreRow>(
+    `SELECT id, name, booking_page_slug AS slug, timezone, currency, hold_minutes, cancellation_window_min, cors_origins
+       FROM stores WHERE booking_page_slug = $1 AND booking_page_enabled`,
+    [slug],
+  );
+  return res.rows[0] ?? null;
+}
+
+type Page = BookingPageResponse['page'];
+
+/** Services shown online (active, online_visible) with their active variants and add-ons; units bookable online. */
+export async function pageContents(q: Queryable, storeId: string): Promise<Pick<Page, 'services' | 'staff'>> {
+  const res = await q.query<{ services: Page['services']; staff: Page['staff'] }>(
+    `SELECT
+       (SELECT coalesce(json_agg(json_build_object(
+           'id', s.id, 'name', s.name, 'description', s.description, 'category', s.category, 'duration_min', s.duration_min,
+           'price_pence', s.price_pence, 'price_type', s.price_type, 'party_min', s.party_min, 'party_max', s.party_max,
+           'deposit', CASE WHEN bbo_deposit_of(s.deposit_policy, 10000) > 0 THEN s.deposit_policy END,
+           'variants', (SELECT coalesce(json_agg(json_build_object('id', v.id, 'name', v.name, 'duration_min', v.duration_min, 'price_pence', v.price_pence)
+                          ORDER BY v.sort, v.name), '[]') FROM service_variants v WHERE v.store_id = s.store_id AND v.service_id = s.id AND v.is_active),
+           'addons', (SELECT coalesce(json_agg(json_build_object('id', a.id, 'name', a.name, 'extra_min', a.extra_min, 'extra_pence', a.extra_pence)
+                          ORDER BY a.sort, a.name), '[]') FROM service_addons a WHERE a.store_id = s.store_id AND a.service_id = s.id AND a.is_active))
+           ORDER BY s.sort, s.name), '[]')
+          FROM services s WHERE s.store_id = $1 AND s.is_active AND s.online_visible) AS services,
+       (SELECT coalesce(json_agg(json_build_object('unit_id', u.id, 'name', u.display_name) ORDER BY u.sort, u.display_name, u.id), '[]')
+          FROM units u WHERE u.store_id = $1 AND u.is_active AND u.bookable AND u.online_bookable) AS staff`,
+    [storeId],
+  );
+  return res.rows[0];
+}
+
+/** Seconds until the first of this address's live holds lapses (Retry-After of TOO_MANY_HOLDS). */
+export async function firstAddressHoldLapse(q: Queryable, clientHash: string, now: Date): Promise<number> {
+  const res = await q.query<{ first: string | null }>(
+    `SELECT min(expires_at) AS first FROM holds
+      WHERE client_address_hash = $1 AND released_at IS NULL AND expires_at > $2`,
+    [clientHash, now.toISOString()],
+  );
+  const first = res.rows[0]?.first;
+  return first ? Math.max(1, Math.ceil((Date.parse(first) - now.getTime()) / 1000)) : 1;
+}

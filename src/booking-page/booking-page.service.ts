@@ -1,0 +1,118 @@
+// The booking page's operations before the booking exists: the page, its times, the challenge, and
+// the guest's hold (held from the moment a time is chosen, before sign-in) and its confirm. Every
+// write goes through the booking authority (src/bookings/booking-authority.ts): the hold and the
+// confirm are one statement each (db/functions/booking-page.sql), and the occupancy constraint
+// decides who gets a contended slot (no check-then-insert: Cal.com #13397, Easy!Appointments #845).
+import type { FastifyRequest } from 'fastify';
+import type { CustomerActor, GuestActor } from '../platform/auth/actor.ts';
+import { AppError, notFound } from '../platform/errors/app-error.ts';
+import { confirmForPage, holdForPage, releaseForPage } from '../bookings/booking-authority.ts';
+import { searchAvailability } from '../bookings/availability/availability.service.ts';
+import { keyedHash } from './page-keys.ts';
+import type { PageDeps } from './page-deps.ts';
+import * as repo from './booking-page.repository.ts';
+import type {
+  BookingPageResponse, PageAvailabilityQuery, PageConfirmBody, PageConfirmResponse, PageHoldBody, PageHoldResponse,
+} from './booking-page.schemas.ts';
+
+/** Live holds one client address may keep at once, across the page: enough for a family, not a day. */
+export const HOLDS_PER_ADDRESS = 3;
+
+/** The store behind an enabled page; an unknown slug and a page switched off read the same. */
+export async function pageStore(deps: PageDeps, slug: string): Promise<repo.PageStoreRow> {
+  const store = await repo.storeBySlug(deps.db, slug);
+  if (!store) throw notFound('Booking page');
+  return store;
+}
+
+export async function getBookingPage(deps: PageDeps, slug: string): Promise<BookingPageResponse> {
+  const store = await pageStore(deps, slug);
+  const contents = await repo.pageContents(deps.db, store.id);
+  return {
+    page: {
+      slug: store.slug, store_name: store.name, timezone: store.timezone, currency: store.currency,
+      hold_minutes: store.hold_minutes, cancellation_window_min: store.cancellation_window_min, ...contents,
+    },
+  };
+}
+
+// The availability search in the customer's view, asked by nobody in particular (no customer: the
+// blocked-customer rule applies at confirm, where the customer is known).
+const ANONYMOUS: CustomerActor = { kind: 'customer', customerId: '00000000-0000-0000-0000-000000000000', scopes: [] };
+
+export async function searchPageAvailability(deps: PageDeps, request: FastifyRequest, slug: string, query: PageAvailabilityQuery): Promise<Buffer> {
+  const store = await pageStore(deps, slug);
+  return searchAvailability(request.context(ANONYMOUS), { ...query, store_id: store.id });
+}
+
+/** A filled honeypot (a field people never see) is refused with a sentence that explains nothing. */
+export function refuseHoneypot(website: string | undefined): void {
+  if (website && website.trim() !== '') throw new AppError('REQUEST_REFUSED', 'We could not accept this request; please reload the page and try again');
+}
+
+export const addressHash = (deps: PageDeps, ip: string) => keyedHash(deps.addressKey, ip);
+
+const contended = () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another');
+
+export async function createPageHold(
+  deps: PageDeps, request: FastifyRequest, slug: string, body: PageHoldBody, sessionToken: string | undefined,
+): Promise<PageHoldResponse> {
+  const store = await pageStore(deps, slug);
+  refuseHoneypot(body.website);
+  await deps.challenges.spend(body.altcha);
+  // The browser's session, or a new one: it owns the hold until the customer confirms.
+  const known = await deps.pageTokens.session(sessionToken);
+  const session = known ? { sessionId: known, token: sessionToken! } : await deps.pageTokens.newSession();
+  const clientHash = addressHash(deps, request.ip);
+  const guest: GuestActor = { kind: 'guest', sessionId: session.sessionId };
+  try {
+    const answer = await holdForPage<Pick<PageHoldResponse, 'hold'>>(request.context(guest), {
+      store_id: store.id,
+      service_id: body.service_id,
+      variant_id: body.variant_id ?? null,
+      addon_ids: [...new Set((body.addon_ids ?? []).map((id) => id.toLowerCase()))],
+      unit_id: body.unit_id ?? null,
+      party_size: body.party_size ?? 1,
+      starts_at: body.starts_at,
+      page_session: session.sessionId,
+      client_address_hash: clientHash,
+      address_cap: HOLDS_PER_ADDRESS,
+    }, { exhausted: contended });
+    return { hold: answer.hold, page_session: session.token };
+  } catch (err) {
+    if (err instanceof AppError && err.code === 'TOO_MANY_HOLDS') {
+      const retryAfter = await repo.firstAddressHoldLapse(deps.db, clientHash, deps.clock.now());
+      throw new AppError('TOO_MANY_HOLDS', err.message, { 'retry-after': String(retryAfter) });
+    }
+    throw err;
+  }
+}
+
+async function sessionOf(deps: PageDeps, token: string | undefined): Promise<string> {
+  const session = await deps.pageTokens.session(token);
+  // Without the session that placed it, a hold reads as missing (it is nobody else's business).
+  if (!session) throw notFound('Hold');
+  return session;
+}
+
+export async function releasePageHold(deps: PageDeps, request: FastifyRequest, slug: string, holdId: string, sessionToken: string | undefined) {
+  const store = await pageStore(deps, slug);
+  const sessionId = await sessionOf(deps, sessionToken);
+  return releaseForPage<{ hold_id: string; released: boolean; noop: boolean }>(
+    request.context<GuestActor>({ kind: 'guest', sessionId }), { store_id: store.id, hold_id: holdId, page_session: sessionId },
+  );
+}
+
+export async function confirmPageHold(
+  deps: PageDeps, request: FastifyRequest, slug: string, holdId: string, sessionToken: string | undefined, body: PageConfirmBody,
+): Promise<PageConfirmResponse> {
+  const store = await pageStore(deps, slug);
+  const sessionId = await sessionOf(deps, sessionToken);
+  const actor = request.actor;
+  if (actor?.kind !== 'customer') throw new AppError('WRONG_TOKEN_KIND', 'Confirming needs the customer token from the email code');
+  const answer = await confirmForPage<Omit<PageConfirmResponse, 'manage_url'>>(request.context(actor), {
+    store_id: store.id, hold_id: holdId, page_session: sessionId, customer_id: actor.customerId, guest_note: body.guest_note?.trim() || null,
+  }, { exhausted: contended });
+  const a = answer.appointment;
+  return { ...answer, manage_url: await deps.manageUrl({ appointmentId: a.id, storeId: store.id, slug: store.slug, endsAt: a.ends_at }) };
+}

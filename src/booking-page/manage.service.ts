@@ -1,0 +1,95 @@
+// The manage link's operations: read the booking, cancel it, move it. The link's token (page-tokens.ts)
+// names one appointment of one store and expires when the appointment ends; it is refused once the
+// booking is cancelled, and a token for one appointment never acts on another (Cal.com #11660).
+// Every change is a POST: a mail scanner that opens the link changes nothing.
+import type { FastifyRequest } from 'fastify';
+import type { CustomerActor } from '../platform/auth/actor.ts';
+import { AppError, notFound } from '../platform/errors/app-error.ts';
+import { APPOINTMENT_COLUMNS, rescheduleForPage, type AppointmentRow } from '../bookings/booking-authority.ts';
+import { presentAppointment } from '../bookings/appointments/appointments.service.ts';
+import { cancelMyAppointment } from '../bookings/my-appointments/my-appointments.service.ts';
+import type { PageDeps } from './page-deps.ts';
+import { pageStore } from './booking-page.service.ts';
+import type { ManageCancelBody, ManagedBookingResponse, ManageRescheduleResponse } from './booking-page.schemas.ts';
+
+const LIVE = new Set(['pending_payment', 'confirmed']);
+
+interface Managed {
+  store: Awaited<ReturnType<typeof pageStore>>;
+  row: AppointmentRow & { service_name: string | null; unit_name: string | null };
+}
+
+function bearer(request: FastifyRequest): string | undefined {
+  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(request.headers.authorization?.trim() ?? '');
+  return match?.[1];
+}
+
+/** The booking the link names, in the page's store, still live; anything else is MANAGE_LINK_INVALID. */
+async function managed(deps: PageDeps, request: FastifyRequest, slug: string): Promise<Managed> {
+  const store = await pageStore(deps, slug);
+  const claims = await deps.pageTokens.manage(bearer(request));
+  const invalid = (message: string) => new AppError('MANAGE_LINK_INVALID', message);
+  if (claims.storeId !== store.id) throw invalid('This booking link is not valid or has expired');
+  const res = await deps.db.query<Managed['row']>(
+    `SELECT x.*, (SELECT sv.name FROM services sv WHERE sv.id = x.service_id) AS service_name,
+            (SELECT u.display_name FROM units u WHERE u.id = x.unit_id) AS unit_name
+       FROM (SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2) x`,
+    [store.id, claims.appointmentId],
+  );
+  const row = res.rows[0];
+  if (!row || !row.customer_id) throw invalid('This booking link is not valid or has expired');
+  if (row.status === 'cancelled') throw invalid('This booking was cancelled, so its link no longer works');
+  if (Date.parse(row.ends_at) <= deps.clock.now().getTime()) throw invalid('This booking has ended, so its link no longer works');
+  return { store, row };
+}
+
+function rules(m: Managed, nowMs: number) {
+  const startMs = Date.parse(m.row.starts_at);
+  const deadlineMs = startMs - m.store.cancellation_window_min * 60_000;
+  const changeable = LIVE.has(m.row.status) && startMs > nowMs && deadlineMs > nowMs;
+  return { can_cancel: changeable, can_reschedule: changeable, cancel_deadline: new Date(deadlineMs).toISOString() };
+}
+
+const customerOf = (m: Managed): CustomerActor => ({ kind: 'customer', customerId: m.row.customer_id!, scopes: ['customer:read', 'customer:write'] });
+
+export async function getManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string): Promise<ManagedBookingResponse> {
+  const m = await managed(deps, request, slug);
+  return {
+    appointment: presentAppointment(m.row),
+    ...rules(m, deps.clock.now().getTime()),
+    service_name: m.row.service_name,
+    unit_name: m.row.unit_name,
+  };
+}
+
+async function reread(deps: PageDeps, storeId: string, id: string) {
+  const res = await deps.db.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2`, [storeId, id]);
+  if (!res.rows[0]) throw notFound('Appointment');
+  return presentAppointment(res.rows[0]);
+}
+
+/** Cancelled inside the rules of POST /me/appointments/{id}/cancel, by that same service. */
+export async function cancelManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string, body: ManageCancelBody) {
+  const m = await managed(deps, request, slug);
+  await cancelMyAppointment(request.context(customerOf(m)), m.row.id, { reason: body.reason ?? null });
+  return { appointment: await reread(deps, m.store.id, m.row.id) };
+}
+
+/**
+ * A new time through hold and confirm: the page hold (placed with createPageHold, same session) is
+ * booked for the same customer and the old booking cancelled in the same statement; when the new
+ * time cannot be secured the old booking stays as it was.
+ */
+export async function rescheduleManagedBooking(
+  deps: PageDeps, request: FastifyRequest, slug: string, holdId: string, sessionToken: string | undefined,
+): Promise<ManageRescheduleResponse> {
+  const m = await managed(deps, request, slug);
+  const sessionId = await deps.pageTokens.session(sessionToken);
+  if (!sessionId) throw notFound('Hold');
+  const customer = customerOf(m);
+  const answer = await rescheduleForPage<{ appointment: ManageRescheduleResponse['appointment'] }>(request.context(customer), {
+    store_id: m.store.id, appointment_id: m.row.id, hold_id: holdId, page_session: sessionId, customer_id: customer.customerId,
+  }, { exhausted: () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another') });
+  const a = answer.appointment;
+  return { appointment: a, manage_url: await deps.manageUrl({ appointmentId: a.id, storeId: m.store.id, slug: m.store.slug, endsAt: a.ends_at }) };
+}
