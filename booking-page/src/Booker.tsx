@@ -3,7 +3,7 @@
 // the step opens. A refused step shows the envelope's sentence and books and holds nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, getCustomerToken, newKey, pageSession, sentence, SLOT_LOST, type ApiClient } from './api.ts';
-import { Picker } from './Picker.tsx';
+import { depositText, Picker } from './Picker.tsx';
 import { EmailCode, type SignedIn } from './EmailCode.tsx';
 import { Countdown, useRemaining } from './Countdown.tsx';
 import { money, when } from './time.ts';
@@ -74,7 +74,8 @@ function Details(props: {
   const [error, setError] = useState<{ text: string; lost: boolean } | null>(null);
   const key = useRef(newKey());
   const tz = page.timezone;
-  const deposit = page.deposit;
+  const service = page.services.find((s) => s.id === held.choice.serviceId);
+  const deposit = service ? depositText(page, service) : null;
 
   async function confirm(e: Event) {
     e.preventDefault();
@@ -106,7 +107,7 @@ function Details(props: {
         <form onSubmit={confirm} aria-labelledby="confirm-title">
           <h3 id="confirm-title">Confirm</h3>
           <p data-testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</p>
-          {deposit && <p class="deposit" data-testid="deposit-note">{depositLine(page)} Booking it now takes no money: the shop will ask you for the deposit.</p>}
+          {deposit && <p class="deposit" data-testid="deposit-note">This service asks for a {deposit}. Booking it now takes no money: the booking waits for the deposit, which the shop will ask you for.</p>}
           <label>A note for the shop (optional)<textarea name="note" rows={2} maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} /></label>
           <button type="submit" disabled={busy}>{busy ? 'Booking…' : 'Confirm booking'}</button>
         </form>
@@ -120,14 +121,6 @@ function Details(props: {
       <p><button type="button" class="link" onClick={() => props.back(null)}>Back: choose another time (lets this one go)</button></p>
     </section>
   );
-}
-
-export function depositLine(page: PageInfo): string {
-  const d = page.deposit as Record<string, unknown> | null;
-  if (!d) return '';
-  if (typeof d.amount_pence === 'number') return `A deposit of ${money(d.amount_pence, page.currency)} is due for this booking.`;
-  if (typeof d.percent === 'number') return `A deposit of ${d.percent}% of the price is due for this booking.`;
-  return 'A deposit is due for this booking.';
 }
 
 function Done(props: { page: PageInfo; held: Held; done: Confirmed }) {

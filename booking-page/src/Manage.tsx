@@ -40,7 +40,7 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
   async function cancel() {
     if (busy) return;
     setBusy(true);
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/manage/cancel', { params: { path: { slug } }, headers: { ...auth(), 'idempotency-key': key.current } }));
+    const r = await attempt(() => api.POST('/api/v1/book/{slug}/manage/cancel', { params: { path: { slug } }, body: {}, headers: { ...auth(), 'idempotency-key': key.current } }));
     setBusy(false);
     if (!r.ok) return setError(sentence(r.refusal));
     key.current = newKey();
@@ -61,8 +61,8 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
     setBusy(false);
     if (!r.ok) return setError(`${sentence(r.refusal)} Your booking was not changed.`);
     key.current = newKey();
-    const fresh = (r.data as { manage_url?: string | null }).manage_url;
-    const next = fresh ? /#token=(.+)$/.exec(fresh)?.[1] : null;
+    // The moved booking has a link of its own (the old one stops working).
+    const next = /#token=(.+)$/.exec(r.data.manage_url)?.[1];
     if (next) { setManageToken(slug, next); setToken(next); } else await load();
     setHeld(null);
     setMode('view');
@@ -70,8 +70,8 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
   }
 
   const a = view?.appointment;
-  const service = page.services.find((s) => s.id === a?.service_id);
-  const staff = page.staff.find((s) => s.unit_id === a?.unit_id);
+  const service = view?.service_name ?? page.services.find((s) => s.id === a?.service_id)?.name;
+  const staff = view?.unit_name ?? page.staff.find((s) => s.unit_id === a?.unit_id)?.name;
   return (
     <section aria-labelledby="manage-title">
       <h2 id="manage-title">Your booking</h2>
@@ -79,7 +79,7 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
       {error && <p class="error" role="alert" data-testid="manage-error">{error}</p>}
       {a && (
         <div class="card" data-testid="managed">
-          <p><strong>{[service?.name ?? 'Appointment', staff ? `with ${staff.name}` : ''].filter(Boolean).join(' ')}</strong></p>
+          <p><strong>{[service ?? 'Appointment', staff ? `with ${staff}` : ''].filter(Boolean).join(' ')}</strong></p>
           <p><When at={a.starts_at} tz={page.timezone} /></p>
           <p data-testid="managed-status">Status: {a.status.replace(/_/g, ' ')}{a.status === 'pending_payment' ? ` (a deposit of ${money(a.deposit_pence, a.currency)} is due; no money has been taken)` : ''}</p>
           {mode === 'view' && (

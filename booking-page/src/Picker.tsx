@@ -20,8 +20,16 @@ export interface PickerProps {
   notice?: string | null;
 }
 
-function price(page: PageInfo, s: { price_pence: number }) {
-  return money(s.price_pence, page.currency);
+function price(page: PageInfo, pence: number) {
+  return money(pence, page.currency);
+}
+
+/** "Deposit £10.00" or "30% deposit", beside a service that asks for one. */
+export function depositText(page: PageInfo, s: PageService): string | null {
+  if (!s.deposit) return null;
+  if (typeof s.deposit.amount_pence === 'number') return `deposit ${money(Math.min(s.deposit.amount_pence, s.price_pence), page.currency)}`;
+  if (typeof s.deposit.percent === 'number') return `${s.deposit.percent}% deposit`;
+  return 'deposit due';
 }
 
 export function Picker(props: PickerProps) {
@@ -123,14 +131,19 @@ export function Picker(props: PickerProps) {
         {services.map((s) => (
           <label key={s.id} class="choice">
             <input type="radio" name="service" checked={s.id === serviceId} onChange={() => { setServiceId(s.id); setVariantId(''); setAddonIds([]); }} />
-            <span><strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s)}{s.description ? <small> {s.description}</small> : null}</span>
+            <span>
+              <strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s.price_pence)}{depositText(page, s) ? ` · ${depositText(page, s)}` : ''}
+              {s.description ? <small> {s.description}</small> : null}
+            </span>
           </label>
         ))}
         {service && service.variants.length > 0 && (
           <label>Option
             <select value={variantId} onChange={(e) => setVariantId(e.currentTarget.value)}>
-              <option value="">Standard ({minutes(service.duration_min)}, {price(page, service)})</option>
-              {service.variants.map((v) => <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min)}, {price(page, v)})</option>)}
+              <option value="">Standard ({minutes(service.duration_min)}, {price(page, service.price_pence)})</option>
+              {service.variants.map((v) => (
+                <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min ?? service.duration_min)}, {price(page, v.price_pence ?? service.price_pence)})</option>
+              ))}
             </select>
           </label>
         )}
@@ -140,7 +153,7 @@ export function Picker(props: PickerProps) {
             {service.addons.map((a) => (
               <label key={a.id} class="choice">
                 <input type="checkbox" checked={addonIds.includes(a.id)} onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)} />
-                <span>{a.name} · +{minutes(a.duration_min)} · +{price(page, a)}</span>
+                <span>{a.name}{a.extra_min ? ` · +${minutes(a.extra_min)}` : ''} · +{price(page, a.extra_pence)}</span>
               </label>
             ))}
           </fieldset>
@@ -181,7 +194,7 @@ export function Picker(props: PickerProps) {
             <li key={s.starts_at}>
               <button type="button" disabled={busy} onClick={() => void choose(s)} data-starts-at={s.starts_at}>
                 {clock(s.starts_at, tz)} <span class="zn">{zoneName(s.starts_at, tz)}</span>
-                {here !== tz && <span class="local"> · {clock(s.starts_at, here)} your time</span>}
+                {here !== tz && <span class="local">{clock(s.starts_at, here)} your time</span>}
               </button>
             </li>
           ))}
@@ -189,7 +202,8 @@ export function Picker(props: PickerProps) {
         <p class="hint">Choosing a time holds it for you for {page.hold_minutes} minutes while you sign in with your email.</p>
       </section>
       <Honeypot id="hp-hold" />
-      <Altcha api={api} slug={slug} guard={guard} />
+      {/* Mounted once times are shown: the widget's code loads after the first paint that matters. */}
+      {avail && <Altcha api={api} slug={slug} guard={guard} />}
     </div>
   );
 }

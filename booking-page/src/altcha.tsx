@@ -1,17 +1,12 @@
 // The proof-of-work guard (ALTCHA, self-hosted: the challenge comes from this API, nothing leaves the
-// machine). The widget is the strict-CSP build (altcha/external: its CSS is a file, its workers are
-// files of this build). It fetches the challenge through the generated client, and each payload is
-// used once: take() hands the one solved in advance and starts solving the next.
-import 'altcha/external';
-import 'altcha/altcha.css';
-import ShaWorker from 'altcha/workers/sha?worker';
-import Pbkdf2Worker from 'altcha/workers/pbkdf2?worker';
+// machine). The widget (altcha-widget.ts) loads after the first paint, so the times are on screen
+// first. It fetches the challenge through the generated client, and each payload is used once:
+// take() hands the one solved in advance and starts solving the next.
 import type { AltchaWidgetElement } from 'altcha/external';
 import { useEffect, useRef } from 'preact/hooks';
 import type { ApiClient } from './api.ts';
 
-for (const a of ['SHA-256', 'SHA-384', 'SHA-512']) $altcha.algorithms.set(a, () => new ShaWorker());
-for (const a of ['PBKDF2/SHA-256', 'PBKDF2/SHA-384', 'PBKDF2/SHA-512']) $altcha.algorithms.set(a, () => new Pbkdf2Worker());
+const loaded = () => import('./altcha-widget.ts').then(() => customElements.whenDefined('altcha-widget'));
 
 declare module 'preact' {
   namespace JSX {
@@ -32,7 +27,7 @@ export function Altcha(props: { api: ApiClient; slug: string; guard: { current: 
     const widget = el.current!;
     let ready: Promise<string | null> | null = null;
     const solve = () => (ready = widget.verify().then((r) => r?.payload ?? null, () => null));
-    void widget.configure({
+    const configured = loaded().then(() => widget.configure({
       challenge: `/api/v1/book/${props.slug}/challenge`,
       // Through the generated client, like every other call of the page.
       fetch: async () => {
@@ -42,9 +37,10 @@ export function Altcha(props: { api: ApiClient; slug: string; guard: { current: 
       hideFooter: true,
       hideLogo: true,
       minDuration: 0,
-    }).then(solve);
+    })).then(solve);
     props.guard.current = {
       async take() {
+        await configured;
         const payload = await (ready ?? solve());
         ready = null;
         widget.reset();

@@ -4,7 +4,7 @@
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { attempt, makeClient, route, sentence } from './api.ts';
-import { Booker, depositLine } from './Booker.tsx';
+import { Booker } from './Booker.tsx';
 import { Manage } from './Manage.tsx';
 import { minutes } from './time.ts';
 import type { PageInfo } from './types.ts';
@@ -18,7 +18,7 @@ function Policies(props: { page: PageInfo }) {
       <h2 id="policies-title">Before you book</h2>
       <ul>
         <li data-testid="cancellation-policy">{window > 0 ? `You can cancel or change a booking online up to ${minutes(window)} before it starts.` : 'You can cancel or change a booking online until it starts.'}</li>
-        <li data-testid="deposit-policy">{page.deposit ? `${depositLine(page)} No money is taken online.` : 'No deposit is needed.'}</li>
+        <li data-testid="deposit-policy">{page.services.some((s) => s.deposit) ? 'Services marked with a deposit wait for it after you book: the shop asks you for it. No money is taken on this page.' : 'No deposit is needed.'}</li>
         <li>A chosen time is held for you for {page.hold_minutes} minutes while you sign in with your email.</li>
       </ul>
     </section>
