@@ -1,6 +1,10 @@
 // npm run bench [-- --duration 10 --quick --connections 32 --pool 16 --only diary,settle --growth-url URL
 //                  --database-url URL --label name --profile --no-limit --server-node-args="FLAGS"
-//                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR --workers]
+//                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR --workers
+//                  --server-root DIR --burst 10000 --no-desk]
+// --only burst / --only desk run just the desk phases (harness/desk-phases.ts): "burst then steady" and
+// "availability while the desk books"; --server-root runs the service from another checkout (a
+// worktree of an earlier commit) against the same database, for before/after runs back to back.
 // Starts the service as a child process, loads each scenario over HTTP with autocannon, then at
 // steady rates (open loop), then issues the same work straight to the database at the same
 // concurrency (the limit), and reports all of it beside the database's one-insert write ceiling.
@@ -22,6 +26,7 @@ import { openPglite } from '../src/platform/db/pglite.adapter.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
 import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
+import { describeDeskPhases, runDeskPhases, type DeskPhasesReport } from './harness/desk-phases.ts';
 import { describeMessagesBench, runMessagesOnOwnDatabase, type MessagesBenchResult } from './messages.ts';
 import { reportPageWeight } from './harness/page-weight.ts';
 
@@ -47,6 +52,7 @@ const resultsDir = path.resolve('bench/results', label ? `${day}-${label}` : day
 fs.mkdirSync(resultsDir, { recursive: true });
 
 const secret = randomBytes(32).toString('hex');
+const serverRoot = path.resolve(str(args, 'server-root') ?? '.');
 const workersInProcess = args.workers === true;
 const serverEnv = (url: string | null): Record<string, string> => ({
   ...(url ? { DATABASE_URL: url } : { DATABASE_URL: '' }),
@@ -107,7 +113,7 @@ async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: 
     for (const s of list) await s.prepare?.({ db, fx, mint });
     await db.close();
   }
-  const server: Child = await startChild('src/server.ts', serverEnv(url), { nodeArgs, readyPath: '/healthz' });
+  const server: Child = await startChild(path.join(serverRoot, 'src/server.ts'), serverEnv(url), { nodeArgs, readyPath: '/healthz' });
   const rss = new RssSampler(server.pid);
   const reports: ScenarioReport[] = [];
   let hwm: ReturnType<typeof memoryOf> = null;
@@ -141,8 +147,11 @@ let writeCeiling: CeilingResult | null = null;
 if (databaseUrl && args['no-ceiling'] !== true) {
   writeCeiling = await measureWriteCeiling(databaseUrl, { connections: poolSize, loops: opts.connections, seconds: opts.duration, warmup: opts.warmup });
   console.log(`write ceiling: ${writeCeiling.tps} tx/s (Node pg ${writeCeiling.node.tps}, pgbench ${writeCeiling.pgbench?.tps ?? 'n/a'})`);
+  const b = writeCeiling.booking;
+  if (b) console.log(`booking-shaped ceiling: ${b.tps} tx/s (Node pg ${b.node.tps}, pgbench ${b.pgbench?.tps ?? 'n/a'}), ${(b.tps / writeCeiling.tps).toFixed(2)} of the one-insert ceiling`);
 }
-const wantsScenarios = !only || only.some((o) => o !== 'events');
+const deskOnly = ['burst', 'desk'];
+const wantsScenarios = !only || only.some((o) => o !== 'events' && !deskOnly.includes(o));
 const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
 for (const r of main.reports) {
@@ -151,6 +160,10 @@ for (const r of main.reports) {
   if (writeCeiling && r.kind === 'write' && r.http) {
     r.ceilingRatio = round2(r.http.rps / writeCeiling.tps);
     if (r.limit) r.sqlCeilingRatio = round2(r.limit.rps / writeCeiling.tps);
+    if (writeCeiling.booking) {
+      r.bookingCeilingRatio = round2(r.http.rps / writeCeiling.booking.tps);
+      if (r.limit) r.sqlBookingCeilingRatio = round2(r.limit.rps / writeCeiling.booking.tps);
+    }
   }
 }
 console.log('\n' + table(main.reports, ceiling, writeCeiling));
@@ -212,6 +225,24 @@ if (growthUrl) {
   console.log('\nGrowth (read scenarios):\n' + growthTable(growth, labels));
 }
 
+// The desk phases (issue 28): availability while the desk books, and burst then steady, with the
+// workers in process (server engine only; --no-desk skips them).
+let desk: DeskPhasesReport | null = null;
+const deskPhases = { availability: !only || only.includes('desk'), burst: !only || only.includes('burst') };
+if (databaseUrl && args['no-desk'] !== true && (deskPhases.availability || deskPhases.burst)) {
+  const db = await openDb(databaseUrl);
+  try {
+    const fx = await loadFixtures(db);
+    const env = { db, fx, mint: new TokenMint(secret) };
+    desk = await runDeskPhases({ env, serverEnv: serverEnv(databaseUrl), nodeArgs, serverRoot, phases: deskPhases, duration: opts.duration, warmup: opts.warmup, burst: num(args, 'burst', 10_000), steadySeconds: num(args, 'steady-seconds', 20) });
+    console.log('\n' + describeDeskPhases(desk));
+  } catch (err) {
+    console.log(`\ndesk phases: bench error: ${(err as Error).message.slice(0, 200)}`);
+  } finally {
+    await db.close();
+  }
+}
+
 // Webhook delivery: deliveries/s and commit-to-receiver lag at 200 writes/s (server engine only).
 let webhooks: WebhookBenchResult | null = null;
 if (databaseUrl && (!only || only.includes('webhooks'))) {
@@ -252,6 +283,7 @@ writeJson(file, {
   embedded: embedded && { dir: embeddedArg, appointments: embedded.appointments, peakRssMb: embedded.hwmMb, scenarios: embedded.reports },
   growth: growth && { appointments: grownAppointments, rows: growth },
   eventCost,
+  desk,
   webhooks,
   messages,
   pageWeight,

@@ -14,6 +14,9 @@ export interface ScenarioReport {
   /** Writes: HTTP req/s over the one-insert ceiling (ceiling.ts), and the SQL-only limit's. */
   ceilingRatio?: number;
   sqlCeilingRatio?: number;
+  /** Writes: HTTP req/s over the booking-shaped ceiling (ceiling.ts, issue 28), and the SQL-only limit's. */
+  bookingCeilingRatio?: number;
+  sqlBookingCeilingRatio?: number;
   /** Open-loop phases at a steady rate. */
   steady?: (OpenLoopResult & { label: string })[];
   /** Fixed-rate phases not run: the rate is above what the scenario serves in a closed loop. */
@@ -36,6 +39,8 @@ export interface GrowthReport {
 const TARGETS = {
   ratio: 0.7,
   ceiling: { 'create appointment': 0.35, reschedule: 0.3, 'check-in/complete': 0.3, settle: 0.3 } as Record<string, number>,
+  // Issue 28: every write against the booking-shaped ceiling.
+  bookingCeiling: { 'create appointment': 0.5, reschedule: 0.5, 'check-in/complete': 0.5, settle: 0.5 } as Record<string, number>,
   readP99AtHalf: 25,
   createP99AtHalf: 40,
   p99AtLight: 10,
@@ -55,6 +60,8 @@ function verdict(r: ScenarioReport): string {
   const misses: string[] = [];
   const ceilingTarget = TARGETS.ceiling[r.name];
   if (ceilingTarget !== undefined && r.ceilingRatio !== undefined && r.ceilingRatio < ceilingTarget) misses.push(`ceiling<${ceilingTarget}`);
+  const bookingTarget = TARGETS.bookingCeiling[r.name];
+  if (bookingTarget !== undefined && r.bookingCeilingRatio !== undefined && r.bookingCeilingRatio < bookingTarget) misses.push(`booking ceiling<${bookingTarget}`);
   const half = steadyAt(r, true);
   const light = steadyAt(r, false);
   if (half && r.kind === 'read' && half.p99 >= TARGETS.readP99AtHalf) misses.push(`p99@half>=${TARGETS.readP99AtHalf}`);
@@ -73,18 +80,19 @@ function verdict(r: ScenarioReport): string {
 const fmt = (x: number | undefined, digits = 2) => (x === undefined ? 'n/a' : x.toFixed(digits));
 
 export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCeiling: CeilingLine | null = null): string {
-  const head = '| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio to SQL | ratio to insert ceiling (SQL-only\'s) | stmts/req | targets |';
+  const head = '| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio to SQL | ratio to insert ceiling (SQL-only\'s) | ratio to booking ceiling (SQL-only\'s) | stmts/req | targets |';
   const lines = [head, head.replace(/[^|]+/g, (m) => '-'.repeat(Math.max(3, m.length)))];
   for (const r of rows) {
     if (!r.available || !r.http) {
-      lines.push(`| ${r.name} | not available${r.note ? ` (${r.note})` : ''} | | | | | | | | | | | |`);
+      lines.push(`| ${r.name} | not available${r.note ? ` (${r.note})` : ''} | | | | | | | | | | | | |`);
       continue;
     }
     const h = r.http;
     const l = r.limit;
     const ceil = r.ceilingRatio === undefined ? '' : `${fmt(r.ceilingRatio)} (${fmt(r.sqlCeilingRatio)})`;
+    const bceil = r.bookingCeilingRatio === undefined ? '' : `${fmt(r.bookingCeilingRatio)} (${fmt(r.sqlBookingCeilingRatio)})`;
     lines.push(
-      `| ${r.name} | ${h.rps} | ${h.p50} | ${h.p99} | ${h.unexpected} | ${h.expected} | ${h.peakRssMb} | ${l?.rps ?? 'n/a'} | ${l?.p50 ?? 'n/a'} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${ceil} | ${r.statementsPerRequest ?? ''} | ${verdict(r)} |`,
+      `| ${r.name} | ${h.rps} | ${h.p50} | ${h.p99} | ${h.unexpected} | ${h.expected} | ${h.peakRssMb} | ${l?.rps ?? 'n/a'} | ${l?.p50 ?? 'n/a'} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${ceil} | ${bceil} | ${r.statementsPerRequest ?? ''} | ${verdict(r)} |`,
     );
   }
   if (ceilingRps !== null) lines.push('', `HTTP ceiling (bare Fastify route, same Node, same connections): ${ceilingRps} req/s`);
@@ -94,6 +102,13 @@ export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCe
         `(Node pg: ${writeCeiling.node.tps} tx/s over ${writeCeiling.node.connections} sessions, ${writeCeiling.node.loops} in flight, p50 ${writeCeiling.node.p50} ms; ` +
         `pgbench: ${writeCeiling.pgbench ? `${writeCeiling.pgbench.tps} tx/s, ${writeCeiling.pgbench.clients} clients` : 'not installed'})`,
     );
+    const b = writeCeiling.booking;
+    if (b) {
+      lines.push(
+        `Booking-shaped ceiling (one statement: the appointment through the same constraint, an audit row, an outbox event with pg_current_xact_id(), an idempotency record): ${b.tps} tx/s, ` +
+          `${(b.tps / writeCeiling.tps).toFixed(2)} of the one-insert ceiling (Node pg: ${b.node.tps} tx/s, p50 ${b.node.p50} ms; pgbench: ${b.pgbench ? `${b.pgbench.tps} tx/s` : 'not installed'})`,
+      );
+    }
   }
   return lines.join('\n');
 }
@@ -116,6 +131,7 @@ export interface CeilingLine {
   tps: number;
   node: { tps: number; p50: number; p99: number; connections: number; loops: number };
   pgbench: { tps: number; clients: number } | null;
+  booking?: { tps: number; node: { tps: number; p50: number }; pgbench: { tps: number } | null } | null;
 }
 
 export function growthTable(rows: GrowthReport[], labels: [string, string]): string {
