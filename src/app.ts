@@ -22,6 +22,10 @@ import { disableEventsForBench } from './events/outbox.ts';
 import { configureAvailabilityCache } from './bookings/availability/availability.cache.ts';
 import type { ReadRouter } from './platform/db/read-routing.ts';
 import { readsFor, registerWritePositions } from './platform/db/read-routing.plugin.ts';
+import { Metrics } from './platform/metrics/metrics.ts';
+import { registerMetrics } from './platform/metrics/metrics.plugin.ts';
+import { cachedBacklog } from './platform/metrics/backlog.ts';
+import { availabilityCache } from './bookings/availability/availability.cache.ts';
 
 export interface AppDeps {
   config: Config;
@@ -42,6 +46,8 @@ declare module 'fastify' {
     deps: { config: Config; db: Database; clock: Clock; tokens: TokenService };
     /** Requests received and not yet answered (a graceful shutdown waits for none before closing the database). */
     inFlight(): number;
+    /** GET /metrics's registry (null when METRICS_TOKEN is unset): register pools and sources on it. */
+    metrics: Metrics | null;
   }
 }
 
@@ -123,6 +129,25 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   const redis = await registerRateLimits(app, { globalPerMinute: config.rateLimits.globalPerMinute, redisUrl: config.redisUrl });
   if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
   app.decorate('sharedRedis', redis);
+
+  // GET /metrics and its one observation per request, when METRICS_TOKEN is set (src/platform/metrics/).
+  const metrics = config.metrics.token ? new Metrics() : null;
+  app.decorate('metrics', metrics);
+  if (metrics) {
+    const pool = (db as { pool?: unknown }).pool;
+    if (pool && typeof pool === 'object' && 'totalCount' in pool) metrics.addPool('primary', pool as any);
+    metrics.addCacheSource(() => availabilityCache(db)?.stats() ?? null);
+    const reads = deps.reads;
+    if (reads) {
+      metrics.addCacheSource(() => availabilityCache(reads.replicaReads)?.stats() ?? null);
+      metrics.setReplicaSource(() => {
+        const s = reads.stats();
+        return { up: s.replicaUp, lagSeconds: s.replicaLagMs === null ? null : s.replicaLagMs / 1000, replicaReads: s.replicaReads, primaryReads: s.primaryReads };
+      });
+    }
+    metrics.setBacklogSource(cachedBacklog(db, clock));
+    registerMetrics(app, metrics, config.metrics.token!);
+  }
 
   await registerOpenApi(app);
   addSharedSchemas(app, ...sharedSchemas);

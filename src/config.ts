@@ -3,6 +3,8 @@
 import path from 'node:path';
 import { parseBookingPageConfig, type BookingPageConfig } from './booking-page/booking-page.config.ts';
 import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/read-routing.config.ts';
+import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metrics.config.ts';
+import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
 
 export interface Config {
   readonly port: number;
@@ -10,6 +12,10 @@ export interface Config {
   readonly databaseUrl: string | null;
   /** The read replica and its routing (DATABASE_READ_URL, DB_READ_*: src/platform/db/read-routing.config.ts). */
   readonly readRouting: ReadRoutingConfig;
+  /** GET /metrics (METRICS_TOKEN: src/platform/metrics/metrics.config.ts). */
+  readonly metrics: MetricsConfig;
+  /** OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT: src/platform/tracing/tracing.config.ts). */
+  readonly tracing: TracingConfig;
   readonly dataDir: string;
   readonly authSecret: string;
   readonly authJwksUrl: string | null;
@@ -177,6 +183,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     host: text(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
     readRouting: parseReadRoutingConfig(env, databaseUrl, (message) => {
+      throw new ConfigError(message);
+    }),
+    metrics: parseMetricsConfig(env, (message) => {
+      throw new ConfigError(message);
+    }),
+    tracing: parseTracingConfig(env, (message) => {
       throw new ConfigError(message);
     }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),

@@ -74,6 +74,11 @@ const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.
 // outcomes, never held across a send), so a backlog of messages never takes the connections requests
 // need, nor the reverse.
 const messagesDb = await ownConnections(config.workerEnabled && config.messages.worker, MESSAGES_WORKER_POOL, 'messages worker');
+// GET /metrics reports each pool of this process (pg.Pool's total, idle and waiting counts).
+for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worker', workerDb], ['messages_worker', messagesDb]] as const) {
+  const pool = handle && handle !== db ? (handle as { pool?: any }).pool : null;
+  if (pool) app.metrics?.addPool(name, pool);
+}
 const messagesWorker = config.workerEnabled && config.messages.worker
   ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
   : null;

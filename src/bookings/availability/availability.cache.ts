@@ -63,6 +63,9 @@ export class AvailabilityCache {
   private readonly entries = new Map<string, Entry>();
   private readonly pending = new Map<string, { gen: Generation; promise: Promise<KeptAnswer> }>();
   private bytes = 0;
+  /** Answers served without computing (kept, or shared while computing) and answers computed: for /metrics. */
+  private hits = 0;
+  private misses = 0;
 
   readonly maxBytes: number;
 
@@ -102,13 +105,18 @@ export class AvailabilityCache {
       if (hit.gen === gen && nowMs >= hit.answer.computedAt && nowMs < hit.answer.validUntil) {
         this.entries.delete(id);
         this.entries.set(id, hit);
+        this.hits++;
         return hit.answer;
       }
       this.drop(id, hit);
     }
     // Searches asking the same question at once share one computation.
     const inFlight = this.pending.get(id);
-    if (inFlight && inFlight.gen === gen) return inFlight.promise;
+    if (inFlight && inFlight.gen === gen) {
+      this.hits++;
+      return inFlight.promise;
+    }
+    this.misses++;
     const promise = compute();
     this.pending.set(id, { gen, promise });
     try {
@@ -137,8 +145,8 @@ export class AvailabilityCache {
   }
 
   /** For tests and the operator: how much is kept. */
-  stats(): { answers: number; bytes: number; stores: number } {
-    return { answers: this.entries.size, bytes: this.bytes, stores: this.generations.size };
+  stats(): { answers: number; bytes: number; stores: number; hits: number; misses: number } {
+    return { answers: this.entries.size, bytes: this.bytes, stores: this.generations.size, hits: this.hits, misses: this.misses };
   }
 }
 

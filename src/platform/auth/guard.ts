@@ -12,7 +12,9 @@ export type AuthRule =
   | { kind: 'merchant'; scope: 'merchant:read' | 'merchant:write'; entitlements?: Entitlement[]; permissions?: Permission[] }
   | { kind: 'customer'; scope: 'customer:read' | 'customer:write' }
   // Either token kind, each needing its own scope (the availability search answers both views).
-  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read'; customerScope: 'customer:read' };
+  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read'; customerScope: 'customer:read' }
+  // A fixed secret of the operator's (METRICS_TOKEN), compared in constant time; no token service.
+  | { kind: 'static_token'; token: string };
 
 export const auth = {
   public: (): AuthRule => ({ kind: 'public' }),
@@ -30,6 +32,7 @@ export const auth = {
   customerRead: (): AuthRule => ({ kind: 'customer', scope: 'customer:read' }),
   customerWrite: (): AuthRule => ({ kind: 'customer', scope: 'customer:write' }),
   merchantOrCustomerRead: (): AuthRule => ({ kind: 'merchant_or_customer', merchantScope: 'merchant:read', customerScope: 'customer:read' }),
+  staticToken: (token: string): AuthRule => ({ kind: 'static_token', token }),
 };
 
 declare module 'fastify' {
@@ -85,6 +88,11 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
   app.addHook('onRequest', async (request) => {
     const rule = request.routeOptions.config?.auth;
     if (!rule || rule.kind === 'public') return;
+
+    if (rule.kind === 'static_token') {
+      if (!sameSecret(bearer(request), rule.token)) throw new AppError('UNAUTHENTICATED', 'The token is not the one this route needs');
+      return;
+    }
 
     if (rule.kind === 'admin') {
       if (!adminToken) throw new AppError('ADMIN_DISABLED', 'The operator surface is disabled');

@@ -58,7 +58,14 @@ export class Metrics {
   constructor(options: { defaultMetrics?: boolean } = {}) {
     const registers = [this.registry];
     const self = this;
-    if (options.defaultMetrics !== false) collectDefaultMetrics({ register: this.registry });
+    if (options.defaultMetrics !== false) {
+      collectDefaultMetrics({ register: this.registry });
+      // Gauges whose names end in _total break Prometheus's naming rule (promtool check metrics says
+      // so); each repeats the sum of its per-type gauge (nodejs_active_handles{type}, ...).
+      for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+        this.registry.removeSingleMetric(name);
+      }
+    }
 
     this.requests = new Histogram({
       name: 'bbo_http_request_duration_seconds',
