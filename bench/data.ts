@@ -28,8 +28,9 @@ console.log(`target: ${db.label}${databaseUrl ? '' : ' (DATABASE_URL not set: em
 console.log(`plan:\n  ${describePlan(plan)}`);
 
 const started = performance.now();
-const applied = await migrate(db);
-if (applied.length) console.log(`migrated: ${applied.length} migrations applied`);
+const migration = await migrate(db);
+if (migration.applied.length) console.log(`migrated: ${migration.applied.length} migrations applied`);
+if (migration.unowned.length) console.log(`warning: functions no db/functions/ file defines: ${migration.unowned.join(', ')}`);
 
 // --add-online-store: add only the 20-unit online-booking store to a dataset generated before it
 // existed (triggers on, so its appointments and holds enter the occupancy table as they are written).

@@ -1,5 +1,5 @@
 -- Online booking: working hours, customer holds at checkout, and one occupancy table whose exclusion
--- constraint keeps holds and appointments apart (see docs/decisions.md, "Online booking").
+-- constraint keeps holds and appointments apart (see docs/decisions/availability.md).
 
 -- Working hours, store-local. A unit is offered online only once hours were set (hours_set_at);
 -- staff can still book a unit without hours.
@@ -51,18 +51,12 @@ CREATE INDEX holds_customer ON holds (customer_id) WHERE customer_id IS NOT NULL
 -- The deposit sweep finds unpaid online bookings by age.
 CREATE INDEX appointments_pending_payment ON appointments (created_at) WHERE status = 'pending_payment';
 
--- A hold's block defaults to its told range (older writers insert without one).
-CREATE FUNCTION holds_default_block() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.block IS NULL THEN NEW.block := tstzrange(NEW.starts_at, NEW.ends_at); END IF;
-  RETURN NEW;
-END $$;
-CREATE TRIGGER holds_default_block BEFORE INSERT OR UPDATE ON holds FOR EACH ROW EXECUTE FUNCTION holds_default_block();
+-- A hold's block defaults to its told range: the trigger holds_default_block, db/functions/occupancy.sql.
 ALTER TABLE holds ADD CONSTRAINT holds_block_covers CHECK (block IS NULL OR (lower(block) <= starts_at AND upper(block) >= ends_at));
 
 -- Everything that occupies a unit's time: live appointments and unreleased holds, one row each,
--- kept by the triggers below. The exclusion constraint is the guarantee: two customers racing for a
--- slot end with one hold, a hold never overlaps a live appointment, and the reverse. Override
+-- kept by the triggers of db/functions/occupancy.sql. The exclusion constraint is the guarantee:
+-- two customers racing for a slot end with one hold, a hold never overlaps a live appointment, and the reverse. Override
 -- appointments are not here (force-booked, they block nobody). Expiry depends on now, which no
 -- constraint can read, so an expired hold stays here until a writer that needs the time releases it
 -- under the unit lock (the booking authority does, emitting hold.expired); readers ignore expired holds.
@@ -87,32 +81,6 @@ SELECT store_id, unit_id, block, id FROM holds WHERE released_at IS NULL ORDER B
 ON CONFLICT DO NOTHING;
 UPDATE holds h SET released_at = now(), release_reason = 'superseded'
  WHERE h.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM unit_occupancy o WHERE o.hold_id = h.id);
-
-CREATE FUNCTION appointments_occupancy() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.status NOT IN ('cancelled', 'no_show') AND NOT NEW.is_override THEN
-    INSERT INTO unit_occupancy (store_id, unit_id, block, appointment_id) VALUES (NEW.store_id, NEW.unit_id, NEW.block, NEW.id)
-    ON CONFLICT (appointment_id) DO UPDATE SET unit_id = EXCLUDED.unit_id, block = EXCLUDED.block;
-  ELSIF TG_OP = 'UPDATE' THEN
-    DELETE FROM unit_occupancy WHERE appointment_id = NEW.id;
-  END IF;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER appointments_occupancy AFTER INSERT OR UPDATE OF status, is_override, unit_id, block ON appointments
-  FOR EACH ROW EXECUTE FUNCTION appointments_occupancy();
-
-CREATE FUNCTION holds_occupancy() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  IF NEW.released_at IS NULL THEN
-    INSERT INTO unit_occupancy (store_id, unit_id, block, hold_id) VALUES (NEW.store_id, NEW.unit_id, NEW.block, NEW.id)
-    ON CONFLICT (hold_id) DO UPDATE SET unit_id = EXCLUDED.unit_id, block = EXCLUDED.block;
-  ELSIF TG_OP = 'UPDATE' THEN
-    DELETE FROM unit_occupancy WHERE hold_id = NEW.id;
-  END IF;
-  RETURN NULL;
-END $$;
-CREATE TRIGGER holds_occupancy AFTER INSERT OR UPDATE OF released_at, unit_id, block ON holds
-  FOR EACH ROW EXECUTE FUNCTION holds_occupancy();
 
 -- What the customer wrote at checkout (never logged, never in events).
 ALTER TABLE appointments ADD COLUMN guest_note text CHECK (length(guest_note) <= 1000);

@@ -22,7 +22,7 @@ const db = await openDatabase(config).catch((err: Error) => {
   console.error(`Cannot open the database: ${err.message}`);
   process.exit(1);
 });
-const applied = await migrate(db);
+const migration = await migrate(db);
 const session = await checkSessionSettings(db);
 if (!session.ok) {
   console.error(`Configuration error: ${notUtcMessage(session.timezone)}`);
@@ -32,7 +32,9 @@ if (!session.ok) {
 const readRouting = await openReadRouter(config, db, pino({ level: config.logLevel, base: { component: 'read-routing' } }));
 const app = await buildApp({ config, db, reads: readRouting?.router ?? null });
 if (session.differences.length) app.log.warn({ differences: session.differences }, 'database session settings differ from the adapter\'s (behind a pooler, set them on the server)');
-if (applied.length) app.log.info({ applied }, 'migrations applied');
+if (migration.applied.length) app.log.info({ applied: migration.applied }, 'migrations applied');
+if (migration.functions.length) app.log.info({ functions: migration.functions }, 'db/functions files applied');
+if (migration.unowned.length) app.log.warn({ functions: migration.unowned }, 'functions in the database that no db/functions/ file defines');
 if (isDevSecret(config)) app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
 if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surface (/admin/v1) is disabled');
 

@@ -19,7 +19,7 @@ if (!config.databaseUrl) {
 
 const log = pino({ level: config.logLevel, base: { component: 'webhooks-worker' } });
 const db = await openDatabase(config, (err) => log.warn({ err: { message: err.message } }, 'idle database connection lost'));
-await migrate(db);
+await migrate(db, { log });
 const session = await checkSessionSettings(db);
 if (!session.ok) {
   console.error(`Configuration error: ${notUtcMessage(session.timezone)}`);

@@ -90,7 +90,7 @@ function asConflict(err: unknown): never {
   throw err;
 }
 
-/** A merchant's booking request, as bbo_merchant_book takes it (migrations/101_merchant_book.sql). */
+/** A merchant's booking request, as bbo_merchant_book takes it (db/functions/merchant-book.sql). */
 export interface MerchantBooking {
   store_id: string;
   unit_id: string;
@@ -120,7 +120,7 @@ export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantB
   return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
 }
 
-/** A walk-in's seat, as bbo_queue_seat takes it (migrations/113_queue_seat.sql). */
+/** A walk-in's seat, as bbo_queue_seat takes it (db/functions/queue-seat.sql). */
 export interface WalkInSeat {
   store_id: string;
   entry_id: string;
@@ -141,7 +141,7 @@ export async function seatWalkIn<T>(ctx: RequestContext, seat: WalkInSeat, optio
   return oneStatementWrite<T>(ctx, 'bbo_queue_seat', { ...seat }, { ...options, mapError: asConflict });
 }
 
-/** A merchant's move, as bbo_merchant_reschedule takes it (migrations/104_merchant_reschedule.sql). */
+/** A merchant's move, as bbo_merchant_reschedule takes it (db/functions/merchant-reschedule.sql). */
 export interface MerchantMove {
   store_id: string;
   appointment_id: string;
@@ -212,7 +212,7 @@ async function releaseExpiredHolds(tx: Tx, storeId: string, unitId: string, bloc
   for (const hold of res.rows) await emit(tx, { storeId, type: 'hold.expired', data: holdEventData(hold) }, now);
 }
 
-/** A customer's hold, as bbo_customer_hold takes it (migrations/109_customer_checkout.sql). */
+/** A customer's hold, as bbo_customer_hold takes it (db/functions/customer-hold.sql). */
 export interface CustomerHold {
   store_id: string;
   service_id: string;

@@ -2,7 +2,7 @@
 // transaction of that statement. One round trip instead of BEGIN, the Idempotency-Key claim, the
 // reads, the change, the audit/event/idempotency flush and COMMIT (ten for a booking before).
 //
-// The convention (migrations/100_one_statement_writes.sql holds the SQL half):
+// The convention (db/functions/write-helpers.sql holds the SQL half):
 //   fn(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb {"replayed": bool, "body": ...}
 // - claim: the request's Idempotency-Key claim or null; the function calls bbo_idempotency_claim first
 //   and returns a stored body as {"replayed": true}; it ends with bbo_write_finish, which writes the

@@ -1,6 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
+import { readFunctionFiles } from '../../src/platform/db/functions.ts';
 import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 
@@ -8,8 +9,8 @@ test('migrations are recorded once and a second run applies nothing', async () =
   const { db, close } = await openTestDatabase();
   try {
     // The template is already migrated: running again is a no-op.
-    assert.deepEqual(await migrate(db), []);
-    assert.deepEqual(await migrate(db), []);
+    assert.deepEqual(await migrate(db), { applied: [], functions: [], unowned: [] });
+    assert.deepEqual(await migrate(db), { applied: [], functions: [], unowned: [] });
     const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
     assert.deepEqual(rows.rows.map((r) => r.version), readMigrations().map((m) => m.version));
   } finally {
@@ -38,7 +39,7 @@ test('the exclusion constraint refuses overlapping live blocks on one unit', asy
   }
 });
 
-test('two processes migrating an empty database at once apply each migration exactly once', { skip: engine !== 'pg' }, async () => {
+test('two processes migrating an empty database at once apply each migration and function file exactly once', { skip: engine !== 'pg' }, async () => {
   const name = `bbo_test_mig_${process.pid}_${Date.now()}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const a = openPg({ connectionString: urlFor(name), poolSize: 2 });
@@ -46,9 +47,13 @@ test('two processes migrating an empty database at once apply each migration exa
   try {
     const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
     const all = readMigrations().map((m) => m.name);
-    assert.deepEqual([...ra, ...rb].sort(), [...all].sort());
+    assert.deepEqual([...ra.applied, ...rb.applied].sort(), [...all].sort());
     const rows = await a.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
     assert.equal(rows.rows[0].n, all.length);
+    const files = readFunctionFiles().map((f) => f.file);
+    assert.deepEqual([...ra.functions, ...rb.functions].sort(), [...files].sort());
+    const recorded = await a.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_functions');
+    assert.equal(recorded.rows[0].n, files.length);
   } finally {
     await a.close();
     await b.close();
@@ -60,7 +65,7 @@ test('a failing migration leaves nothing half-applied', async () => {
   const { db, close } = await openTestDatabase();
   try {
     const broken = [{ version: 9999, name: '9999_broken.sql', sql: 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;' }];
-    await assert.rejects(migrate(db, broken));
+    await assert.rejects(migrate(db, { migrations: broken }));
     const table = await db.query("SELECT to_regclass('half_done') AS t");
     assert.equal(table.rows[0].t, null);
     const recorded = await db.query('SELECT 1 FROM schema_migrations WHERE version = 9999');

@@ -1,4 +1,4 @@
-// One-statement writes (migration 100, src/platform/one-statement.ts) keep what inTransaction gave:
+// One-statement writes (db/functions/write-helpers.sql, src/platform/one-statement.ts) keep what inTransaction gave:
 // the SQL presenter answers what presentAppointment answers, the SQL flush writes the audit rows and
 // events the Node flush writes, and the Idempotency-Key claim refuses, expires and serialises as
 // before. Exercised through the merchant create (bbo_merchant_book).

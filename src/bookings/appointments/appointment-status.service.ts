@@ -2,13 +2,13 @@
 // appointment row first (FOR UPDATE), so of two colleagues pressing the same button one changes
 // the state and the other sees the result as a noop repeat; every change is audited in the same
 // transaction. pending_payment belongs to the online payment path: the merchant may cancel or
-// move it, nothing else (see docs/decisions.md).
+// move it, nothing else (see docs/decisions/appointments.md).
 import type { MerchantContext } from '../../platform/context.ts';
 import { oneStatementWrite } from '../../platform/one-statement.ts';
 import type { CancelBody, CancelResponse, StatusBody, StatusResponse } from './appointments.schemas.ts';
 
 // The merchant's changes are one statement each, bbo_appointment_status
-// (migrations/103_appointment_status.sql, restated in 110 with who cancelled): the Idempotency-Key claim, the row lock (FOR UPDATE), the
+// (db/functions/appointment-status.sql): the Idempotency-Key claim, the row lock (FOR UPDATE), the
 // status table's checks in the order below, the update, the audit row, the event (the appointment
 // after the change, with its previous status) and the idempotency record, in one round trip.
 type Op = 'check_in' | 'complete' | 'no_show' | 'cancel';

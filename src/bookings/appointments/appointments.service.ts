@@ -44,7 +44,7 @@ function trimmed(value: string | null | undefined): string | null {
 }
 
 /**
- * One statement (bookForMerchant, migrations/101_merchant_book.sql): the checks below the contact
+ * One statement (bookForMerchant, db/functions/merchant-book.sql): the checks below the contact
  * rule run in the database in this order: Idempotency-Key claim; store; service (unknown, then
  * archived, then party size); customer (unknown, then erased); times (INVALID_TIME_RANGE, then
  * APPOINTMENT_TOO_LONG); unit (unknown, locked);
@@ -84,7 +84,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
 }
 
 /**
- * One statement (moveForMerchant, migrations/104_merchant_reschedule.sql), checks in this order:
+ * One statement (moveForMerchant, db/functions/merchant-reschedule.sql), checks in this order:
  * Idempotency-Key claim; the appointment (locked); the target unit; the status (cancelled, completed
  * and no-show cannot move); the store's cancellation window on the CURRENT start unless override
  * (a window of 0 never refuses); times (INVALID_TIME_RANGE, APPOINTMENT_TOO_LONG); both units locked by id; unit bookable;

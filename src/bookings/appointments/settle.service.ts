@@ -7,7 +7,7 @@
 //  5. the loser of a race waits on the row lock and then reads already_settled, naming the winner;
 //  6. a no-show is never settled here.
 //
-// One statement, bbo_settle (migrations/105_settle.sql): the Idempotency-Key claim, the row lock, the
+// One statement, bbo_settle (db/functions/settle.sql): the Idempotency-Key claim, the row lock, the
 // rules in that order, the settlements row and the appointment's totals, the audit row, the event and
 // the idempotency record, in one round trip.
 import type { MerchantContext } from '../../platform/context.ts';

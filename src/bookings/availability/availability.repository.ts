@@ -1,10 +1,10 @@
 // Where a service can start: ONE rule for "offered", kept in the database as bbo_offered_slots
-// (migrations/108_offered_slots.sql, where the statement and its parts are explained).
+// (db/functions/offered-slots.sql, where the statement and its parts are explained).
 //
 // The availability search runs it over a date range, and the customer's hold and confirm run the
-// very same function for one exact start inside their one statement (migration 109), so a slot the
+// very same function for one exact start inside their one statement (db/functions/customer-hold.sql), so a slot the
 // search shows can be held, and a start the search would not show is refused, by construction
-// (docs/decisions.md, "Online booking"). The function is plain SQL, inlined into the query below.
+// (docs/decisions/availability.md, "One rule for offered"). The function is plain SQL, inlined into the query below.
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface SlotQuery {

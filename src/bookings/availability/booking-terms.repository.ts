@@ -1,6 +1,6 @@
 // What an online question needs to know before the slot statement runs, in one read: the store and
 // its online settings, the service with the variant and add-ons asked for, the unit asked for and
-// the customer's standing (bbo_booking_terms, migration 109, which the hold and confirm read too).
+// the customer's standing (bbo_booking_terms, db/functions/booking-terms.sql, which the hold and confirm read too).
 // Each is filtered on the store, so another store's record reads as missing.
 // For the search it also answers what its kept answers need (availability.cache.ts): whether the
 // store's diary changed since a snapshot, this read's own snapshot, and when the first live hold expires.

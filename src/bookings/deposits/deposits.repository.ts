@@ -1,4 +1,4 @@
-// SQL of the deposit sweep (marking one paid is bbo_deposit_paid, migration 111). Status changes
+// SQL of the deposit sweep (marking one paid is bbo_deposit_paid, db/functions/deposit-paid.sql). Status changes
 // only: the occupied block follows the status (unit_occupancy).
 import type { Tx } from '../../platform/db/port.ts';
 import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.ts';

@@ -16,7 +16,7 @@ export interface DepositPaidResponse {
 }
 
 /**
- * Records the deposit as paid: one call of bbo_deposit_paid (migrations/111_deposit_paid.sql), which
+ * Records the deposit as paid: one call of bbo_deposit_paid (db/functions/deposit-paid.sql), which
  * locks the booking, answers a repeat as a noop, refuses anything not pending_payment, and writes the
  * change, the audit row and the appointment.deposit_paid event together.
  */

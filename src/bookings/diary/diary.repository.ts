@@ -1,6 +1,6 @@
 // SQL for the diary: the whole answer in one statement, built by the database as JSON text, and the
 // one-appointment read. An appointment's diary fields come from one SQL presenter,
-// bbo_diary_appointment (migration 114). Each item is aggregated as a typed row (json_agg of a
+// bbo_diary_appointment (db/functions/presenters.sql). Each item is aggregated as a typed row (json_agg of a
 // row), which costs a third less than building each object with json_build_object.
 import type { Queryable } from '../../platform/db/port.ts';
 import { UNIT_COLUMNS } from '../units/unit.schemas.ts';

@@ -1,7 +1,8 @@
 // A customer's checkout: hold a slot, confirm it into an appointment, or let it go. Each is one
-// statement of the booking authority (bbo_customer_hold, _confirm and _release, migration 109),
-// which checks who asks and for what, asks the availability function whether the start is offered,
-// prices the booking, and writes the events, the audit trail and the idempotency record with it.
+// statement of the booking authority (bbo_customer_hold, _confirm and _release in
+// db/functions/customer-hold.sql and customer-confirm.sql), which checks who asks and for what,
+// asks the availability function whether the start is offered, prices the booking, and writes the
+// events, the audit trail and the idempotency record with it.
 import type { CustomerContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { confirmForCustomer, holdForCustomer, releaseForCustomer } from '../booking-authority.ts';

@@ -13,7 +13,7 @@ export async function listMyAppointments(ctx: CustomerContext, query: MyAppointm
 }
 
 /**
- * The customer's own cancel, one statement (bbo_customer_cancel, migration 110): their booking only,
+ * The customer's own cancel, one statement (bbo_customer_cancel, db/functions/customer-cancel.sql): their booking only,
  * outside the store's cancellation window, never a checked-in visit; then the merchant cancel's own
  * branch of bbo_appointment_status (the same status table, audit row and appointment.cancelled event,
  * with cancelled_by: customer).

@@ -215,7 +215,7 @@ export interface LiveQueueFacts {
 
 // liveQueueFacts' statement: three parts, each aggregated into one JSON value, joined into one row
 // with the store's queue settings (plain columns, as the other combined reads take them).
-// JSON has no timestamptz, so each instant is written with bbo_iso (migration 100), which gives the
+// JSON has no timestamptz, so each instant is written with bbo_iso (db/functions/write-helpers.sql), which gives the
 // text the value parsers give for a column read directly ('2026-06-01T09:00:00.000Z', microseconds
 // cut to milliseconds); only an infinite instant, which no API accepts, differs (null, not 'infinity').
 // $1 store, $2 and $3 the busy window.

@@ -13,7 +13,7 @@ import { waitMinutes } from './wait-model.ts';
 import { assertPartyFits } from '../services/party-size.ts';
 import { guestPhone } from '../../customers/profile/uk-mobile.ts';
 
-/** Hold after a call when the store has not set called_hold_minutes (docs/decisions.md). */
+/** Hold after a call when the store has not set called_hold_minutes (docs/decisions/queue.md). */
 export const DEFAULT_CALLED_HOLD_MIN = 10;
 
 async function lockedEntry(q: Queryable, storeId: string, entryId: string): Promise<repo.EntryRow> {
@@ -140,7 +140,7 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
 }
 
 /**
- * Seats a walk-in: one call of bbo_queue_seat (migrations/113_queue_seat.sql) through the booking
+ * Seats a walk-in: one call of bbo_queue_seat (db/functions/queue-seat.sql) through the booking
  * authority, which locks the entry, books the appointment (checked in now) and marks the entry
  * assigned, with the audit row and the events. A unit taken meanwhile (an appointment, a hold or
  * time-off) answers STALE_SLOT: the statement rolled back, so the entry keeps its status and place.

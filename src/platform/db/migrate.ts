@@ -1,10 +1,18 @@
-// Numbered .sql migrations, applied in order at start, each in its own transaction and recorded
-// in schema_migrations. A transaction-scoped advisory lock makes two processes starting at once
-// apply each migration exactly once: the second waits, then sees it recorded and skips it.
+// The schema at start, in two parts, both under one transaction-scoped advisory lock so processes
+// starting at once apply each step exactly once (the second waits, then sees it recorded and skips):
+//  1. numbered .sql migrations (tables, indexes, constraints, data changes), applied in order, each
+//     once, in its own transaction, recorded in schema_migrations;
+//  2. the SQL functions and triggers of db/functions/ (functions.ts), after them, in one
+//     transaction: each file again whenever its checksum changed, recorded in schema_functions.
+// Then any function of the public schema that no file defines is reported (warned and returned).
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './port.ts';
+import { applyFunctionFiles, FUNCTIONS_TABLE, readFunctionFiles, unownedFunctions, type FunctionFile } from './functions.ts';
+import { splitStatements } from './statements.ts';
+
+export { splitStatements };
 
 export const MIGRATIONS_DIR = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../../migrations');
 
@@ -15,6 +23,21 @@ export interface Migration {
   version: number;
   name: string;
   sql: string;
+}
+
+export interface MigrateOptions {
+  migrations?: Migration[];
+  functions?: FunctionFile[];
+  log?: { warn(obj: object, msg: string): void };
+}
+
+export interface MigrateReport {
+  /** Numbered migrations applied by this call. */
+  applied: string[];
+  /** db/functions/ files (re-)applied by this call. */
+  functions: string[];
+  /** Functions of the public schema that no db/functions/ file defines (signatures). */
+  unowned: string[];
 }
 
 export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
@@ -29,7 +52,9 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
-export async function migrate(db: Database, migrations = readMigrations()): Promise<string[]> {
+export async function migrate(db: Database, options: MigrateOptions = {}): Promise<MigrateReport> {
+  const migrations = options.migrations ?? readMigrations();
+  const functions = options.functions ?? readFunctionFiles();
   const seen = new Set<number>();
   for (const m of migrations) {
     if (seen.has(m.version)) throw new Error(`Two migrations share version ${m.version}`);
@@ -42,6 +67,7 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
       name text NOT NULL,
       applied_at timestamptz NOT NULL DEFAULT now()
     )`);
+    await tx.query(FUNCTIONS_TABLE);
   });
   const applied: string[] = [];
   for (const m of migrations) {
@@ -49,31 +75,19 @@ export async function migrate(db: Database, migrations = readMigrations()): Prom
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (existing.rowCount > 0) return false;
-      // Each file is split on a marker line so extensions and DDL run statement by statement
-      // inside this transaction on both engines.
       for (const statement of splitStatements(m.sql)) await tx.query(statement);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       return true;
     });
     if (done) applied.push(m.name);
   }
-  return applied;
-}
-
-/** Splits a migration on lines that end a statement with ";" (dollar-quoted bodies are kept whole). */
-export function splitStatements(sql: string): string[] {
-  const out: string[] = [];
-  let current = '';
-  let inDollar = false;
-  for (const line of sql.split('\n')) {
-    const dollars = line.match(/\$\$/g)?.length ?? 0;
-    if (dollars % 2 === 1) inDollar = !inDollar;
-    current += line + '\n';
-    if (!inDollar && /;\s*(--.*)?$/.test(line)) {
-      if (current.replace(/--.*$/gm, '').trim()) out.push(current.trim());
-      current = '';
-    }
+  const reapplied = await db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
+    return applyFunctionFiles(tx, functions);
+  });
+  const unowned = await unownedFunctions(db, functions);
+  if (unowned.length) {
+    options.log?.warn({ functions: unowned }, 'functions in the database that no db/functions/ file defines (drop them in a numbered migration, or restore their file)');
   }
-  if (current.replace(/--.*$/gm, '').trim()) out.push(current.trim());
-  return out;
+  return { applied, functions: reapplied, unowned };
 }

@@ -13,7 +13,7 @@ export const PG = {
   // A string PostgreSQL cannot store: a NUL character (\u0000) in text, or one the encoding lacks.
   characterNotInRepertoire: '22021',
   untranslatableCharacter: '22P05',
-  // Ours, not PostgreSQL's: a write function refused the request (bbo_refuse, migration 100).
+  // Ours, not PostgreSQL's: a write function refused the request (bbo_refuse, db/functions/write-helpers.sql).
   domainRefusal: 'BB001',
 } as const;
 

@@ -1,5 +1,5 @@
 // The diary is one statement: the database builds the whole answer as JSON text and the service
-// sends that text (diary.repository.ts, migration 114). These tests pin the round trips, and that
+// sends that text (diary.repository.ts, db/functions/presenters.sql). These tests pin the round trips, and that
 // the text the database writes is what the API has always answered: the units as the units list
 // presents them, the appointment as the one-appointment read does, and free text (quotes,
 // backslashes, control characters, non-Latin letters) unchanged.

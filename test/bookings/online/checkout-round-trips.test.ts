@@ -1,6 +1,6 @@
 // The customer's checkout costs at most 3 round trips to the database, BEGIN and COMMIT included
-// (issue 18): hold, confirm and release are one statement each (migration 109), and so is the
-// customer's own cancel (migration 110), and so is recording the deposit paid (migration 111, the shop's
+// (issue 18): hold, confirm and release are one statement each (db/functions/customer-*.sql), and so is the
+// customer's own cancel, and so is recording the deposit paid (the shop's
 // and the operator's), whatever the path: a first call with an Idempotency-Key, its replay, a retried
 // confirm, a refusal, a noop repeat.
 import { test } from 'node:test';

@@ -1,4 +1,4 @@
-// Seating a walk-in is one statement (bbo_queue_seat, migration 113), like every other booking write:
+// Seating a walk-in is one statement (bbo_queue_seat, db/functions/queue-seat.sql), like every other booking write:
 // at most 3 round trips whatever the path (first call with an Idempotency-Key, its replay, a repeat, a
 // refusal), and it writes what the seat always wrote: the checked-in appointment, the entry assigned,
 // one queue.assign audit row, then appointment.created and queue.assigned (the entry as assigned,

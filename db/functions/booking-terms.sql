@@ -1,0 +1,35 @@
+-- What an online question needs before the slot statement runs, in one row (always exactly one):
+-- the store and its online settings, the service with the variant and add-ons asked for (told
+-- duration and price, add-ons included; the variant's price wins), the unit asked for, and the
+-- customer's standing. Each is filtered on the store, so another store's record reads as missing.
+-- Owners: the search's bookingTerms (src/bookings/availability/booking-terms.repository.ts), and the
+-- customer's hold and confirm (customer-hold.sql, customer-confirm.sql).
+CREATE OR REPLACE FUNCTION bbo_booking_terms(p_store uuid, p_service uuid, p_variant uuid, p_addons uuid[], p_unit uuid, p_customer uuid)
+RETURNS TABLE (store_found boolean, timezone text, currency text, hold_minutes integer, cancellation_window_min integer,
+               min_notice_min integer, booking_horizon_days integer,
+               service_found boolean, is_active boolean, online_visible boolean, party_min integer, party_max integer,
+               price_type text, deposit_policy jsonb, duration_min integer, price_pence integer,
+               variant_found boolean, addons_found boolean, unit_in_store boolean,
+               customer_found boolean, customer_erased boolean, customer_blocked boolean)
+LANGUAGE sql STABLE AS $$
+  SELECT st.id IS NOT NULL, st.timezone, st.currency, st.hold_minutes, st.cancellation_window_min,
+         st.min_notice_min, st.booking_horizon_days,
+         sv.id IS NOT NULL, sv.is_active, sv.online_visible, sv.party_min, sv.party_max, sv.price_type,
+         sv.deposit_policy,
+         COALESCE(v.duration_min, sv.duration_min) + ad.extra_min,
+         COALESCE(v.price_pence, sv.price_pence) + ad.extra_pence,
+         (p_variant IS NULL OR v.id IS NOT NULL),
+         ad.n = cardinality(p_addons),
+         (p_unit IS NULL OR EXISTS (SELECT 1 FROM units u WHERE u.store_id = p_store AND u.id = p_unit)),
+         cu.id IS NOT NULL, cu.erased_at IS NOT NULL,
+         COALESCE(sc.blocked, false)
+    FROM (VALUES (1)) AS one (x)
+    LEFT JOIN stores st ON st.id = p_store
+    LEFT JOIN services sv ON sv.store_id = p_store AND sv.id = p_service
+    LEFT JOIN service_variants v ON v.store_id = p_store AND v.service_id = sv.id AND v.id = p_variant AND v.is_active
+    LEFT JOIN LATERAL (
+      SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, COALESCE(sum(a.extra_pence), 0)::int AS extra_pence, count(*)::int AS n
+        FROM service_addons a WHERE a.store_id = p_store AND a.service_id = sv.id AND a.id = ANY(p_addons) AND a.is_active) ad ON true
+    LEFT JOIN customers cu ON cu.id = p_customer
+    LEFT JOIN store_customers sc ON sc.store_id = p_store AND sc.customer_id = p_customer
+$$;
