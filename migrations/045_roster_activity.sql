@@ -1,7 +1,7 @@
 -- Roster, attendance and journey read paths for stores with 100,000 customers.
 
 -- The visit day before the latest one: a customer whose previous visit was long before the latest
--- is "returning" (docs/decisions.md, lifecycle stages). Maintained with the other roster aggregates.
+-- is "returning" (docs/decisions/customers.md, lifecycle stages). Maintained with the other roster aggregates.
 ALTER TABLE store_customers ADD COLUMN previous_visit_at timestamptz;
 
 -- sort=recent walks this index in order: newest visit first, never-visited last, id as tie-break.

@@ -68,7 +68,7 @@ export async function insertAppointment(
   return res.rows[0].id;
 }
 
-// Tokens: the same claims the service's token service issues (docs/decisions.md, Platform: Tokens).
+// Tokens: the same claims the service's token service issues (docs/decisions/platform.md, Tokens).
 const secret = new TextEncoder().encode(AUTH_SECRET);
 const wrongSecret = new TextEncoder().encode('not-the-secret-0123456789-0123456789-abcdef');
 

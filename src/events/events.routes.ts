@@ -59,7 +59,7 @@ export async function eventsRoutes(fastify: FastifyInstance) {
     const stream = await openStream(merchantContext(request), pump, request.query as StreamQueryT, typeof lastEventId === 'string' ? lastEventId : undefined);
     reply
       .header('content-type', 'text/event-stream; charset=utf-8')
-      // no-store: an authenticated answer (docs/decisions.md, Contract); no-transform: no proxy buffering or compression.
+      // no-store: an authenticated answer (docs/decisions/contract.md); no-transform: no proxy buffering or compression.
       .header('cache-control', 'no-store, no-transform')
       .header('x-accel-buffering', 'no');
     return reply.send(stream);

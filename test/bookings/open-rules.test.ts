@@ -1,4 +1,4 @@
-// Rules the spec leaves open, as decided in docs/decisions.md: party size against the service's
+// Rules the spec leaves open, as decided in docs/decisions/ (appointments.md, catalogue.md): party size against the service's
 // bounds, the longest appointment, one phone rule for guests, and reading one appointment by id.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';

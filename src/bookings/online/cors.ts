@@ -6,7 +6,7 @@
 // open to every origin. A preflight carries no token and often no store, so it is allowed when the
 // origin is in CORS_ORIGINS or in ANY store's list; the actual request is then checked against the
 // list of the store it is about (store_id in the query or body, or the store of the hold or
-// appointment named in the path). See docs/decisions.md, "Online booking".
+// appointment named in the path). See docs/decisions/online-booking.md.
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import cors from '@fastify/cors';
 import type { Queryable } from '../../platform/db/port.ts';

@@ -1,5 +1,5 @@
 // Request and response schemas of the walk-in queue, field for field as the spec shows them
-// (join is not in the spec: its shape is recorded in docs/decisions.md).
+// (join is not in the spec: its shape is recorded in docs/decisions/queue.md).
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
 

@@ -2,7 +2,7 @@
 // what already occupies the store's units. Pure (no database, no clock) so it can be unit-tested
 // and property-tested; the queue service feeds it the busy intervals of the day.
 //
-// The model (docs/decisions.md, "Walk-in queue"):
+// The model (docs/decisions/queue.md):
 // - Each unit is free at the first gap, at or after a start point, that is long enough for the
 //   entry: walk the unit's busy intervals in start order from the start point; an interval that
 //   overlaps [t, t + duration) pushes t to its end; the first t with room is the start.

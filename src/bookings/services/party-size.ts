@@ -1,6 +1,6 @@
 // The one party-size rule: wherever a request names a service and a party (an appointment create,
 // a walk-in join), the party must fit the service's party_min..party_max. A reschedule names no
-// service: it keeps the party and the service the appointment was agreed with (docs/decisions.md).
+// service: it keeps the party and the service the appointment was agreed with (docs/decisions/appointments.md).
 import { AppError } from '../../platform/errors/app-error.ts';
 
 export interface PartyBounds {

@@ -19,7 +19,7 @@ export type Unit = Static<typeof Unit>;
 
 export const UNIT_COLUMNS = 'id, display_name, kind, unit_type, user_id, colour, photo_url, sort, bookable, online_bookable, is_active';
 
-/** Allowed unit kinds (the spec does not list them; see docs/decisions.md). */
+/** Allowed unit kinds (the spec does not list them; see docs/decisions/diary.md). */
 export const UNIT_KINDS = ['staff', 'chair', 'room', 'table', 'resource'] as const;
 
 /** Writable unit fields, shared by the units endpoints and the operator surface. */

@@ -74,7 +74,7 @@ export async function upsertRecord(tx: Queryable, input: UpsertInput): Promise<{
  * Recomputes the relationship's roster aggregates from the activity tables (so updates, refunds and
  * back-fills converge), and stretches first/last seen to cover the record just written.
  * A visit is a store-local day with an attended class, a non-cancelled order or a stamp
- * (docs/decisions.md): two of them on one day are one visit.
+ * (docs/decisions/customers.md): two of them on one day are one visit.
  */
 export async function refreshRelationship(
   tx: Queryable,

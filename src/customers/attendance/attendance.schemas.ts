@@ -43,7 +43,7 @@ export const AttendanceResponse = Type.Object({
     limit: Type.Integer(),
     offset: Type.Integer(),
     has_more: Type.Boolean(),
-    /** Where the next page starts: offset + rows returned (see docs/decisions.md). */
+    /** Where the next page starts: offset + rows returned (see docs/decisions/customers.md). */
     next_offset: Type.Integer(),
   }),
 });

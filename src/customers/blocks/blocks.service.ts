@@ -33,7 +33,7 @@ function recordOf(row: BlockChangeRow): BlockRecord {
 /**
  * The events of one customer's change, none when nothing changed: blocked/unblocked and
  * archived/restored for those flips, otherwise customer.updated for a new channel list or note.
- * The block note is the merchant's private text and never leaves in an event (docs/decisions.md).
+ * The block note is the merchant's private text and never leaves in an event (docs/decisions/events.md).
  */
 async function emitBlockEvents(tx: Tx, storeId: string, row: BlockChangeRow, now: Date): Promise<void> {
   const changed: string[] = [];

@@ -84,7 +84,7 @@ export async function editCustomer(ctx: MerchantContext, customerId: string, bod
     };
     if (changed.length > 0) {
       await audit(tx, ctx, { action: 'customer.edited', entity: 'customer', entityId: customerId, details: { changed_fields: changed } });
-      // The merchant's private note never leaves in an event (docs/decisions.md, Events): only that it changed.
+      // The merchant's private note never leaves in an event (docs/decisions/events.md): only that it changed.
       const { merchant_note: _note, ...shared } = customer;
       await emit(tx, { storeId, type: 'customer.updated', data: { ...shared, changed_fields: changed } }, ctx.clock.now());
     }

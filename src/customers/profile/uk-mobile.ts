@@ -4,7 +4,7 @@ import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 
 // Guernsey, Jersey and the Isle of Man share +44 and the UK numbering plan; libphonenumber files
 // some +44 7 ranges under them (07781, 07839, 07911, 07624...). They are reached as UK mobiles,
-// so they count (docs/decisions.md, "Customer edit and block").
+// so they count (docs/decisions/customers.md, "Customer edit and block").
 const UK_PLAN_REGIONS = new Set(['GB', 'GG', 'JE', 'IM']);
 
 /** The E.164 form of a UK mobile number, or null when the input is not one. */

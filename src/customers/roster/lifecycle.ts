@@ -1,4 +1,4 @@
-// The five lifecycle stages, computed in SQL relative to the request's "now" (docs/decisions.md).
+// The five lifecycle stages, computed in SQL relative to the request's "now" (docs/decisions/customers.md).
 // Every relationship is in exactly one stage; the first matching rule wins.
 export const LIFECYCLE_STAGES = ['new', 'active', 'stale', 'lapsed', 'returning'] as const;
 export type LifecycleStage = (typeof LIFECYCLE_STAGES)[number];

@@ -1,5 +1,5 @@
 // GET /api/v1/customers/list (roster) and GET /api/v1/customers/search. The spec leaves the
-// roster's parameter names and the search term's name unshown; these are recorded in docs/decisions.md.
+// roster's parameter names and the search term's name unshown; these are recorded in docs/decisions/customers.md.
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
 import { LIFECYCLE_STAGES } from './lifecycle.ts';

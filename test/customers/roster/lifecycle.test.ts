@@ -1,5 +1,5 @@
 // Lifecycle stages on GET /api/v1/customers/list, at their boundaries, on a fixed clock.
-// Definitions (docs/decisions.md): current = a visit within 30 days; lapsed = none within 90 days.
+// Definitions (docs/decisions/customers.md): current = a visit within 30 days; lapsed = none within 90 days.
 import { describe, it } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
