@@ -5,7 +5,7 @@
 -- fact), and the roster then hashed the whole store (99,242 buffers, 66-94 ms) instead of probing the
 -- store's relationship row of each match (11,000 buffers, about 20 ms). With 1,000 values the
 -- estimate is 5,846 and the plan is the probe; the other needles' plans and the planning time did
--- not change measurably (docs/performance.md, round 5).
+-- not change measurably (docs/performance/history/round-5.md).
 -- lower(name) has its statistics on the expression index that holds it (customers_name_order).
 ALTER TABLE customers ALTER COLUMN email SET STATISTICS 1000;
 ALTER INDEX customers_name_order ALTER COLUMN 1 SET STATISTICS 1000;

@@ -1,4 +1,4 @@
-// Micro-benchmark behind a finding in docs/performance.md: the timestamptz parser the pg adapter
+// Micro-benchmark behind a finding in docs/performance/history/round-1.md: the timestamptz parser the pg adapter
 // installs (src/platform/db/value-parsers.ts) was the top self-time function while the diary was
 // under load. This compares it with a slicing parser for the one shape a UTC session produces
 // ("YYYY-MM-DD HH:MM:SS[.ffffff]+00"), falling back to the general parser for anything else.

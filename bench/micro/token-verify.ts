@@ -1,4 +1,4 @@
-// Micro-benchmark behind a finding in docs/performance.md: verifying the bearer token
+// Micro-benchmark behind a finding in docs/performance/history/round-1.md: verifying the bearer token
 // (src/platform/auth/tokens.ts, jose over WebCrypto) on every request. Measures the service's own
 // verify() against the same verify() behind a small cache of already-verified tokens.
 // Run: ./node_modules/.bin/node bench/micro/token-verify.ts

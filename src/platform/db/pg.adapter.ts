@@ -89,7 +89,7 @@ const QUERY_TIMEOUT_MS = 15_000;
  * timeout. pg's promise form and its query_timeout option each keep a finished result reachable a
  * little longer, long enough for a large one (a diary answer is 60 KB of text) to be promoted into
  * V8's old generation: at 50 diary requests/s that meant a full mark-compact every 1-2 s and a p99
- * twice the p50's neighbours (docs/performance.md, round 6). This timer holds no reference to the
+ * twice the p50's neighbours (docs/performance/history/round-6.md). This timer holds no reference to the
  * result.
  */
 function run(client: pg.PoolClient, config: pg.QueryConfig | string, timeoutMs: number): Promise<pg.QueryResult> {

@@ -18,7 +18,7 @@ export interface PgliteOptions {
    * process. The optimising tier recompiles the hot functions shortly after start, and one of them
    * (about 100 KB of WebAssembly) takes some 640 MB of compiler memory for half a second: the
    * process's peak is about 900 MB with it and about 440 MB without, at 25-50% less throughput
-   * (docs/performance.md, round 7). Default true.
+   * (docs/performance/history/round-7.md). Default true.
    */
   wasmTierUp?: boolean;
 }

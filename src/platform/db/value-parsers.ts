@@ -10,7 +10,7 @@ export const OID = {
 } as const;
 
 // The one shape a UTC session produces, sliced without building a Date: this parser runs for
-// every instant of every row, and was the top CPU cost of the diary under load (docs/performance.md).
+// every instant of every row, and was the top CPU cost of the diary under load (docs/performance/history/round-1.md).
 const UTC_SHAPE = /^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d(\.\d{1,6})?\+00$/;
 
 export function parseTimestamptz(value: string): string {
