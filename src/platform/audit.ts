@@ -5,7 +5,8 @@
 // request has an Idempotency-Key (see context.ts). So a transaction that rolls back, and an
 // attempt that is retried, leave no audit row, and the rows commit atomically with the effect.
 // Called on a handle that is not collecting (outside inTransaction), audit writes at once.
-import type { RequestContext } from './context.ts';
+import type { Actor } from './auth/actor.ts';
+import type { Clock } from './clock.ts';
 import type { Tx } from './db/port.ts';
 
 export interface AuditEntry {
@@ -30,6 +31,16 @@ export interface AuditRow {
   created_at: string;
 }
 
+/**
+ * Who acts, for the row: a RequestContext is one. Named here so this module never imports the
+ * context: the transaction (context.ts) collects, flush.ts writes, and neither is imported back.
+ */
+export interface AuditSource {
+  readonly actor: Actor;
+  readonly requestId: string;
+  readonly clock: Clock;
+}
+
 /** Rows waiting for the end of their transaction, by the transaction's handle. */
 const collecting = new WeakMap<Tx, AuditRow[]>();
 
@@ -37,12 +48,12 @@ const collecting = new WeakMap<Tx, AuditRow[]>();
  * The actor's part of a merchant's audit row, for writes done by a database function
  * (one-statement.ts): the function adds action, entity, details and created_at.
  */
-export function auditActor(ctx: RequestContext): Pick<AuditRow, 'store_id' | 'actor_kind' | 'actor_id' | 'actor_name' | 'request_id'> {
+export function auditActor(ctx: AuditSource): Pick<AuditRow, 'store_id' | 'actor_kind' | 'actor_id' | 'actor_name' | 'request_id'> {
   const { store_id, actor_kind, actor_id, actor_name, request_id } = rowOf(ctx, { action: '', entity: '', entityId: null });
   return { store_id, actor_kind, actor_id, actor_name, request_id };
 }
 
-function rowOf(ctx: RequestContext, entry: AuditEntry): AuditRow {
+function rowOf(ctx: AuditSource, entry: AuditEntry): AuditRow {
   const actor = ctx.actor;
   return {
     store_id: actor.kind === 'merchant' ? actor.storeId : (entry.details?.store_id as string | undefined) ?? null,
@@ -58,7 +69,7 @@ function rowOf(ctx: RequestContext, entry: AuditEntry): AuditRow {
   };
 }
 
-export async function audit(tx: Tx, ctx: RequestContext, entry: AuditEntry): Promise<void> {
+export async function audit(tx: Tx, ctx: AuditSource, entry: AuditEntry): Promise<void> {
   const row = rowOf(ctx, entry);
   const pending = collecting.get(tx);
   if (pending) pending.push(row);

@@ -2,7 +2,7 @@
 // readFeed every pollMs and hands each event to the subscribers of its store. Events committed
 // through any process appear in the feed, so a client of this process sees them within about one
 // poll. (LISTEN/NOTIFY was not used: NOTIFY takes a global lock at commit, which costs every write;
-// see docs/decisions.md, Events.)
+// see docs/decisions/events.md.)
 //
 // Each subscriber keeps its own cursor. A new or resuming subscriber first catches up by reading the
 // feed itself after its cursor; a subscriber whose socket pushes back (write answers false) stops
@@ -10,8 +10,7 @@
 // one page, however slow the client. See subscriber.ts for the hand-over that keeps it exact.
 import type { Database } from '../../platform/db/port.ts';
 import type { FeedPosition } from '../feed-cursor.ts';
-import { feedHead, readFeed } from '../feed.repository.ts';
-import type { StreamSubscriber } from './subscriber.ts';
+import { feedHead, readFeed, type FeedRow } from '../feed.repository.ts';
 
 export interface PumpOptions {
   pollMs: number;
@@ -24,11 +23,23 @@ interface Log {
 
 const PAGE = 1000;
 
+/**
+ * What the pump needs of a subscriber: the pump owns this type and subscriber.ts implements it, so
+ * the import runs one way (the subscriber knows the pump; the pump knows only this).
+ */
+export interface PumpSubscriber {
+  readonly storeId: string;
+  /** An event of the subscriber's store, in feed order. */
+  offer(row: FeedRow): void;
+  heartbeat(): void;
+  end(): void;
+}
+
 export class EventPump {
   /** The position of the last event handed out; null while there are no subscribers. */
   private cursor: FeedPosition | null = null;
   private starting: Promise<void> | null = null;
-  private readonly subscribers = new Map<string, Set<StreamSubscriber>>();
+  private readonly subscribers = new Map<string, Set<PumpSubscriber>>();
   private pollTimer: NodeJS.Timeout | null = null;
   private heartbeatTimer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
@@ -56,7 +67,7 @@ export class EventPump {
   }
 
   /** Registers the subscriber once the pump has a position (so its catch-up hands over exactly). */
-  async add(sub: StreamSubscriber): Promise<void> {
+  async add(sub: PumpSubscriber): Promise<void> {
     if (this.closed) throw new Error('event pump closed');
     await this.start();
     let set = this.subscribers.get(sub.storeId);
@@ -64,7 +75,7 @@ export class EventPump {
     set.add(sub);
   }
 
-  remove(sub: StreamSubscriber): void {
+  remove(sub: PumpSubscriber): void {
     const set = this.subscribers.get(sub.storeId);
     if (!set?.delete(sub)) return;
     if (set.size === 0) this.subscribers.delete(sub.storeId);

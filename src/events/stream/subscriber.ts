@@ -11,7 +11,7 @@ import type { Queryable } from '../../platform/db/port.ts';
 import { formatFeedCursor, type FeedPosition } from '../feed-cursor.ts';
 import { readFeedPage, type FeedRow } from '../feed.repository.ts';
 import { presentEvent } from '../events.service.ts';
-import type { EventPump } from './event-pump.ts';
+import type { EventPump, PumpSubscriber } from './event-pump.ts';
 
 const PAGE = 500;
 
@@ -21,7 +21,7 @@ function isAfter(row: FeedRow, position: FeedPosition): boolean {
   return a > b || (a === b && BigInt(row.seq) > BigInt(position.seq));
 }
 
-export class StreamSubscriber {
+export class StreamSubscriber implements PumpSubscriber {
   private live = false;
   private catching = false;
   private closed = false;
