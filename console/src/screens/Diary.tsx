@@ -9,9 +9,10 @@ import { addDays, hhmm, hourMarks, iso, localDate, weekday, zonedInstant } from 
 import { QuickAdd, type Slot } from './QuickAdd.tsx';
 import { firstFreeStart } from '../free-time.ts';
 import { AppointmentPanel } from './AppointmentPanel.tsx';
-import { customerName, useCustomerNames } from '../customer-names.ts';
+import { useCustomerNames } from '../customer-names.ts';
+import { AppointmentBlock, place, PX_PER_MIN } from './AppointmentBlock.tsx';
+import { LiveBadge } from './LiveBadge.tsx';
 
-export const PX_PER_MIN = 1;
 const SNAP_MIN = 5;
 
 interface Column {
@@ -291,43 +292,4 @@ export function Diary(props: { hub: LiveHub }) {
       )}
     </section>
   );
-}
-
-function place(starts: string, ends: string, from: number): Record<string, string> {
-  const top = ((Date.parse(starts) - from) / 60_000) * PX_PER_MIN;
-  const h = Math.max(14, ((Date.parse(ends) - Date.parse(starts)) / 60_000) * PX_PER_MIN);
-  return { top: `${top}px`, height: `${h}px` };
-}
-
-function AppointmentBlock(props: {
-  a: DiaryAppointment; style: Record<string, string>; colour: string | null; tz: string; service?: string; saving: boolean; dragging: boolean;
-  onPointerDown?: (e: PointerEvent) => void; onPointerMove?: (e: PointerEvent) => void; onPointerUp?: (e: PointerEvent) => void; onOpen?: () => void;
-}) {
-  const { a } = props;
-  const who = a.guest_name ?? customerName(a.customer_id) ?? (a.customer_id ? 'Customer' : 'Guest');
-  return (
-    <button
-      type="button"
-      class={`appt status-${a.status}${props.saving ? ' saving' : ''}${props.dragging ? ' dragging' : ''}`}
-      style={{ ...props.style, borderLeftColor: props.colour ?? '#555' }}
-      data-appointment-id={a.id}
-      data-starts-at={props.style.top}
-      data-time={`${hhmm(a.starts_at, props.tz)}-${hhmm(a.ends_at, props.tz)}`}
-      onPointerDown={props.onPointerDown}
-      onPointerMove={props.onPointerMove}
-      onPointerUp={props.onPointerUp}
-      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); props.onOpen?.(); } }}
-    >
-      <span class="t">{hhmm(a.starts_at, props.tz)}–{hhmm(a.ends_at, props.tz)}</span> <span class="who">{who}</span>
-      {props.service && <span class="svc"> · {props.service}</span>}
-      <span class="st"> · {a.status.replace('_', ' ')}</span>
-    </button>
-  );
-}
-
-export function LiveBadge(props: { hub: LiveHub }) {
-  const [status, setStatus] = useState(props.hub.status);
-  useEffect(() => props.hub.follow(setStatus), [props.hub]);
-  const text = status === 'live' ? 'Live' : status === 'unavailable' ? 'Not live: refreshes after your actions' : status === 'retrying' ? 'Reconnecting…' : 'Connecting…';
-  return <span class={`live-badge ${status}`} data-testid="live-status">{text}</span>;
 }

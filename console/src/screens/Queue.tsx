@@ -5,7 +5,7 @@ import { useApp, useAction, idem } from '../api.ts';
 import type { LiveHub } from '../live.ts';
 import type { QueueEntry, QueueResponse, Service, Unit } from '../types.ts';
 import { hhmm } from '../time.ts';
-import { LiveBadge } from './Diary.tsx';
+import { LiveBadge } from './LiveBadge.tsx';
 import { customerName, useCustomerNames } from '../customer-names.ts';
 
 export function Queue(props: { hub: LiveHub }) {
