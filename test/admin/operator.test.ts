@@ -31,11 +31,18 @@ test('a client provisions a store and a unit, mints a merchant token and is let 
   const row = await t.db.query('SELECT store_id FROM units WHERE id = $1', [unit.body.unit.id]);
   assert.equal(row.rows[0].store_id, store.id);
 
+  // ttl_s is the token's lifetime: exp is iat + 600, and expires_at is exp. Tokens are minted on the
+  // system clock (they are checked against it), so the wall time brackets the mint.
+  const mintedFrom = Math.floor(Date.now() / 1000);
   const minted = await admin('POST', '/admin/v1/tokens', {
     kind: 'merchant', store_id: store.id, user_id: 'u-1', staff_name: 'Sam', entitlements: ['can_use_bookings'], ttl_s: 600,
   });
+  const mintedTo = Math.ceil(Date.now() / 1000);
   assert.equal(minted.status, 200);
-  assert.ok(Date.parse(minted.body.expires_at) > Date.now());
+  const claims = JSON.parse(Buffer.from(minted.body.token.split('.')[1], 'base64url').toString());
+  assert.equal(claims.exp - claims.iat, 600);
+  assert.ok(claims.iat >= mintedFrom && claims.iat <= mintedTo, `iat ${claims.iat} is the time of the mint`);
+  assert.equal(minted.body.expires_at, new Date(claims.exp * 1000).toISOString());
   const ok = await call(t.app, 'GET', '/probe/merchant', { token: minted.body.token });
   assert.equal(ok.status, 200);
   assert.equal(ok.body.store_id, store.id);
@@ -43,6 +50,8 @@ test('a client provisions a store and a unit, mints a merchant token and is let 
 
   const customer = await admin('POST', '/admin/v1/customers', { name: 'Ann' });
   const customerToken = await admin('POST', '/admin/v1/tokens', { kind: 'customer', customer_id: customer.body.customer.id });
+  const customerClaims = JSON.parse(Buffer.from(customerToken.body.token.split('.')[1], 'base64url').toString());
+  assert.equal(customerClaims.exp - customerClaims.iat, 3600, 'without ttl_s a token lives an hour');
   assert.equal(errorCode(await call(t.app, 'GET', '/probe/merchant', { token: customerToken.body.token })), 'WRONG_TOKEN_KIND');
 });
 
@@ -137,13 +146,22 @@ test('erasure removes identity and keeps financial rows', async () => {
   assert.equal(token.status, 404);
 });
 
-test('a hold occupies a free slot and is refused over a booking or another hold', async () => {
+test('a hold occupies a free slot and is refused over a booking (SLOT_TAKEN) or another hold (UNIT_UNAVAILABLE)', async () => {
   const store = await t.fx.store();
   const unit = await t.fx.unit(store.id);
+  const merchant = await t.fx.merchantToken(store.id);
+  const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+    token: merchant,
+    body: { store_id: store.id, unit_id: unit.id, guest_email: 'booked@example.com', starts_at: '2026-06-02T12:00:00Z', ends_at: '2026-06-02T12:30:00Z' },
+  });
+  assert.equal(booked.status, 200, JSON.stringify(booked.body));
   const hold = { unit_id: unit.id, starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T10:30:00Z', expires_at: '2026-06-01T09:10:00Z' };
   const res = await admin('POST', `/admin/v1/stores/${store.id}/holds`, hold);
   assert.equal(res.status, 200);
   assert.equal(res.body.hold.expires_at, '2026-06-01T09:10:00.000Z');
+  const overBooking = await admin('POST', `/admin/v1/stores/${store.id}/holds`, { ...hold, starts_at: '2026-06-02T12:15:00Z', ends_at: '2026-06-02T12:45:00Z' });
+  assert.equal(overBooking.status, 409);
+  assert.equal(errorCode(overBooking), 'SLOT_TAKEN');
   const clash = await admin('POST', `/admin/v1/stores/${store.id}/holds`, { ...hold, starts_at: '2026-06-02T10:15:00Z', ends_at: '2026-06-02T10:45:00Z' });
   assert.equal(clash.status, 409);
   assert.equal(errorCode(clash), 'UNIT_UNAVAILABLE');
@@ -153,6 +171,11 @@ test('a hold occupies a free slot and is refused over a booking or another hold'
   const otherStore = await t.fx.store();
   const foreign = await admin('POST', `/admin/v1/stores/${otherStore.id}/holds`, hold);
   assert.equal(foreign.status, 404);
+  // The refusals left nothing: the two accepted holds are the store's only holds, the booking is unchanged.
+  const holds = (await t.db.query<{ id: string }>('SELECT id FROM holds WHERE store_id = ANY($1::uuid[]) ORDER BY created_at, id', [[store.id, otherStore.id]])).rows.map((r) => r.id).sort();
+  assert.deepEqual(holds, [res.body.hold.id, after.body.hold.id].sort());
+  const appts = (await t.db.query<{ id: string; starts_at: string }>('SELECT id, starts_at FROM appointments WHERE store_id = $1', [store.id])).rows;
+  assert.deepEqual(appts, [{ id: booked.body.appointment.id, starts_at: '2026-06-02T12:00:00.000Z' }]);
 });
 
 test('tokens for an unknown store or customer are refused', async () => {

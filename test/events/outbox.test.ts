@@ -5,6 +5,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../support/app.ts';
 import { call, errorCode } from '../support/http.ts';
+import { emit } from '../../src/events/outbox.ts';
+import { inTransaction, type RequestContext } from '../../src/platform/context.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
 const store = await t.fx.store({ timezone: 'Europe/London' });
@@ -67,7 +69,36 @@ test('a replayed Idempotency-Key and a reused client token emit nothing more', a
   assert.equal(after.at(-1)!.data.id, first.body.appointment.id);
 });
 
-test('events written in one transaction keep their call order, and one store never shares a row with another', async () => {
+/** The request context a service hands to inTransaction, with no Idempotency-Key. */
+const context = () => ({ db: t.db, clock: t.clock, log: t.app.log, requestId: 'outbox-test', idempotency: null, replayed: false }) as unknown as RequestContext;
+
+test('events written in one transaction keep their call order, in one transaction id', async () => {
+  const s = await t.fx.store();
+  // Called in an order that is neither alphabetical nor by type, so the check cannot pass by chance.
+  const calls = [['appointment.rescheduled', 'b'], ['appointment.created', 'c'], ['queue.joined', 'a'], ['appointment.cancelled', 'd']] as const;
+  await inTransaction(context(), async (tx) => {
+    for (const [type, n] of calls) await emit(tx, { storeId: s.id, type, data: { n } }, t.clock.now());
+  });
+  const rows = (await t.db.query<{ type: string; n: string; txid: string }>(`SELECT type, data->>'n' AS n, txid::text AS txid FROM events WHERE store_id = $1 ORDER BY txid, seq`, [s.id])).rows;
+  assert.deepEqual(rows.map((r) => [r.type, r.n]), calls.map(([type, n]) => [type, n]));
+  assert.equal(new Set(rows.map((r) => r.txid)).size, 1, 'all written by the one transaction');
+});
+
+test('a rolled-back transaction writes none of the events it emitted', async () => {
+  const s = await t.fx.store();
+  await assert.rejects(
+    inTransaction(context(), async (tx) => {
+      await emit(tx, { storeId: s.id, type: 'appointment.created', data: { n: 'rolled back' } }, t.clock.now());
+      await tx.query('UPDATE stores SET name = $2 WHERE id = $1', [s.id, 'Renamed then rolled back']);
+      throw new Error('the change fails after emitting');
+    }),
+    /the change fails after emitting/,
+  );
+  assert.equal((await t.db.query('SELECT 1 FROM events WHERE store_id = $1', [s.id])).rowCount, 0);
+  assert.notEqual((await t.db.query<{ name: string }>('SELECT name FROM stores WHERE id = $1', [s.id])).rows[0].name, 'Renamed then rolled back', 'the change itself rolled back too');
+});
+
+test('one store never shares an event row with another: each row carries its own store and zone', async () => {
   const other = await t.fx.store({ timezone: 'America/New_York' });
   const otherUnit = await t.fx.unit(other.id);
   const otherToken = await t.fx.merchantToken(other.id);

@@ -49,10 +49,30 @@ test('keys are scoped to the principal: two stores using one key stay independen
   assert.equal(await count('shared'), 2);
 });
 
-test('a failed request stores nothing, so a retry runs afresh', async () => {
+test('a failed request stores nothing, so a retry with the same key runs afresh', async () => {
+  // Refused by validation: the corrected retry with the same key runs and is not a replay.
   const bad = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 5 }, idempotencyKey: 'key-fail' });
   assert.equal(bad.status, 400);
   assert.equal(await records('key-fail'), 0);
+  const retry = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'fail-then-ok' }, idempotencyKey: 'key-fail' });
+  assert.equal(retry.status, 200, JSON.stringify(retry.body));
+  assert.equal(retry.headers['idempotent-replayed'], undefined);
+  assert.equal(await count('fail-then-ok'), 1);
+  assert.equal(await records('key-fail'), 1);
+
+  // Refused inside its transaction, after its effect: rolled back, no record; the retry runs a second time.
+  const refused = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1, fail: true }, idempotencyKey: 'key-fail-inside' });
+  assert.equal(errorCode(refused), 'CONFLICT');
+  assert.equal(await records('key-fail-inside'), 0);
+  assert.equal(await count('afresh'), 0);
+  const again = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1, fail: true }, idempotencyKey: 'key-fail-inside' });
+  assert.equal(errorCode(again), 'CONFLICT', 'the retry ran and was refused again, not answered from a record');
+  const ok = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1 }, idempotencyKey: 'key-fail-inside' });
+  assert.equal(ok.status, 200, JSON.stringify(ok.body));
+  assert.equal(ok.headers['idempotent-replayed'], undefined);
+  assert.equal(ok.body.attempt, 3, 'each of the three requests ran its own attempt');
+  assert.equal(await count('afresh'), 1);
+  assert.equal(await records('key-fail-inside'), 1);
 });
 
 test('an invalid key answers 400 INVALID_IDEMPOTENCY_KEY', async () => {
@@ -69,14 +89,44 @@ test('records expire after 24 hours', async () => {
   assert.equal(await count('exp'), 2);
 });
 
-test('a duplicate that arrives while the first is running answers 409 IDEMPOTENCY_IN_PROGRESS', { skip: t.engine !== 'pg' }, async () => {
-  const slow = call(t.app, 'POST', '/probe/counter', { token, body: { label: 'slow', delay_ms: 600 }, idempotencyKey: 'key-slow' });
-  await new Promise((r) => setTimeout(r, 150));
-  const dup = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'slow', delay_ms: 600 }, idempotencyKey: 'key-slow' });
+test('a duplicate that arrives while the first is running answers 409 IDEMPOTENCY_IN_PROGRESS', async () => {
+  // The first request is held inside its transaction (after claiming its key) by an advisory lock
+  // this test holds, and released only once the duplicate has been answered: no head start to lose.
+  const LOCK = 31074;
+  const body = { label: 'slow', hold_lock: LOCK };
+  let release!: () => void;
+  const released = new Promise<void>((resolve) => (release = resolve));
+  let locked!: () => void;
+  const lockTaken = new Promise<void>((resolve) => (locked = resolve));
+  const holder = t.db.transaction(async (tx) => {
+    await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [LOCK]);
+    locked();
+    await released;
+  });
+  await lockTaken;
+  const slow = call(t.app, 'POST', '/probe/counter', { token, body, idempotencyKey: 'key-slow' });
+  let dup: Awaited<typeof slow>;
+  try {
+    for (let i = 0; ; i++) {
+      const waiting = await t.db.query(
+        `SELECT 1 FROM pg_locks WHERE locktype = 'advisory' AND NOT granted AND classid = 0 AND objid = $1
+            AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [LOCK],
+      );
+      if (waiting.rowCount === 1) break;
+      assert.ok(i < 1000, 'the first request reached its transaction and waits there');
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    dup = await call(t.app, 'POST', '/probe/counter', { token, body, idempotencyKey: 'key-slow' });
+  } finally {
+    release();
+    await holder;
+  }
   assert.equal(dup.status, 409);
   assert.equal(errorCode(dup), 'IDEMPOTENCY_IN_PROGRESS');
+  assert.equal(dup.headers['retry-after'], '1');
   assert.equal((await slow).status, 200);
-  const after = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'slow', delay_ms: 600 }, idempotencyKey: 'key-slow' });
+  const after = await call(t.app, 'POST', '/probe/counter', { token, body, idempotencyKey: 'key-slow' });
   assert.equal(after.headers['idempotent-replayed'], 'true');
   assert.equal(await count('slow'), 1);
 });

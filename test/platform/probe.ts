@@ -37,11 +37,13 @@ export async function probeRoutes(fastify: FastifyInstance) {
     merchantContext(req);
     throw new Error('relation "secret_table" does not exist at SELECT password FROM users');
   });
-  // A write that counts its effects, for idempotency tests.
+  // A write that counts its effects, for idempotency tests. With hold_lock it waits, inside its
+  // transaction and after claiming its key, for that advisory lock: a test holding the lock keeps
+  // the request in flight for exactly as long as it needs to.
   app.post('/probe/counter', {
     config: { auth: auth.merchantWrite() },
     schema: {
-      body: Type.Object({ label: Type.String(), delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 2000 })) }, { additionalProperties: false }),
+      body: Type.Object({ label: Type.String(), delay_ms: Type.Optional(Type.Integer({ minimum: 0, maximum: 2000 })), hold_lock: Type.Optional(Type.Integer({ minimum: 1 })) }, { additionalProperties: false }),
       response: { 200: Type.Object({ id: Type.Integer(), label: Type.String() }) },
     },
   }, async (req) => {
@@ -50,6 +52,7 @@ export async function probeRoutes(fastify: FastifyInstance) {
       await tx.query('CREATE TABLE IF NOT EXISTS probe_counter (id serial PRIMARY KEY, label text)');
       const res = await tx.query<{ id: number; label: string }>('INSERT INTO probe_counter (label) VALUES ($1) RETURNING id, label', [req.body.label]);
       if (req.body.delay_ms) await tx.query('SELECT pg_sleep($1)', [req.body.delay_ms / 1000]);
+      if (req.body.hold_lock) await tx.query('SELECT pg_advisory_xact_lock($1::bigint)', [req.body.hold_lock]);
       return res.rows[0];
     });
   });

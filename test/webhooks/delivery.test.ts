@@ -367,9 +367,14 @@ test('concurrency is per endpoint: a slow receiver holds at most N attempts and 
     }
     await rx.waitFor(6, 10_000, '/fast');
     await rx.waitFor(2, 10_000, '/slow');
-    await new Promise((r) => setTimeout(r, 200));
+    // A marker for the fast endpoint, emitted now: once it has arrived the worker has claimed again
+    // with /slow's four still due, and a claim is counted (attempts) before its request is sent.
+    await emitEvent(fast.store.id);
+    await rx.waitFor(7, 10_000, '/fast');
     assert.equal(at('/slow').length, 2);
     assert.equal(rx.open.get('/slow'), 2);
+    const claimed = (await t.db.query<{ n: number }>('SELECT sum(attempts)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [slow.endpoint.id])).rows[0].n;
+    assert.equal(claimed, 2, 'no third attempt was claimed for the slow endpoint');
     release();
     await rx.waitFor(6, 10_000, '/slow');
     assert.equal(rx.maxOpen.get('/slow'), 2);

@@ -98,7 +98,12 @@ async function build(spec: Spec, day: string, dayStart: number): Promise<Shop> {
 }
 
 test('every offered slot can be held; a start not offered is refused by hold and confirm; no slot is an hour off', async () => {
+  // What the runs actually exercised: a run that offers nothing proves only the "not offered" half,
+  // so most runs must offer slots, and every run that offers some must try to hold them.
+  const tried = { runs: 0, runsWithSlots: 0, holds: 0, refusedProbes: 0 };
+  const numRuns = Number(process.env.PROPERTY_RUNS ?? 40);
   await fc.assert(fc.asyncProperty(world, async (spec) => {
+    tried.runs++;
     const days = ZONES[spec.zone];
     const day = days[spec.dayPick % days.length];
     const utcMidnight = Date.parse(`${day}T00:00:00Z`);
@@ -124,9 +129,11 @@ test('every offered slot can be held; a start not offered is refused by hold and
     }
     // Offered: each picked slot can be held (and released again), and the last one confirmed.
     if (slots.length) {
+      tried.runsWithSlots++;
       const picked = [...new Set(spec.picks.map((p) => slots[p % slots.length]))];
       for (const [i, slot] of picked.entries()) {
         const h = await hold(w, { starts_at: slot.starts_at });
+        tried.holds++;
         assert.equal(h.status, 200, `offered ${slot.starts_at} (${slot.local_time}) refused: ${JSON.stringify(h.body)}`);
         assert.ok(slot.unit_ids.includes(h.body.hold.unit_id));
         if (i === picked.length - 1) {
@@ -144,6 +151,7 @@ test('every offered slot can be held; a start not offered is refused by hold and
       const h = await hold(w, { starts_at: at });
       assert.notEqual(h.status, 200, `not offered ${at} was held`);
       assert.ok(h.status === 409, JSON.stringify(h.body));
+      tried.refusedProbes++;
       const sneaked = await t.db.query<{ id: string }>(
         `INSERT INTO holds (store_id, unit_id, customer_id, service_id, starts_at, ends_at, expires_at, created_at)
          VALUES ($1, $2, $3, $4, $5, $6::timestamptz, $7, $8) ON CONFLICT DO NOTHING RETURNING id`,
@@ -156,5 +164,10 @@ test('every offered slot can be held; a start not offered is refused by hold and
       }
     }
     if (process.env.PROPERTY_TIMING) console.log(`${spec.zone} ${day}: ${slots.length} slots, ${(performance.now() - started).toFixed(0)} ms`);
-  }), { numRuns: Number(process.env.PROPERTY_RUNS ?? 40), seed: Number(process.env.PROPERTY_SEED ?? 20271031) });
+  }), { numRuns, seed: Number(process.env.PROPERTY_SEED ?? 20271031) });
+  if (process.env.PROPERTY_TIMING) console.log(JSON.stringify(tried));
+  assert.equal(tried.runs, numRuns);
+  assert.ok(tried.runsWithSlots * 2 > tried.runs, `most runs must offer slots: ${tried.runsWithSlots} of ${tried.runs} did`);
+  assert.ok(tried.holds >= tried.runsWithSlots, `every run that offered slots tried a hold: ${tried.holds} holds in ${tried.runsWithSlots} runs`);
+  assert.ok(tried.refusedProbes >= tried.runs, `the "not offered" half ran: ${tried.refusedProbes} refused probes in ${tried.runs} runs`);
 });

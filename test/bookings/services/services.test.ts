@@ -258,10 +258,20 @@ test('merchant:read may list services but not create or update them', async () =
 test('a token for a store that does not exist creates nothing and answers 404', async () => {
   const ghost = '0b7f3f4e-2d7a-4c55-9a51-3c1c2f1d9e01';
   const token = await t.fx.merchantToken(ghost);
+  const counts = async () => (await t.db.query<{ services: number; periods: number; audit: number; ghost: number }>(
+    `SELECT (SELECT count(*)::int FROM services) AS services, (SELECT count(*)::int FROM service_periods) AS periods,
+            (SELECT count(*)::int FROM audit_log) AS audit,
+            (SELECT count(*)::int FROM services WHERE store_id = $1) + (SELECT count(*)::int FROM service_periods WHERE store_id = $1) AS ghost`,
+    [ghost],
+  )).rows[0];
+  const before = await counts();
   const res = await call(t.app, 'POST', URL, { token, body: { store_id: ghost, name: 'Cut', duration_min: 30 } });
   assert.equal(res.status, 404);
   assert.equal(errorCode(res), 'NOT_FOUND');
   const period = await call(t.app, 'POST', '/api/v1/bookings/service-periods', { token, body: { store_id: ghost, name: 'Lunch', last_seating_offset_min: 10 } });
   assert.equal(period.status, 404);
   assert.equal(errorCode(period), 'NOT_FOUND');
+  // Nothing was written: no service, no period, no audit row, in any store.
+  assert.deepEqual(await counts(), { ...before, ghost: 0 });
+  assert.equal(before.ghost, 0);
 });

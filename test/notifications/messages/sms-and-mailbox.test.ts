@@ -4,7 +4,6 @@ import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, startTestApp, type TestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
-import { emit } from '../../../src/events/outbox.ts';
 import { book, messagesOf, shop, startFakeTwilio, workerFor, type Shop } from './support.ts';
 
 let failNext: { status: number; body: unknown } | null = null;
@@ -22,11 +21,9 @@ async function joinAndCall(t: TestApp, s: Shop, who: Record<string, unknown>) {
   const entryId = join.body.entry.entry_id;
   const called = await call(t.app, 'POST', '/api/v1/bookings/queue/call', { token: s.token, idempotencyKey: `call-${Math.random()}`, body: { store_id: s.store.id, entry_id: entryId } });
   assert.equal(called.status, 200, JSON.stringify(called.body));
-  // Until the events branch emits queue.called, emit it as that branch does.
-  const seen = await t.db.query(`SELECT 1 FROM events WHERE type = 'queue.called' AND data->>'entry_id' = $1`, [entryId]);
-  if (seen.rowCount === 0) {
-    await emit(t.db, { storeId: s.store.id, type: 'queue.called', data: { entry_id: entryId, store_id: s.store.id, status: 'called', hold_minutes: called.body.hold_minutes } }, t.clock.now());
-  }
+  // The planner reads the queue.called event the call itself wrote; nothing here emits one.
+  const written = await t.db.query(`SELECT 1 FROM events WHERE type = 'queue.called' AND data->>'entry_id' = $1`, [entryId]);
+  assert.equal(written.rowCount, 1, 'calling the entry wrote its queue.called event');
   return entryId as string;
 }
 

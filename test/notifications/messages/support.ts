@@ -1,13 +1,13 @@
 // Shared by the messages tests: a real SMTP server on a loopback port (smtp-server), a stand-in for
 // Twilio's Messages API, a worker over the test app's database and clock, and the bookings calls
-// that produce the events messages are planned from.
+// that produce the events messages are planned from. The events are the ones production writes:
+// nothing here emits one, so a call that stopped writing its event fails the tests that need it.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { call } from '../../support/http.ts';
 import { testConfig, type TestApp } from '../../support/app.ts';
-import { emit } from '../../../src/events/outbox.ts';
 import type { EventType } from '../../../src/events/event-types.ts';
 import { createMessagesWorker, mailDomain, type MessagesWorker } from '../../../src/notifications/messages/worker.ts';
 import { PLANNED_TYPES, planOnce } from '../../../src/notifications/messages/planner.ts';
@@ -156,20 +156,20 @@ export async function book(t: TestApp, s: Shop, startsAt: string, who: { custome
   return r.body.appointment as Record<string, any>;
 }
 
-/**
- * The event a bookings call should have emitted. Until the events branch emits every type, the
- * test emits the appointment as it now is (the shape that branch emits) when the call did not.
- */
-async function ensureEvent(t: TestApp, type: EventType, appointmentId: string, extra: Record<string, unknown> = {}) {
-  const seen = await t.db.query(`SELECT 1 FROM events WHERE type = $1 AND data->>'id' = $2`, [type, appointmentId]);
-  if (seen.rowCount > 0) return;
-  const a = (await t.db.query('SELECT * FROM appointments WHERE id = $1', [appointmentId])).rows[0];
-  const data = { id: a.id, store_id: a.store_id, unit_id: a.unit_id, service_id: a.service_id, customer_id: a.customer_id, starts_at: a.starts_at, ends_at: a.ends_at, status: a.status, source: a.source, ...extra };
-  await emit(t.db, { storeId: a.store_id, type, data }, t.clock.now());
+/** How many events of this type production has written about this appointment. */
+async function eventsAbout(t: TestApp, type: EventType, appointmentId: string): Promise<number> {
+  const res = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE type = $1 AND data->>'id' = $2`, [type, appointmentId]);
+  return res.rows[0].n;
+}
+
+/** Throws unless the call just wrote its own event: the planner must read the event production writes. */
+async function expectEvent(t: TestApp, type: EventType, appointmentId: string, before: number) {
+  const n = await eventsAbout(t, type, appointmentId);
+  if (n !== before + 1) throw new Error(`the call wrote ${n - before} ${type} events for its appointment (expected 1)`);
 }
 
 export async function reschedule(t: TestApp, s: Shop, appointment: Record<string, any>, startsAt: string) {
-  const before = (await t.db.query('SELECT starts_at, ends_at, unit_id FROM appointments WHERE id = $1', [appointment.id])).rows[0];
+  const before = await eventsAbout(t, 'appointment.rescheduled', appointment.id);
   const ends = new Date(Date.parse(startsAt) + 45 * 60_000).toISOString();
   const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/reschedule', {
     token: s.token,
@@ -177,26 +177,19 @@ export async function reschedule(t: TestApp, s: Shop, appointment: Record<string
     body: { store_id: s.store.id, appointment_id: appointment.id, unit_id: s.unit.id, starts_at: startsAt, ends_at: ends },
   });
   if (r.status !== 200) throw new Error(`reschedule: ${r.status} ${JSON.stringify(r.body)}`);
-  const count = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE type = 'appointment.rescheduled' AND data->>'id' = $1`, [appointment.id]);
-  // Each reschedule has its own event: emit when the call did not add one.
-  const expected = (reschedules.get(appointment.id) ?? 0) + 1;
-  reschedules.set(appointment.id, expected);
-  if (count.rows[0].n < expected) {
-    const a = (await t.db.query('SELECT * FROM appointments WHERE id = $1', [appointment.id])).rows[0];
-    await emit(t.db, { storeId: a.store_id, type: 'appointment.rescheduled', data: { id: a.id, store_id: a.store_id, unit_id: a.unit_id, service_id: a.service_id, customer_id: a.customer_id, starts_at: a.starts_at, ends_at: a.ends_at, status: a.status, source: a.source, previous: before } }, t.clock.now());
-  }
+  await expectEvent(t, 'appointment.rescheduled', appointment.id, before);
 }
-const reschedules = new Map<string, number>();
 
 export async function statusCall(t: TestApp, s: Shop, appointmentId: string, path: 'cancel' | 'no-show' | 'complete') {
+  const type = ({ cancel: 'appointment.cancelled', 'no-show': 'appointment.no_show', complete: 'appointment.completed' } as const)[path];
+  const before = await eventsAbout(t, type, appointmentId);
   const r = await call(t.app, 'POST', `/api/v1/bookings/appointments/${path}`, {
     token: s.token,
     idempotencyKey: key(),
     body: { store_id: s.store.id, appointment_id: appointmentId },
   });
   if (r.status !== 200) throw new Error(`${path}: ${r.status} ${JSON.stringify(r.body)}`);
-  const type = ({ cancel: 'appointment.cancelled', 'no-show': 'appointment.no_show', complete: 'appointment.completed' } as const)[path];
-  await ensureEvent(t, type, appointmentId);
+  await expectEvent(t, type, appointmentId, before);
 }
 
 export async function messagesOf(t: TestApp, appointmentOrEntryId: string) {
