@@ -42,6 +42,7 @@ jit = off
 `;
 
 const PRIMARY_CONF = `listen_addresses = '127.0.0.1'
+shared_preload_libraries = 'pg_stat_statements'
 max_connections = 300
 wal_level = replica
 max_wal_senders = 10
@@ -49,6 +50,7 @@ wal_keep_size = '256MB'
 ${SESSION_DEFAULTS}`;
 
 const replicaConf = (delayMs: number) => `listen_addresses = '127.0.0.1'
+shared_preload_libraries = 'pg_stat_statements'
 max_connections = 300
 hot_standby = on
 hot_standby_feedback = on
@@ -98,7 +100,8 @@ export async function startPrimary(o: TopologyOptions): Promise<void> {
 }
 
 /**
- * A streaming replica of the primary: pg_basebackup -R into an empty directory (as postgres), the
+ * A streaming replica of the primary: pg_basebackup -R -c fast (an immediate checkpoint: the default
+ * spreads it over minutes) into an empty directory (as postgres), the
  * primary's configuration files beside it, then pg_createcluster adopts the directory (no initdb)
  * and rewrites the paths and port. Started and answering.
  */
@@ -109,7 +112,7 @@ export async function startReplica(o: TopologyOptions): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   await sh('chown', ['postgres:postgres', dir]);
-  await sh('runuser', ['-u', 'postgres', '--', 'pg_basebackup', '-h', '127.0.0.1', '-p', String(o.primaryPort), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream']);
+  await sh('runuser', ['-u', 'postgres', '--', 'pg_basebackup', '-h', '127.0.0.1', '-p', String(o.primaryPort), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream', '-c', 'fast']);
   for (const file of ['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf']) copyFileSync(`/etc/postgresql/15/${o.prefix}_primary/${file}`, path.join(dir, file));
   await sh('chown', ['postgres:postgres', ...['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf'].map((f) => path.join(dir, f))]);
   await sh('pg_createcluster', ['15', name, '-p', String(o.replicaPort), '-d', dir]);
