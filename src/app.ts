@@ -12,6 +12,7 @@ import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHan
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { registerCompression } from './booking-page/compression.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
@@ -149,6 +150,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     registerMetrics(app, metrics, config.metrics.token!);
   }
 
+  await registerCompression(app);
   await registerOpenApi(app);
   addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));

@@ -12,6 +12,7 @@ import { pruneAvailabilityChanges } from './bookings/availability/availability-c
 import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
 import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/messages/worker.ts';
+import { manageLinks } from './booking-page/page-deps.ts';
 import { openReadRouter } from './platform/db/read-routing.open.ts';
 import { checkSessionSettings, notUtcMessage } from './platform/db/session-check.ts';
 
@@ -82,7 +83,7 @@ for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worke
   if (pool) app.metrics?.addPool(name, pool);
 }
 const messagesWorker = config.workerEnabled && config.messages.worker
-  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }) })
+  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock) })
   : null;
 if (messagesWorker) {
   if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');

@@ -10,6 +10,7 @@ import { checkSessionSettings, notUtcMessage } from './platform/db/session-check
 import { systemClock } from './platform/clock.ts';
 import { WebhookWorker } from './webhooks/delivery-worker.ts';
 import { createMessagesWorker } from './notifications/messages/worker.ts';
+import { manageLinks } from './booking-page/page-deps.ts';
 
 const config = loadConfigOrExit();
 if (!config.databaseUrl) {
@@ -28,7 +29,7 @@ if (!session.ok) {
 const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
 log.info({ pid: process.pid }, 'webhook worker started');
 const messagesWorker = config.messages.worker
-  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }) })
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock) })
   : null;
 messagesWorker?.start();
 

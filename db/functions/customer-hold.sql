@@ -42,7 +42,7 @@ END $$;
 
 -- POST /bookings/holds. req: {store_id, service_id, variant_id, addon_ids, unit_id, party_size,
 -- starts_at, customer_id}; addon_ids distinct and lower-cased by the caller, customer_id the
--- signed-in customer's. Returns {hold: {id, unit_id, starts_at, ends_at, expires_at}}.
+-- signed-in customer's (null only from bbo_page_hold: a guest's hold). Returns {hold: {id, unit_id, starts_at, ends_at, expires_at}}.
 CREATE OR REPLACE FUNCTION bbo_customer_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -90,7 +90,9 @@ BEGIN
     PERFORM bbo_refuse('PARTY_SIZE_OUT_OF_RANGE', format('party_size %s does not fit this service, which takes parties of %s', v_party,
       CASE WHEN t.party_min = t.party_max THEN t.party_min::text ELSE t.party_min || ' to ' || t.party_max END));
   END IF;
-  IF NOT t.customer_found THEN
+  -- No customer: a guest's hold from the booking page (bbo_page_hold, booking-page.sql), whose
+  -- standing is checked when a signed-in customer confirms it.
+  IF v_customer IS NOT NULL AND NOT t.customer_found THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Customer not found');
   END IF;
   IF t.customer_erased THEN

@@ -108,7 +108,8 @@ export async function verifyCode(deps: SignInDeps, store: PageStore, input: Veri
     return { ok: true, customer };
   });
   if (!outcome.ok) throw outcome.error;
-  const { token } = await deps.tokens.sign({ kind: 'customer', customer_id: outcome.customer.id }, CUSTOMER_TOKEN_TTL_S, now);
+  // Stamped by the wall clock, as the token service verifies it (not the injectable clock).
+  const { token } = await deps.tokens.sign({ kind: 'customer', customer_id: outcome.customer.id }, CUSTOMER_TOKEN_TTL_S);
   return {
     token,
     expires_in_s: CUSTOMER_TOKEN_TTL_S,

@@ -38,6 +38,8 @@ export interface PlannerOptions {
   /** The domain of Message-IDs (MAIL_FROM's). */
   mailDomain: string;
   batch?: number;
+  /** Mints a booking page's manage link (src/booking-page/page-deps.ts manageLinks); absent: no link. */
+  manageLink?: (input: { appointmentId: string; storeId: string; slug: string; endsAt: string }) => Promise<string>;
 }
 
 /** One pass over the next events; returns how many events it read (0: nothing new, or busy). */
@@ -48,7 +50,7 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     const events = await readFeed(tx, { storeId: null, after: at, limit: options.batch ?? 200, types: PLANNED_TYPES });
     if (events.length === 0) return 0;
     const now = clock.now();
-    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString() };
+    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString(), manageLink: options.manageLink };
     for (const event of events) await planEvent(pass, event, now, options.mailDomain);
     await flush(pass);
     const last = events[events.length - 1];
@@ -73,6 +75,8 @@ interface AppointmentContext {
   unit_name: string | null;
   email: string | null;
   phone: string | null;
+  /** The store's booking page slug while the page is on (null otherwise). */
+  page_slug: string | null;
 }
 
 /**
@@ -84,6 +88,7 @@ interface Pass {
   pending: repo.NewMessage[];
   contexts: Map<string, AppointmentContext>;
   now: string;
+  manageLink?: PlannerOptions['manageLink'];
 }
 
 /** The pass's handle, once what it planned so far is written (for statements that read messages). */
@@ -104,7 +109,8 @@ async function appointmentContexts(tx: Queryable, events: readonly FeedRow[]): P
   const res = await tx.query<AppointmentContext>(
     `SELECT a.id, a.store_id, a.customer_id, a.guest_email, a.guest_phone, a.source,
             s.name AS store_name, s.timezone, s.reminder_lead_hours,
-            sv.name AS service_name, sv.rebook_interval_days, u.display_name AS unit_name, c.email, c.phone
+            sv.name AS service_name, sv.rebook_interval_days, u.display_name AS unit_name, c.email, c.phone,
+            CASE WHEN s.booking_page_enabled THEN s.booking_page_slug END AS page_slug
        FROM appointments a
        JOIN stores s ON s.id = a.store_id
        LEFT JOIN services sv ON sv.id = a.service_id
@@ -230,7 +236,11 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
     case 'appointment.deposit_paid': {
       // Confirmed only once any payment is in; a pending booking is confirmed by deposit_paid.
       if (data.status !== 'confirmed') return;
-      await planAppointmentMessage(pass, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0 } }, now, domain);
+      // A booking of a customer made online at a store with its page on: the page's manage link.
+      const manageUrl = pass.manageLink && a.page_slug && a.customer_id && a.source === 'online'
+        ? await pass.manageLink({ appointmentId: a.id, storeId: a.store_id, slug: a.page_slug, endsAt: data.ends_at })
+        : null;
+      await planAppointmentMessage(pass, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0, manageUrl } }, now, domain);
       await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
     }

@@ -26,6 +26,8 @@ export interface RenderInput {
   holdMinutes?: number | null;
   /** Rebooking nudge: how long since the visit. */
   intervalDays?: number | null;
+  /** Booking notices of a booking made on the shop's page: its manage link (token in the fragment). */
+  manageUrl?: string | null;
 }
 
 export interface Rendered {
@@ -134,6 +136,7 @@ export function renderMessage(input: RenderInput): Rendered {
     case 'confirmation':
       subject = `Booking confirmed: ${what} at ${shop}`;
       lines = [`Your booking at ${shop} is confirmed.`, `${cap(what)}${withWhom}, ${when}.`];
+      if (input.manageUrl) lines.push(`To see, move or cancel it: ${input.manageUrl}`);
       ics = calendar(input, ICalCalendarMethod.REQUEST);
       break;
     case 'change':
@@ -170,8 +173,15 @@ export function renderMessage(input: RenderInput): Rendered {
       break;
   }
   const text = `${lines.join('\n')}\n\n${shop}\n`;
-  const html = `<!doctype html><html><body><p>${lines.map(escapeHtml).join('</p><p>')}</p><p><strong>${escapeHtml(shop)}</strong></p></body></html>`;
+  const html = `<!doctype html><html><body><p>${lines.map((l) => linked(escapeHtml(l), input.manageUrl)).join('</p><p>')}</p><p><strong>${escapeHtml(shop)}</strong></p></body></html>`;
   return { subject, text, html, ics };
 }
 
 const cap = (s: string) => s.charAt(0).toUpperCase() + s.slice(1);
+
+/** The manage link as a link in the HTML part (the text part carries it as it is). */
+function linked(html: string, url: string | null | undefined): string {
+  if (!url) return html;
+  const escaped = escapeHtml(url);
+  return html.replace(escaped, `<a href="${escaped}">${escaped}</a>`);
+}

@@ -8,7 +8,7 @@ import { smtpTransport } from '../channels/smtp.transport.ts';
 import { smsTransport } from '../channels/sms.transport.ts';
 import type { Transport } from '../channels/transport.ts';
 import type { MessageChannel } from './message-kinds.ts';
-import { planOnce } from './planner.ts';
+import { planOnce, type PlannerOptions } from './planner.ts';
 import { sendDue, type SenderLog, type SenderOptions, type SendTally } from './sender.ts';
 
 export interface MessagesWorker {
@@ -36,7 +36,7 @@ export function transportsFor(config: MessagesConfig): Partial<Record<MessageCha
  * work is short (claims, outcomes) and never held across a send, so a few serve any concurrency. */
 export const MESSAGES_WORKER_POOL = 4;
 
-export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>> }): MessagesWorker {
+export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink'] }): MessagesWorker {
   const { db, clock, config, log } = deps;
   const transports = deps.transports ?? transportsFor(config);
   const domain = mailDomain(config.mailFrom);
@@ -56,7 +56,7 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
   let stopped = false;
 
   async function tick() {
-    const planned = await planOnce(db, clock, { mailDomain: domain });
+    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink });
     const sent = await sendDue(sender);
     return { planned, sent };
   }

@@ -1,0 +1,188 @@
+-- The shop's booking page as one-statement writes (docs/decisions/booking-page.md): the guest's hold,
+-- its release and confirm, and the move from the manage link, each ONE call of a function here.
+-- Owner: src/bookings/booking-authority.ts (holdForPage, releaseForPage, confirmForPage,
+-- rescheduleForPage), through src/platform/one-statement.ts.
+--
+-- Each composes the customer checkout's own functions (customer-hold.sql, customer-confirm.sql,
+-- customer-cancel.sql), called with no claim of their own, with what only the page adds: a hold
+-- owned by a page session (a random id the server signed) until a signed-in customer confirms it,
+-- one live hold per session, and a cap on live holds per client address (kept as a keyed hash).
+-- No double booking is still the exclusion constraints' decision (Cal.com #13397, Easy!Appointments
+-- #845: no check-then-insert).
+
+-- A page session's hold in the page's store, locked after its unit (unit before hold: the order every
+-- writer uses). A hold of another session or store reads as missing.
+CREATE OR REPLACE FUNCTION bbo_page_own_hold(v_store uuid, v_hold uuid, v_session uuid) RETURNS holds
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_unit uuid;
+  h      holds;
+BEGIN
+  SELECT x.unit_id INTO v_unit FROM holds x WHERE x.id = v_hold AND x.store_id = v_store;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
+  END IF;
+  PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
+  SELECT * INTO h FROM holds x WHERE x.id = v_hold FOR UPDATE;
+  IF h.page_session IS DISTINCT FROM v_session THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
+  END IF;
+  RETURN h;
+END $$;
+
+-- POST /book/{slug}/holds. req: the customer hold's fields with no customer_id, plus page_session,
+-- client_address_hash and address_cap. Returns {hold: {id, unit_id, starts_at, ends_at, expires_at}}.
+CREATE OR REPLACE FUNCTION bbo_page_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored     jsonb;
+  v_store    uuid := (req->>'store_id')::uuid;
+  v_session  uuid := (req->>'page_session')::uuid;
+  v_address  text := req->>'client_address_hash';
+  v_live     integer;
+  released   jsonb;
+  placed     jsonb;
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+  -- One decision at a time per session, then per address (always in that order): two tabs or a
+  -- script placing at once cannot both pass the count below.
+  PERFORM pg_advisory_xact_lock(hashtext('bbo-page-session:' || v_session::text));
+  PERFORM pg_advisory_xact_lock(hashtext('bbo-page-address:' || v_address));
+
+  -- One live hold per browser: the session's previous hold ends here, reported as what it was.
+  WITH ended AS (
+    UPDATE holds x SET released_at = at, release_reason = CASE WHEN x.expires_at <= at THEN 'expired' ELSE 'released' END
+     WHERE x.page_session = v_session AND x.released_at IS NULL
+    RETURNING x.*)
+  SELECT coalesce(jsonb_agg(bbo_event(e.store_id, CASE WHEN e.release_reason = 'expired' THEN 'hold.expired' ELSE 'hold.released' END,
+           at, bbo_hold_json(e))), '[]')
+    INTO released FROM ended e;
+  PERFORM bbo_write_finish(NULL, at, '{}'::jsonb, '[]', released, actor);
+
+  -- A few live holds per client address, so a script cannot hold a whole day.
+  SELECT count(*) INTO v_live FROM holds x
+   WHERE x.client_address_hash = v_address AND x.released_at IS NULL AND x.expires_at > at;
+  IF v_live >= (req->>'address_cap')::integer THEN
+    PERFORM bbo_refuse('TOO_MANY_HOLDS', format('This connection already holds %s times; book one of them or wait a few minutes for one to lapse', v_live));
+  END IF;
+
+  -- The customer hold's own path with no customer yet (terms, offered start, first free unit, the
+  -- occupancy constraint), then the hold marked as this session's.
+  placed := bbo_customer_hold(NULL, actor, at, req || jsonb_build_object('customer_id', NULL));
+  UPDATE holds x SET page_session = v_session, client_address_hash = v_address WHERE x.id = (placed->'body'->'hold'->>'id')::uuid;
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, placed->'body', '[]', '[]', actor));
+END $$;
+
+-- DELETE /book/{slug}/holds/{id}. req: {store_id, hold_id, page_session}. Idempotent, as the
+-- customer's release: a hold already ended is a noop; a lapsed one is reported as hold.expired.
+CREATE OR REPLACE FUNCTION bbo_page_release(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored   jsonb;
+  h        holds;
+  v_lapsed boolean;
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+  h := bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid);
+  IF h.released_at IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+      jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));
+  END IF;
+  v_lapsed := h.expires_at IS NOT NULL AND h.expires_at <= at;
+  UPDATE holds x SET released_at = at, release_reason = CASE WHEN v_lapsed THEN 'expired' ELSE 'released' END
+   WHERE x.id = h.id RETURNING * INTO h;
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+    jsonb_build_object('hold_id', h.id, 'released', NOT v_lapsed, 'noop', v_lapsed),
+    jsonb_build_array(bbo_audit_row(actor, at, 'hold.released', 'hold', h.id::text, jsonb_build_object('store_id', h.store_id))),
+    jsonb_build_array(bbo_event(h.store_id, CASE WHEN v_lapsed THEN 'hold.expired' ELSE 'hold.released' END, at, bbo_hold_json(h))),
+    actor));
+END $$;
+
+-- The session's hold given to the signed-in customer (their standing checked first): what the
+-- customer's confirm then books. A hold already given to another customer reads as missing.
+CREATE OR REPLACE FUNCTION bbo_page_adopt_hold(v_store uuid, v_hold uuid, v_session uuid, v_customer uuid) RETURNS holds
+LANGUAGE plpgsql AS $$
+DECLARE
+  h holds;
+  c record;
+BEGIN
+  h := bbo_page_own_hold(v_store, v_hold, v_session);
+  IF h.customer_id IS NOT NULL AND h.customer_id <> v_customer THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
+  END IF;
+  SELECT cu.erased_at IS NOT NULL AS erased, coalesce(sc.blocked, false) AS blocked INTO c
+    FROM customers cu LEFT JOIN store_customers sc ON sc.store_id = v_store AND sc.customer_id = cu.id
+   WHERE cu.id = v_customer;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Customer not found');
+  END IF;
+  IF c.erased THEN
+    PERFORM bbo_refuse('CUSTOMER_ERASED', 'This customer asked to be deleted and cannot book');
+  END IF;
+  IF c.blocked THEN
+    PERFORM bbo_refuse('CUSTOMER_BLOCKED', 'The shop does not take online bookings from this customer');
+  END IF;
+  -- Unowned, or this customer's already (a retried confirm): either way it is theirs now.
+  UPDATE holds x SET customer_id = v_customer WHERE x.id = h.id RETURNING * INTO h;
+  RETURN h;
+END $$;
+
+-- POST /book/{slug}/holds/{id}/confirm. req: {store_id, hold_id, page_session, customer_id,
+-- guest_note}. Returns {appointment, reused}: the customer confirm's answer (a retry returns the
+-- first appointment; a lapsed hold is refused HOLD_EXPIRED). A refusal leaves the hold as it was.
+CREATE OR REPLACE FUNCTION bbo_page_confirm(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored jsonb;
+  v_customer uuid := (req->>'customer_id')::uuid;
+  h holds;
+  booked jsonb;
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+  h := bbo_page_adopt_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
+  booked := bbo_customer_confirm(NULL, actor, at, jsonb_build_object('hold_id', h.id, 'customer_id', v_customer, 'guest_note', req->'guest_note'));
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, booked->'body', '[]', '[]', actor));
+END $$;
+
+-- POST /book/{slug}/manage/reschedule. req: {store_id, appointment_id, hold_id, page_session,
+-- customer_id}. The old booking is cancelled by the customer cancel's own rules and the held time
+-- booked for the same customer, in this one statement: if either is refused (the window, a lapsed
+-- hold, a time taken meanwhile), nothing changes and the old booking stands. Returns {appointment}.
+CREATE OR REPLACE FUNCTION bbo_page_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored     jsonb;
+  v_store    uuid := (req->>'store_id')::uuid;
+  v_customer uuid := (req->>'customer_id')::uuid;
+  v_old      uuid := (req->>'appointment_id')::uuid;
+  h          holds;
+  v_note     text;
+  cancelled  jsonb;
+  booked     jsonb;
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+  h := bbo_page_adopt_hold(v_store, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
+  SELECT a.guest_note INTO v_note FROM appointments a WHERE a.store_id = v_store AND a.id = v_old AND a.customer_id = v_customer;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
+  END IF;
+  cancelled := bbo_customer_cancel(NULL, actor, at, jsonb_build_object('customer_id', v_customer, 'appointment_id', v_old, 'reason', 'Moved by the customer'));
+  IF NOT coalesce((cancelled->'body'->>'cancelled')::boolean, false) THEN
+    PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');
+  END IF;
+  booked := bbo_customer_confirm(NULL, actor, at, jsonb_build_object('hold_id', h.id, 'customer_id', v_customer, 'guest_note', v_note));
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+    jsonb_build_object('appointment', booked->'body'->'appointment'), '[]', '[]', actor));
+END $$;
