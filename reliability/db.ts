@@ -5,6 +5,7 @@ import pg from 'pg';
 import { openPg } from '../src/platform/db/pg.adapter.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import type { Database } from '../src/platform/db/port.ts';
+import { PREPARED_STATEMENTS } from './env.ts';
 
 let counter = 0;
 
@@ -40,7 +41,7 @@ export async function createDatabase(serverUrl: string, label: string): Promise<
   await adminQuery(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await adminQuery(serverUrl, `CREATE DATABASE ${name}`);
   const url = urlFor(serverUrl, name);
-  const db = openPg({ connectionString: url, poolSize: 6 });
+  const db = openPg({ connectionString: url, poolSize: 6, prepare: PREPARED_STATEMENTS });
   await migrate(db);
   const owned: OwnedDatabase = {
     name,

@@ -13,6 +13,8 @@ export const ADMIN_TOKEN = 'reliability-admin-token-0123456789';
 
 export const SERVER_URL = process.env.TEST_DATABASE_URL ?? process.env.RELIABILITY_DATABASE_URL ?? null;
 export const REDIS_URL = process.env.REDIS_TEST_URL ?? null;
+/** RELIABILITY_POOLED=true: SERVER_URL is PgBouncer in transaction mode, so no named prepared statements anywhere (scripts/reliability-pooled.ts). */
+export const PREPARED_STATEMENTS = process.env.RELIABILITY_POOLED !== 'true';
 
 /**
  * The whole suite must finish inside seven and a half minutes; each proof gets a share of this in

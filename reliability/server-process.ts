@@ -2,7 +2,7 @@
 // given database, waited on until /readyz answers, and stopped by signal (SIGTERM or SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { ADMIN_TOKEN, AUTH_SECRET, NODE_BIN, REPO_ROOT, SERVER_ENTRY, sleep } from './env.ts';
+import { ADMIN_TOKEN, AUTH_SECRET, NODE_BIN, PREPARED_STATEMENTS, REPO_ROOT, SERVER_ENTRY, sleep } from './env.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -65,6 +65,7 @@ export class ServerProcess {
         ADMIN_TOKEN,
         LOG_LEVEL: 'warn',
         DB_POOL_SIZE: '8',
+        DB_PREPARED_STATEMENTS: String(PREPARED_STATEMENTS),
         ...this.options.env,
       },
       stdio: ['ignore', 'pipe', 'pipe'],

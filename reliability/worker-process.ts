@@ -2,7 +2,7 @@
 // database: spawned, waited on until it logs that it started, and stopped by signal.
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { AUTH_SECRET, NODE_BIN, REPO_ROOT, sleep } from './env.ts';
+import { AUTH_SECRET, NODE_BIN, PREPARED_STATEMENTS, REPO_ROOT, sleep } from './env.ts';
 
 export class WorkerProcess {
   readonly name: string;
@@ -32,7 +32,7 @@ export class WorkerProcess {
     this.output = [];
     const child = spawn(NODE_BIN, [path.join(REPO_ROOT, 'src/worker.ts')], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: this.databaseUrl, AUTH_SECRET, LOG_LEVEL: 'info', DB_POOL_SIZE: '4', ...this.env },
+      env: { PATH: process.env.PATH ?? '', DATABASE_URL: this.databaseUrl, AUTH_SECRET, LOG_LEVEL: 'info', DB_POOL_SIZE: '4', DB_PREPARED_STATEMENTS: String(PREPARED_STATEMENTS), ...this.env },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

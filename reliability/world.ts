@@ -94,7 +94,7 @@ export async function buildWorld(p: ProofRun, label: string): Promise<World> {
     RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
   });
   const { openPg } = await import('../src/platform/db/pg.adapter.ts');
-  const db = openPg({ connectionString: database.url, poolSize: 10 });
+  const db = openPg({ connectionString: database.url, poolSize: 10, prepare: (await import('./env.ts')).PREPARED_STATEMENTS });
   const app = await buildApp({ config, db, logger: false });
   const a = await seedStore(database.db, 'A');
   const b = await seedStore(database.db, 'B');
