@@ -71,9 +71,8 @@ const serverEnv = (url: string | null): Record<string, string> => ({
 });
 // The service runs with the flags `npm start` gives it, so the figures are the shipped process's;
 // --server-node-args="--max-old-space-size=192 ..." replaces them (for the service only, not the load generator).
-const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string)
-  .split(/\s+/)
-  .filter((word) => word.startsWith('--'));
+// Everything between `node` and the script, flags' arguments included (`--import ./preload.ts`).
+const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
 const nodeArgs = [
   ...(str(args, 'server-node-args')?.split(/\s+/).filter(Boolean) ?? startFlags),
   ...(args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : []),

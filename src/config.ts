@@ -5,6 +5,7 @@ import { parseBookingPageConfig, type BookingPageConfig } from './booking-page/b
 import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/read-routing.config.ts';
 import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metrics.config.ts';
 import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
+import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
 
 export interface Config {
   readonly port: number;
@@ -16,6 +17,8 @@ export interface Config {
   readonly metrics: MetricsConfig;
   /** OpenTelemetry traces (OTEL_EXPORTER_OTLP_ENDPOINT: src/platform/tracing/tracing.config.ts). */
   readonly tracing: TracingConfig;
+  /** How the in-process workers give way to requests (BACKGROUND_*: src/platform/background/background.config.ts). */
+  readonly background: BackgroundConfig;
   readonly dataDir: string;
   readonly authSecret: string;
   readonly authJwksUrl: string | null;
@@ -189,6 +192,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       throw new ConfigError(message);
     }),
     tracing: parseTracingConfig(env, (message) => {
+      throw new ConfigError(message);
+    }),
+    background: parseBackgroundConfig(env, (message) => {
       throw new ConfigError(message);
     }),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),

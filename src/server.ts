@@ -15,6 +15,7 @@ import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/mess
 import { manageLinks } from './booking-page/page-deps.ts';
 import { openReadRouter } from './platform/db/read-routing.open.ts';
 import { checkSessionSettings, notUtcMessage } from './platform/db/session-check.ts';
+import { createYieldGate } from './platform/background/yield-gate.ts';
 
 const config = loadConfigOrExit();
 
@@ -64,9 +65,12 @@ async function ownConnections(wanted: boolean, poolSize: number, name: string) {
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
 // On a PostgreSQL server it has its own few connections, so a burst of requests holding the pool
 // never stalls deliveries (the embedded engine has one connection, shared).
+// In this process the workers give way to requests: each step waits for a quiet moment (at most
+// BACKGROUND_MAX_WAIT_MS), and CPU work breathes between pieces (src/platform/background/).
+const background = createYieldGate(config.background);
 const workerDb = await ownConnections(config.workerEnabled, WEBHOOK_WORKER_POOL, 'webhook worker');
 const worker = config.workerEnabled
-  ? new WebhookWorker({ db: workerDb, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks }).start()
+  ? new WebhookWorker({ db: workerDb, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks, gate: background }).start()
   : null;
 // Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
 const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
@@ -83,7 +87,7 @@ for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worke
   if (pool) app.metrics?.addPool(name, pool);
 }
 const messagesWorker = config.workerEnabled && config.messages.worker
-  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock) })
+  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), gate: background })
   : null;
 if (messagesWorker) {
   if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');

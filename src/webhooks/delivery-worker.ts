@@ -17,6 +17,7 @@ import { nextAttemptAt, retryAfterMs, type Random } from './retry-policy.ts';
 import { createAgents, destroyAgents, sendAttempt, ATTEMPT_TIMEOUT_MS, type Agents } from './sender.ts';
 import { signatureHeaders } from './signing.ts';
 import type { Resolver } from './target-guard.ts';
+import { noGate, type YieldGate } from '../platform/background/yield-gate.ts';
 
 /** Connections of the worker's own pool inside `npm start` (dispatch, claims and records overlap). */
 export const WEBHOOK_WORKER_POOL = 4;
@@ -45,6 +46,8 @@ export interface WorkerOptions {
   /** How long a claimed attempt stays this worker's (default: twice the attempt timeout plus 2 s, so
    * an attempt that runs to its timeout is recorded long before anyone else may take it). */
   leaseMs?: number;
+  /** Inside `npm start`: each dispatch and claim waits for a quiet moment (src/platform/background/). */
+  gate?: YieldGate;
 }
 
 export class WebhookWorker {
@@ -52,6 +55,7 @@ export class WebhookWorker {
   private readonly timeoutMs: number;
   private readonly leaseMs: number;
   private readonly agents: Agents;
+  private readonly gate: YieldGate;
   private running = false;
   private loops: Promise<void>[] = [];
   private deliverySleeper: (() => void) | null = null;
@@ -69,6 +73,7 @@ export class WebhookWorker {
     this.timeoutMs = options.settings.timeoutMs ?? ATTEMPT_TIMEOUT_MS;
     this.leaseMs = options.leaseMs ?? this.timeoutMs * 2 + 2_000;
     this.agents = createAgents();
+    this.gate = options.gate ?? noGate;
   }
 
   /** Starts the dispatch and delivery loops. */
@@ -163,6 +168,7 @@ export class WebhookWorker {
     let failures = 0;
     while (this.running) {
       try {
+        await this.gate.step();
         const r = await this.dispatchOnce();
         failures = 0;
         if (r.deliveries > 0) this.wake();
@@ -179,6 +185,7 @@ export class WebhookWorker {
     while (this.running) {
       let claimed: ClaimedDelivery[] = [];
       try {
+        await this.gate.step();
         claimed = await this.claim();
         failures = 0;
       } catch (err) {

@@ -187,6 +187,25 @@ export async function recordOutcome(db: Queryable, id: string, token: string, ou
   return res.rowCount > 0;
 }
 
+/**
+ * Records many outcomes that reached no one outside (mailbox, suppressed) in one statement, each only
+ * while this sender still holds its claim; returns the ids recorded. A send that reached a provider is
+ * recorded on its own, at once (recordOutcome), so a crash never widens the window for a duplicate.
+ */
+export async function recordQuietOutcomes(db: Queryable, token: string, items: readonly { id: string; status: 'mailbox' | 'suppressed'; reason: string | null }[], now: string): Promise<Set<string>> {
+  if (items.length === 0) return new Set();
+  const res = await db.query<{ id: string }>(
+    `UPDATE messages m
+        SET status = o.status, reason = o.reason, provider_id = NULL, sent_at = NULL,
+            lease_until = NULL, lease_token = NULL, updated_at = $3
+       FROM jsonb_to_recordset($1::jsonb) AS o (id uuid, status text, reason text)
+      WHERE m.id = o.id AND m.lease_token = $2 AND m.status = 'sending'
+    RETURNING m.id`,
+    [JSON.stringify(items), token, now],
+  );
+  return new Set(res.rows.map((r) => r.id));
+}
+
 /** Hands a claimed message back unsent (not attempted: the attempt is not counted). */
 export async function releaseClaim(db: Queryable, id: string, token: string): Promise<void> {
   await db.query(

@@ -38,6 +38,8 @@ export interface PlannerOptions {
   /** The domain of Message-IDs (MAIL_FROM's). */
   mailDomain: string;
   batch?: number;
+  /** Called between events (one event-loop turn inside `npm start`: rendering is CPU, requests go first). */
+  breathe?: () => Promise<void>;
   /** Mints a booking page's manage link (src/booking-page/page-deps.ts manageLinks); absent: no link. */
   manageLink?: (input: { appointmentId: string; storeId: string; slug: string; endsAt: string }) => Promise<string>;
 }
@@ -51,7 +53,10 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     if (events.length === 0) return 0;
     const now = clock.now();
     const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString(), manageLink: options.manageLink };
-    for (const event of events) await planEvent(pass, event, now, options.mailDomain);
+    for (const event of events) {
+      await planEvent(pass, event, now, options.mailDomain);
+      await options.breathe?.();
+    }
     await flush(pass);
     const last = events[events.length - 1];
     await repo.advanceCursor(tx, { txid: last.txid, seq: last.seq }, now.toISOString());

@@ -149,19 +149,35 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
         o.log?.warn({ message: m.id, err: { message: err?.message, code: err?.code } }, 'message check failed; will retry');
         continue;
       }
+      // What reached no one outside (the mailbox, a suppression) is recorded with the batch's others, in one statement.
+      if (outcome.status === 'mailbox' || outcome.status === 'suppressed') {
+        quiet.push({ m, outcome, status: outcome.status });
+        continue;
+      }
       const recorded = await repo.recordOutcome(o.db, m.id, token, outcome, o.clock.now().toISOString()).catch((err) => {
         o.log?.warn({ message: m.id, err: { message: err?.message, code: err?.code } }, 'message outcome not recorded; the lease will run out');
         return false;
       });
-      if (!recorded) continue;
-      if (outcome.status === 'retry') tally.retried++;
-      else tally[outcome.status]++;
-      // Ids, kinds and codes only: never an address, a phone number or a body.
-      const line = { message: m.id, kind: m.kind, channel: m.channel, status: outcome.status, attempt: m.attempts, ...('reason' in outcome ? { reason: outcome.reason } : {}), ...('error' in outcome && outcome.error ? { error: outcome.error } : {}) };
-      if (outcome.status === 'failed' || outcome.status === 'retry') o.log?.warn(line, 'message not delivered');
-      else o.log?.debug(line, 'message settled');
+      if (recorded) settled(m, outcome);
     }
   };
+  const quiet: { m: MessageRow; outcome: Outcome; status: 'mailbox' | 'suppressed' }[] = [];
+  const settled = (m: MessageRow, outcome: Outcome) => {
+    if (outcome.status === 'retry') tally.retried++;
+    else tally[outcome.status]++;
+    // Ids, kinds and codes only: never an address, a phone number or a body.
+    const line = { message: m.id, kind: m.kind, channel: m.channel, status: outcome.status, attempt: m.attempts, ...('reason' in outcome ? { reason: outcome.reason } : {}), ...('error' in outcome && outcome.error ? { error: outcome.error } : {}) };
+    if (outcome.status === 'failed' || outcome.status === 'retry') o.log?.warn(line, 'message not delivered');
+    else o.log?.debug(line, 'message settled');
+  };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, claimed.length)) }, worker));
+  if (quiet.length) {
+    const items = quiet.map(({ m, outcome, status }) => ({ id: m.id, status, reason: 'reason' in outcome ? outcome.reason : null }));
+    const recorded = await repo.recordQuietOutcomes(o.db, token, items, o.clock.now().toISOString()).catch((err) => {
+      o.log?.warn({ messages: quiet.length, err: { message: err?.message, code: err?.code } }, 'message outcomes not recorded; the leases will run out');
+      return new Set<string>();
+    });
+    for (const { m, outcome } of quiet) if (recorded.has(m.id)) settled(m, outcome);
+  }
   return tally;
 }

@@ -10,6 +10,10 @@ import type { Transport } from '../channels/transport.ts';
 import type { MessageChannel } from './message-kinds.ts';
 import { planOnce, type PlannerOptions } from './planner.ts';
 import { sendDue, type SenderLog, type SenderOptions, type SendTally } from './sender.ts';
+import { noGate, type YieldGate } from '../../platform/background/yield-gate.ts';
+
+/** Events per planning pass when the worker gives way to requests (a pass renders every message it plans). */
+const GATED_PLAN_BATCH = 50;
 
 export interface MessagesWorker {
   /** One planning pass and one sending pass (tests drive the worker with this). */
@@ -36,8 +40,11 @@ export function transportsFor(config: MessagesConfig): Partial<Record<MessageCha
  * work is short (claims, outcomes) and never held across a send, so a few serve any concurrency. */
 export const MESSAGES_WORKER_POOL = 4;
 
-export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink'] }): MessagesWorker {
+export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink']; gate?: YieldGate }): MessagesWorker {
   const { db, clock, config, log } = deps;
+  // Inside `npm start`: each pass waits for a quiet moment, and a pass breathes between the events it plans.
+  const gate = deps.gate ?? noGate;
+  const gated = deps.gate ? { batch: GATED_PLAN_BATCH, breathe: gate.breathe } : {};
   const transports = deps.transports ?? transportsFor(config);
   const domain = mailDomain(config.mailFrom);
   const sender: SenderOptions = {
@@ -56,7 +63,7 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
   let stopped = false;
 
   async function tick() {
-    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink });
+    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink, ...gated });
     const sent = await sendDue(sender);
     return { planned, sent };
   }
@@ -65,6 +72,7 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
     if (stopped) return;
     let busy = false;
     try {
+      await gate.step();
       const { planned, sent } = await tick();
       busy = planned > 0 || sent.claimed > 0;
     } catch (err: any) {
