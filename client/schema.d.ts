@@ -195,7 +195,7 @@ export interface paths {
   };
   "/api/v1/bookings/queue/join": {
     /**
-     * Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions.md)
+     * Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions/queue.md)
      * @description Merchant token, scope merchant:write; entitlements can_use_bookings.
      */
     post: operations["joinQueue"];
@@ -2957,7 +2957,7 @@ export interface operations {
     };
   };
   /**
-   * Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions.md)
+   * Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions/queue.md)
    * @description Merchant token, scope merchant:write; entitlements can_use_bookings.
    */
   joinQueue: {

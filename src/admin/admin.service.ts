@@ -54,7 +54,7 @@ export async function createUnit(ctx: AdminContext, storeId: string, body: UnitC
   });
 }
 
-/** UK mobiles only, by the same rule as the customer edit (see docs/decisions.md). */
+/** UK mobiles only, by the same rule as the customer edit (see docs/decisions/customers.md). */
 function normalisePhone(raw: string): string {
   const e164 = ukMobileE164(raw);
   if (!e164) throw new AppError('INVALID_PHONE', 'body.phone must be a UK mobile number');

@@ -47,7 +47,7 @@ export async function queueRoutes(fastify: FastifyInstance) {
       schema: {
         operationId: 'joinQueue',
         tags,
-        summary: 'Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions.md)',
+        summary: 'Adds a walk-in to the queue with a quoted wait (not in the spec; see docs/decisions/queue.md)',
         body: JoinBody,
         response: { 200: JoinResult },
       },
