@@ -50,6 +50,8 @@ interface Generation {
 interface Entry {
   gen: Generation;
   answer: KeptAnswer;
+  /** performance.now() when its computation started: it saw every change committed before. */
+  startedAt: number;
 }
 
 /** A generation is renewed after this long even when nothing changed. */
@@ -61,7 +63,7 @@ export class AvailabilityCache {
   private readonly generations = new Map<string, Generation>();
   /** In least-recently-used order (a Map iterates in insertion order; a hit moves to the end). */
   private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, { gen: Generation; promise: Promise<KeptAnswer> }>();
+  private readonly pending = new Map<string, { gen: Generation; promise: Promise<KeptAnswer>; startedAt: number }>();
   private bytes = 0;
   /** Answers served without computing (kept, or shared while computing) and answers computed: for /metrics. */
   private hits = 0;
@@ -83,9 +85,16 @@ export class AvailabilityCache {
    * snapshot, and the snapshot of that very check. A change, no generation, or an old one opens a
    * new generation at the check's snapshot (answers computed after it see at least as much).
    */
-  observe(storeId: string, check: { snapshot: string; changed: boolean | null }, nowMs: number): Generation {
+  observe(storeId: string, check: { snapshot: string; changed: boolean | null }, nowMs: number, since?: string | null): Generation & { joined?: boolean } {
     const gen = this.generations.get(storeId);
-    if (gen && check.changed === false && nowMs - gen.bornAt < MAX_GENERATION_MS && nowMs >= gen.bornAt) return gen;
+    const young = gen !== undefined && nowMs - gen.bornAt < MAX_GENERATION_MS && nowMs >= gen.bornAt;
+    if (gen && young && check.changed === false) return gen;
+    // Renewed while this check was asked (`since`, the snapshot the check counted from, is not the
+    // generation's any more): another search saw the same change and opened a generation. Join it
+    // instead of opening one more, so a burst of searches after a booking computes each answer once.
+    // Its answers computed before this check may predate the change this check saw: answer() then
+    // takes only answers whose computation started after the check returned (freshAfter).
+    if (since !== undefined && gen && young && gen.snapshot !== since) return Object.assign(Object.create(gen), { joined: true });
     const fresh: Generation = { storeId, snapshot: check.snapshot, bornAt: nowMs };
     // Newest last, so the stores asked about least recently are forgotten first.
     this.generations.delete(storeId);
@@ -98,11 +107,14 @@ export class AvailabilityCache {
   }
 
   /** The kept answer for key in gen, or compute's, kept when gen is still the store's generation. */
-  async answer(gen: Generation, key: string, nowMs: number, compute: () => Promise<KeptAnswer>): Promise<KeptAnswer> {
+  async answer(observed: Generation & { joined?: boolean }, key: string, nowMs: number, compute: () => Promise<KeptAnswer>, freshAfter = 0): Promise<KeptAnswer> {
+    // A joined generation is the store's current one; only answers started after this search's check count.
+    const gen: Generation = observed.joined ? Object.getPrototypeOf(observed) : observed;
+    const after = observed.joined ? freshAfter : 0;
     const id = `${gen.storeId}|${key}`;
     const hit = this.entries.get(id);
     if (hit) {
-      if (hit.gen === gen && nowMs >= hit.answer.computedAt && nowMs < hit.answer.validUntil) {
+      if (hit.gen === gen && hit.startedAt >= after && nowMs >= hit.answer.computedAt && nowMs < hit.answer.validUntil) {
         this.entries.delete(id);
         this.entries.set(id, hit);
         this.hits++;
@@ -112,16 +124,17 @@ export class AvailabilityCache {
     }
     // Searches asking the same question at once share one computation.
     const inFlight = this.pending.get(id);
-    if (inFlight && inFlight.gen === gen) {
+    if (inFlight && inFlight.gen === gen && inFlight.startedAt >= after) {
       this.hits++;
       return inFlight.promise;
     }
     this.misses++;
+    const startedAt = performance.now();
     const promise = compute();
-    this.pending.set(id, { gen, promise });
+    this.pending.set(id, { gen, promise, startedAt });
     try {
       const answer = await promise;
-      if (this.generations.get(gen.storeId) === gen && answer.bytes <= this.maxBytes / 4) this.keep(id, { gen, answer });
+      if (this.generations.get(gen.storeId) === gen && answer.bytes <= this.maxBytes / 4) this.keep(id, { gen, answer, startedAt });
       return answer;
     } finally {
       if (this.pending.get(id)?.promise === promise) this.pending.delete(id);

@@ -72,7 +72,10 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const db = await readHandle(ctx, storeId); // the replica when it has every write this caller and store made
   const cache = options.cache === false ? null : availabilityCache(db);
   const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
-  const terms = await bookingTerms(db, { ...ask, customerId }, { since: cache?.snapshotOf(storeId) ?? null, now: now.toISOString() });
+  const since = cache?.snapshotOf(storeId) ?? null;
+  const terms = await bookingTerms(db, { ...ask, customerId }, { since, now: now.toISOString() });
+  // Answers computed from here on saw every change this check saw (a joined generation's earlier ones may not).
+  const checkedAt = performance.now();
   assertTerms(terms, customerView, partySize);
   // Unset dates: from today (store-local) for a week.
   const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
@@ -89,7 +92,7 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const holdsExpireAt = terms.diary.holdsExpireAt ? Date.parse(terms.diary.holdsExpireAt) : Infinity;
   const compute = async () => keptAnswer(await offeredSlots(db, q), fromDate, days, nowMs, holdsExpireAt);
   const answer = cache
-    ? await cache.answer(cache.observe(storeId, terms.diary, nowMs), keyOf(q), nowMs, compute)
+    ? await cache.answer(cache.observe(storeId, terms.diary, nowMs, since), keyOf(q), nowMs, compute, checkedAt)
     : await compute();
   const earliest = nowMs + terms.store.min_notice_min * 60_000;
   const latest = nowMs + terms.store.booking_horizon_days * DAY_MS;
