@@ -136,7 +136,9 @@ function Done(props: { page: PageInfo; held: Held; done: Confirmed }) {
           This booking is pending a deposit of {money(a.deposit_pence, a.currency)}. No money has been taken: the shop will ask you for it.
         </p>
       ) : <p data-testid="confirmed-note">Your booking is confirmed.</p>}
-      <p>A confirmation email with a calendar file and a link to change or cancel is on its way.</p>
+      <p>{pending
+        ? 'Once the deposit is paid, a confirmation email with a calendar file and a link to change or cancel follows.'
+        : 'A confirmation email with a calendar file and a link to change or cancel is on its way.'}</p>
       {props.done.manage_url && <p><a href={props.done.manage_url}>Manage this booking</a></p>}
     </section>
   );

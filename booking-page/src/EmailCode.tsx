@@ -70,9 +70,11 @@ export function EmailCode(props: { api: ApiClient; slug: string; onSignedIn: (s:
         <label>Mobile (optional)<input type="tel" name="phone" autoComplete="tel" value={phone} onInput={(e) => setPhone(e.currentTarget.value)} disabled={sent} aria-describedby="name-hint" /></label>
         <small id="name-hint">Used when you book here for the first time.</small>
         <Honeypot id="hp-code" />
-        {!sent && <Altcha api={api} slug={slug} guard={guard} />}
         {!sent && <button type="submit" disabled={busy}>{busy ? 'Sending…' : 'Email me a code'}</button>}
       </form>
+      {/* Outside the form: the widget's own checkbox is a required control, which would stop the
+          browser from submitting while the proof of work runs in the background. */}
+      {!sent && <Altcha api={api} slug={slug} guard={guard} />}
       {sent && (
         <form onSubmit={verify} aria-label="Sign in with the code">
           {note && <p class="ok" data-testid="code-sent">{note}</p>}

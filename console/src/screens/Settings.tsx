@@ -1,12 +1,13 @@
 // The store's booking settings: read with GET /api/v1/bookings/settings, saved with PATCH (only the
-// fields changed). A refusal shows the envelope's message and keeps what was typed.
+// fields changed). A refusal shows the envelope's message and keeps what was typed. The booking page's
+// address (slug) and switch are settings too; once it is on, its link and embed snippet are shown.
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { Body, Ok } from '../../../client/index.ts';
 
 type Settings = Ok<'/api/v1/bookings/settings', 'get'>['settings'];
 type Patch = Body<'/api/v1/bookings/settings', 'patch'>;
-type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins'>;
+type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins' | 'booking_page_slug' | 'booking_page_enabled'>;
 
 const FIELDS: Array<[NumberField, string, string]> = [
   ['slot_step_min', 'Minutes between offered start times', 'from local midnight'],
@@ -27,7 +28,10 @@ export function Settings() {
 
   const fill = (s: Settings) => {
     setSaved(s);
-    setForm({ ...Object.fromEntries(FIELDS.map(([k]) => [k, String(s[k])])), cors_origins: s.cors_origins.join('\n') });
+    setForm({
+      ...Object.fromEntries(FIELDS.map(([k]) => [k, String(s[k])])), cors_origins: s.cors_origins.join('\n'),
+      booking_page_slug: s.booking_page_slug ?? '', booking_page_enabled: String(s.booking_page_enabled),
+    });
   };
   useEffect(() => {
     void api.GET('/api/v1/bookings/settings', { params: { query: { store_id: session.storeId } } }).then(({ data, error }) => {
@@ -43,6 +47,9 @@ export function Settings() {
     for (const [k] of FIELDS) if (form[k] !== String(saved[k])) body[k] = Number(form[k]);
     const origins = form.cors_origins.split('\n').map((o) => o.trim()).filter(Boolean);
     if (origins.join('\n') !== saved.cors_origins.join('\n')) body.cors_origins = origins;
+    const slug = form.booking_page_slug.trim() || null;
+    if (slug !== saved.booking_page_slug) body.booking_page_slug = slug;
+    if (form.booking_page_enabled !== String(saved.booking_page_enabled)) body.booking_page_enabled = form.booking_page_enabled === 'true';
     if (Object.keys(body).length === 1) return notify('Nothing changed');
     const r = await save.run((key) => api.PATCH('/api/v1/bookings/settings', { body, headers: idem(key) }));
     if (r) { fill(r.settings); notify('Settings saved'); }
@@ -63,10 +70,38 @@ export function Settings() {
           <label>Websites allowed to book online (one origin a line, e.g. https://shop.example)
             <textarea rows={3} value={form.cors_origins} onInput={(e) => setForm({ ...form, cors_origins: e.currentTarget.value })} name="cors_origins" />
           </label>
+          <fieldset>
+            <legend>Booking page</legend>
+            <label>Page address (lower-case letters, digits and hyphens)
+              <input value={form.booking_page_slug} onInput={(e) => setForm({ ...form, booking_page_slug: e.currentTarget.value })} name="booking_page_slug" aria-describedby="slug-hint" />
+              <small id="slug-hint">{location.origin}/book/{form.booking_page_slug || 'your-shop'}</small>
+            </label>
+            <label class="inline">
+              <input type="checkbox" checked={form.booking_page_enabled === 'true'} onChange={(e) => setForm({ ...form, booking_page_enabled: String(e.currentTarget.checked) })} name="booking_page_enabled" />
+              {' '}Customers can book on the page
+            </label>
+          </fieldset>
           {save.error && <p class="error" role="alert" data-testid="settings-error">{save.error}</p>}
           <button type="submit" disabled={save.busy}>Save settings</button>
         </form>
       )}
+      {saved?.booking_page_enabled && saved.booking_page_slug && <PageLink slug={saved.booking_page_slug} />}
+    </section>
+  );
+}
+
+/** The live page's link and the one-line snippet for the shop's own site (which must be listed above). */
+function PageLink(props: { slug: string }) {
+  const url = `${location.origin}/book/${props.slug}`;
+  const snippet = `<script src="${location.origin}/book/embed.js" data-slug="${props.slug}"></script>`;
+  return (
+    <section class="card" aria-labelledby="page-link-title" data-testid="booking-page-link">
+      <h2 id="page-link-title">Your booking page</h2>
+      <p>Share this link: <a href={url} target="_blank" rel="noopener">{url}</a></p>
+      <label>Put the page on your own website (add the site to "Websites allowed to book online" first)
+        <textarea readOnly rows={2} value={snippet} name="embed_snippet" onFocus={(e) => e.currentTarget.select()} />
+      </label>
+      <small>Add data-mode="button" for a "Book now" button that opens the page instead.</small>
     </section>
   );
 }
