@@ -6,6 +6,7 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
+import { routeLimit } from '../platform/http/rate-limit.ts';
 import { AvailabilityResponse } from '../bookings/availability/availability.schemas.ts';
 import type { AvailabilityResponse as AvailabilityAnswer } from '../bookings/availability/availability.schemas.ts';
 import { sendCode, verifyCode } from '../customers/sign-in/sign-in.service.ts';
@@ -28,6 +29,9 @@ const ManageHeaders = Type.Object({
 export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: PageDeps }) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const deps = opts.deps;
+  // Public routes skip the global per-principal limit (rate-limit.ts); the two a script would hammer
+  // (the search, and challenges to farm) keep the search limit per client address.
+  const limited = { ...open, rateLimit: { ...routeLimit(deps.config.rateLimits.searchPerMinute), allowList: () => false } };
   // Nothing of the page's API is kept by a shared or browser cache (tokens, a customer's booking).
   app.addHook('onSend', async (_request, reply, payload) => {
     reply.header('cache-control', 'no-store');
@@ -40,7 +44,7 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
   }, async (request) => getBookingPage(deps, request.params.slug));
 
   app.get('/:slug/availability', {
-    config: open,
+    config: limited,
     schema: {
       operationId: 'searchBookingPageAvailability', tags,
       summary: 'Free start times (the customer\'s view of searchAvailability) for the page\'s store; no token',
@@ -52,7 +56,7 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
   });
 
   app.get('/:slug/challenge', {
-    config: open,
+    config: limited,
     schema: { operationId: 'getBookingPageChallenge', tags, summary: 'A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once', params: s.PageParams, response: { 200: s.ChallengeResponse, ...ERR } },
   }, async (request) => {
     await pageStore(deps, request.params.slug);

@@ -131,3 +131,14 @@ test('a challenge payload works once; a forged or expired one is refused', async
   assert.equal(errorCode(expired), 'CHALLENGE_FAILED');
   assert.equal(w.smtp.received.length <= 1, true);
 });
+
+test('the page\'s search and challenge keep the search rate limit per client address (429 RATE_LIMITED with Retry-After)', async () => {
+  const w = await pageShop({ app: { env: { RATE_LIMIT_SEARCH_PER_MIN: '3' } } });
+  for (let i = 0; i < 3; i++) assert.equal((await call(w.t.app, 'GET', `${BOOK}/challenge`)).status, 200);
+  const limited = await call(w.t.app, 'GET', `${BOOK}/challenge`);
+  assert.equal(limited.status, 429);
+  assert.equal(errorCode(limited), 'RATE_LIMITED');
+  assert.ok(Number(limited.headers['retry-after']) > 0);
+  // The page itself is not limited by it.
+  assert.equal((await call(w.t.app, 'GET', BOOK)).status, 200);
+});
