@@ -8,7 +8,7 @@ import { GENERATED_FILE, openApiDocument, renderTypes } from '../../client/opena
 
 const { app, engine } = await startTestApp();
 
-test('the generated client types match the served OpenAPI document (run npm run client:generate)', { skip: engine !== 'pglite' && 'one engine is enough' }, async () => {
+test('the generated client types match the served OpenAPI document (run npm run client:generate)', { skip: engine !== 'embedded' && 'one engine is enough' }, async () => {
   const expected = await renderTypes(await openApiDocument(app));
   const committed = readFileSync(GENERATED_FILE, 'utf8');
   assert.ok(committed === expected, 'client/schema.d.ts is stale against /openapi.json: run `npm run client:generate` and commit the result');

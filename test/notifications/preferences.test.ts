@@ -180,7 +180,7 @@ test('reading needs customer:read and saving needs customer:write', async () => 
   assert.equal((await list('')).status, 401);
 });
 
-test('concurrent upserts for the same key leave one row holding every toggle sent', { skip: t.engine !== 'pg' }, async () => {
+test('concurrent upserts for the same key leave one row holding every toggle sent', async () => {
   const me = await signedIn();
   const store = await fx.store();
   const sibling = await t.sibling();

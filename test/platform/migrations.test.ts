@@ -39,7 +39,7 @@ test('the exclusion constraint refuses overlapping live blocks on one unit', asy
   }
 });
 
-test('two processes migrating an empty database at once apply each migration and function file exactly once', { skip: engine !== 'pg' }, async () => {
+test('two processes migrating an empty database at once apply each migration and function file exactly once', async () => {
   const name = `bbo_test_mig_${process.pid}_${Date.now()}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const a = openPg({ connectionString: urlFor(name), poolSize: 2 });

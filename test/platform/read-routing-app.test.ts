@@ -17,7 +17,6 @@ import { engine, openTestDatabase } from '../support/engine.ts';
 import { testConfig } from '../support/app.ts';
 import { Fixtures } from '../support/fixtures.ts';
 
-const onServer = { skip: engine !== 'pg' };
 
 /** The real database as a "replica" whose replay position and health the test decides; it counts the statements it serves. */
 function replicaOf(real: Database) {
@@ -38,7 +37,7 @@ function replicaOf(real: Database) {
   return r;
 }
 
-test('a merchant reads their own write at once; the replica serves once it has replayed past it, and a failed replica is invisible', onServer, async () => {
+test('a merchant reads their own write at once; the replica serves once it has replayed past it, and a failed replica is invisible', async () => {
   const testDb = await openTestDatabase();
   const config = testConfig({ DATABASE_URL: testDb.url!, DATABASE_READ_URL: testDb.url! });
   const clock = fixedClock('2026-06-01T09:00:00Z');
@@ -119,7 +118,7 @@ test('a merchant reads their own write at once; the replica serves once it has r
   assert.ok(router.stats().fallbacks >= 1);
 });
 
-test('reads of the availability search, roster and customer search go through the read handle; the event feed does not', onServer, async () => {
+test('reads of the availability search, roster and customer search go through the read handle; the event feed does not', async () => {
   const testDb = await openTestDatabase();
   const config = testConfig({ DATABASE_URL: testDb.url!, DATABASE_READ_URL: testDb.url! });
   const clock = fixedClock('2026-06-01T09:00:00Z');

@@ -14,7 +14,8 @@ const exporter = new InMemorySpanExporter();
 // Tracing starts after this file's imports loaded pg: the loaded module is patched all the same.
 const tracing = startTracing(parseTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://127.0.0.1:9/unused' }, (m) => { throw new Error(m); }), { exporter });
 const t = await startTestApp();
-const onPg = engine === 'pg';
+// Both engines are PostgreSQL through node-postgres (the embedded one in a child process): traced alike.
+const onPg = engine === 'pg' || engine === 'embedded';
 
 const EMAIL = 'grace.hopper.trace@example.org';
 const PHONE_TYPED = '07812 345678';

@@ -14,8 +14,8 @@ export const TEST_SECRET = 'test-secret-0123456789-0123456789-abcdef';
 export interface TestApp {
   app: App;
   db: Database;
-  /** Connection string of this test database (pg engine only). */
-  url: string | null;
+  /** Connection string of this test database. */
+  url: string;
   clock: FixedClock;
   tokens: TokenService;
   config: Config;
@@ -60,7 +60,6 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
     fx: new Fixtures(testDb.db, tokens, clock),
     engine,
     async sibling() {
-      if (!testDb.url) throw new Error('sibling apps need the pg engine');
       const { openPg } = await import('../../src/platform/db/pg.adapter.ts');
       const db = openPg({ connectionString: testDb.url, poolSize: 20 });
       const other = await buildApp({ config, db, clock, tokens, logger: false });

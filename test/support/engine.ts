@@ -1,26 +1,31 @@
-// Each test file gets a fresh database: on PGlite, loaded from a migrated template dump; on the
-// PostgreSQL server, a new database cloned from a migrated template database.
-import fs from 'node:fs';
+// Each test file gets a fresh database, cloned (CREATE DATABASE ... TEMPLATE) from a template the
+// global setup migrated once per run. The embedded engine (the default) is real PostgreSQL 15 from
+// npm, one cluster per test run, started by the global setup in a temporary directory and reached
+// over its Unix socket; TEST_ENGINE=pg uses the PostgreSQL server at TEST_DATABASE_URL instead.
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
+import { socketUrl } from '../../src/platform/db/embedded/socket.ts';
 import type { Database } from '../../src/platform/db/port.ts';
 
-export type Engine = 'pglite' | 'pg';
+export type Engine = 'embedded' | 'pg';
 
-export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'pglite';
+export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'embedded';
 export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB ?? 'bbo_test_template';
+
 /**
- * The migrated template of one test run. The global setup runs in the test runner's process and
+ * The embedded cluster of one test run. The global setup runs in the test runner's process and
  * each test file in a child of it, so without TEST_RUN_ID the runner's pid names the run.
  */
-export function pgliteTemplateFile(runnerPid: number): string {
-  return path.join(os.tmpdir(), `bbo-pglite-template-${process.env.TEST_RUN_ID ?? runnerPid}.tar`);
+export function embeddedRunDir(runnerPid: number): string {
+  return path.join(os.tmpdir(), `bbo-test-pg-${process.env.TEST_RUN_ID ?? runnerPid}`);
 }
 
 export function serverUrl(): string {
+  // The data directory's path is short, so the socket is in it (src/platform/db/embedded/socket.ts).
+  const runner = Number(process.env.BBO_TEST_RUNNER_PID ?? process.ppid);
+  if (engine === 'embedded') return socketUrl(path.join(embeddedRunDir(runner), 'postgres'));
   const url = process.env.TEST_DATABASE_URL;
   if (!url) throw new Error('TEST_ENGINE=pg needs TEST_DATABASE_URL');
   return url;
@@ -46,19 +51,12 @@ let counter = 0;
 
 export interface TestDatabase {
   db: Database;
-  /** A connection string for this database (pg engine only): for extra processes or pools. */
-  url: string | null;
+  /** A connection string for this database: for extra processes or pools. */
+  url: string;
   close(): Promise<void>;
 }
 
 export async function openTestDatabase(): Promise<TestDatabase> {
-  if (engine === 'pglite') {
-    const blob = new Blob([fs.readFileSync(pgliteTemplateFile(process.ppid))]);
-    // A test file's process is short: V8's optimising recompile of PostgreSQL's WebAssembly costs more
-    // than it returns (a PGlite run took 39-42 s with the baseline compiler only, 51-52 s without).
-    const db = await openPglite({ dataDir: null, loadDataDir: blob, wasmTierUp: false });
-    return { db, url: null, close: () => db.close() };
-  }
   const name = `bbo_test_${process.pid}_${Date.now()}_${counter++}`;
   await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}`);
   const url = urlFor(name);

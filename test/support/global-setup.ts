@@ -1,18 +1,31 @@
-// Migrates one template per run; every test file then starts from a copy of it.
+// Migrates one template per run; every test file then starts from a copy of it. On the embedded
+// engine this also starts the run's own PostgreSQL cluster (in a temporary directory, removed at
+// the end), with durability off: a test run's data need not survive a power cut.
 import fs from 'node:fs';
-import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
+import path from 'node:path';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { migrate } from '../../src/platform/db/migrate.ts';
-import { adminQuery, engine, pgliteTemplateFile, TEMPLATE_DB, urlFor } from './engine.ts';
+import { startCluster, type Cluster } from '../../src/platform/db/embedded/cluster.ts';
+import { adminQuery, embeddedRunDir, engine, TEMPLATE_DB, urlFor } from './engine.ts';
+
+const TEST_SETTINGS = {
+  fsync: 'off',
+  synchronous_commit: 'off',
+  full_page_writes: 'off',
+  // Two test files at once, each with its pools, sibling apps and server processes.
+  max_connections: '300',
+  shared_buffers: '64MB',
+};
+
+let cluster: Cluster | null = null;
 
 export async function globalSetup() {
-  if (engine === 'pglite') {
-    const db = await openPglite({ dataDir: null, wasmTierUp: false }); // as engine.ts opens each copy
-    await migrate(db);
-    const dump = await db.dump();
-    fs.writeFileSync(pgliteTemplateFile(process.pid), Buffer.from(await dump.arrayBuffer()));
-    await db.close();
-    return;
+  if (engine === 'embedded') {
+    // engine.ts finds the run's cluster by the runner's pid: this process's own, and the parent of each test file.
+    process.env.BBO_TEST_RUNNER_PID = String(process.pid);
+    const dir = embeddedRunDir(process.pid);
+    fs.rmSync(dir, { recursive: true, force: true });
+    cluster = await startCluster({ pgdata: path.join(dir, 'postgres'), noSync: true, settings: TEST_SETTINGS });
   }
   await adminQuery(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
   await adminQuery(`CREATE DATABASE ${TEMPLATE_DB}`);
@@ -22,5 +35,7 @@ export async function globalSetup() {
 }
 
 export async function globalTeardown() {
-  if (engine === 'pglite') fs.rmSync(pgliteTemplateFile(process.pid), { force: true });
+  if (!cluster) return;
+  await cluster.stop();
+  fs.rmSync(embeddedRunDir(process.pid), { recursive: true, force: true });
 }

@@ -169,7 +169,7 @@ test('a blocked customer is offered nothing, while others are served the kept an
   assert.deepEqual(blocked, []);
 });
 
-test('processes keep their own answers, and each sees what another booked', { skip: engine !== 'pg' && 'a second process needs the server engine' }, async () => {
+test('processes keep their own answers, and each sees what another booked', async () => {
   const w = await shop({ t, week: ALL_WEEK([{ open: '10:00', close: '12:00' }]) });
   const other = await t.sibling();
   const slot = '2026-06-02T09:00:00.000Z';
@@ -180,7 +180,7 @@ test('processes keep their own answers, and each sees what another booked', { sk
   assert.ok(!startsOf(await search(w, DAYS, w.customer, other)).includes(slot));
 });
 
-test('searches racing bookings across two processes: once writes stop, both serve what a fresh search finds', { skip: engine !== 'pg' && 'a second process needs the server engine' }, async () => {
+test('searches racing bookings across two processes: once writes stop, both serve what a fresh search finds', async () => {
   const w = await shop({ t, units: 3, week: ALL_WEEK([{ open: '09:00', close: '17:00' }]) });
   const other = await t.sibling();
   const apps = [t.app, other];

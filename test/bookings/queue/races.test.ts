@@ -8,9 +8,8 @@ import { call, errorCode } from '../../support/http.ts';
 import { NOW, entryRow, join, queueWorld } from './queue-fixtures.ts';
 
 const ROUNDS = 5;
-const skip = engine !== 'pg';
 
-test('two staff seating the same entry at once book one appointment; the other is told it is already assigned', { skip }, async () => {
+test('two staff seating the same entry at once book one appointment; the other is told it is already assigned', async () => {
   const t = await startTestApp({ now: NOW });
   const sibling = await t.sibling();
   for (let round = 0; round < ROUNDS; round++) {
@@ -35,7 +34,7 @@ test('two staff seating the same entry at once book one appointment; the other i
   }
 });
 
-test('two entries seated at the same unit at once: one wins, the other gets STALE_SLOT and keeps its place', { skip }, async () => {
+test('two entries seated at the same unit at once: one wins, the other gets STALE_SLOT and keeps its place', async () => {
   const t = await startTestApp({ now: NOW });
   const sibling = await t.sibling();
   for (let round = 0; round < ROUNDS; round++) {
@@ -60,7 +59,7 @@ test('two entries seated at the same unit at once: one wins, the other gets STAL
   }
 });
 
-test('two joins with the same client_token at once queue one entry; both are answered with it', { skip }, async () => {
+test('two joins with the same client_token at once queue one entry; both are answered with it', async () => {
   const t = await startTestApp({ now: NOW });
   const sibling = await t.sibling();
   for (let round = 0; round < ROUNDS; round++) {

@@ -20,7 +20,7 @@ async function serviceRow(id: string) {
   return (await t.db.query('SELECT * FROM services WHERE id = $1', [id])).rows[0];
 }
 
-test('concurrent creates with one client_token make one service and all return it', { skip: engine !== 'pg' }, async () => {
+test('concurrent creates with one client_token make one service and all return it', async () => {
   const { store, token } = await setup();
   const other = await t.sibling();
   const body = { store_id: store.id, client_token: 'race', name: 'Massage', duration_min: 60, variants: [{ name: 'Long' }] };
@@ -35,7 +35,7 @@ test('concurrent creates with one client_token make one service and all return i
   assert.deepEqual(counts.rows[0], { s: 1, v: 1 });
 });
 
-test('concurrent updates of party_min and party_max cannot together break party_min <= party_max', { skip: engine !== 'pg' }, async () => {
+test('concurrent updates of party_min and party_max cannot together break party_min <= party_max', async () => {
   const { store, token, create } = await setup();
   const other = await t.sibling();
   for (let round = 0; round < 5; round++) {

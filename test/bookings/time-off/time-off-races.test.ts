@@ -21,7 +21,7 @@ const bookSlot = async (unitId: string, startsAt: string, endsAt: string) => {
 
 const outcome = (p: Promise<unknown>) => p.then(() => 'ok', (err) => err?.code ?? String(err));
 
-test('a booking and time-off racing for one slot: exactly one of them lands', { skip: engine !== 'pg' }, async () => {
+test('a booking and time-off racing for one slot: exactly one of them lands', async () => {
   for (let i = 0; i < 15; i++) {
     const unit = await t.fx.unit(store.id, { display_name: `Race ${i}` });
     const [booking, timeOff] = await Promise.all([
@@ -47,7 +47,7 @@ test('a booking and time-off racing for one slot: exactly one of them lands', { 
   }
 });
 
-test('a booking and a deactivation racing on one unit: never an upcoming booking on an inactive unit', { skip: engine !== 'pg' }, async () => {
+test('a booking and a deactivation racing on one unit: never an upcoming booking on an inactive unit', async () => {
   for (let i = 0; i < 15; i++) {
     const unit = await t.fx.unit(store.id, { display_name: `Closing ${i}` });
     const [booking, patch] = await Promise.all([

@@ -14,7 +14,7 @@ import { book, shop, startSmtp } from './support.ts';
 const smtp = await startSmtp();
 after(() => smtp.close());
 
-test('two workers on separate pools send every message exactly once', { skip: engine !== 'pg' }, async () => {
+test('two workers on separate pools send every message exactly once', async () => {
   const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
   const s = await shop(t);
   const N = 60;
