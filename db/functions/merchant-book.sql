@@ -41,8 +41,8 @@ BEGIN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
 
-  -- The store, the service and the customer, each refusal in this order (bookingFacts and the checks
-  -- after it in createAppointment).
+  -- The store, the service and the customer, each refusal in this order
+  -- (test/bookings/appointments/create.test.ts pins the refusals).
   SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
