@@ -72,11 +72,13 @@ const watchdog = setTimeout(async () => {
   const run = current;
   console.log(`\nwatchdog: ${run?.name ?? 'suite'} overran the suite budget; stopping (a cut proof fails the run)`);
   if (run) {
+    if (run.figures.length === 0) console.log('  (no figures recorded before the cut)');
     for (const [label, value] of run.figures) console.log(`  ${label}: ${value}`);
+    for (const n of run.notes) console.log(`  note: ${n}`);
     for (const f of run.failures) console.log(`  FAILURE ${f}`);
     await stopAll(run.servers);
     const proof = proofs.find((p) => p.name === run.name)!;
-    results.push({ proof, run, status: 'failed', reason: 'cut by the time bound before it finished (partial figures above)', ms: Date.now() - runStarted });
+    results.push({ proof, run, status: 'failed', reason: 'cut by the time bound before it finished (its figures so far are printed above)', ms: Date.now() - runStarted });
   }
   for (const p of proofs.slice(results.length)) results.push({ proof: p, run: null, status: 'failed', reason: 'not run: time bound', ms: 0 });
   await stopShared();
