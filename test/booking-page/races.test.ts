@@ -1,16 +1,13 @@
-// Races on the booking page, on the PostgreSQL server (the embedded engine has one connection and
-// cannot show them): two browsers holding one slot at once, through two server processes; a confirm
+// Races on the booking page, on both engines (the embedded one is real PostgreSQL too): two browsers holding one slot at once, through two server processes; a confirm
 // sent twice at once. The exclusion constraints decide; nobody checks and then inserts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine } from '../support/engine.ts';
 import { call } from '../support/http.ts';
 import { BOOK, pageHold, pageShop, signIn, solved } from './support.ts';
 
-const skip = engine !== 'pg' && 'races need the PostgreSQL server (TEST_ENGINE=pg)';
 const T10 = '2026-06-02T10:00:00.000Z';
 
-test('two browsers hold one slot at once (two processes): exactly one gets it, the other holds nothing', { skip }, async () => {
+test('two browsers hold one slot at once (two processes): exactly one gets it, the other holds nothing', async () => {
   const w = await pageShop();
   const other = await w.t.sibling();
   for (let round = 0; round < 5; round++) {
@@ -27,7 +24,7 @@ test('two browsers hold one slot at once (two processes): exactly one gets it, t
   }
 });
 
-test('one hold confirmed twice at once makes one appointment; both answers name it', { skip }, async () => {
+test('one hold confirmed twice at once makes one appointment; both answers name it', async () => {
   const w = await pageShop();
   const held = await pageHold(w, T10);
   const me = await signIn(w, 'twice@example.com');
