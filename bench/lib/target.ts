@@ -5,30 +5,36 @@ import path from 'node:path';
 import pg from 'pg';
 import type { Database, QueryResult, Row } from '../../src/platform/db/port.ts';
 import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
+import { embeddedCluster, embeddedUrl } from '../../src/platform/db/embedded-postgres.adapter.ts';
 
 export interface Target extends Database {
   /** Human description, e.g. "PostgreSQL 127.0.0.1:5432/bbo_bench" or "embedded PGlite (data/pglite)". */
   readonly label: string;
 }
 
+const pglite = () => process.env.EMBEDDED_ENGINE === 'pglite';
+
 export function embeddedDir(): string {
-  return path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'pglite');
+  return path.join(path.resolve(process.env.DATA_DIR ?? './data'), pglite() ? 'pglite' : 'postgres');
 }
 
 export async function openTarget(databaseUrl: string | null): Promise<Target> {
-  if (!databaseUrl) {
+  if (!databaseUrl && pglite()) {
     const dir = embeddedDir();
     const db = await openPglite({ dataDir: dir });
     return Object.assign(db, { label: `embedded PGlite (${path.relative(process.cwd(), dir) || dir})` });
   }
-  const client = new pg.Client({ connectionString: databaseUrl, options: '-c TimeZone=UTC' });
+  // The embedded PostgreSQL: started here (or joined, when npm start runs it) and stopped on close.
+  const embedded = !databaseUrl;
+  const connectionString = databaseUrl || (await embeddedUrl(path.resolve(process.env.DATA_DIR ?? './data'), { logLevel: 'warn', join: true }));
+  const client = new pg.Client({ connectionString, options: '-c TimeZone=UTC' });
   await client.connect();
-  const url = new URL(databaseUrl);
+  const url = new URL(connectionString);
   const wrap = (r: pg.QueryResult): QueryResult<any> => ({ rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length });
   const query = async (sql: string, params?: readonly unknown[]) => wrap(await client.query(sql, params as unknown[] | undefined));
   return {
     engine: 'pg',
-    label: `PostgreSQL ${url.host}${url.pathname}`,
+    label: embedded ? `embedded PostgreSQL (${embeddedDir()})` : `PostgreSQL ${url.host}${url.pathname}`,
     query,
     async transaction(fn) {
       await client.query('BEGIN');
@@ -49,6 +55,7 @@ export async function openTarget(databaseUrl: string | null): Promise<Target> {
     },
     async close() {
       await client.end();
+      await (await embeddedCluster())?.stop();
     },
   };
 }

