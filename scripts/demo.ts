@@ -1,11 +1,13 @@
 // npm run demo: seeds a demo store through the API itself (units, services, customers with
 // history, today's appointments, a walk-in queue) and prints ready-to-paste curl commands with
-// working tokens. Runs in-process on the configured database (DATA_DIR or DATABASE_URL), so with
-// the embedded engine run it while the server is stopped. Running it again reuses the demo store.
+// working tokens. Runs in-process on the configured database (DATA_DIR or DATABASE_URL). On the
+// embedded PostgreSQL it joins the server `npm start` runs on DATA_DIR, or starts the database for
+// itself while the service is stopped. Running it again reuses the demo store.
 import { randomBytes } from 'node:crypto';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
+import { embeddedCluster } from '../src/platform/db/embedded-postgres.adapter.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { createMessagesWorker } from '../src/notifications/messages/worker.ts';
@@ -17,7 +19,8 @@ const base = loadConfig();
 const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error', webhooks: Object.freeze({ ...base.webhooks, allowPrivateTargets: true }) });
 const baseUrl = `http://${base.host === '0.0.0.0' ? '127.0.0.1' : base.host}:${base.port}`;
 
-if (!base.databaseUrl) {
+// PGlite allows one process; the embedded PostgreSQL is joined while the service runs.
+if (!base.databaseUrl && base.embeddedEngine === 'pglite') {
   const running = await fetch(`${baseUrl}/healthz`).then(() => true, () => false);
   if (running) {
     console.error(`A server is answering at ${baseUrl}. The embedded database allows one process at a time: stop it, run the demo, then npm start.`);
@@ -25,7 +28,10 @@ if (!base.databaseUrl) {
   }
 }
 
-const db = await openDatabase(config);
+const db = await openDatabase(config, undefined, { join: true }).catch((err: Error) => {
+  console.error(`Cannot open the database: ${err.message}`);
+  process.exit(1);
+});
 await migrate(db);
 const app = await buildApp({ config, db, logger: false });
 
@@ -159,6 +165,7 @@ const mailboxLines = kept
 
 await app.close();
 await db.close();
+await (await embeddedCluster())?.stop(); // only when the demo started the database itself
 
 console.log(`Demo store "${DEMO_STORE}" (${storeId}) is ready on the ${base.databaseUrl ? 'PostgreSQL server' : 'embedded database'}.`);
 for (const n of notes) console.log(`note: ${n}`);

@@ -211,7 +211,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       preferencesPerMinute: int(env, 'RATE_LIMIT_PREFERENCES_PER_MIN', 60, 1, 10_000_000),
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
-    dbPoolSize: int(env, 'DB_POOL_SIZE', 16, 1, 500),
+    // The embedded PostgreSQL shares a small machine with the service: each connection is a process of its own.
+    dbPoolSize: int(env, 'DB_POOL_SIZE', databaseUrl ? 16 : 8, 1, 500),
     availabilityCacheMb: int(env, 'AVAILABILITY_CACHE_MB', 32, 0, 4096),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
     embeddedWasmTierUp: flag(env, 'EMBEDDED_WASM_TIER_UP', true),

@@ -79,7 +79,11 @@ async function initialise(pgdata: string, who: RunAs, noSync: boolean): Promise<
     child.stdout.on('data', (c: Buffer) => (output += c));
     child.stderr.on('data', (c: Buffer) => (output += c));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`initdb failed (exit ${code}): ${output.trim().split('\n').slice(-3).join(' ')}`))));
+    child.on('exit', (code) => {
+      if (code === 0) return resolve();
+      const hint = /Permission denied/.test(output) && who.uid !== undefined ? ' (the system user postgres must be able to enter every directory above DATA_DIR)' : '';
+      reject(new Error(`initdb failed (exit ${code}): ${output.trim().split('\n').slice(-2).join(' ')}${hint}`));
+    });
   });
 }
 
