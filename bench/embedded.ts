@@ -32,7 +32,8 @@ const label = str(args, 'label') ?? 'embedded';
 const resultsDir = path.resolve('bench/results', `${day}-${label}`);
 fs.mkdirSync(resultsDir, { recursive: true });
 const secret = randomBytes(32).toString('hex');
-const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).filter((w) => w.startsWith('--'));
+// npm start's node arguments, with their values (between `node` and the script).
+const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
 
 interface Candidate {
   name: string;
@@ -139,20 +140,15 @@ async function measure(c: Candidate) {
 }
 
 const started = new Date();
-const runs = [];
+const runs: unknown[] = [];
+const file = path.resolve('bench/results', `${day}-${label}.json`);
+// Written after every candidate, so a run that fails later keeps what it measured.
+const save = () => writeJson(file, { started: started.toISOString(), finished: new Date().toISOString(), node: process.version, cores: os.cpus().length, loadavgAtEnd: os.loadavg(), scale, options: opts, runs });
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse();
-  for (const c of order) runs.push({ round: round + 1, ...(await measure(c)) });
+  for (const c of order) {
+    runs.push({ round: round + 1, loadavgBefore: os.loadavg(), ...(await measure(c)) });
+    save();
+  }
 }
-const file = path.resolve('bench/results', `${day}-${label}.json`);
-writeJson(file, {
-  started: started.toISOString(),
-  finished: new Date().toISOString(),
-  node: process.version,
-  cores: os.cpus().length,
-  loadavgAtEnd: os.loadavg(),
-  scale,
-  options: opts,
-  runs,
-});
 console.log(`\nresults: ${path.relative(process.cwd(), file)}`);

@@ -30,6 +30,9 @@ export async function embeddedUrl(dataDir: string, options: { logLevel?: string;
   if (options.join && liveOwner(pgdata) !== null && runningServer(pgdata)?.ready) {
     return socketUrl(socketDirFor(pgdata, await runAs()));
   }
+  // A server this process started and stopped (or started on another directory) is started again.
+  const current = started && (await started.catch(() => null));
+  if (current && (!current.running() || current.pgdata !== pgdata)) started = null;
   if (!started) {
     const log = pino({ level: options.logLevel ?? 'info', base: { component: 'postgres' } });
     started = startCluster({ pgdata, log: (level, line) => log[level](line) });

@@ -24,6 +24,9 @@ export type LogLevel = 'debug' | 'info' | 'warn' | 'error';
 
 export interface Cluster {
   readonly pid: number;
+  readonly pgdata: string;
+  /** False once the server has exited (stopped or crashed). */
+  running(): boolean;
   readonly socketDir: string;
   /** A connection string for a database of this cluster. */
   url(database?: string): string;
@@ -170,6 +173,8 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     });
     return {
       pid: child.pid!,
+      pgdata,
+      running: () => child.exitCode === null && child.signalCode === null,
       socketDir,
       url: (database = 'postgres') => socketUrl(socketDir, database),
       onUnexpectedExit(fn) {
