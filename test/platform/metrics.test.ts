@@ -10,6 +10,7 @@ import { startTestApp } from '../support/app.ts';
 import { emit } from '../../src/events/outbox.ts';
 import { shop, search } from '../bookings/online/helpers.ts';
 import type { App } from '../../src/app.ts';
+import { loadConfig } from '../../src/config.ts';
 
 const TOKEN = 'metrics-token-0123456789abcdef';
 const PROMTOOL = '/usr/bin/promtool';
@@ -200,4 +201,12 @@ test('without METRICS_TOKEN there is no /metrics: 404 like an unknown path, and 
   assert.equal(off.app.metrics, null);
   const doc = JSON.parse((await t.app.inject({ method: 'GET', url: '/openapi.json' })).body);
   assert.equal(doc.paths['/metrics'], undefined);
+});
+
+test('METRICS_TOKEN shorter than 16 characters, or not a bearer token, is refused at start', () => {
+  const base = { AUTH_SECRET: 'test-secret-0123456789-0123456789-abcdef' };
+  assert.throws(() => loadConfig({ ...base, METRICS_TOKEN: 'short-token' }), /METRICS_TOKEN must be at least 16 characters/);
+  assert.throws(() => loadConfig({ ...base, METRICS_TOKEN: 'has spaces in it 0123456789' }), /METRICS_TOKEN must be a bearer token/);
+  assert.equal(loadConfig(base).metrics.token, null);
+  assert.equal(loadConfig({ ...base, METRICS_TOKEN: TOKEN }).metrics.token, TOKEN);
 });

@@ -106,6 +106,10 @@ test('no body, token, email, phone or note in any span of a search and an edit',
   assert.equal(refused.statusCode, 400);
 
   const spans = exporter.getFinishedSpans();
+  // The refused edit's span says it failed (status code), without the error's message.
+  const failed = spans.filter((s) => s.name === 'PATCH /api/v1/customers/:customerId' && s.attributes['http.response.status_code'] === 400);
+  assert.equal(failed.length, 1);
+  assert.equal(failed[0].status.message, undefined);
   assert.ok(spans.filter((s) => parentOf(s) === undefined).length >= 4, 'each request left its trace');
   const search = traceOfLastRequest('/api/v1/customers/search', 'GET');
   if (onPg) assert.ok(search.spans.some((s) => s.attributes['db.system'] === 'postgresql' || s.attributes['db.system.name'] === 'postgresql'), 'the search\'s statements are traced');
@@ -116,6 +120,13 @@ test('no body, token, email, phone or note in any span of a search and an edit',
     assert.doesNotMatch(text, /[?&]q=/, 'no query string');
     assert.doesNotMatch(text, /[Bb]earer/);
   }
+});
+
+test('OTEL_EXPORTER_OTLP_ENDPOINT turns tracing on; unset, off; anything but an http(s) URL is refused at start', () => {
+  const fail = (m: string): never => { throw new Error(m); };
+  assert.equal(parseTracingConfig({}, fail).endpoint, null);
+  assert.deepEqual({ ...parseTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318', OTEL_SERVICE_NAME: 'api-eu' }, fail) }, { endpoint: 'http://collector:4318', serviceName: 'api-eu' });
+  assert.throws(() => parseTracingConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4317' }, fail), /OTEL_EXPORTER_OTLP_ENDPOINT must be an http\(s\) URL/);
 });
 
 test.after(() => tracing.shutdown());

@@ -6,11 +6,11 @@
 // status code, the path without its query string (a customer search's q is a name, email or phone),
 // and SQL text with $n placeholders. Never a statement's values (enhancedDatabaseReporting stays
 // false), a body, a header, or an exception's message (recordExceptions: false; a database error's
-// detail can quote a row's values).
+// detail can quote a row's values), nor a status message (the same error message).
 import { createRequire } from 'node:module';
 import type { Span } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type SpanExporter } from '@opentelemetry/sdk-trace-base';
+import { BatchSpanProcessor, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -49,13 +49,29 @@ function patchLoadedPg(instrumentation: PgInstrumentation): void {
   }
 }
 
+/**
+ * Hands spans on without their status message: @fastify/otel sets it to a failed request's error
+ * message, and an error message may quote what the client sent. The status code stays.
+ */
+function withoutStatusMessages(inner: SpanProcessor): SpanProcessor {
+  return {
+    onStart: (span, parentContext) => inner.onStart(span, parentContext),
+    onEnd(span: ReadableSpan) {
+      if (span.status.message !== undefined) (span as { status: ReadableSpan['status'] }).status = { code: span.status.code };
+      inner.onEnd(span);
+    },
+    forceFlush: () => inner.forceFlush(),
+    shutdown: () => inner.shutdown(),
+  };
+}
+
 /** Starts tracing for this process. Call once, before the app is built (preload.ts does). */
 export function startTracing(config: TracingConfig, options: TracingOptions = {}): Tracing {
   const exporter = options.exporter ?? new OTLPTraceExporter({ url: `${config.endpoint!.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
     // A test's exporter sees each span as it ends; production batches them off the request path.
-    spanProcessors: [options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)],
+    spanProcessors: [withoutStatusMessages(options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter))],
   });
   provider.register();
 
