@@ -1,4 +1,4 @@
-// node bench/topology.ts [--scale 0.1] [--duration 10] [--connections 32] [--label topology] [--reuse]
+// node bench/topology.ts [--scale 1] [--duration 10] [--connections 32] [--label topology] [--reuse] [--no-data]
 // Reads per second and p99 of the diary (a week of a 10-unit store) and the availability search (31
 // days, 20 units) in three setups, side by side in one run, on the topology of scripts/topology.ts
 // (primary 5441, replica 5442, PgBouncer 5443, built here unless --reuse):
@@ -26,7 +26,7 @@ import { availabilityMonth } from './scenarios/online.ts';
 import { DEFAULT_TOPOLOGY, topologyUp, urlOf, waitForReplay } from '../reliability/topology.ts';
 
 const args = parseArgs();
-const scale = num(args, 'scale', 0.1);
+const scale = num(args, 'scale', 1);
 const duration = num(args, 'duration', 10);
 const warmup = num(args, 'warmup', 3);
 const connections = num(args, 'connections', 32);
@@ -42,8 +42,12 @@ if (args.reuse !== true) {
   console.log(`topology up in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
 }
 const primaryUrl = urlOf(o.primaryPort, DATABASE);
-const data = spawnSync(process.execPath, ['bench/data.ts', '--scale', String(scale), '--database-url', primaryUrl, '--add-online-store', '--reset'], { stdio: 'inherit' });
-if (data.status !== 0) throw new Error('bench:data failed');
+// --no-data: the dataset is already in the primary's database (for example restored with
+// pg_dump -Fc OTHER | pg_restore -d postgres://postgres@127.0.0.1:5441/bbo_bench_topology).
+if (args['no-data'] !== true) {
+  const data = spawnSync(process.execPath, ['bench/data.ts', '--scale', String(scale), '--database-url', primaryUrl, '--add-online-store'], { stdio: 'inherit' });
+  if (data.status !== 0) throw new Error('bench:data failed');
+}
 await waitForReplay(o, DATABASE, 300_000);
 
 const db = openPg({ connectionString: primaryUrl, poolSize: 4 });
@@ -111,5 +115,5 @@ for (const s of scenarios) {
 }
 console.log('\n' + lines.join('\n'));
 const file = path.resolve('bench/results', `${new Date().toISOString().slice(0, 10)}-${label}.json`);
-fs.writeFileSync(file, JSON.stringify({ started: new Date().toISOString(), scale, duration, warmup, connections, cores: os.cpus().length, loadavg: os.loadavg(), rows }, null, 2));
+fs.writeFileSync(file, JSON.stringify({ started: new Date().toISOString(), scale: args['no-data'] === true ? 'existing dataset' : scale, appointments: fx.appointments, duration, warmup, connections, cores: os.cpus().length, loadavg: os.loadavg(), rows }, null, 2));
 console.log(`results: ${path.relative(process.cwd(), file)}`);
