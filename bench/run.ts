@@ -22,7 +22,7 @@ import { memoryOf, RssSampler, startChild, type Child } from './harness/server.t
 import { httpLoad, type LoadResult } from './harness/load.ts';
 import { growthTable, steadyTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
 import { measureWriteCeiling, type CeilingResult } from './harness/ceiling.ts';
-import { openPglite } from '../src/platform/db/pglite.adapter.ts';
+import { openTarget } from './lib/target.ts';
 import { ALL_SCENARIOS, runScenario, type RunOptions } from './harness/scenario-runner.ts';
 import { measureEventCost, type EventCostReport } from './harness/event-cost.ts';
 import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from './webhooks.ts';
@@ -80,13 +80,13 @@ const nodeArgs = [
 
 const engineLine = databaseUrl
   ? `engine: PostgreSQL server (${new URL(databaseUrl).host}${new URL(databaseUrl).pathname}), service pool ${poolSize}`
-  : `engine: EMBEDDED PGlite (${embeddedDir()}): DATABASE_URL is not set. One in-process connection; the SQL-only limit is not measured.`;
+  : `engine: the EMBEDDED PostgreSQL (${embeddedDir()}): DATABASE_URL is not set. The service owns it while it runs; the SQL-only limit is not measured.`;
 console.log(engineLine);
 console.log(`event consumers (webhook and messages workers): ${workersInProcess ? 'in the service process (--workers)' : 'not in the service process (WORKER_ENABLED=false); --workers puts them there'}`);
 console.log(`load: ${opts.connections} connections, ${opts.duration} s per phase (+${opts.warmup} s warm-up), node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
 
 async function openDb(url: string | null): Promise<Database> {
-  return url ? openPg({ connectionString: url, poolSize }) : openPglite({ dataDir: embeddedDir() });
+  return url ? openPg({ connectionString: url, poolSize }) : openTarget(null);
 }
 
 async function measureCeiling(): Promise<number> {
@@ -169,12 +169,12 @@ console.log('\n' + table(main.reports, ceiling, writeCeiling));
 console.log(`server peak RSS over the whole run (VmHWM): ${main.hwmMb} MB`);
 if (opts.steady.length) console.log('\nLatency at a steady rate (open loop, evenly spaced arrivals, from the scheduled send):\n' + steadyTable(main.reports));
 
-// The same scenarios on the embedded engine (a small shop's setup): PGlite under --embedded-dir.
+// The same scenarios on the embedded engine (a small shop's setup): the embedded PostgreSQL under --embedded-dir.
 let embedded: Awaited<ReturnType<typeof runAll>> | null = null;
 if (embeddedArg && databaseUrl) {
   process.env.DATA_DIR = embeddedArg;
   embedded = await runAll(null, ALL_SCENARIOS, 'embedded', false);
-  console.log(`\nEmbedded engine (PGlite, ${embeddedDir()}, ${embedded.appointments.toLocaleString('en-GB')} appointments) beside the server:`);
+  console.log(`\nEmbedded engine (PostgreSQL, ${embeddedDir()}, ${embedded.appointments.toLocaleString('en-GB')} appointments) beside the server:`);
   console.log(sideBySide(main.reports, embedded.reports));
   console.log(`embedded server peak RSS (VmHWM): ${embedded.hwmMb} MB`);
 }
@@ -268,7 +268,7 @@ const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.j
 writeJson(file, {
   started: started.toISOString(),
   finished: new Date().toISOString(),
-  engine: databaseUrl ? 'pg' : 'pglite',
+  engine: databaseUrl ? 'pg' : 'embedded',
   engineLine,
   node: process.version,
   cores: os.cpus().length,

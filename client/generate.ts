@@ -1,12 +1,13 @@
-// npm run client:generate: builds the app in-process (an in-memory embedded database, no server,
-// nothing listening), reads its OpenAPI document and writes client/schema.d.ts.
+// npm run client:generate: builds the app in-process (on a database handle that is never
+// connected: building the app sends no statement; nothing listens), reads its OpenAPI document and
+// writes client/schema.d.ts.
 import { writeFileSync } from 'node:fs';
 import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
-import { openPglite } from '../src/platform/db/pglite.adapter.ts';
+import { openPg } from '../src/platform/db/pg.adapter.ts';
 import { GENERATED_FILE, openApiDocument, renderTypes } from './openapi-types.ts';
 
-const db = await openPglite({ dataDir: null });
+const db = openPg({ connectionString: 'postgresql://unused@127.0.0.1:1/unused', poolSize: 1 });
 const app = await buildApp({ config: loadConfig({ LOG_LEVEL: 'silent' }), db, logger: false });
 try {
   writeFileSync(GENERATED_FILE, await renderTypes(await openApiDocument(app)));

@@ -19,14 +19,6 @@ const base = loadConfig();
 const config = Object.freeze({ ...base, adminToken: randomBytes(24).toString('hex'), logLevel: 'error', webhooks: Object.freeze({ ...base.webhooks, allowPrivateTargets: true }) });
 const baseUrl = `http://${base.host === '0.0.0.0' ? '127.0.0.1' : base.host}:${base.port}`;
 
-// PGlite allows one process; the embedded PostgreSQL is joined while the service runs.
-if (!base.databaseUrl && base.embeddedEngine === 'pglite') {
-  const running = await fetch(`${baseUrl}/healthz`).then(() => true, () => false);
-  if (running) {
-    console.error(`A server is answering at ${baseUrl}. The embedded database allows one process at a time: stop it, run the demo, then npm start.`);
-    process.exit(1);
-  }
-}
 
 const db = await openDatabase(config, undefined, { join: true }).catch((err: Error) => {
   console.error(`Cannot open the database: ${err.message}`);

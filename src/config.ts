@@ -39,9 +39,6 @@ export interface Config {
   /** Memory for kept availability answers, in MiB (0: every search computes afresh). */
   readonly availabilityCacheMb: number;
   /** The embedded engine's WebAssembly may be recompiled by V8's optimising tier (false: baseline only, half the peak memory). */
-  readonly embeddedWasmTierUp: boolean;
-  /** The embedded engine: real PostgreSQL in a child process (default) or PGlite (EMBEDDED_ENGINE=pglite). */
-  readonly embeddedEngine: 'postgres' | 'pglite';
   readonly events: {
     /** How often the live stream's pump reads the feed (ms). */
     readonly streamPollMs: number;
@@ -215,8 +212,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dbPoolSize: int(env, 'DB_POOL_SIZE', databaseUrl ? 16 : 8, 1, 500),
     availabilityCacheMb: int(env, 'AVAILABILITY_CACHE_MB', 32, 0, 4096),
     dbPreparedStatements: flag(env, 'DB_PREPARED_STATEMENTS', true),
-    embeddedWasmTierUp: flag(env, 'EMBEDDED_WASM_TIER_UP', true),
-    embeddedEngine: text(env, 'EMBEDDED_ENGINE') === 'pglite' ? 'pglite' : 'postgres',
     events: Object.freeze({
       streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),
       streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),

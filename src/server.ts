@@ -57,9 +57,9 @@ const eventPruning = startPruning(db, systemClock, app.log);
   void shutdown('embedded PostgreSQL stopped', 1);
 });
 
-// A background worker's own connections (on a PostgreSQL server or the embedded PostgreSQL); PGlite's one connection otherwise.
+// A background worker's own connections, on a PostgreSQL server or the embedded PostgreSQL alike.
 async function ownConnections(wanted: boolean, poolSize: number, name: string) {
-  if (!wanted || db.engine === 'pglite') return db;
+  if (!wanted) return db;
   return openDatabase({ ...config, dbPoolSize: poolSize }, (err) => app.log.warn({ err: { message: err.message } }, `${name}: idle database connection lost`));
 }
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).

@@ -4,26 +4,18 @@
 import path from 'node:path';
 import pg from 'pg';
 import type { Database, QueryResult, Row } from '../../src/platform/db/port.ts';
-import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
 import { embeddedCluster, embeddedUrl } from '../../src/platform/db/embedded-postgres.adapter.ts';
 
 export interface Target extends Database {
-  /** Human description, e.g. "PostgreSQL 127.0.0.1:5432/bbo_bench" or "embedded PGlite (data/pglite)". */
+  /** Human description, e.g. "PostgreSQL 127.0.0.1:5432/bbo_bench" or "embedded PostgreSQL (data/postgres)". */
   readonly label: string;
 }
 
-const pglite = () => process.env.EMBEDDED_ENGINE === 'pglite';
-
 export function embeddedDir(): string {
-  return path.join(path.resolve(process.env.DATA_DIR ?? './data'), pglite() ? 'pglite' : 'postgres');
+  return path.join(path.resolve(process.env.DATA_DIR ?? './data'), 'postgres');
 }
 
 export async function openTarget(databaseUrl: string | null): Promise<Target> {
-  if (!databaseUrl && pglite()) {
-    const dir = embeddedDir();
-    const db = await openPglite({ dataDir: dir });
-    return Object.assign(db, { label: `embedded PGlite (${path.relative(process.cwd(), dir) || dir})` });
-  }
   // The embedded PostgreSQL: started here (or joined, when npm start runs it) and stopped on close.
   const embedded = !databaseUrl;
   const connectionString = databaseUrl || (await embeddedUrl(path.resolve(process.env.DATA_DIR ?? './data'), { logLevel: 'warn', join: true }));

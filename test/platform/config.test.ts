@@ -29,11 +29,10 @@ test('bad values are refused at start with a message naming the variable', () =>
   }
 });
 
-test("the embedded engine's WebAssembly may tier up unless EMBEDDED_WASM_TIER_UP turns it off", () => {
-  assert.equal(loadConfig({}).embeddedWasmTierUp, true);
-  assert.equal(loadConfig({ EMBEDDED_WASM_TIER_UP: 'false' }).embeddedWasmTierUp, false);
-  assert.equal(loadConfig({ EMBEDDED_WASM_TIER_UP: '1' }).embeddedWasmTierUp, true);
-  assert.throws(() => loadConfig({ EMBEDDED_WASM_TIER_UP: 'low' }), /EMBEDDED_WASM_TIER_UP/);
+test('the embedded PostgreSQL gets a pool of 8 connections, a server 16, unless DB_POOL_SIZE says otherwise', () => {
+  assert.equal(loadConfig({}).dbPoolSize, 8);
+  assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@db.example/shop' }).dbPoolSize, 16);
+  assert.equal(loadConfig({ DB_POOL_SIZE: '12' }).dbPoolSize, 12);
 });
 
 test('prepared statements are on unless DB_PREPARED_STATEMENTS turns them off', () => {

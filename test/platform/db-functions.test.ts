@@ -11,17 +11,12 @@ import { migrate, readMigrations, type Migration } from '../../src/platform/db/m
 import { definedFunctions, functionFile, readFunctionFiles, FUNCTIONS_DIR, type FunctionFile } from '../../src/platform/db/functions.ts';
 import { splitStatements } from '../../src/platform/db/statements.ts';
 import type { Database, Queryable } from '../../src/platform/db/port.ts';
-import { openPglite } from '../../src/platform/db/pglite.adapter.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
 
 let counter = 0;
-/** An empty database of the engine under test: a new PGlite, or a new database on the server the engine runs. */
+/** An empty database on the server the engine under test runs (the embedded one or TEST_DATABASE_URL). */
 async function openEmpty(): Promise<{ db: Database; close(): Promise<void> }> {
-  if ((engine as string) === 'pglite') {
-    const db = await openPglite({ dataDir: null, wasmTierUp: false });
-    return { db, close: () => db.close() };
-  }
   const name = `bbo_test_fn_${process.pid}_${Date.now()}_${counter++}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const db = openPg({ connectionString: urlFor(name), poolSize: 2 });

@@ -1,7 +1,5 @@
-import path from 'node:path';
 import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
-import { openPglite } from './pglite.adapter.ts';
 import { openPg } from './pg.adapter.ts';
 import { embeddedUrl } from './embedded-postgres.adapter.ts';
 
@@ -11,15 +9,12 @@ export interface OpenOptions {
 }
 
 /**
- * DATABASE_URL selects the PostgreSQL server; otherwise the embedded engine stores its files under
- * DATA_DIR: real PostgreSQL in a child process (DATA_DIR/postgres), or PGlite when EMBEDDED_ENGINE=pglite.
+ * DATABASE_URL selects the PostgreSQL server; otherwise the embedded engine: real PostgreSQL in a
+ * child process, its files under DATA_DIR/postgres (docs/decisions/embedded-engine.md).
  */
 export async function openDatabase(config: Config, onError?: (err: Error) => void, options: OpenOptions = {}): Promise<Database> {
   if (config.databaseUrl) {
     return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
-  }
-  if (config.embeddedEngine === 'pglite') {
-    return openPglite({ dataDir: path.join(config.dataDir, 'pglite'), wasmTierUp: config.embeddedWasmTierUp });
   }
   const url = await embeddedUrl(config.dataDir, { logLevel: config.logLevel, join: options.join });
   return openPg({ connectionString: url, poolSize: config.dbPoolSize, onError });

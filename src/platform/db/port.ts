@@ -1,5 +1,5 @@
-// The one database port. Two adapters implement it: PGlite (embedded) and pg (a PostgreSQL server).
-// Rows come back as plain JSON values on both engines: instants as ISO strings, dates as
+// The one database port, implemented by the pg adapter on a PostgreSQL server or on the embedded
+// PostgreSQL (embedded-postgres.adapter.ts). Rows come back as plain JSON values: instants as ISO strings, dates as
 // YYYY-MM-DD, bigint and numeric as numbers (see value-parsers.ts).
 
 export type Row = Record<string, any>;
@@ -26,7 +26,7 @@ export interface Queryable {
 export type Tx = Queryable;
 
 export interface Database extends Queryable {
-  readonly engine: 'pglite' | 'pg';
+  readonly engine: 'pg';
   /** Runs fn in one transaction: committed when fn resolves, rolled back when it throws. */
   transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
   /** Runs a script of several statements (migrations). */
