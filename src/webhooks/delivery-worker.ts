@@ -9,13 +9,10 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/port.ts';
 import { isRetryable } from '../platform/db/pg-errors.ts';
-import { emit } from '../events/outbox.ts';
-import { claimDue, completeAttempts, dispatchBatch, eventOf, type AttemptOutcome, type ClaimedDelivery } from './delivery-queue.repository.ts';
-import { disableEndpoint } from './endpoints.repository.ts';
-import { presentEndpoint } from './webhooks.presenter.ts';
-import { nextAttemptAt, retryAfterMs, type Random } from './retry-policy.ts';
-import { createAgents, destroyAgents, sendAttempt, ATTEMPT_TIMEOUT_MS, type Agents } from './sender.ts';
-import { signatureHeaders } from './signing.ts';
+import { claimDue, completeAttempts, dispatchBatch, type AttemptOutcome, type ClaimedDelivery } from './delivery-queue.repository.ts';
+import type { Random } from './retry-policy.ts';
+import { createAgents, destroyAgents, ATTEMPT_TIMEOUT_MS, type Agents } from './sender.ts';
+import { attemptDelivery, disableWithEvent } from './attempt.ts';
 import type { Resolver } from './target-guard.ts';
 import { noGate, type YieldGate } from '../platform/background/yield-gate.ts';
 
@@ -243,41 +240,10 @@ export class WebhookWorker {
     });
   }
 
-  /** One attempt of one delivery; its outcome waits in this.outcomes for the next flush. */
+  /** One attempt of one delivery (attempt.ts); its outcome waits in this.outcomes for the next flush. */
   private async attempt(c: ClaimedDelivery): Promise<void> {
-    const now = this.o.clock.now();
-    const event = eventOf(c);
-    const base = { delivery_id: c.id, attempt: c.attempt, endpoint_id: c.endpoint_id, event_id: c.event_id, event_type: c.event_type, attempted_at: now.toISOString() };
-    if (!event) {
-      this.outcomes.push({ ...base, ok: false, http_status: null, error: 'the event is no longer retained', duration_ms: 0, body: null, next_at: null });
-      return;
-    }
-    const body = JSON.stringify(event);
-    const headers = signatureHeaders(c.event_id, now, body, { secret: c.secret, previousSecret: c.previous_secret });
-    let result;
-    try {
-      result = await sendAttempt(c.url, headers, body, {
-        rules: { requireHttps: this.o.settings.requireHttps, allowPrivate: this.o.settings.allowPrivateTargets },
-        resolve: this.o.resolve,
-        timeoutMs: this.timeoutMs,
-        agents: this.agents,
-      });
-    } catch (err) {
-      result = { ok: false, status: null, error: `send failed: ${(err as Error).message}`.slice(0, 300), durationMs: 0, body: null, retryAfter: null };
-    }
-    const gone = result.status === 410;
-    const next = result.ok || gone
-      ? null
-      : nextAttemptAt(this.o.settings.retryScheduleMs, c.attempt, now, retryAfterMs(result.status, result.retryAfter, now), this.o.random);
-    this.outcomes.push({
-      ...base,
-      ok: result.ok,
-      http_status: result.status,
-      error: gone ? 'HTTP 410 Gone: endpoint disabled' : result.error,
-      duration_ms: result.durationMs,
-      body: result.body,
-      next_at: next ? next.toISOString() : null,
-    });
+    const o = this.o;
+    this.outcomes.push(await attemptDelivery(c, o.clock.now(), { settings: o.settings, resolve: o.resolve, random: o.random, timeoutMs: this.timeoutMs, agents: this.agents }));
   }
 
   /** Records the waiting outcomes (one statement per batch); one flush runs at a time. */
@@ -313,21 +279,7 @@ export class WebhookWorker {
       }
     }
     const gone = new Set(batch.filter((o) => o.http_status === 410).map((o) => o.endpoint_id));
-    for (const id of gone) await this.disable(id, 'gone', now);
-    for (const id of failing) if (!gone.has(id)) await this.disable(id, 'failing', now);
-  }
-
-  /** Disables the endpoint and records webhook_endpoint.disabled in the same transaction (once). */
-  private async disable(endpointId: string, reason: 'gone' | 'failing', now: Date): Promise<void> {
-    try {
-      await this.o.db.transaction(async (tx) => {
-        const row = await disableEndpoint(tx, endpointId, reason, now.toISOString());
-        if (!row) return;
-        await emit(tx, { storeId: row.store_id, type: 'webhook_endpoint.disabled', data: { ...presentEndpoint(row), disabled_reason: reason } }, now);
-        this.o.log.info({ endpointId, reason }, 'webhook endpoint disabled');
-      });
-    } catch (err) {
-      this.o.log.error({ endpointId, err: { message: (err as Error).message } }, 'disabling a webhook endpoint failed');
-    }
+    for (const id of gone) await disableWithEvent(this.o.db, this.o.log, id, 'gone', now);
+    for (const id of failing) if (!gone.has(id)) await disableWithEvent(this.o.db, this.o.log, id, 'failing', now);
   }
 }
