@@ -1,0 +1,1 @@
+SELECT today_book(nextval('tseq'));

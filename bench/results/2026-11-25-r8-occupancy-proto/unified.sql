@@ -1,0 +1,1 @@
+SELECT unified_book(nextval('tseq'));
