@@ -34,7 +34,9 @@ export function parseAuth(description: string | undefined, security: unknown): A
   const either = EITHER.exec(text);
   if (either) return { kind: 'merchant_or_customer', scope: either[1], customerScope: either[2], entitlements: [], permissions: [] };
   const m = RULE.exec(text);
-  if (!m) return { kind: security ? 'merchant' : 'public', scope: null, entitlements: [], permissions: [] };
+  // An empty requirement ([{}]: anyone, as the booking page's operations state it) is public too.
+  const required = Array.isArray(security) ? security.some((s) => s && Object.keys(s).length > 0) : Boolean(security);
+  if (!m) return { kind: required ? 'merchant' : 'public', scope: null, entitlements: [], permissions: [] };
   const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
   return { kind: m[1] === 'Merchant' ? 'merchant' : 'customer', scope: m[2], entitlements: list(m[3]), permissions: list(m[4]) };
 }

@@ -18,6 +18,8 @@ import type { PageDeps } from './page-deps.ts';
 const tags = ['Booking page'];
 // Public routes get no error responses documented by default (openapi.ts): these answer in the envelope.
 const ERR = { '4xx': { $ref: 'ErrorEnvelope#' }, '5xx': { $ref: 'ErrorEnvelope#' } };
+// No token (an empty requirement): the manage operations check the link's own token themselves.
+const anyone = [{}];
 const open = { auth: auth.public() };
 const SessionHeaders = Type.Object({
   'x-page-session': Type.Optional(Type.String({ maxLength: 1000, description: 'the page_session a hold answer gave this browser' })),
@@ -40,13 +42,13 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
 
   app.get('/:slug', {
     config: open,
-    schema: { operationId: 'getBookingPage', tags, summary: 'The shop\'s page: name, zone, policies, services shown online and staff bookable online', params: s.PageParams, response: { 200: s.BookingPageResponse, ...ERR } },
+    schema: { security: anyone, operationId: 'getBookingPage', tags, summary: 'The shop\'s page: name, zone, policies, services shown online and staff bookable online', params: s.PageParams, response: { 200: s.BookingPageResponse, ...ERR } },
   }, async (request) => getBookingPage(deps, request.params.slug));
 
   app.get('/:slug/availability', {
     config: limited,
     schema: {
-      operationId: 'searchBookingPageAvailability', tags,
+      security: anyone, operationId: 'searchBookingPageAvailability', tags,
       summary: 'Free start times (the customer\'s view of searchAvailability) for the page\'s store; no token',
       params: s.PageParams, querystring: s.PageAvailabilityQuery, response: { 200: AvailabilityResponse, ...ERR },
     },
@@ -57,7 +59,7 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
 
   app.get('/:slug/challenge', {
     config: limited,
-    schema: { operationId: 'getBookingPageChallenge', tags, summary: 'A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once', params: s.PageParams, response: { 200: s.ChallengeResponse, ...ERR } },
+    schema: { security: anyone, operationId: 'getBookingPageChallenge', tags, summary: 'A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once', params: s.PageParams, response: { 200: s.ChallengeResponse, ...ERR } },
   }, async (request) => {
     await pageStore(deps, request.params.slug);
     return deps.challenges.create();
@@ -66,7 +68,7 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
   app.post('/:slug/holds', {
     config: open,
     schema: {
-      operationId: 'createPageHold', tags,
+      security: anyone, operationId: 'createPageHold', tags,
       summary: 'Hold the chosen time for hold_minutes before sign-in; one live hold per browser (a new one releases the last), a few per address',
       params: s.PageParams, headers: SessionHeaders, body: s.PageHoldBody, response: { 200: s.PageHoldResponse, ...ERR },
     },
@@ -74,28 +76,28 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
 
   app.delete('/:slug/holds/:holdId', {
     config: open,
-    schema: { operationId: 'releasePageHold', tags, summary: 'Let this browser\'s hold go; idempotent', params: s.PageHoldParams, headers: SessionHeaders, response: { 200: s.PageReleaseResponse, ...ERR } },
+    schema: { security: anyone, operationId: 'releasePageHold', tags, summary: 'Let this browser\'s hold go; idempotent', params: s.PageHoldParams, headers: SessionHeaders, response: { 200: s.PageReleaseResponse, ...ERR } },
   }, async (request) => releasePageHold(deps, request, request.params.slug, request.params.holdId, request.headers['x-page-session']));
 
   app.post('/:slug/email-code', {
     config: open,
     schema: {
-      operationId: 'sendBookingPageCode', tags,
+      security: anyone, operationId: 'sendBookingPageCode', tags,
       summary: 'Email a 6-digit sign-in code (10 minutes, once); the same answer whether or not the email is known. At most 5 an hour per email, 20 per address',
-      params: s.PageParams, body: s.SendCodeBody, response: { 202: s.SendCodeResponse, ...ERR },
+      params: s.PageParams, body: s.SendCodeBody, response: { 200: s.SendCodeResponse, ...ERR },
     },
   }, async (request, reply) => {
     const store = await pageStore(deps, request.params.slug);
     refuseHoneypot(request.body.website);
     await deps.challenges.spend(request.body.altcha);
     const answer = await sendCode(deps.signIn, store, request.body.email, addressHash(deps, request.ip));
-    return reply.code(202).send(answer);
+    return reply.send(answer);
   });
 
   app.post('/:slug/email-code/verify', {
     config: open,
     schema: {
-      operationId: 'verifyBookingPageCode', tags,
+      security: anyone, operationId: 'verifyBookingPageCode', tags,
       summary: 'Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer',
       params: s.PageParams, body: s.VerifyCodeBody, response: { 200: s.VerifyCodeResponse, ...ERR },
     },
@@ -112,18 +114,18 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
 
   app.get('/:slug/manage', {
     config: open,
-    schema: { operationId: 'getManagedBooking', tags, summary: 'The booking a manage link names, and what may still be done with it', params: s.PageParams, headers: ManageHeaders, response: { 200: s.ManagedBookingResponse, ...ERR } },
+    schema: { security: anyone, operationId: 'getManagedBooking', tags, summary: 'The booking a manage link names, and what may still be done with it', params: s.PageParams, headers: ManageHeaders, response: { 200: s.ManagedBookingResponse, ...ERR } },
   }, async (request) => getManagedBooking(deps, request, request.params.slug));
 
   app.post('/:slug/manage/cancel', {
     config: open,
-    schema: { operationId: 'cancelManagedBooking', tags, summary: 'Cancel the booking a manage link names, inside the store\'s cancellation window rules', params: s.PageParams, headers: ManageHeaders, body: s.ManageCancelBody, response: { 200: s.ManageCancelResponse, ...ERR } },
+    schema: { security: anyone, operationId: 'cancelManagedBooking', tags, summary: 'Cancel the booking a manage link names, inside the store\'s cancellation window rules', params: s.PageParams, headers: ManageHeaders, body: s.ManageCancelBody, response: { 200: s.ManageCancelResponse, ...ERR } },
   }, async (request) => cancelManagedBooking(deps, request, request.params.slug, request.body ?? {}));
 
   app.post('/:slug/manage/reschedule', {
     config: open,
     schema: {
-      operationId: 'rescheduleManagedBooking', tags,
+      security: anyone, operationId: 'rescheduleManagedBooking', tags,
       summary: 'Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes',
       params: s.PageParams, headers: Type.Object({ ...ManageHeaders.properties, ...SessionHeaders.properties }), body: s.ManageRescheduleBody, response: { 200: s.ManageRescheduleResponse, ...ERR },
     },

@@ -77,7 +77,8 @@ test('a fresh database and one migrated before the move end with identical funct
     const a = await definitions(fresh.db);
     const b = await definitions(old.db);
     assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
-    assert.deepEqual([...b.keys()].sort(), [...oldDefs.keys()].sort(), 'the move kept every function and trigger');
+    // Every function and trigger of before the move is still there (functions added since are new).
+    assert.deepEqual([...oldDefs.keys()].filter((k) => !b.has(k)), [], 'the move kept every function and trigger');
     for (const [key, def] of a) assert.equal(b.get(key), def, key);
     // Same rows recorded on both, so the next start treats them alike.
     const recorded = (q: Queryable) => q.query('SELECT file, checksum FROM schema_functions ORDER BY file').then((r) => r.rows);
