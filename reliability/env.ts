@@ -15,6 +15,8 @@ export const SERVER_URL = process.env.TEST_DATABASE_URL ?? process.env.RELIABILI
 export const REDIS_URL = process.env.REDIS_TEST_URL ?? null;
 /** RELIABILITY_POOLED=true: SERVER_URL is PgBouncer in transaction mode, so no named prepared statements anywhere (scripts/reliability-pooled.ts). */
 export const PREPARED_STATEMENTS = process.env.RELIABILITY_POOLED !== 'true';
+/** How long a spawned server may take to answer /readyz (RELIABILITY_SERVER_START_MS; longer on a crowded machine). */
+export const SERVER_START_MS = Number(process.env.RELIABILITY_SERVER_START_MS ?? 90_000);
 
 /**
  * The whole suite must finish inside seven and a half minutes; each proof gets a share of this in

@@ -2,7 +2,7 @@
 // given database, waited on until /readyz answers, and stopped by signal (SIGTERM or SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { ADMIN_TOKEN, AUTH_SECRET, NODE_BIN, PREPARED_STATEMENTS, REPO_ROOT, SERVER_ENTRY, sleep } from './env.ts';
+import { ADMIN_TOKEN, AUTH_SECRET, NODE_BIN, PREPARED_STATEMENTS, REPO_ROOT, SERVER_ENTRY, SERVER_START_MS, sleep } from './env.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -53,7 +53,7 @@ export class ServerProcess {
     return this.child !== null && this.child.exitCode === null && this.child.signalCode === null;
   }
 
-  async spawn(timeoutMs = 90_000): Promise<void> {
+  async spawn(timeoutMs = SERVER_START_MS): Promise<void> {
     const child = spawn(NODE_BIN, [SERVER_ENTRY], {
       cwd: REPO_ROOT,
       env: {
