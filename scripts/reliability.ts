@@ -68,7 +68,9 @@ function writeReport(file: string, passed: number, failed: number) {
 // finish, so it proved nothing: it FAILS the run, with the figures it had reached printed. The bound
 // (SUITE_BUDGET_MS + 15 s, 435 s) is about three times a normal run (147 s in CI), so only a hang or a
 // machine starved far past the usual contention meets it.
+let stopping = false;
 const watchdog = setTimeout(async () => {
+  stopping = true;
   const run = current;
   console.log(`\nwatchdog: ${run?.name ?? 'suite'} overran the suite budget; stopping (a cut proof fails the run)`);
   if (run) {
@@ -97,6 +99,7 @@ await dropStale(SERVER_URL).catch((err) => console.log(`could not clean stale da
 
 // Budgets are shares of what is left, so an early proof that finishes fast gives time to later ones.
 for (let i = 0; i < proofs.length; i++) {
+  if (stopping) await new Promise(() => {});
   const proof = proofs[i];
   const remaining = SUITE_BUDGET_MS - (Date.now() - started);
   const weight = proofs.slice(i).reduce((s, p) => s + p.budgetMs, 0);
@@ -134,6 +137,8 @@ for (let i = 0; i < proofs.length; i++) {
   for (const [label, value] of run.figures) console.log(`  ${label}: ${value}`);
   for (const n of run.notes) console.log(`  note: ${n}`);
   for (const f of run.failures) console.log(`  FAILURE ${f}`);
+  // The watchdog is ending the run and reports this proof itself: nothing more from the loop.
+  if (stopping) await new Promise(() => {});
   if (status === 'skipped') console.log(`  skipped: ${reason}`);
   else console.log(`  ${status === 'passed' ? 'passed' : `FAILED (${run.failureCount()} violations)`}`);
   results.push({ proof, run, status, reason, ms: Date.now() - t0 });
