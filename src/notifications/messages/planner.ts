@@ -6,14 +6,16 @@
 //
 // Planning decides what to say and to which address; whether it may be sent (the gate) and whether
 // it still applies (the appointment still ahead and live) are decided again at send time.
-import { createHash } from 'node:crypto';
 import type { Database, Queryable } from '../../platform/db/port.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { readFeed, type FeedRow } from '../../events/feed.repository.ts';
-import { KIND_RULES, NOT_SENT, type MessageChannel, type MessageKind } from './message-kinds.ts';
-import { renderMessage, type RenderInput } from './render.ts';
+import { KIND_RULES, NOT_SENT } from './message-kinds.ts';
+import { renderMessage } from './render.ts';
+import { address, HOUR_MS, messageIdFor, reminderPlan, renderFields, type AppointmentContext, type Plan } from './message-plan.ts';
 import * as repo from './messages.repository.ts';
 import { ukMobileE164 } from '../../customers/profile/uk-mobile.ts';
+
+export { messageIdFor };
 
 /** A guest's phone as typed: UK mobile spellings become E.164; anything else is kept and refused at send. */
 const guestPhone = (raw: string | null) => (raw ? (ukMobileE164(raw) ?? raw.trim()) : null);
@@ -29,7 +31,6 @@ export const PLANNED_TYPES = [
   'queue.called',
 ] as const;
 
-const HOUR_MS = 3_600_000;
 const DAY_MS = 24 * HOUR_MS;
 /** Once-only kinds (one confirmation, one cancellation per appointment) share this version. */
 const ONCE = 'v1';
@@ -62,26 +63,6 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     await repo.advanceCursor(tx, { txid: last.txid, seq: last.seq }, now.toISOString());
     return events.length;
   });
-}
-
-/** An appointment with everything its messages name, as it is now (names, contacts, settings). */
-interface AppointmentContext {
-  id: string;
-  store_id: string;
-  customer_id: string | null;
-  guest_email: string | null;
-  guest_phone: string | null;
-  source: string;
-  store_name: string;
-  timezone: string;
-  reminder_lead_hours: number;
-  service_name: string | null;
-  rebook_interval_days: number | null;
-  unit_name: string | null;
-  email: string | null;
-  phone: string | null;
-  /** The store's booking page slug while the page is on (null otherwise). */
-  page_slug: string | null;
 }
 
 /**
@@ -126,30 +107,6 @@ async function appointmentContexts(tx: Queryable, events: readonly FeedRow[]): P
   );
   // Keyed by store and id: an event names an appointment of its own store only.
   return new Map(res.rows.map((r) => [`${r.store_id}:${r.id}`, r]));
-}
-
-/** The recipient's address on the first of the kind's channels they have one for. */
-function address(kind: MessageKind, contacts: { email: string | null; phone: string | null }): { channel: MessageChannel; to: string | null } {
-  const channels = KIND_RULES[kind].channels;
-  for (const channel of channels) {
-    const to = channel === 'email' ? contacts.email : contacts.phone;
-    if (to) return { channel, to };
-  }
-  return { channel: channels[0], to: null };
-}
-
-/** Message-ID from the message key: a resend after a crash carries the same one. */
-export function messageIdFor(key: string, domain: string): string {
-  return `<${createHash('sha256').update(key).digest('hex').slice(0, 40)}@${domain}>`;
-}
-
-interface Plan {
-  kind: MessageKind;
-  version: string;
-  dueAt: Date;
-  render: Omit<RenderInput, 'kind' | 'stampedAt'>;
-  plannedStart: string | null;
-  suppressReason?: string;
 }
 
 async function planAppointmentMessage(pass: Pass, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
@@ -200,31 +157,6 @@ function insertPlanned(
     status: suppress ? 'suppressed' : 'pending',
     reason: suppress ?? null,
   });
-}
-
-function reminderPlan(a: AppointmentContext, data: Record<string, any>, version: string, now: Date): Plan {
-  const dueAt = new Date(Date.parse(data.starts_at) - a.reminder_lead_hours * HOUR_MS);
-  return {
-    kind: 'reminder',
-    version,
-    dueAt,
-    plannedStart: data.starts_at,
-    render: renderFields(a, data),
-    // Booked after the reminder's time: the confirmation just sent serves as the reminder.
-    suppressReason: dueAt.getTime() <= now.getTime() ? NOT_SENT.insideLead : undefined,
-  };
-}
-
-function renderFields(a: AppointmentContext, data: Record<string, any>): Plan['render'] {
-  return {
-    storeName: a.store_name,
-    timezone: a.timezone,
-    serviceName: a.service_name,
-    unitName: a.unit_name,
-    appointmentId: a.id,
-    startsAt: data.starts_at,
-    endsAt: data.ends_at,
-  };
 }
 
 async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string): Promise<void> {
