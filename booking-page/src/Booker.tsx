@@ -1,12 +1,13 @@
 // The booking flow: pick (service, who, day, time: the slot is held at once) -> your details and the
 // email code, with the hold's countdown -> confirm -> done. Each step's heading takes the focus when
 // the step opens. A refused step shows the envelope's sentence and books and holds nothing.
+import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, getCustomerToken, newKey, pageSession, sentence, SLOT_LOST, type ApiClient } from './api.ts';
-import { depositText, Picker } from './Picker.tsx';
+import { depositText, Picker, type PickerProps } from './Picker.tsx';
 import { EmailCode, type SignedIn } from './EmailCode.tsx';
 import { Countdown, useRemaining } from './Countdown.tsx';
-import { money, when } from './time.ts';
+import { dateIn, money, when } from './time.ts';
 import type { Confirmed, Held, PageInfo } from './types.ts';
 
 type Step = 'pick' | 'details' | 'done';
@@ -34,30 +35,33 @@ export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) 
     return token ? { token, email: '', name: null } : null;
   });
 
+  const [last, setLast] = useState<{ choice: Held['choice']; day: string } | null>(null);
+
   function back(message: string | null) {
     // Let the hold go (nothing to do when it already lapsed); the next hold would replace it anyway.
     if (held) void attempt(() => api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
       params: { path: { slug, holdId: held.hold.id } },
       headers: { 'x-page-session': pageSession(slug) ?? '' },
     }));
+    if (held) setLast({ choice: held.choice, day: dateIn(held.hold.starts_at, page.timezone) });
     setHeld(null);
     setNotice(message);
     setStep('pick');
   }
 
   if (step === 'pick' || !held) {
-    return <PickStep api={api} slug={slug} page={page} notice={notice} focus={returned.current} onHeld={(h) => { returned.current = true; setHeld(h); setNotice(null); setStep('details'); }} />;
+    return <PickStep api={api} slug={slug} page={page} notice={notice} initial={last} focus={returned.current} onHeld={(h) => { returned.current = true; setHeld(h); setNotice(null); setStep('details'); }} />;
   }
   if (step === 'done' && done) return <Done page={page} held={held} done={done} />;
   return <Details api={api} slug={slug} page={page} held={held} signedIn={signedIn} setSignedIn={setSignedIn} back={back} onDone={(d) => { setDone(d); setStep('done'); }} />;
 }
 
-function PickStep(props: { api: ApiClient; slug: string; page: PageInfo; notice: string | null; focus: boolean; onHeld: (h: Held) => void }) {
+function PickStep(props: { api: ApiClient; slug: string; page: PageInfo; notice: string | null; initial: PickerProps['initial']; focus: boolean; onHeld: (h: Held) => void }) {
   const heading = useFocusOnOpen<HTMLHeadingElement>(props.focus);
   return (
     <section aria-labelledby="pick-title">
       <h2 id="pick-title" tabIndex={-1} ref={heading}>Choose a time</h2>
-      <Picker api={props.api} slug={props.slug} page={props.page} notice={props.notice} onHeld={props.onHeld} />
+      <Picker api={props.api} slug={props.slug} page={props.page} notice={props.notice} initial={props.initial} onHeld={props.onHeld} />
     </section>
   );
 }
@@ -104,13 +108,12 @@ function Details(props: {
       {!signedIn ? (
         <EmailCode api={api} slug={slug} onSignedIn={props.setSignedIn} />
       ) : (
-        <form onSubmit={confirm} aria-labelledby="confirm-title">
-          <h3 id="confirm-title">Confirm</h3>
+        <ConfirmForm onSubmit={confirm}>
           <p data-testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</p>
           {deposit && <p class="deposit" data-testid="deposit-note">This service asks for a {deposit}. Booking it now takes no money: the booking waits for the deposit, which the shop will ask you for.</p>}
           <label>A note for the shop (optional)<textarea name="note" rows={2} maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} /></label>
           <button type="submit" disabled={busy}>{busy ? 'Booking…' : 'Confirm booking'}</button>
-        </form>
+        </ConfirmForm>
       )}
       {error && (
         <div class="error" role="alert" data-testid="confirm-error">
@@ -120,6 +123,17 @@ function Details(props: {
       )}
       <p><button type="button" class="link" onClick={() => props.back(null)}>Back: choose another time (lets this one go)</button></p>
     </section>
+  );
+}
+
+/** The confirm step's form: its heading takes the focus once the customer is signed in. */
+function ConfirmForm(props: { onSubmit: (e: Event) => void; children: ComponentChildren }) {
+  const heading = useFocusOnOpen<HTMLHeadingElement>();
+  return (
+    <form onSubmit={props.onSubmit} aria-labelledby="confirm-title">
+      <h3 id="confirm-title" tabIndex={-1} ref={heading}>Confirm</h3>
+      {props.children}
+    </form>
   );
 }
 

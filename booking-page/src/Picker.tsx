@@ -18,6 +18,8 @@ export interface PickerProps {
   onHeld: (held: Held) => void;
   /** Set when the page came back here after a refusal: shown first, above fresh times. */
   notice?: string | null;
+  /** Coming back from a hold: the same choices and the same day as before. */
+  initial?: { choice: Choice; day: string } | null;
 }
 
 function price(page: PageInfo, pence: number) {
@@ -35,13 +37,14 @@ export function depositText(page: PageInfo, s: PageService): string | null {
 export function Picker(props: PickerProps) {
   const { api, slug, page } = props;
   const services = props.fixedServiceId ? page.services.filter((s) => s.id === props.fixedServiceId) : page.services;
-  const [serviceId, setServiceId] = useState(services[0]?.id ?? '');
-  const [variantId, setVariantId] = useState<string>('');
-  const [addonIds, setAddonIds] = useState<string[]>([]);
-  const [unitId, setUnitId] = useState<string>('');
-  const [fromDate, setFromDate] = useState<string | undefined>(undefined);
+  const before = props.initial;
+  const [serviceId, setServiceId] = useState(before?.choice.serviceId ?? services[0]?.id ?? '');
+  const [variantId, setVariantId] = useState<string>(before?.choice.variantId ?? '');
+  const [addonIds, setAddonIds] = useState<string[]>(before?.choice.addonIds ?? []);
+  const [unitId, setUnitId] = useState<string>(before?.choice.unitId ?? '');
+  const [fromDate, setFromDate] = useState<string | undefined>(before?.day);
   const [avail, setAvail] = useState<Availability | null>(null);
-  const [day, setDay] = useState<string>('');
+  const [day, setDay] = useState<string>(before?.day ?? '');
   const [message, setMessage] = useState<string | null>(props.notice ?? null);
   const [busy, setBusy] = useState(false);
   const [reload, setReload] = useState(0);
