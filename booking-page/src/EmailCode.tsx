@@ -3,7 +3,7 @@
 // when the customer is new (the server never lets unverified input change an existing customer).
 import { useRef, useState } from 'preact/hooks';
 import { attempt, sentence, setCustomerToken, type ApiClient } from './api.ts';
-import { Altcha, type Guard } from './altcha.tsx';
+import { Altcha, CHECK_FAILED, payloadFrom, type Guard } from './altcha.tsx';
 import { Honeypot, honeypot } from './honeypot.tsx';
 
 export interface SignedIn {
@@ -30,7 +30,11 @@ export function EmailCode(props: { api: ApiClient; slug: string; onSignedIn: (s:
     if (busy) return;
     setBusy(true);
     setError(null);
-    const altcha = (await guard.current?.take()) ?? '';
+    const altcha = await payloadFrom(guard);
+    if (!altcha) {
+      setBusy(false);
+      return setError(CHECK_FAILED);
+    }
     const r = await attempt(() => api.POST('/api/v1/book/{slug}/email-code', {
       params: { path: { slug } },
       body: { email: email.trim(), altcha, website: honeypot('hp-code') },

@@ -2,8 +2,8 @@
 // places the hold at once (guarded by the proof of work); a slot lost to someone else says so, shows
 // the times free now, and holds nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient } from './api.ts';
-import { Altcha, type Guard } from './altcha.tsx';
+import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient, type Outcome } from './api.ts';
+import { Altcha, CHECK_FAILED, payloadFrom, type Guard } from './altcha.tsx';
 import { Honeypot, honeypot } from './honeypot.tsx';
 import { addDays, browserZone, clock, longDate, minutes, money, shortDate, zoneName } from './time.ts';
 import type { Availability, Choice, Held, PageInfo, PageService, Slot } from './types.ts';
@@ -34,6 +34,23 @@ export function depositText(page: PageInfo, s: PageService): string | null {
   return 'deposit due';
 }
 
+type TimesQuery = { service_id: string; variant_id?: string; addon_ids?: string; unit_id?: string; from_date?: string; to_date?: string };
+const early = new Map<string, Promise<Outcome<Availability>>>();
+
+/** The search, or the one already asked for these choices before the first render (used once). */
+function searchTimes(api: ApiClient, slug: string, query: TimesQuery): Promise<Outcome<Availability>> {
+  const key = JSON.stringify(query);
+  const started = early.get(key);
+  early.delete(key);
+  return started ?? attempt(() => api.GET('/api/v1/book/{slug}/availability', { params: { path: { slug }, query } }));
+}
+
+/** Starts the first screen's search (the first service, anyone, the first week) as soon as the page is known. */
+export function searchFirstTimes(api: ApiClient, slug: string, page: PageInfo) {
+  const first = page.services[0];
+  if (first) early.set(JSON.stringify({ service_id: first.id }), searchTimes(api, slug, { service_id: first.id }));
+}
+
 export function Picker(props: PickerProps) {
   const { api, slug, page } = props;
   const services = props.fixedServiceId ? page.services.filter((s) => s.id === props.fixedServiceId) : page.services;
@@ -55,18 +72,14 @@ export function Picker(props: PickerProps) {
   useEffect(() => {
     if (!serviceId) return;
     const mine = ++seq.current;
-    void attempt(() => api.GET('/api/v1/book/{slug}/availability', {
-      params: {
-        path: { slug },
-        query: {
-          service_id: serviceId,
-          ...(variantId ? { variant_id: variantId } : {}),
-          ...(addonIds.length ? { addon_ids: addonIds.join(',') } : {}),
-          ...(unitId ? { unit_id: unitId } : {}),
-          ...(fromDate ? { from_date: fromDate, to_date: addDays(fromDate, 6) } : {}),
-        },
-      },
-    })).then((r) => {
+    const query = {
+      service_id: serviceId,
+      ...(variantId ? { variant_id: variantId } : {}),
+      ...(addonIds.length ? { addon_ids: addonIds.join(',') } : {}),
+      ...(unitId ? { unit_id: unitId } : {}),
+      ...(fromDate ? { from_date: fromDate, to_date: addDays(fromDate, 6) } : {}),
+    };
+    void searchTimes(api, slug, query).then((r) => {
       if (mine !== seq.current) return;
       if (!r.ok) return setMessage(sentence(r.refusal));
       setAvail(r.data);
@@ -89,7 +102,11 @@ export function Picker(props: PickerProps) {
     if (busy) return;
     setBusy(true);
     setMessage(null);
-    const altcha = (await guard.current?.take()) ?? '';
+    const altcha = await payloadFrom(guard);
+    if (!altcha) {
+      setBusy(false);
+      return setMessage(CHECK_FAILED);
+    }
     const session = pageSession(slug);
     const website = honeypot('hp-hold');
     const r = await attempt(() => api.POST('/api/v1/book/{slug}/holds', {

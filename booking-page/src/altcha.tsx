@@ -21,6 +21,14 @@ export interface Guard {
   take(): Promise<string | null>;
 }
 
+/** A payload for one request: waits for the widget to be mounted (a fast first click), then for its proof. */
+export async function payloadFrom(guard: { current: Guard | null }): Promise<string | null> {
+  for (let i = 0; !guard.current && i < 600; i++) await new Promise((r) => setTimeout(r, 50));
+  return (await guard.current?.take()) ?? null;
+}
+
+export const CHECK_FAILED = 'The security check could not run in this browser. Please try again.';
+
 export function Altcha(props: { api: ApiClient; slug: string; guard: { current: Guard | null } }) {
   const el = useRef<AltchaWidgetElement>(null);
   useEffect(() => {

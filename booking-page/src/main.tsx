@@ -2,9 +2,10 @@
 // The shop's name, its policies and the steps; in an iframe (?embed=1) it tells the parent its
 // height, so the embedding site can size the frame (postMessage { type: 'bbo:height', height }).
 import { render } from 'preact';
-import { useEffect, useMemo, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { attempt, makeClient, route, sentence } from './api.ts';
 import { Booker } from './Booker.tsx';
+import { searchFirstTimes } from './Picker.tsx';
 import { Manage } from './Manage.tsx';
 import { minutes } from './time.ts';
 import type { PageInfo } from './types.ts';
@@ -25,15 +26,20 @@ function Policies(props: { page: PageInfo }) {
   );
 }
 
+const where = route();
+const api = makeClient();
+// Asked before the first render, and the first times as soon as the page is known (the first paint
+// with times waits on these two answers, one after the other).
+const pageAnswer = where ? attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })) : null;
+void pageAnswer?.then((r) => { if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page); });
+
 function App() {
-  const where = route();
-  const api = useMemo(() => makeClient(), []);
   const [page, setPage] = useState<PageInfo | null>(null);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
-    if (!where) return setError('There is no booking page at this address.');
-    void attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })).then((r) => {
+    if (!where || !pageAnswer) return setError('There is no booking page at this address.');
+    void pageAnswer.then((r) => {
       if (!r.ok) return setError(sentence(r.refusal));
       setPage(r.data.page);
       document.title = `${where.manage ? 'Your booking' : 'Book'} · ${r.data.page.store_name}`;
