@@ -49,7 +49,12 @@ export function Altcha(props: { api: ApiClient; slug: string; guard: { current: 
     props.guard.current = {
       async take() {
         await configured;
-        const payload = await (ready ?? solve());
+        let payload = await (ready ?? solve());
+        // A proof started the instant the widget was defined can come back empty: solve once more.
+        if (!payload) {
+          widget.reset();
+          payload = await solve();
+        }
         ready = null;
         widget.reset();
         solve();
