@@ -83,8 +83,10 @@ export async function pageFilesRoutes(app: FastifyInstance, opts: { db: Database
   app.get('/book/embed.js', common, (request, reply) => {
     const found = firstOf([root, 'embed.js'], [PAGE_PUBLIC, 'embed.js']);
     if (!found) throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-    // Shops paste the script tag once; an hour's cache lets a fix reach them the same day.
-    return reply.header('cache-control', 'public, max-age=3600').sendFile('embed.js', found[0], { cacheControl: false });
+    // Shops paste the script tag once; an hour's cache lets a fix reach them the same day. It is
+    // loaded by the shop's own site, another origin: the app's Cross-Origin-Resource-Policy
+    // (same-origin) would make the browser refuse it.
+    return reply.header('cache-control', 'public, max-age=3600').header('cross-origin-resource-policy', 'cross-origin').sendFile('embed.js', found[0], { cacheControl: false });
   });
 
   // One icon for the page and the console (the browser asks for it on every page).

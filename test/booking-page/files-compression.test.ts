@@ -45,6 +45,9 @@ test('assets are immutable and compressed; embed.js and the favicon are served',
   const embed = await w.t.app.inject({ method: 'GET', url: '/book/embed.js' });
   assert.equal(embed.statusCode, 200);
   assert.match(String(embed.headers['content-type']), /javascript/);
+  // The shop's own site loads it: a same-origin resource policy would make the browser refuse it.
+  assert.equal(embed.headers['cross-origin-resource-policy'], 'cross-origin');
+  assert.equal(plain.headers['cross-origin-resource-policy'], 'same-origin', 'the page\'s own assets stay same-origin');
   const icon = await w.t.app.inject({ method: 'GET', url: '/favicon.ico' });
   assert.equal(icon.statusCode, 200);
   assert.ok(icon.rawPayload.length > 0);

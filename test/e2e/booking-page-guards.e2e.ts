@@ -194,11 +194,8 @@ test('a site in cors_origins can frame the page; another site cannot', { skip },
   await context.close();
 });
 
-// embed.js is answered with Cross-Origin-Resource-Policy: same-origin (the app's default header), so
-// a browser refuses it as a script of another site: the route must send "cross-origin" for it.
-test('the one-line embed script frames the page, sized by postMessage, or behind a button', {
-  skip, todo: 'GET /book/embed.js answers Cross-Origin-Resource-Policy: same-origin, which stops another site loading it (backend route)',
-}, async () => {
+// embed.js is loaded by another site, so its route answers Cross-Origin-Resource-Policy: cross-origin.
+test('the one-line embed script frames the page, sized by postMessage, or behind a button', { skip }, async () => {
   const context = await w.browser.browser.newContext({ viewport });
   context.setDefaultTimeout(15_000);
   const page = await context.newPage();
