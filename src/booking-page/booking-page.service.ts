@@ -8,6 +8,7 @@ import type { CustomerActor, GuestActor } from '../platform/auth/actor.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { confirmForPage, holdForPage, releaseForPage } from '../bookings/booking-authority.ts';
 import { searchAvailability } from '../bookings/availability/availability.service.ts';
+import { slotAsked } from '../bookings/holds/holds.service.ts';
 import { keyedHash } from './page-keys.ts';
 import type { PageDeps } from './page-deps.ts';
 import * as repo from './booking-page.repository.ts';
@@ -68,12 +69,7 @@ export async function createPageHold(
   try {
     const answer = await holdForPage<Pick<PageHoldResponse, 'hold'>>(request.context(guest), {
       store_id: store.id,
-      service_id: body.service_id,
-      variant_id: body.variant_id ?? null,
-      addon_ids: [...new Set((body.addon_ids ?? []).map((id) => id.toLowerCase()))],
-      unit_id: body.unit_id ?? null,
-      party_size: body.party_size ?? 1,
-      starts_at: body.starts_at,
+      ...slotAsked(body),
       page_session: session.sessionId,
       client_address_hash: clientHash,
       address_cap: HOLDS_PER_ADDRESS,

@@ -10,15 +10,22 @@ import type { ConfirmBody, ConfirmResponse, HoldBody, HoldResponse, ReleaseRespo
 
 const contended = () => new AppError('SLOT_UNAVAILABLE', 'The slot is contended; search again');
 
-export async function createHold(ctx: CustomerContext, body: HoldBody): Promise<HoldResponse> {
-  return holdForCustomer<HoldResponse>(ctx, {
-    store_id: body.store_id,
+/** What a hold asks for, as the hold functions take it (the customer's hold and the booking page's). */
+export function slotAsked(body: Omit<HoldBody, 'store_id'>) {
+  return {
     service_id: body.service_id,
     variant_id: body.variant_id ?? null,
     addon_ids: [...new Set((body.addon_ids ?? []).map((id) => id.toLowerCase()))],
     unit_id: body.unit_id ?? null,
     party_size: body.party_size ?? 1,
     starts_at: body.starts_at,
+  };
+}
+
+export async function createHold(ctx: CustomerContext, body: HoldBody): Promise<HoldResponse> {
+  return holdForCustomer<HoldResponse>(ctx, {
+    store_id: body.store_id,
+    ...slotAsked(body),
     customer_id: ctx.actor.customerId,
   }, { exhausted: contended });
 }
