@@ -37,9 +37,10 @@ export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) 
 
   const [last, setLast] = useState<{ choice: Held['choice']; day: string } | null>(null);
 
-  function back(message: string | null) {
-    // Let the hold go (nothing to do when it already lapsed); the next hold would replace it anyway.
-    if (held) void attempt(() => api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
+  async function back(message: string | null) {
+    // Let the hold go (nothing to do when it already lapsed), and wait for it: the times searched next
+    // must include the one just let go (a search racing the release left it out).
+    if (held) await attempt(() => api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
       params: { path: { slug, holdId: held.hold.id } },
       headers: { 'x-page-session': pageSession(slug) ?? '' },
     }));

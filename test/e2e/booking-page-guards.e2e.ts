@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Page } from 'playwright-core';
-import { axe, codeFor, shop, skip, startWorld, type PageWorld, type Shop } from './booking-page-support.ts';
+import { axe, codeFor, pick, shop, skip, slot, startWorld, type PageWorld, type Shop } from './booking-page-support.ts';
 import { manageLinks } from '../../src/booking-page/page-deps.ts';
 import { call } from '../support/http.ts';
 
@@ -48,10 +48,8 @@ const viewport = { width: 1024, height: 900 };
 /** Holds a time on the page (Beard trim with Sam on the day), waiting for the hold or failing with the refusal. */
 async function hold(page: Page, date: string, startsAt: string) {
   await page.goto(`${w.base}/book/${s.slug}`);
-  await page.getByRole('radio', { name: /^Beard trim/ }).check();
-  await page.getByRole('radio', { name: 'Sam', exact: true }).check();
-  await page.locator(`.days button[data-date="${date}"]`).click();
-  await page.locator(`.times button[data-starts-at^="${startsAt}"]`).click();
+  await pick(page, 'Beard trim', 'Sam', date);
+  await slot(page, startsAt).click();
   await page.locator('[data-testid="held-summary"], [data-testid="picker-message"]').first().waitFor();
   if (await page.getByTestId('picker-message').count()) assert.fail(await page.getByTestId('picker-message').innerText());
 }

@@ -183,3 +183,24 @@ export async function tabTo(page: Page, matches: (el: { tag: string; text: strin
   }
   throw new Error('the element was not reached with Tab');
 }
+
+/** A time on the page's list, by the start it books. */
+export const slot = (page: Page, startsAt: string) => page.locator(`.times button[data-starts-at^="${startsAt}"]`);
+
+/** Picks service, who and day on the page, waiting for the day's times. */
+export async function pick(page: Page, service: string, who: string, date: string) {
+  await page.getByRole('radio', { name: new RegExp(`^${service}`) }).check();
+  await page.getByRole('radio', { name: who, exact: true }).check();
+  await page.locator(`.days button[data-date="${date}"]`).click();
+  await page.getByRole('heading', { name: new RegExp(`^4\\. Time on`) }).waitFor();
+  await page.locator('.times button').first().waitFor();
+}
+
+/** Waits for the step's success element; a refusal shown instead fails with its sentence. */
+export async function outcome(page: Page, ok: string, refused: string) {
+  await page.locator(`[data-testid="${ok}"], [data-testid="${refused}"]`).first().waitFor().catch(async (err) => {
+    if (process.env.E2E_DEBUG) await page.screenshot({ path: `/tmp/e2e-${ok}.png`, fullPage: true });
+    throw err;
+  });
+  if (await page.getByTestId(refused).count()) assert.fail(`refused: ${await page.getByTestId(refused).innerText()}`);
+}

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axe, codeFor, diary, feed, feedWith, mailTo, manageLink, shop, skip, startWorld, tabTo, type PageWorld, type Shop } from './booking-page-support.ts';
+import { axe, codeFor, diary, feed, feedWith, mailTo, manageLink, outcome, pick, shop, skip, slot, startWorld, tabTo, type PageWorld, type Shop } from './booking-page-support.ts';
 import { measurePageWeight } from '../../bench/harness/page-weight.ts';
 import { call } from '../support/http.ts';
 
@@ -24,7 +24,6 @@ const viewport = { width: 1024, height: 900 };
 const t0 = Date.now();
 /** With E2E_DEBUG, the time each step is reached (the run is slow on a loaded machine; this says where). */
 const step = (name: string) => { if (process.env.E2E_DEBUG) console.log(`[step ${((Date.now() - t0) / 1000).toFixed(1)} s] ${name}`); };
-const slot = (page: Page, startsAt: string) => page.locator(`.times button[data-starts-at^="${startsAt}"]`);
 
 async function open(context: BrowserContext, path = `/book/${s.slug}`): Promise<Page> {
   const page = await context.newPage();
@@ -37,24 +36,6 @@ async function open(context: BrowserContext, path = `/book/${s.slug}`): Promise<
   (page as any).errors = errors;
   await page.goto(`${w.base}${path}`);
   return page;
-}
-
-/** Picks service, who and day on the page, waiting for the day's times. */
-async function pick(page: Page, service: string, who: string, date: string) {
-  await page.getByRole('radio', { name: new RegExp(`^${service}`) }).check();
-  await page.getByRole('radio', { name: who, exact: true }).check();
-  await page.locator(`.days button[data-date="${date}"]`).click();
-  await page.getByRole('heading', { name: new RegExp(`^4\\. Time on`) }).waitFor();
-  await page.locator('.times button').first().waitFor();
-}
-
-/** Waits for the step's success element; a refusal shown instead fails with its sentence. */
-async function outcome(page: Page, ok: string, refused: string) {
-  await page.locator(`[data-testid="${ok}"], [data-testid="${refused}"]`).first().waitFor().catch(async (err) => {
-    if (process.env.E2E_DEBUG) await page.screenshot({ path: `/tmp/e2e-${ok}.png`, fullPage: true });
-    throw err;
-  });
-  if (await page.getByTestId(refused).count()) assert.fail(`refused: ${await page.getByTestId(refused).innerText()}`);
 }
 
 test('a guest books end to end: the code from SMTP, confirm, then the manage link from the email reschedules and cancels', { skip }, async () => {
