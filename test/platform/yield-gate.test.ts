@@ -11,10 +11,12 @@ const fail = (message: string): never => {
   throw new Error(message);
 };
 
-async function heldServer() {
+/** A server whose answers wait for release(); onAnswered runs when a response has closed (as the gate sees it). */
+async function heldServer(onAnswered: () => void = () => {}) {
   let release!: () => void;
   const released = new Promise<void>((r) => (release = r));
   const server = http.createServer(async (_req, res) => {
+    res.once('close', onAnswered);
     await released;
     res.end('done');
   });
@@ -25,10 +27,12 @@ async function heldServer() {
 
 test('a step waits for the request in flight to be answered', async () => {
   const gate = createYieldGate(parseBackgroundConfig({ BACKGROUND_MAX_WAIT_MS: '10000' }, fail));
-  const { server, port, release } = await heldServer();
+  const order: string[] = [];
+  // The server's side of the answer: the client's fetch may settle after the step runs, so the order
+  // is taken where the gate counts, when the response closes.
+  const { server, port, release } = await heldServer(() => order.push('answered'));
   try {
-    const order: string[] = [];
-    const answered = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text()).then(() => order.push('answered'));
+    const answered = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
     while (gate.inFlight() === 0) await new Promise((r) => setTimeout(r, 5));
     const step = gate.step().then(() => order.push('step'));
     await new Promise((r) => setTimeout(r, 100));
