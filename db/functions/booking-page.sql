@@ -3,8 +3,8 @@
 -- Owner: src/bookings/booking-authority.ts (holdForPage, releaseForPage, confirmForPage,
 -- rescheduleForPage), through src/platform/one-statement.ts.
 --
--- Each composes the customer checkout's own functions (customer-hold.sql, customer-confirm.sql,
--- customer-cancel.sql), called with no claim of their own, with what only the page adds: a hold
+-- Each composes the checkout's own functions (customer-hold.sql, customer-confirm.sql, and the
+-- merchant's move in merchant-reschedule.sql), called with no claim of their own, with what only the page adds: a hold
 -- owned by a page session (a random id the server signed) until a signed-in customer confirms it,
 -- one live hold per session, and a cap on live holds per client address (kept as a keyed hash).
 -- No double booking is still the exclusion constraints' decision (Cal.com #13397, Easy!Appointments
@@ -154,35 +154,67 @@ BEGIN
 END $$;
 
 -- POST /book/{slug}/manage/reschedule. req: {store_id, appointment_id, hold_id, page_session,
--- customer_id}. The old booking is cancelled by the customer cancel's own rules and the held time
--- booked for the same customer, in this one statement: if either is refused (the window, a lapsed
--- hold, a time taken meanwhile), nothing changes and the old booking stands. Returns {appointment}.
+-- customer_id}. The booking MOVES to the held time, as the merchant's reschedule moves one: the same
+-- appointment (its id, price, deposit and payment kept; a paid deposit is not asked for again), one
+-- appointment.rescheduled event, so the customer gets a "changed" message, not a cancellation. The
+-- hold ends as it does on confirm. Held to the customer's own rules (their booking, still live,
+-- outside the cancellation window) and the hold to the same service and party; if anything is
+-- refused (the window, a lapsed hold, a time taken meanwhile) nothing changes. Locks the appointment
+-- first, then the units, the order of bbo_merchant_reschedule. Returns {appointment}.
 CREATE OR REPLACE FUNCTION bbo_page_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_customer uuid := (req->>'customer_id')::uuid;
-  v_old      uuid := (req->>'appointment_id')::uuid;
+  v_window   integer;
+  a          appointments;
   h          holds;
-  v_note     text;
-  cancelled  jsonb;
-  booked     jsonb;
+  slot       record;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  h := bbo_page_adopt_hold(v_store, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
-  SELECT a.guest_note INTO v_note FROM appointments a WHERE a.store_id = v_store AND a.id = v_old AND a.customer_id = v_customer;
+  SELECT * INTO a FROM appointments x
+   WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid AND x.customer_id = v_customer FOR UPDATE;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
   END IF;
-  cancelled := bbo_customer_cancel(NULL, actor, at, jsonb_build_object('customer_id', v_customer, 'appointment_id', v_old, 'reason', 'Moved by the customer'));
-  IF NOT coalesce((cancelled->'body'->>'cancelled')::boolean, false) THEN
+  IF a.status NOT IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');
   END IF;
-  booked := bbo_customer_confirm(NULL, actor, at, jsonb_build_object('hold_id', h.id, 'customer_id', v_customer, 'guest_note', v_note));
+  -- The customer cancel's window (customer-cancel.sql): inside it only the shop can change the booking.
+  SELECT s.cancellation_window_min INTO v_window FROM stores s WHERE s.id = v_store;
+  IF at >= a.starts_at - make_interval(mins => v_window) THEN
+    PERFORM bbo_refuse('CANCELLATION_WINDOW', CASE WHEN v_window > 0
+      THEN format('Within %s minutes of the start the booking can only be moved by the shop', v_window)
+      ELSE 'The booking has started; only the shop can move it now' END);
+  END IF;
+  h := bbo_page_adopt_hold(v_store, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
+  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
+    PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
+  END IF;
+  IF h.released_at IS NOT NULL THEN
+    PERFORM bbo_refuse('HOLD_RELEASED', 'The hold was released; search again and hold a new slot');
+  END IF;
+  IF h.service_id IS DISTINCT FROM a.service_id OR h.party_size <> a.party_size THEN
+    PERFORM bbo_refuse('VALIDATION_FAILED', 'A move keeps the service and party size: hold a time for the same service');
+  END IF;
+
+  -- End the hold (it becomes this booking's time), then ask the availability function again for
+  -- the start on that unit, as confirm does, and move the appointment there.
+  UPDATE holds x SET released_at = at, release_reason = 'confirmed', appointment_id = a.id WHERE x.id = h.id RETURNING * INTO h;
+  SELECT * INTO slot FROM bbo_offered_slots(h.store_id, h.service_id, h.variant_id, h.addon_ids, h.unit_id, h.party_size,
+    NULL, NULL, h.starts_at, true, v_customer, h.created_at, at) LIMIT 1;
+  IF NOT FOUND OR NOT (h.unit_id::text = ANY (string_to_array(slot.unit_ids, ','))) THEN
+    PERFORM bbo_refuse_not_offered();
+  END IF;
+  PERFORM bbo_merchant_reschedule(NULL, actor, at, jsonb_build_object('store_id', v_store, 'appointment_id', a.id,
+    'unit_id', h.unit_id, 'starts_at', slot.starts_at, 'ends_at', slot.ends_at,
+    'block_starts_at', slot.block_starts_at, 'block_ends_at', slot.block_ends_at, 'override', false));
+  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = a.id;
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
-    jsonb_build_object('appointment', booked->'body'->'appointment'), '[]', '[]', actor));
+    jsonb_build_object('appointment', bbo_appointment_json(a)), '[]',
+    jsonb_build_array(bbo_event(v_store, 'hold.released', at, bbo_hold_json(h))), actor));
 END $$;

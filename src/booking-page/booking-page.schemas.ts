@@ -131,6 +131,6 @@ export const ManageCancelResponse = Type.Object({ appointment: Appointment });
 export const ManageRescheduleBody = Type.Object({ hold_id: Uuid }, strict);
 export const ManageRescheduleResponse = Type.Object({
   appointment: Appointment,
-  manage_url: Type.String({ description: 'the new booking\'s manage page (the old link stops working)' }),
+  manage_url: Type.String({ description: 'the moved booking\'s manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end)' }),
 });
 export type ManageRescheduleResponse = Static<typeof ManageRescheduleResponse>;

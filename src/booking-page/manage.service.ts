@@ -76,9 +76,10 @@ export async function cancelManagedBooking(deps: PageDeps, request: FastifyReque
 }
 
 /**
- * A new time through hold and confirm: the page hold (placed with createPageHold, same session) is
- * booked for the same customer and the old booking cancelled in the same statement; when the new
- * time cannot be secured the old booking stays as it was.
+ * A new time through hold and confirm: the page hold (placed with createPageHold, same session)
+ * becomes the booking's new time in one statement. The booking moves (same id, deposit and payment
+ * kept); when the new time cannot be secured it stays as it was. The answer carries a fresh manage
+ * link that lasts until the moved booking ends.
  */
 export async function rescheduleManagedBooking(
   deps: PageDeps, request: FastifyRequest, slug: string, holdId: string, sessionToken: string | undefined,

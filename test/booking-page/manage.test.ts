@@ -1,6 +1,6 @@
 // The manage link: signed, names one appointment of one store, sent in the confirmation email (with
 // the .ics), expires when the appointment ends, refused once cancelled; cancel and reschedule are
-// POSTs inside the customer's own rules, and a reschedule keeps the old booking until the new is secured.
+// POSTs inside the customer's own rules, and a reschedule moves the booking only once the new time is secured.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, errorCode } from '../support/http.ts';
@@ -109,20 +109,52 @@ test('cancel follows the customer cancel rules: refused inside the window, and n
   assert.equal((await w.t.db.query('SELECT status FROM appointments')).rows[0].status, 'confirmed');
 });
 
-test('reschedule: the held new time is booked and the old cancelled together; the old link stops, the new one works', async () => {
+test('reschedule moves the booking to the held time: same appointment, deposit kept, one rescheduled event, the hold ended', async () => {
   const w = await pageShop();
   const a = await book(w, T10, 'move@example.com');
+  // A deposit the customer has paid (recorded as the payment provider would): a move must not ask again.
+  await w.t.db.query(`UPDATE appointments SET deposit_pence = 1000, payment_status = 'deposit_paid' WHERE id = $1`, [a.appointment.id]);
   const held = await pageHold(w, T12);
+  const before = (await w.t.db.query(`SELECT coalesce(max(seq), 0) AS seq FROM events`)).rows[0].seq;
   const res = await manage(w, a.token, 'POST', '/reschedule', { hold_id: held.body.hold.id }, { 'x-page-session': held.body.page_session });
   assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.appointment.id, a.appointment.id, 'the same booking');
   assert.equal(res.body.appointment.starts_at, T12);
   assert.equal(res.body.appointment.customer_id, a.me.customerId);
-  assert.equal(res.body.appointment.source, 'online');
-  const rows = await w.t.db.query('SELECT starts_at, status FROM appointments ORDER BY starts_at');
-  assert.deepEqual(rows.rows.map((r: any) => [new Date(r.starts_at).toISOString(), r.status]), [[T10, 'cancelled'], [T12, 'confirmed']]);
-  assert.equal(errorCode(await manage(w, a.token)), 'MANAGE_LINK_INVALID');
+  const rows = await w.t.db.query('SELECT id, starts_at, status, deposit_pence, payment_status FROM appointments ORDER BY starts_at');
+  assert.deepEqual(rows.rows.map((r: any) => [r.id, new Date(r.starts_at).toISOString(), r.status, r.deposit_pence, r.payment_status]),
+    [[a.appointment.id, T12, 'confirmed', 1000, 'deposit_paid']]);
+  const hold = (await w.t.db.query('SELECT released_at IS NOT NULL AS ended, release_reason, appointment_id FROM holds WHERE id = $1', [held.body.hold.id])).rows[0];
+  assert.deepEqual(hold, { ended: true, release_reason: 'confirmed', appointment_id: a.appointment.id });
+  const events = await w.t.db.query(`SELECT type, data->'previous'->>'starts_at' AS previous FROM events WHERE seq > $1 ORDER BY seq`, [before]);
+  assert.deepEqual(events.rows.map((r: any) => r.type).sort(), ['appointment.rescheduled', 'hold.released']);
+  assert.equal(events.rows.find((r: any) => r.type === 'appointment.rescheduled')?.previous, T10);
+  // The old link names the same booking (good until the old end); the fresh one lasts to the new end.
+  assert.equal((await manage(w, a.token)).body.appointment.starts_at, T12);
   const fresh = new URL(res.body.manage_url).hash.replace('#token=', '');
   assert.equal((await manage(w, fresh)).body.appointment.starts_at, T12);
+  // The same hold cannot move it again.
+  const again = await manage(w, a.token, 'POST', '/reschedule', { hold_id: held.body.hold.id }, { 'x-page-session': held.body.page_session });
+  assert.equal(errorCode(again), 'HOLD_RELEASED');
+});
+
+test('reschedule is refused inside the cancellation window, and for another party size; the booking and the hold stay', async () => {
+  const w = await pageShop({ settings: { cancellation_window_min: 48 * 60 } });
+  const a = await book(w, T10, 'late@example.com');
+  const held = await pageHold(w, T12);
+  const move = () => manage(w, a.token, 'POST', '/reschedule', { hold_id: held.body.hold.id }, { 'x-page-session': held.body.page_session });
+  const res = await move();
+  assert.equal(res.status, 409, JSON.stringify(res.body));
+  assert.equal(errorCode(res), 'CANCELLATION_WINDOW');
+  // Outside the window, a hold whose party differs from the booking's is refused: a move keeps what was booked.
+  await w.t.db.query('UPDATE stores SET cancellation_window_min = 0 WHERE id = $1', [w.storeId]);
+  await w.t.db.query('UPDATE appointments SET party_size = 2 WHERE id = $1', [a.appointment.id]);
+  const other = await move();
+  assert.equal(other.status, 400, JSON.stringify(other.body));
+  assert.equal(errorCode(other), 'VALIDATION_FAILED');
+  const rows = await w.t.db.query('SELECT starts_at, status FROM appointments');
+  assert.deepEqual(rows.rows.map((r: any) => [new Date(r.starts_at).toISOString(), r.status]), [[T10, 'confirmed']]);
+  assert.equal((await w.t.db.query('SELECT released_at FROM holds WHERE id = $1', [held.body.hold.id])).rows[0].released_at, null);
 });
 
 test('reschedule keeps the old booking when the new time cannot be secured (lapsed hold, taken meanwhile)', async () => {

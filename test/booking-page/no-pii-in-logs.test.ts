@@ -34,7 +34,7 @@ test('the booking page flow writes no email, phone, code or token to the log', a
     await testDb.close();
     await smtp.close();
   });
-  const t = { app, db: testDb.db, url: testDb.url, clock, tokens, config, fx: new Fixtures(testDb.db, tokens, clock), engine, sibling: async () => app };
+  const t = { app, db: testDb.db, url: testDb.url, clock, tokens, config, fx: new Fixtures(testDb.db, tokens, clock), engine, sibling: async () => app, onClose: () => {} };
   const w = { ...(await shop({ t })), smtp, slug: SLUG } as PageShop;
   await setStore(w.t, w.storeId, { booking_page_slug: SLUG, booking_page_enabled: true });
 

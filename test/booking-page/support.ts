@@ -22,7 +22,7 @@ export async function pageShop(o: ShopOptions & { slug?: string; smtp?: SmtpStub
   const w = await shop({ ...o, app: { ...o.app, env } });
   const slug = o.slug ?? SLUG;
   await setStore(w.t, w.storeId, { booking_page_slug: slug, booking_page_enabled: true });
-  if (!o.smtp) (await import('node:test')).after(() => smtp.close());
+  if (!o.smtp) w.t.onClose(() => smtp.close());
   return { ...w, smtp, slug };
 }
 

@@ -23,6 +23,8 @@ export interface TestApp {
   engine: typeof engine;
   /** Builds a second app (its own pool) on the same database: a second server process's view. */
   sibling(): Promise<App>;
+  /** Runs fn when this app closes (a stub server the test started for it, say). */
+  onClose(fn: () => Promise<void>): void;
 }
 
 export interface TestAppOptions {
@@ -45,10 +47,12 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const testDb = await openTestDatabase();
   const app = await buildApp({ config, db: options.wrapDb?.(testDb.db) ?? testDb.db, clock, tokens, logger: false, extend: options.extend });
   const siblings: Array<{ app: App; close(): Promise<void> }> = [];
+  const closers: Array<() => Promise<void>> = [];
   after(async () => {
     await app.close();
     for (const s of siblings) await s.close();
     await testDb.close();
+    for (const fn of closers) await fn();
   });
   return {
     app,
@@ -65,6 +69,9 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const other = await buildApp({ config, db, clock, tokens, logger: false });
       siblings.push({ app: other, close: async () => { await other.close(); await db.close(); } });
       return other;
+    },
+    onClose(fn) {
+      closers.push(fn);
     },
   };
 }

@@ -12,7 +12,12 @@ import type { Database } from '../../src/platform/db/port.ts';
 export type Engine = 'embedded' | 'pg';
 
 export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'embedded';
-export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB ?? 'bbo_test_template';
+/**
+ * The run's template database. Named by the run, so two runs on one PostgreSQL server (two checkouts,
+ * or CI beside a developer's run) never drop or migrate each other's template mid-run.
+ */
+export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB
+  ?? `bbo_test_template_${(process.env.TEST_RUN_ID ?? process.env.BBO_TEST_RUNNER_PID ?? String(process.pid)).replace(/[^A-Za-z0-9]/g, '_')}`;
 
 /**
  * The embedded cluster of one test run. The global setup runs in the test runner's process and

@@ -20,9 +20,10 @@ const TEST_SETTINGS = {
 let cluster: Cluster | null = null;
 
 export async function globalSetup() {
+  // engine.ts finds the run's cluster and template by the runner's pid: this process's own, and the
+  // parent of each test file (which inherit this variable).
+  process.env.BBO_TEST_RUNNER_PID = String(process.pid);
   if (engine === 'embedded') {
-    // engine.ts finds the run's cluster by the runner's pid: this process's own, and the parent of each test file.
-    process.env.BBO_TEST_RUNNER_PID = String(process.pid);
     const dir = embeddedRunDir(process.pid);
     fs.rmSync(dir, { recursive: true, force: true });
     cluster = await startCluster({ pgdata: path.join(dir, 'postgres'), noSync: true, settings: TEST_SETTINGS });
@@ -35,7 +36,8 @@ export async function globalSetup() {
 }
 
 export async function globalTeardown() {
-  if (!cluster) return;
+  // On a shared server the run's template goes with the run (the embedded cluster goes whole).
+  if (!cluster) return adminQuery(`DROP DATABASE IF EXISTS ${TEMPLATE_DB} WITH (FORCE)`);
   await cluster.stop();
   fs.rmSync(embeddedRunDir(process.pid), { recursive: true, force: true });
 }

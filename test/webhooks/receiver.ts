@@ -57,6 +57,8 @@ export async function startReceiver(): Promise<Receiver> {
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
+  // The listener alone never keeps a test file's process alive (its accepted connections do while open).
+  server.unref();
   const receiver: Receiver = {
     url: (path = '/hook') => `http://127.0.0.1:${port}${path}`,
     received,

@@ -21,7 +21,9 @@ declare module 'fastify' {
 const ONLINE_PATHS = /^\/api\/v1\/(bookings\/availability|bookings\/holds|me\/appointments)(\/|\?|$)/;
 // What the shop's page may read of an answer: the request id (to quote to support) and, on a 429 or a
 // busy answer, when to retry. The same on every answer, refusals included.
-const EXPOSED_HEADERS = ['x-request-id', 'retry-after'];
+// X-Read-After goes both ways: a page reads its write's position and may send it on its next read
+// (read-your-writes through a replica, src/platform/db/read-routing.ts).
+const EXPOSED_HEADERS = ['x-request-id', 'retry-after', 'x-read-after'];
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 async function anyStoreAllows(db: Queryable, origin: string): Promise<boolean> {
@@ -68,7 +70,7 @@ export async function registerOnlineCors(app: FastifyInstance): Promise<void> {
         ? {
             origin: request.headers.origin as string,
             methods: ['GET', 'POST', 'DELETE'],
-            allowedHeaders: ['authorization', 'content-type', 'idempotency-key'],
+            allowedHeaders: ['authorization', 'content-type', 'idempotency-key', 'x-read-after'],
             exposedHeaders: EXPOSED_HEADERS,
             credentials: false,
             maxAge: 600,

@@ -159,6 +159,13 @@ function insertPlanned(
   });
 }
 
+/** A booking of a customer made online at a store with its page on gets the page's manage link (valid to its end). */
+async function manageLinkFor(pass: Pass, a: { id: string; store_id: string; page_slug: string | null; customer_id: string | null; source: string }, data: Record<string, any>) {
+  return pass.manageLink && a.page_slug && a.customer_id && a.source === 'online'
+    ? pass.manageLink({ appointmentId: a.id, storeId: a.store_id, slug: a.page_slug, endsAt: data.ends_at })
+    : null;
+}
+
 async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string): Promise<void> {
   const data = event.data as Record<string, any>;
   const nowIso = now.toISOString();
@@ -174,9 +181,7 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
       // Confirmed only once any payment is in; a pending booking is confirmed by deposit_paid.
       if (data.status !== 'confirmed') return;
       // A booking of a customer made online at a store with its page on: the page's manage link.
-      const manageUrl = pass.manageLink && a.page_slug && a.customer_id && a.source === 'online'
-        ? await pass.manageLink({ appointmentId: a.id, storeId: a.store_id, slug: a.page_slug, endsAt: data.ends_at })
-        : null;
+      const manageUrl = await manageLinkFor(pass, a, data);
       await planAppointmentMessage(pass, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0, manageUrl } }, now, domain);
       await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
@@ -190,7 +195,7 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
         version: event.id,
         dueAt: now,
         plannedStart: data.starts_at,
-        render: { ...renderFields(a, data), sequence, previousStartsAt: data.previous?.starts_at ?? null },
+        render: { ...renderFields(a, data), sequence, previousStartsAt: data.previous?.starts_at ?? null, manageUrl: await manageLinkFor(pass, a, data) },
       }, now, domain);
       await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;

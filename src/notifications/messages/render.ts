@@ -146,6 +146,7 @@ export function renderMessage(input: RenderInput): Rendered {
         `${cap(what)}${withWhom}, now ${when}.`,
         ...(input.previousStartsAt ? [`It was ${localTime(input.previousStartsAt, input.timezone)}.`] : []),
       ];
+      if (input.manageUrl) lines.push(`To see, move or cancel it: ${input.manageUrl}`);
       ics = calendar(input, ICalCalendarMethod.REQUEST);
       break;
     case 'cancellation':

@@ -20,6 +20,8 @@ test('preflight: allowed for a store\'s origin or CORS_ORIGINS on a customer ope
   assert.equal(ok.headers['access-control-allow-origin'], 'https://shop.example');
   assert.match(String(ok.headers['access-control-allow-methods']), /POST/);
   assert.match(String(ok.headers['access-control-allow-headers']), /authorization/);
+  // A page may send back the X-Read-After of its last write (read-your-writes through a replica).
+  assert.match(String(ok.headers['access-control-allow-headers']), /x-read-after/);
   assert.equal((await preflight('/api/v1/bookings/availability?x=1', 'https://all-stores.example', 'GET')).headers['access-control-allow-origin'], 'https://all-stores.example');
   // Refused: no CORS headers, so the browser stops there; the path has no OPTIONS operation for
   // that origin, which the router answers as every other method it lacks (405 with Allow).
@@ -73,6 +75,7 @@ test('refusals before the operation runs (no token, a bad query) still answer CO
   assert.equal(answered.statusCode, 200);
   assert.match(String(answered.headers['access-control-expose-headers']), /x-request-id/);
   assert.match(String(answered.headers['access-control-expose-headers']), /retry-after/);
+  assert.match(String(answered.headers['access-control-expose-headers']), /x-read-after/);
   assert.equal(noToken.headers['access-control-expose-headers'], answered.headers['access-control-expose-headers']);
   assert.match(String(noToken.headers.vary), /origin/i);
   assert.equal(noToken.json().error.code, 'UNAUTHENTICATED');

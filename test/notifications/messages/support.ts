@@ -53,6 +53,9 @@ export async function startSmtp(port = 0): Promise<SmtpStub> {
     },
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  // A stub never keeps a test file's process alive: the connections it accepts are referenced while
+  // open, but the listener alone is not (a close hook that does not run must not hang the run).
+  server.server.unref();
   const actual = (server.server.address() as AddressInfo).port;
   return {
     url: `smtp://127.0.0.1:${actual}`,
