@@ -40,13 +40,25 @@ const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.
 interface Candidate {
   name: string;
   env: Record<string, string>;
+  /** node flags for the service, when not npm start's own. */
+  nodeArgs?: string[];
 }
 const ALL: Candidate[] = [
   { name: 'postgres-15', env: { EMBEDDED_ENGINE: 'postgres' } },
 ];
 
+// --variants "pool4:DB_POOL_SIZE=4;heap:@--max-old-space-size=96,@--max-semi-space-size=2": settings
+// measured back to back in the same run, each as its own candidate beside the default (an `@` item is
+// a node flag added to npm start's, the others are the service's environment).
+const variants: Candidate[] = (str(args, 'variants') ?? '').split(';').filter(Boolean).map((spec) => {
+  const [name, items = ''] = spec.split(':');
+  const parts = items.split(',').filter(Boolean);
+  const env = Object.fromEntries(parts.filter((p) => !p.startsWith('@')).map((p) => p.split('=') as [string, string]));
+  const flags = parts.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
+  return { name, env: { EMBEDDED_ENGINE: 'postgres', ...env }, nodeArgs: flags.length ? [...startFlags, ...flags] : undefined };
+});
 const onlyArg = str(args, 'only')?.split(',');
-const CANDIDATES = ALL.filter((c) => !onlyArg || onlyArg.includes(c.name));
+const CANDIDATES = [...ALL, ...variants].filter((c) => !onlyArg || onlyArg.includes(c.name));
 
 const serverEnv = (c: Candidate, dataDir: string): Record<string, string> => ({
   DATABASE_URL: '',
@@ -77,7 +89,7 @@ function prepareData(c: Candidate): string {
 
 async function timeToReady(c: Candidate, dataDir: string) {
   const t0 = performance.now();
-  const server = await startChild('src/server.ts', serverEnv(c, dataDir), { nodeArgs: startFlags, readyPath: '/readyz' });
+  const server = await startChild('src/server.ts', serverEnv(c, dataDir), { nodeArgs: c.nodeArgs ?? startFlags, readyPath: '/readyz' });
   return { server, ms: Math.round(performance.now() - t0) };
 }
 

@@ -3,8 +3,9 @@
 //                  --steady 0.5,50 --no-steady --no-ceiling --embedded-dir DIR --workers
 //                  --server-root DIR --burst 10000 --no-desk]
 // --only burst / --only desk run just the desk phases (harness/desk-phases.ts): "burst then steady" and
-// "availability while the desk books"; --server-root runs the service from another checkout (a
-// worktree of an earlier commit) against the same database, for before/after runs back to back.
+// "availability while the desk books"; --only page the booking page's first paint (page-paint.ts);
+// --server-root runs the service from another checkout (a worktree of an earlier commit) against
+// the same database, for before/after runs back to back.
 // Starts the service as a child process, loads each scenario over HTTP with autocannon, then at
 // steady rates (open loop), then issues the same work straight to the database at the same
 // concurrency (the limit), and reports all of it beside the database's one-insert write ceiling.
@@ -29,6 +30,7 @@ import { describeWebhookBench, runOnOwnDatabase, type WebhookBenchResult } from 
 import { describeDeskPhases, runDeskPhases, type DeskPhasesReport } from './harness/desk-phases.ts';
 import { describeMessagesBench, runMessagesOnOwnDatabase, type MessagesBenchResult } from './messages.ts';
 import { reportPageWeight } from './harness/page-weight.ts';
+import { describePagePaint, measurePagePaint } from './page-paint.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -149,7 +151,7 @@ if (databaseUrl && args['no-ceiling'] !== true) {
   const b = writeCeiling.booking;
   if (b) console.log(`booking-shaped ceiling: ${b.tps} tx/s (Node pg ${b.node.tps}, pgbench ${b.pgbench?.tps ?? 'n/a'}), ${(b.tps / writeCeiling.tps).toFixed(2)} of the one-insert ceiling`);
 }
-const deskOnly = ['burst', 'desk'];
+const deskOnly = ['burst', 'desk', 'page'];
 const wantsScenarios = !only || only.some((o) => o !== 'events' && !deskOnly.includes(o));
 const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -264,6 +266,10 @@ if (databaseUrl && (!only || only.includes('messages'))) {
   }
 }
 
+// The booking page's first paint (issue 26's 1 s bar): a demo shop on its own embedded DATA_DIR, Chromium.
+const pagePaint = !only || only.includes('page') ? await measurePagePaint().catch((err: Error) => (console.log(`\npage paint: bench error: ${err.message.slice(0, 200)}`), null)) : null;
+if (!only || only.includes('page')) console.log('\n' + describePagePaint(pagePaint));
+
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
 writeJson(file, {
   started: started.toISOString(),
@@ -286,6 +292,7 @@ writeJson(file, {
   webhooks,
   messages,
   pageWeight,
+  pagePaint,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);

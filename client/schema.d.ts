@@ -7176,7 +7176,7 @@ export interface operations {
               source: string;
               is_override: boolean;
             };
-            /** @description the new booking's manage page (the old link stops working) */
+            /** @description the moved booking's manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end) */
             manage_url: string;
           };
         };

@@ -38,7 +38,6 @@ export interface Config {
   readonly dbPreparedStatements: boolean;
   /** Memory for kept availability answers, in MiB (0: every search computes afresh). */
   readonly availabilityCacheMb: number;
-  /** The embedded engine's WebAssembly may be recompiled by V8's optimising tier (false: baseline only, half the peak memory). */
   readonly events: {
     /** How often the live stream's pump reads the feed (ms). */
     readonly streamPollMs: number;
