@@ -125,7 +125,7 @@ async function measure(c: Candidate) {
     for (const s of list) {
       const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name });
       const at50 = r.steady?.find((x) => x.label === '50/s');
-      console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50?.p99 ?? 'n/a'} ms (${at50?.achievedRps ?? r.steadySkipped?.[0] ? 'skipped: above 90% of max' : ''})`);
+      console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`);
       scenarios.push({ name: s.name, rps: r.http?.rps, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
     }
   } finally {

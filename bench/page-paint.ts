@@ -38,6 +38,8 @@ export async function measurePagePaint(loads = 15): Promise<PagePaintReport | nu
     return null;
   }
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbo-bench-page-'));
+  // Run as root, PostgreSQL runs as the system user postgres, which must be able to enter the directory.
+  fs.chmodSync(dataDir, 0o755);
   const env = { DATABASE_URL: '', DATA_DIR: dataDir, AUTH_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
   try {
     const seeded = spawnSync(process.execPath, ['scripts/demo.ts'], { env: { ...process.env, ...env }, encoding: 'utf8' });

@@ -29,10 +29,18 @@ test('bad values are refused at start with a message naming the variable', () =>
   }
 });
 
-test('the embedded PostgreSQL gets a pool of 8 connections, a server 16, unless DB_POOL_SIZE says otherwise', () => {
-  assert.equal(loadConfig({}).dbPoolSize, 8);
+test('the embedded PostgreSQL gets a pool of 4 connections, a server 16, unless DB_POOL_SIZE says otherwise', () => {
+  assert.equal(loadConfig({}).dbPoolSize, 4);
   assert.equal(loadConfig({ DATABASE_URL: 'postgres://u@db.example/shop' }).dbPoolSize, 16);
   assert.equal(loadConfig({ DB_POOL_SIZE: '12' }).dbPoolSize, 12);
+});
+
+test('EMBEDDED_POSTGRES_SETTINGS names extra settings for the embedded PostgreSQL; anything else is refused', () => {
+  assert.deepEqual(loadConfig({}).embeddedSettings, {});
+  assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_buffers=16MB, work_mem=2MB' }).embeddedSettings, { shared_buffers: '16MB', work_mem: '2MB' });
+  for (const bad of ['shared_buffers', 'x=1;DROP', "work_mem='4MB'", 'Max=1']) {
+    assert.throws(() => loadConfig({ EMBEDDED_POSTGRES_SETTINGS: bad }), /EMBEDDED_POSTGRES_SETTINGS must be/, bad);
+  }
 });
 
 test('prepared statements are on unless DB_PREPARED_STATEMENTS turns them off', () => {

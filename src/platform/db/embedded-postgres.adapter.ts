@@ -25,7 +25,7 @@ export async function embeddedCluster(): Promise<Cluster | null> {
  * server that another process owns (`npm start`) is used as it is: `npm run demo` and
  * `npm run backup` work beside the service.
  */
-export async function embeddedUrl(dataDir: string, options: { logLevel?: string; join?: boolean } = {}): Promise<string> {
+export async function embeddedUrl(dataDir: string, options: { logLevel?: string; join?: boolean; settings?: Readonly<Record<string, string>> } = {}): Promise<string> {
   const pgdata = embeddedPgdata(dataDir);
   if (options.join && liveOwner(pgdata) !== null && runningServer(pgdata)?.ready) {
     return socketUrl(socketDirFor(pgdata, await runAs()));
@@ -35,7 +35,7 @@ export async function embeddedUrl(dataDir: string, options: { logLevel?: string;
   if (current && (!current.running() || current.pgdata !== pgdata)) started = null;
   if (!started) {
     const log = pino({ level: options.logLevel ?? 'info', base: { component: 'postgres' } });
-    started = startCluster({ pgdata, log: (level, line) => log[level](line) });
+    started = startCluster({ pgdata, settings: { ...options.settings }, log: (level, line) => log[level](line) });
     started.catch(() => (started = null));
   }
   return (await started).url();

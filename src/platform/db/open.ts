@@ -16,6 +16,6 @@ export async function openDatabase(config: Config, onError?: (err: Error) => voi
   if (config.databaseUrl) {
     return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
   }
-  const url = await embeddedUrl(config.dataDir, { logLevel: config.logLevel, join: options.join });
+  const url = await embeddedUrl(config.dataDir, { logLevel: config.logLevel, join: options.join, settings: config.embeddedSettings });
   return openPg({ connectionString: url, poolSize: config.dbPoolSize, onError });
 }
