@@ -53,7 +53,7 @@ const ALL: Candidate[] = [
 const variants: Candidate[] = (str(args, 'variants') ?? '').split(';').filter(Boolean).map((spec) => {
   const [name, items = ''] = spec.split(':');
   const parts = items.split(',').filter(Boolean);
-  const env = Object.fromEntries(parts.filter((p) => !p.startsWith('@')).map((p) => p.split('=') as [string, string]));
+  const env = Object.fromEntries(parts.filter((p) => !p.startsWith('@')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
   const flags = parts.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
   return { name, env: { EMBEDDED_ENGINE: 'postgres', ...env }, nodeArgs: flags.length ? [...startFlags, ...flags] : undefined };
 });

@@ -45,7 +45,8 @@ const primaryUrl = urlOf(o.primaryPort, DATABASE);
 // --no-data: the dataset is already in the primary's database (for example restored with
 // pg_dump -Fc OTHER | pg_restore -d postgres://postgres@127.0.0.1:5441/bbo_bench_topology).
 if (args['no-data'] !== true) {
-  const data = spawnSync(process.execPath, ['bench/data.ts', '--scale', String(scale), '--database-url', primaryUrl, '--add-online-store'], { stdio: 'inherit' });
+  // The whole dataset, the online-booking store included (--add-online-store would add only that store).
+  const data = spawnSync(process.execPath, ['bench/data.ts', '--scale', String(scale), '--database-url', primaryUrl], { stdio: 'inherit' });
   if (data.status !== 0) throw new Error('bench:data failed');
 }
 await waitForReplay(o, DATABASE, 300_000);

@@ -4,32 +4,28 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp, type TestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
-import { emit } from '../../../src/events/outbox.ts';
-import { messagesOf, shop, workerFor, type Shop } from './support.ts';
+import { confirm, hold, shop as onlineShop, type Shop as OnlineShop } from '../../bookings/online/helpers.ts';
+import { messagesOf, workerFor } from './support.ts';
 
-async function pendingBooking(t: TestApp, s: Shop, customerId: string, startsAt: string) {
-  const ends = new Date(Date.parse(startsAt) + 45 * 60_000).toISOString();
-  const a = (await t.db.query(
-    `INSERT INTO appointments (store_id, unit_id, service_id, customer_id, starts_at, ends_at, block, status, currency, deposit_pence, source)
-     VALUES ($1, $2, $3, $4, $5, $6, tstzrange($5, $6), 'pending_payment', 'GBP', 1000, 'online') RETURNING *`,
-    [s.store.id, s.unit.id, s.service.id, customerId, startsAt, ends],
-  )).rows[0];
-  // As the online booking path emits it: the appointment as created, still pending payment.
-  await emit(t.db, { storeId: s.store.id, type: 'appointment.created', data: { id: a.id, store_id: a.store_id, unit_id: a.unit_id, customer_id: a.customer_id, starts_at: a.starts_at, ends_at: a.ends_at, status: a.status, source: a.source } }, t.clock.now());
-  return a;
+/** A booking made as a customer makes it online (hold, then confirm) for a service with a deposit: pending payment. */
+async function pendingBooking(t: TestApp, startsAt: string): Promise<{ w: OnlineShop; a: { id: string } }> {
+  const w = await onlineShop({ t, service: { price_pence: 5000, deposit_policy: JSON.stringify({ percent: 20 }) } });
+  const held = await hold(w, { starts_at: startsAt });
+  assert.equal(held.status, 200, JSON.stringify(held.body));
+  const res = await confirm(w, held.body.hold.id);
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.equal(res.body.appointment.status, 'pending_payment');
+  return { w, a: res.body.appointment };
 }
 
 test('pending payment: nothing until the deposit is recorded, then the confirmation and the reminder', async () => {
   const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
-  const s = await shop(t);
-  const c = await t.fx.customer({ email: 'online@example.test' });
-  await t.fx.membership(s.store.id, c.id);
   const worker = workerFor(t);
-  const a = await pendingBooking(t, s, c.id, '2026-06-10T09:30:00Z');
+  const { w, a } = await pendingBooking(t, '2026-06-10T09:30:00Z');
   await worker.drain();
   assert.deepEqual(await messagesOf(t, a.id), []);
 
-  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: s.token, idempotencyKey: 'dep-1', body: { store_id: s.store.id, appointment_id: a.id } });
+  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, idempotencyKey: 'dep-1', body: { store_id: w.storeId, appointment_id: a.id } });
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
   await worker.drain();
   assert.deepEqual((await messagesOf(t, a.id)).map((m) => [m.kind, m.status]), [['confirmation', 'mailbox'], ['reminder', 'pending']]);
@@ -37,12 +33,9 @@ test('pending payment: nothing until the deposit is recorded, then the confirmat
 
 test('a pending booking cancelled for want of its deposit gets no cancellation notice', async () => {
   const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
-  const s = await shop(t);
-  const c = await t.fx.customer({ email: 'lapsed@example.test' });
-  await t.fx.membership(s.store.id, c.id);
   const worker = workerFor(t);
-  const a = await pendingBooking(t, s, c.id, '2026-06-10T09:30:00Z');
-  const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token: s.token, idempotencyKey: 'cancel-1', body: { store_id: s.store.id, appointment_id: a.id } });
+  const { w, a } = await pendingBooking(t, '2026-06-10T09:30:00Z');
+  const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token: w.merchant, idempotencyKey: 'cancel-1', body: { store_id: w.storeId, appointment_id: a.id } });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   await worker.drain();
   assert.deepEqual(await messagesOf(t, a.id), []);
