@@ -10,20 +10,13 @@
 -- No double booking is still the exclusion constraints' decision (Cal.com #13397, Easy!Appointments
 -- #845: no check-then-insert).
 
--- A page session's hold in the page's store, locked after its unit (unit before hold: the order every
--- writer uses). A hold of another session or store reads as missing.
+-- A page session's hold in the page's store, locked (bbo_lock_hold). A hold of another session or
+-- store reads as missing.
 CREATE OR REPLACE FUNCTION bbo_page_own_hold(v_store uuid, v_hold uuid, v_session uuid) RETURNS holds
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_unit uuid;
-  h      holds;
+  h holds := bbo_lock_hold(v_hold, v_store);
 BEGIN
-  SELECT x.unit_id INTO v_unit FROM holds x WHERE x.id = v_hold AND x.store_id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
-  END IF;
-  PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
-  SELECT * INTO h FROM holds x WHERE x.id = v_hold FOR UPDATE;
   IF h.page_session IS DISTINCT FROM v_session THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
   END IF;
@@ -167,7 +160,6 @@ DECLARE
   stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_customer uuid := (req->>'customer_id')::uuid;
-  v_window   integer;
   a          appointments;
   h          holds;
   slot       record;
@@ -184,20 +176,9 @@ BEGIN
   IF a.status NOT IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');
   END IF;
-  -- The customer cancel's window (customer-cancel.sql): inside it only the shop can change the booking.
-  SELECT s.cancellation_window_min INTO v_window FROM stores s WHERE s.id = v_store;
-  IF at >= a.starts_at - make_interval(mins => v_window) THEN
-    PERFORM bbo_refuse('CANCELLATION_WINDOW', CASE WHEN v_window > 0
-      THEN format('Within %s minutes of the start the booking can only be moved by the shop', v_window)
-      ELSE 'The booking has started; only the shop can move it now' END);
-  END IF;
+  PERFORM bbo_refuse_inside_window(a, at, 'move', 'moved');
   h := bbo_page_adopt_hold(v_store, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
-  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
-    PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
-  END IF;
-  IF h.released_at IS NOT NULL THEN
-    PERFORM bbo_refuse('HOLD_RELEASED', 'The hold was released; search again and hold a new slot');
-  END IF;
+  PERFORM bbo_refuse_unusable_hold(h, at);
   IF h.service_id IS DISTINCT FROM a.service_id OR h.party_size <> a.party_size THEN
     PERFORM bbo_refuse('VALIDATION_FAILED', 'A move keeps the service and party size: hold a time for the same service');
   END IF;
@@ -205,11 +186,7 @@ BEGIN
   -- End the hold (it becomes this booking's time), then ask the availability function again for
   -- the start on that unit, as confirm does, and move the appointment there.
   UPDATE holds x SET released_at = at, release_reason = 'confirmed', appointment_id = a.id WHERE x.id = h.id RETURNING * INTO h;
-  SELECT * INTO slot FROM bbo_offered_slots(h.store_id, h.service_id, h.variant_id, h.addon_ids, h.unit_id, h.party_size,
-    NULL, NULL, h.starts_at, true, v_customer, h.created_at, at) LIMIT 1;
-  IF NOT FOUND OR NOT (h.unit_id::text = ANY (string_to_array(slot.unit_ids, ','))) THEN
-    PERFORM bbo_refuse_not_offered();
-  END IF;
+  SELECT * INTO slot FROM bbo_held_slot(h, v_customer, at);
   PERFORM bbo_merchant_reschedule(NULL, actor, at, jsonb_build_object('store_id', v_store, 'appointment_id', a.id,
     'unit_id', h.unit_id, 'starts_at', slot.starts_at, 'ends_at', slot.ends_at,
     'block_starts_at', slot.block_starts_at, 'block_ends_at', slot.block_ends_at, 'override', false));

@@ -6,12 +6,27 @@
 --
 -- req: {customer_id, appointment_id, reason} (reason trimmed, null when blank). Answers
 -- {appointment_id, cancelled, noop}, as the merchant's cancel does.
+-- The store's cancellation window, as it binds a customer: inside it (or after the start) only the
+-- shop can change the booking; a window of 0 refuses only once started. p_verb and p_done name the
+-- change in the refusal ('cancel', 'cancelled'; the booking page's move: 'move', 'moved').
+CREATE OR REPLACE FUNCTION bbo_refuse_inside_window(a appointments, at timestamptz, p_verb text, p_done text) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_window integer;
+BEGIN
+  SELECT s.cancellation_window_min INTO v_window FROM stores s WHERE s.id = a.store_id;
+  IF at >= a.starts_at - make_interval(mins => v_window) THEN
+    PERFORM bbo_refuse('CANCELLATION_WINDOW', CASE WHEN v_window > 0
+      THEN format('Within %s minutes of the start the booking can only be %s by the shop', v_window, p_done)
+      ELSE format('The booking has started; only the shop can %s it now', p_verb) END);
+  END IF;
+END $$;
+
 CREATE OR REPLACE FUNCTION bbo_customer_cancel(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
   a        appointments;
-  v_window integer;
   body     jsonb;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
@@ -24,12 +39,8 @@ BEGIN
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
   END IF;
-  SELECT s.cancellation_window_min INTO v_window FROM stores s WHERE s.id = a.store_id;
-  -- Inside the window (or after the start) only the shop can cancel; a window of 0 refuses only once started.
-  IF a.status IN ('pending_payment', 'confirmed') AND at >= a.starts_at - make_interval(mins => v_window) THEN
-    PERFORM bbo_refuse('CANCELLATION_WINDOW', CASE WHEN v_window > 0
-      THEN format('Within %s minutes of the start the booking can only be cancelled by the shop', v_window)
-      ELSE 'The booking has started; only the shop can cancel it now' END);
+  IF a.status IN ('pending_payment', 'confirmed') THEN
+    PERFORM bbo_refuse_inside_window(a, at, 'cancel', 'cancelled');
   END IF;
   IF a.status = 'checked_in' THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'A checked-in booking can only be cancelled by the shop');

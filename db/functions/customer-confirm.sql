@@ -22,6 +22,36 @@ LANGUAGE sql IMMUTABLE AS $$
     ELSE 0 END
 $$;
 
+-- A hold that can still become a booking (confirm, and the booking page's move): not lapsed, not released.
+CREATE OR REPLACE FUNCTION bbo_refuse_unusable_hold(h holds, at timestamptz) RETURNS void
+LANGUAGE plpgsql AS $$
+BEGIN
+  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
+    PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
+  END IF;
+  IF h.released_at IS NOT NULL THEN
+    PERFORM bbo_refuse('HOLD_RELEASED', 'The hold was released; search again and hold a new slot');
+  END IF;
+END $$;
+
+-- The held start, asked of the availability function again on the hold's unit, with notice and
+-- horizon counted from when the hold was placed (the merchant may have changed hours or added
+-- time-off since); refused when no longer offered. Called once the hold has ended: its own time is
+-- then free only inside this statement, under the unit lock.
+CREATE OR REPLACE FUNCTION bbo_held_slot(h holds, v_customer uuid, at timestamptz)
+RETURNS TABLE (starts_at timestamptz, ends_at timestamptz, block_starts_at timestamptz, block_ends_at timestamptz)
+LANGUAGE plpgsql AS $$
+DECLARE
+  slot record;
+BEGIN
+  SELECT * INTO slot FROM bbo_offered_slots(h.store_id, h.service_id, h.variant_id, h.addon_ids, h.unit_id, h.party_size,
+    NULL, NULL, h.starts_at, true, v_customer, h.created_at, at) o LIMIT 1;
+  IF NOT FOUND OR NOT (h.unit_id::text = ANY (string_to_array(slot.unit_ids, ','))) THEN
+    PERFORM bbo_refuse_not_offered();
+  END IF;
+  RETURN QUERY SELECT slot.starts_at, slot.ends_at, slot.block_starts_at, slot.block_ends_at;
+END $$;
+
 -- A confirm's answer when the hold's appointment already exists (a retried confirm): that appointment,
 -- reused, with nothing new to audit or report.
 CREATE OR REPLACE FUNCTION bbo_confirm_reused(claim jsonb, actor jsonb, at timestamptz, a appointments) RETURNS jsonb
@@ -62,12 +92,7 @@ BEGIN
       RETURN bbo_confirm_reused(claim, actor, at, a);
     END IF;
   END IF;
-  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
-    PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
-  END IF;
-  IF h.released_at IS NOT NULL THEN
-    PERFORM bbo_refuse('HOLD_RELEASED', 'The hold was released; search again and hold a new slot');
-  END IF;
+  PERFORM bbo_refuse_unusable_hold(h, at);
 
   SELECT * INTO t FROM bbo_booking_terms(h.store_id, h.service_id, h.variant_id, h.addon_ids, h.unit_id, v_customer);
   IF NOT t.store_found OR NOT t.service_found THEN
@@ -82,11 +107,7 @@ BEGIN
   -- then ask the availability function again for this start on this unit, with notice and horizon
   -- counted from when the hold was placed (the merchant may have changed hours or added time-off).
   UPDATE holds x SET released_at = at, release_reason = 'confirmed' WHERE x.id = h.id;
-  SELECT * INTO slot FROM bbo_offered_slots(h.store_id, h.service_id, h.variant_id, h.addon_ids, h.unit_id, h.party_size,
-    NULL, NULL, h.starts_at, true, v_customer, h.created_at, at) LIMIT 1;
-  IF NOT FOUND OR NOT (h.unit_id::text = ANY (string_to_array(slot.unit_ids, ','))) THEN
-    PERFORM bbo_refuse_not_offered();
-  END IF;
+  SELECT * INTO slot FROM bbo_held_slot(h, v_customer, at);
 
   -- Book it as the booking authority books (bbo_merchant_book's order): the block checked, the unit
   -- (locked already) bookable, holds and time-off clear, then the insert, with the hold as its

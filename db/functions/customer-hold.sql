@@ -16,25 +16,38 @@ BEGIN
   PERFORM bbo_refuse('SLOT_UNAVAILABLE', 'That start is not offered: availability would not show it for this service, unit and party');
 END $$;
 
--- The customer's own hold, locked after its unit (unit before hold: the order every writer here
--- uses). Someone else's hold reads as missing.
-CREATE OR REPLACE FUNCTION bbo_own_hold(v_hold uuid, v_customer uuid) RETURNS holds
+-- A hold locked after its unit (unit before hold: the order every writer here uses), within v_store
+-- when one is given. A missing hold, or one of another store, is refused as missing. The owner is
+-- each caller's to check: bbo_own_hold (a customer), bbo_page_own_hold (a page session).
+CREATE OR REPLACE FUNCTION bbo_lock_hold(v_hold uuid, v_store uuid) RETURNS holds
 LANGUAGE plpgsql AS $$
 DECLARE
-  v_store uuid;
-  v_unit  uuid;
-  h       holds;
+  v_in   uuid;
+  v_unit uuid;
+  h      holds;
 BEGIN
-  SELECT x.store_id, x.unit_id INTO v_store, v_unit FROM holds x WHERE x.id = v_hold;
+  SELECT x.store_id, x.unit_id INTO v_in, v_unit FROM holds x WHERE x.id = v_hold AND (v_store IS NULL OR x.store_id = v_store);
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
   END IF;
-  PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
+  PERFORM 1 FROM units u WHERE u.store_id = v_in AND u.id = v_unit FOR UPDATE;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
   END IF;
   SELECT * INTO h FROM holds x WHERE x.id = v_hold FOR UPDATE;
-  IF NOT FOUND OR h.customer_id IS DISTINCT FROM v_customer THEN
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
+  END IF;
+  RETURN h;
+END $$;
+
+-- The customer's own hold, locked (bbo_lock_hold). Someone else's hold reads as missing.
+CREATE OR REPLACE FUNCTION bbo_own_hold(v_hold uuid, v_customer uuid) RETURNS holds
+LANGUAGE plpgsql AS $$
+DECLARE
+  h holds := bbo_lock_hold(v_hold, NULL);
+BEGIN
+  IF h.customer_id IS DISTINCT FROM v_customer THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Hold not found');
   END IF;
   RETURN h;

@@ -146,6 +146,7 @@ test('reschedule is refused inside the cancellation window, and for another part
   const res = await move();
   assert.equal(res.status, 409, JSON.stringify(res.body));
   assert.equal(errorCode(res), 'CANCELLATION_WINDOW');
+  assert.equal(res.body.error.message, 'Within 2880 minutes of the start the booking can only be moved by the shop');
   // Outside the window, a hold whose party differs from the booking's is refused: a move keeps what was booked.
   await w.t.db.query('UPDATE stores SET cancellation_window_min = 0 WHERE id = $1', [w.storeId]);
   await w.t.db.query('UPDATE appointments SET party_size = 2 WHERE id = $1', [a.appointment.id]);

@@ -36,6 +36,7 @@ test('a cancel inside the store\'s window is refused and changes nothing; outsid
   const refused = await call(t.app, 'POST', `${ME}/${inside.body.appointment.id}/cancel`, { token: w.customer, body: {} });
   assert.equal(errorCode(refused), 'CANCELLATION_WINDOW');
   assert.equal(refused.status, 409);
+  assert.equal(refused.body.error.message, 'Within 1440 minutes of the start the booking can only be cancelled by the shop');
   const row = await t.db.query<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [inside.body.appointment.id]);
   assert.equal(row.rows[0].status, 'confirmed');
   const id = outside.body.appointment.id;
