@@ -18,7 +18,7 @@ import { num, parseArgs, str } from './lib/args.ts';
 import { openTarget } from './lib/target.ts';
 import { loadFixtures } from './harness/fixtures.ts';
 import { TokenMint } from './harness/tokens.ts';
-import { memoryOf, RssSampler, startChild } from './harness/server.ts';
+import { memoryOf, npmStartFlags, RssSampler, startChild } from './harness/server.ts';
 import { TreeSampler, treeMemory } from './harness/tree-memory.ts';
 import { writeJson } from './harness/report.ts';
 import { ALL_SCENARIOS, runScenario } from './harness/scenario-runner.ts';
@@ -35,7 +35,7 @@ const resultsDir = path.resolve('bench/results', `${day}-${label}`);
 fs.mkdirSync(resultsDir, { recursive: true });
 const secret = randomBytes(32).toString('hex');
 // npm start's node arguments, with their values (between `node` and the script).
-const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
+const startFlags = npmStartFlags();
 
 interface Candidate {
   name: string;

@@ -12,7 +12,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { num, parseArgs, str } from './lib/args.ts';
-import { startChild } from './harness/server.ts';
+import { npmStartFlags, startChild } from './harness/server.ts';
 import { writeJson } from './harness/report.ts';
 import { chromiumAvailable, launchBrowser } from '../test/e2e/browser.ts';
 
@@ -45,8 +45,7 @@ export async function measurePagePaint(loads = 15): Promise<PagePaintReport | nu
     const seeded = spawnSync(process.execPath, ['scripts/demo.ts'], { env: { ...process.env, ...env }, encoding: 'utf8' });
     const slug = /\/book\/([a-z0-9-]+)/.exec(seeded.stdout ?? '')?.[1];
     if (seeded.status !== 0 || !slug) throw new Error(`npm run demo failed: ${seeded.stderr}`);
-    const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
-    const server = await startChild('src/server.ts', env, { nodeArgs: startFlags, readyPath: '/readyz' });
+    const server = await startChild('src/server.ts', env, { nodeArgs: npmStartFlags(), readyPath: '/readyz' });
     const browser = await launchBrowser();
     const times: number[] = [];
     try {

@@ -19,7 +19,7 @@ import { num, parseArgs, str } from './lib/args.ts';
 import { embeddedDir } from './lib/target.ts';
 import { loadFixtures } from './harness/fixtures.ts';
 import { TokenMint } from './harness/tokens.ts';
-import { memoryOf, RssSampler, startChild, type Child } from './harness/server.ts';
+import { memoryOf, npmStartFlags, RssSampler, startChild, type Child } from './harness/server.ts';
 import { httpLoad, type LoadResult } from './harness/load.ts';
 import { growthTable, steadyTable, table, writeJson, type GrowthReport, type ScenarioReport } from './harness/report.ts';
 import { measureWriteCeiling, type CeilingResult } from './harness/ceiling.ts';
@@ -74,7 +74,7 @@ const serverEnv = (url: string | null): Record<string, string> => ({
 // The service runs with the flags `npm start` gives it, so the figures are the shipped process's;
 // --server-node-args="--max-old-space-size=192 ..." replaces them (for the service only, not the load generator).
 // Everything between `node` and the script, flags' arguments included (`--import ./preload.ts`).
-const startFlags = (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
+const startFlags = npmStartFlags();
 const nodeArgs = [
   ...(str(args, 'server-node-args')?.split(/\s+/).filter(Boolean) ?? startFlags),
   ...(args.profile === true ? ['--cpu-prof', `--cpu-prof-dir=${path.join(resultsDir, 'prof')}`] : []),

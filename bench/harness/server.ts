@@ -6,6 +6,11 @@ import { freePort } from '../../reliability/server-process.ts';
 
 export { freePort };
 
+/** `npm start`'s node arguments, flags' values included (everything between `node` and the script). */
+export function npmStartFlags(): string[] {
+  return (JSON.parse(fs.readFileSync('package.json', 'utf8')).scripts.start as string).split(/\s+/).slice(1, -1);
+}
+
 export interface Child {
   proc: ChildProcess;
   pid: number;
