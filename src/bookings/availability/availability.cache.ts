@@ -47,6 +47,15 @@ interface Generation {
   readonly bornAt: number;
 }
 
+/**
+ * What observe() answers: the store's generation, and whether this search joined one that another
+ * search opened while this one's check was asked (then only answers started after the check count).
+ */
+export interface Observed {
+  readonly gen: Generation;
+  readonly joined: boolean;
+}
+
 interface Entry {
   gen: Generation;
   answer: KeptAnswer;
@@ -85,16 +94,16 @@ export class AvailabilityCache {
    * snapshot, and the snapshot of that very check. A change, no generation, or an old one opens a
    * new generation at the check's snapshot (answers computed after it see at least as much).
    */
-  observe(storeId: string, check: { snapshot: string; changed: boolean | null }, nowMs: number, since?: string | null): Generation & { joined?: boolean } {
+  observe(storeId: string, check: { snapshot: string; changed: boolean | null }, nowMs: number, since?: string | null): Observed {
     const gen = this.generations.get(storeId);
     const young = gen !== undefined && nowMs - gen.bornAt < MAX_GENERATION_MS && nowMs >= gen.bornAt;
-    if (gen && young && check.changed === false) return gen;
+    if (gen && young && check.changed === false) return { gen, joined: false };
     // Renewed while this check was asked (`since`, the snapshot the check counted from, is not the
     // generation's any more): another search saw the same change and opened a generation. Join it
     // instead of opening one more, so a burst of searches after a booking computes each answer once.
     // Its answers computed before this check may predate the change this check saw: answer() then
     // takes only answers whose computation started after the check returned (freshAfter).
-    if (since !== undefined && gen && young && gen.snapshot !== since) return Object.assign(Object.create(gen), { joined: true });
+    if (since !== undefined && gen && young && gen.snapshot !== since) return { gen, joined: true };
     const fresh: Generation = { storeId, snapshot: check.snapshot, bornAt: nowMs };
     // Newest last, so the stores asked about least recently are forgotten first.
     this.generations.delete(storeId);
@@ -103,13 +112,13 @@ export class AvailabilityCache {
       if (this.generations.size <= MAX_STORES) break;
       this.generations.delete(oldest);
     }
-    return fresh;
+    return { gen: fresh, joined: false };
   }
 
   /** The kept answer for key in gen, or compute's, kept when gen is still the store's generation. */
-  async answer(observed: Generation & { joined?: boolean }, key: string, nowMs: number, compute: () => Promise<KeptAnswer>, freshAfter = 0): Promise<KeptAnswer> {
-    // A joined generation is the store's current one; only answers started after this search's check count.
-    const gen: Generation = observed.joined ? Object.getPrototypeOf(observed) : observed;
+  async answer(observed: Observed, key: string, nowMs: number, compute: () => Promise<KeptAnswer>, freshAfter = 0): Promise<KeptAnswer> {
+    // In a joined generation only answers started after this search's check count.
+    const { gen } = observed;
     const after = observed.joined ? freshAfter : 0;
     const id = `${gen.storeId}|${key}`;
     const hit = this.entries.get(id);

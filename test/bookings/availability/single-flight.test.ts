@@ -14,9 +14,9 @@ test('searches that all saw the same change share one computation', async () => 
   const cache = new AvailabilityCache(1 << 20);
   const first = cache.observe('s1', { snapshot: 'old', changed: null }, 1, null);
   // Both asked against the generation that the change ends ('old'); the first to return opens a new one.
-  const a = cache.observe('s1', { snapshot: 'snap-a', changed: true }, 2, first.snapshot);
+  const a = cache.observe('s1', { snapshot: 'snap-a', changed: true }, 2, first.gen.snapshot);
   const checkedB = performance.now();
-  const b = cache.observe('s1', { snapshot: 'snap-b', changed: true }, 2, first.snapshot);
+  const b = cache.observe('s1', { snapshot: 'snap-b', changed: true }, 2, first.gen.snapshot);
   assert.equal(b.joined, true, 'the second search joins the generation the first opened');
   let computed = 0;
   let release!: () => void;
