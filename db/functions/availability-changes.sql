@@ -1,17 +1,36 @@
--- Which transactions changed what an availability search reads, per store (the table
--- availability_changes, migration 107): written by these triggers on every table the search reads,
--- so the database, not each writer, records the change, whatever wrote it. Owner: the availability
--- cache, src/bookings/availability/availability.cache.ts, which asks before serving a kept answer
--- whether a transaction its snapshot did not see changed the store (docs/decisions/availability.md,
--- "Availability cache"). Triggers are restated with CREATE OR REPLACE TRIGGER beside their function.
+-- Which transactions changed what an availability search reads, per store, and when in the diary
+-- (the table availability_changes, migrations 107 and 140): written by these triggers on every table
+-- the search reads, so the database, not each writer, records the change, whatever wrote it. Owner:
+-- the availability cache, src/bookings/availability/availability.cache.ts, which asks before
+-- serving a kept day whether a transaction its snapshot did not see changed the store on or near
+-- that day (docs/decisions/availability.md, "Availability cache"). Triggers are restated with
+-- CREATE OR REPLACE TRIGGER beside their function.
 
+-- One row per store and transaction; a transaction's later changes widen its row's blocks:
+-- - appointments and holds: the block (buffers included) the row occupied before the change and after;
+-- - time-off: its range, before and after;
+-- - the store's set-up (working hours and exceptions, units, services, variants, add-ons, service
+--   periods, the store's own settings): NULL, "every day", which stays NULL (NULL + anything is NULL).
 CREATE OR REPLACE FUNCTION availability_changed() RETURNS trigger LANGUAGE plpgsql AS $$
+DECLARE
+  store uuid;
+  spans tstzmultirange := '{}';
 BEGIN
-  IF TG_OP = 'DELETE' THEN
-    INSERT INTO availability_changes (store_id) VALUES (OLD.store_id) ON CONFLICT DO NOTHING;
-  ELSE
-    INSERT INTO availability_changes (store_id) VALUES (NEW.store_id) ON CONFLICT DO NOTHING;
+  IF TG_TABLE_NAME = 'stores' THEN store := NEW.id;
+  ELSIF TG_OP = 'DELETE' THEN store := OLD.store_id;
+  ELSE store := NEW.store_id;
   END IF;
+  IF TG_TABLE_NAME IN ('appointments', 'holds') THEN
+    IF TG_OP <> 'INSERT' THEN spans := spans + tstzmultirange(OLD.block); END IF;
+    IF TG_OP <> 'DELETE' THEN spans := spans + tstzmultirange(NEW.block); END IF;
+  ELSIF TG_TABLE_NAME = 'time_off' THEN
+    IF TG_OP <> 'INSERT' THEN spans := spans + tstzmultirange(tstzrange(OLD.starts_at, OLD.ends_at)); END IF;
+    IF TG_OP <> 'DELETE' THEN spans := spans + tstzmultirange(tstzrange(NEW.starts_at, NEW.ends_at)); END IF;
+  ELSE
+    spans := NULL;
+  END IF;
+  INSERT INTO availability_changes (store_id, blocks) VALUES (store, spans)
+  ON CONFLICT (store_id, txid) DO UPDATE SET blocks = availability_changes.blocks + EXCLUDED.blocks;
   RETURN NULL;
 END $$;
 
@@ -21,9 +40,9 @@ CREATE OR REPLACE TRIGGER appointments_availability AFTER INSERT OR DELETE OR UP
   FOR EACH ROW EXECUTE FUNCTION availability_changed();
 CREATE OR REPLACE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON holds
   FOR EACH ROW EXECUTE FUNCTION availability_changed();
-
--- The store's set-up: any change (these are rare writes), one trigger per table.
 CREATE OR REPLACE TRIGGER time_off_availability AFTER INSERT OR UPDATE OR DELETE ON time_off FOR EACH ROW EXECUTE FUNCTION availability_changed();
+
+-- The store's set-up, one trigger per table.
 CREATE OR REPLACE TRIGGER unit_hours_availability AFTER INSERT OR UPDATE OR DELETE ON unit_hours FOR EACH ROW EXECUTE FUNCTION availability_changed();
 CREATE OR REPLACE TRIGGER unit_hours_exceptions_availability AFTER INSERT OR UPDATE OR DELETE ON unit_hours_exceptions FOR EACH ROW EXECUTE FUNCTION availability_changed();
 CREATE OR REPLACE TRIGGER units_availability AFTER INSERT OR UPDATE OR DELETE ON units FOR EACH ROW EXECUTE FUNCTION availability_changed();
@@ -33,10 +52,5 @@ CREATE OR REPLACE TRIGGER service_addons_availability AFTER INSERT OR UPDATE OR 
 CREATE OR REPLACE TRIGGER service_periods_availability AFTER INSERT OR UPDATE OR DELETE ON service_periods FOR EACH ROW EXECUTE FUNCTION availability_changed();
 
 -- The stores row itself (its settings: zone, slot step, notice, horizon).
-CREATE OR REPLACE FUNCTION availability_store_changed() RETURNS trigger LANGUAGE plpgsql AS $$
-BEGIN
-  INSERT INTO availability_changes (store_id) VALUES (NEW.id) ON CONFLICT DO NOTHING;
-  RETURN NULL;
-END $$;
 CREATE OR REPLACE TRIGGER stores_availability AFTER UPDATE ON stores
-  FOR EACH ROW EXECUTE FUNCTION availability_store_changed();
+  FOR EACH ROW EXECUTE FUNCTION availability_changed();

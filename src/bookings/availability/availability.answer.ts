@@ -1,5 +1,5 @@
-// How an availability answer is laid out: by store-local day, each slot serialised once when the
-// answer is computed and the body it sends kept with it (availability.cache.ts).
+// How an availability answer is laid out: by store-local day, each slot and each day serialised once
+// when it is computed, and the body an answer sends kept with it (availability.cache.ts).
 // The notice and the horizon move with the clock, so they are applied here, as the answer is served.
 import type { OfferedSlot } from './availability.repository.ts';
 import type { KeptAnswer, KeptDay, KeptSlot } from './availability.cache.ts';
@@ -10,10 +10,31 @@ export function addDays(date: string, days: number): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) + days * DAY_MS).toISOString().slice(0, 10);
 }
 
+/** A change spanning more days than this makes every day stale. */
+const MAX_CHANGED_DAYS = 800;
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * The dates a change's [first, last] date pairs make stale, each widened by a day either side; null
+ * (every day) for anything else: no pairs, an unbounded block, or too many days.
+ */
+export function staleDates(pairs: [string, string][] | null): string[] | null {
+  if (!pairs) return null;
+  const dates = new Set<string>();
+  for (const [first, last] of pairs) {
+    if (!DATE.test(first ?? '') || !DATE.test(last ?? '') || last < first) return null;
+    for (let d = addDays(first, -1), end = addDays(last, 1); d <= end; d = addDays(d, 1)) {
+      dates.add(d);
+      if (dates.size > MAX_CHANGED_DAYS) return null;
+    }
+  }
+  return [...dates];
+}
+
 const dayJson = (date: string, slots: readonly KeptSlot[]) => `{"date":"${date}","slots":[${slots.map((s) => s.json).join(',')}]}`;
 
-/** The answer for the days fromDate..toDate (count of them: days) from the statement's slots. */
-export function keptAnswer(slots: readonly OfferedSlot[], fromDate: string, days: number, computedAt: number, validUntil: number): KeptAnswer {
+/** The days fromDate..toDate (count of them: days) from the statement's slots, each serialised once. */
+export function keptDays(slots: readonly OfferedSlot[], fromDate: string, days: number): KeptDay[] {
   const byDay = new Map<string, KeptSlot[]>();
   for (let i = 0; i < days; i++) byDay.set(addDays(fromDate, i), []);
   for (const s of slots) {
@@ -21,13 +42,28 @@ export function keptAnswer(slots: readonly OfferedSlot[], fromDate: string, days
     const json = JSON.stringify({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
     byDay.get(s.date)?.push({ at: Date.parse(s.starts_at), json });
   }
-  const kept: KeptDay[] = [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots }));
-  let bytes = 0;
-  for (const day of kept) for (const slot of day.slots) bytes += slot.json.length + 48;
-  const starts = Float64Array.from(kept.flatMap((d) => d.slots.map((s) => s.at)));
-  // The body it sends is about as long again as its slots.
-  return { days: kept, starts, computedAt, validUntil, bytes: bytes * 2, served: null };
+  return [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots, json: dayJson(date, daySlots) }));
 }
+
+/** Roughly what a kept day holds: its slots, their JSON and the day's own JSON. */
+export const dayBytes = (day: KeptDay) => day.json.length * 2 + day.slots.length * 48;
+
+/** An answer laid out from its days (kept, or computed for it). */
+export function answerOf(days: readonly KeptDay[]): KeptAnswer {
+  let bytes = 0;
+  let n = 0;
+  for (const day of days) {
+    bytes += day.json.length;
+    n += day.slots.length;
+  }
+  const starts = new Float64Array(n);
+  let i = 0;
+  for (const day of days) for (const slot of day.slots) starts[i++] = slot.at;
+  return { days, starts, bytes, served: null };
+}
+
+/** The answer for the days fromDate..toDate from the statement's slots. */
+export const keptAnswer = (slots: readonly OfferedSlot[], fromDate: string, days: number): KeptAnswer => answerOf(keptDays(slots, fromDate, days));
 
 /**
  * The answer as sent, keeping only the slots that start in [earliest, latest). Slots are in time
@@ -60,7 +96,13 @@ function firstAtOrAfter(answer: KeptAnswer, t: number): number {
 
 /** The answer's days as JSON, keeping only the slots that start in [earliest, latest). */
 function servedDays(answer: KeptAnswer, earliest: number, latest: number): string {
-  return answer.days.map((day) => dayJson(day.date, day.slots.filter((s) => s.at >= earliest && s.at < latest))).join(',');
+  return answer.days
+    .map((day) => {
+      const slots = day.slots;
+      const whole = slots.length === 0 || (slots[0].at >= earliest && slots[slots.length - 1].at < latest);
+      return whole ? day.json : dayJson(day.date, slots.filter((s) => s.at >= earliest && s.at < latest));
+    })
+    .join(',');
 }
 
 export interface AnswerHead {

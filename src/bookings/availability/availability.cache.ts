@@ -1,21 +1,29 @@
-// Answers the availability search has computed, kept by store until that store's diary changes.
+// Availability computed by day, kept per store until the database says that day may have changed.
 //
 // Searches far outnumber bookings (customers browse), and computing a month for a 20-unit store is
-// tens of milliseconds of SQL. So each answer is kept, serialised by day, and served again while
-// the database says nothing it read has changed:
-// - The database records every change that can move a slot, per store and transaction, by trigger
-//   (availability_changes, migrations/107_availability_changes.sql). Whatever wrote it, it is seen.
-// - Each store's answers belong to a generation, opened at a database snapshot. Before serving, the
-//   search's first read (booking-terms.repository.ts) asks whether any transaction that snapshot did
-//   not see has changed the store. If one has, the generation and all its answers are dropped.
-//   Every process asks for itself, so several processes never serve each other's stale answers.
-// - An answer is computed without the notice and the horizon, which are applied when it is served
-//   (they move with the clock), and is kept only until the first hold it counted as busy expires.
-// - At most maxBytes are kept, least recently used first out; a generation lives at most
-//   MAX_GENERATION_MS, so nothing is kept for long on the strength of an old snapshot.
+// tens of milliseconds of SQL. So each store-local day of an answer is kept, serialised, and served
+// again while the database says nothing it read has changed:
+// - The database records every change that can move a slot, per store and transaction, by trigger,
+//   with the time it occupied before and after (availability_changes; db/functions/availability-changes.sql).
+//   Whatever wrote it, it is seen.
+// - Each store has a snapshot that changes are counted from. Before serving, the search's first read
+//   (booking-terms.repository.ts) asks which days any transaction that snapshot did not see has
+//   touched. Those days (and the day either side: a day's slots read its neighbours' hours and
+//   blocks) are stale from that moment; a change to the store's set-up makes every day stale. Only
+//   days computed after the check that found them stale count again. Every process asks for itself,
+//   so several processes never serve each other's stale days.
+// - So a booking costs a busy store the recomputation of the days around it, not of every answer.
+// - A day is computed without the notice and the horizon, which are applied when it is served (they
+//   move with the clock), and is kept only until the first hold it counted as busy expires.
+// - Days asked for at once by several searches are computed once (single flight), also when the
+//   searches ask for different but overlapping ranges.
+// - At most maxBytes of days are kept, least recently used first out, and up to half that again of
+//   assembled answers with the bytes they sent; a store's snapshot is renewed (every day stale)
+//   after MAX_GENERATION_MS, so nothing is kept for long on the strength of an old snapshot.
 import type { Database } from '../../platform/db/port.ts';
+import { addDays, answerOf, dayBytes, staleDates } from './availability.answer.ts';
 
-/** One slot of a kept answer: its start, and its JSON as the answer shows it. */
+/** One slot of a kept day: its start, and its JSON as the answer shows it. */
 export interface KeptSlot {
   at: number;
   json: string;
@@ -24,57 +32,69 @@ export interface KeptSlot {
 export interface KeptDay {
   date: string;
   slots: KeptSlot[];
+  /** The whole day as the answer shows it. */
+  json: string;
 }
 
+/** An answer as served: its days, every slot's start in order, and the last body sent. */
 export interface KeptAnswer {
-  days: KeptDay[];
-  /** Every slot's start, in order (the days' slots one after another). */
+  days: readonly KeptDay[];
   starts: Float64Array;
-  /** The clock reading it was computed at: a clock read earlier may not use it. */
-  computedAt: number;
-  /** When the first hold it counts as busy expires (Infinity when none does). */
-  validUntil: number;
-  /** Roughly what it holds, the last body it sent included. */
+  /** Roughly the body it sends. */
   bytes: number;
   /** The last body sent and what it was built for (availability.answer.ts, servedBody). */
   served: { key: string; body: Buffer } | null;
 }
 
-interface Generation {
-  readonly storeId: string;
+/** What the search's first read said about the store (booking-terms.repository.ts, Diary). */
+export interface Check {
+  snapshot: string;
+  changed: boolean | null;
+  changedDays: [string, string][] | null;
+}
+
+/** What a computation answers: its days, and when the first hold it counted as busy expires. */
+export interface Computed {
+  days: KeptDay[];
+  validUntil: number;
+}
+
+interface StoreState {
   /** The database snapshot (pg_snapshot text) changes are counted from. */
-  readonly snapshot: string;
+  snapshot: string;
   readonly bornAt: number;
+  /** performance.now() of the last check that made every day stale. */
+  allStaleAt: number;
+  /** performance.now() of the last check that made a day stale, by date. */
+  readonly dayStaleAt: Map<string, number>;
 }
 
-/**
- * What observe() answers: the store's generation, and whether this search joined one that another
- * search opened while this one's check was asked (then only answers started after the check count).
- */
-export interface Observed {
-  readonly gen: Generation;
-  readonly joined: boolean;
-}
-
-interface Entry {
-  gen: Generation;
-  answer: KeptAnswer;
+interface DayEntry {
+  day: KeptDay;
   /** performance.now() when its computation started: it saw every change committed before. */
   startedAt: number;
+  /** The clock reading it was computed at: a clock read earlier may not use it. */
+  computedAt: number;
+  /** When the first hold it counts as busy expires (Infinity when none does). */
+  validUntil: number;
+  bytes: number;
 }
 
-/** A generation is renewed after this long even when nothing changed. */
+/** A store's snapshot is renewed after this long even when nothing changed. */
 export const MAX_GENERATION_MS = 10 * 60 * 1000;
-/** Stores with a generation at once (their kept answers go with them). */
+/** Stores with a snapshot at once (their kept days go stale with it). */
 const MAX_STORES = 10_000;
-
 export class AvailabilityCache {
-  private readonly generations = new Map<string, Generation>();
-  /** In least-recently-used order (a Map iterates in insertion order; a hit moves to the end). */
-  private readonly entries = new Map<string, Entry>();
-  private readonly pending = new Map<string, { gen: Generation; promise: Promise<KeptAnswer>; startedAt: number }>();
+  private readonly stores = new Map<string, StoreState>();
+  /** Kept days, in least-recently-used order (a Map iterates in insertion order; a hit moves to the end). */
+  private readonly entries = new Map<string, DayEntry>();
+  /** Days being computed: the computation's promise (its days by date) and when it started. */
+  private readonly pending = new Map<string, { promise: Promise<Map<string, DayEntry>>; startedAt: number }>();
+  /** Assembled answers with the days they were built from, so an unchanged answer is sent as the same bytes. */
+  private readonly assembled = new Map<string, { parts: DayEntry[]; answer: KeptAnswer }>();
   private bytes = 0;
-  /** Answers served without computing (kept, or shared while computing) and answers computed: for /metrics. */
+  private assembledBytes = 0;
+  /** Searches served without computing (kept, or shared while computing) and searches that computed: for /metrics. */
   private hits = 0;
   private misses = 0;
 
@@ -84,92 +104,166 @@ export class AvailabilityCache {
     this.maxBytes = maxBytes;
   }
 
-  /** The snapshot the store's current generation counts changes from, if it has one. */
+  /** The snapshot the store's changes are counted from, if it has one. */
   snapshotOf(storeId: string): string | null {
-    return this.generations.get(storeId)?.snapshot ?? null;
+    return this.stores.get(storeId)?.snapshot ?? null;
   }
 
   /**
-   * What the database said about the store: whether anything changed since the generation's
-   * snapshot, and the snapshot of that very check. A change, no generation, or an old one opens a
-   * new generation at the check's snapshot (answers computed after it see at least as much).
+   * What the database said about the store, asked against `since` (the snapshot snapshotOf gave
+   * before the check) and returned at checkedAt (performance.now()). The days a change touched go
+   * stale at checkedAt; no snapshot yet, an old one, a set-up change or a check that counted from no
+   * snapshot of ours makes every day stale. A check that counted from the store's current snapshot
+   * moves it on to the check's own.
    */
-  observe(storeId: string, check: { snapshot: string; changed: boolean | null }, nowMs: number, since?: string | null): Observed {
-    const gen = this.generations.get(storeId);
-    const young = gen !== undefined && nowMs - gen.bornAt < MAX_GENERATION_MS && nowMs >= gen.bornAt;
-    if (gen && young && check.changed === false) return { gen, joined: false };
-    // Renewed while this check was asked (`since`, the snapshot the check counted from, is not the
-    // generation's any more): another search saw the same change and opened a generation. Join it
-    // instead of opening one more, so a burst of searches after a booking computes each answer once.
-    // Its answers computed before this check may predate the change this check saw: answer() then
-    // takes only answers whose computation started after the check returned (freshAfter).
-    if (since !== undefined && gen && young && gen.snapshot !== since) return { gen, joined: true };
-    const fresh: Generation = { storeId, snapshot: check.snapshot, bornAt: nowMs };
-    // Newest last, so the stores asked about least recently are forgotten first.
-    this.generations.delete(storeId);
-    this.generations.set(storeId, fresh);
-    for (const oldest of this.generations.keys()) {
-      if (this.generations.size <= MAX_STORES) break;
-      this.generations.delete(oldest);
-    }
-    return { gen: fresh, joined: false };
-  }
-
-  /** The kept answer for key in gen, or compute's, kept when gen is still the store's generation. */
-  async answer(observed: Observed, key: string, nowMs: number, compute: () => Promise<KeptAnswer>, freshAfter = 0): Promise<KeptAnswer> {
-    // In a joined generation only answers started after this search's check count.
-    const { gen } = observed;
-    const after = observed.joined ? freshAfter : 0;
-    const id = `${gen.storeId}|${key}`;
-    const hit = this.entries.get(id);
-    if (hit) {
-      if (hit.gen === gen && hit.startedAt >= after && nowMs >= hit.answer.computedAt && nowMs < hit.answer.validUntil) {
-        this.entries.delete(id);
-        this.entries.set(id, hit);
-        this.hits++;
-        return hit.answer;
+  observe(storeId: string, check: Check, nowMs: number, since: string | null, checkedAt: number): void {
+    const st = this.stores.get(storeId);
+    if (!st || nowMs - st.bornAt >= MAX_GENERATION_MS || nowMs < st.bornAt) {
+      // Newest last, so the stores asked about least recently are forgotten first.
+      this.stores.delete(storeId);
+      this.stores.set(storeId, { snapshot: check.snapshot, bornAt: nowMs, allStaleAt: checkedAt, dayStaleAt: new Map() });
+      for (const oldest of this.stores.keys()) {
+        if (this.stores.size <= MAX_STORES) break;
+        this.stores.delete(oldest);
       }
-      this.drop(id, hit);
+      return;
     }
-    // Searches asking the same question at once share one computation.
-    const inFlight = this.pending.get(id);
-    if (inFlight && inFlight.gen === gen && inFlight.startedAt >= after) {
-      this.hits++;
-      return inFlight.promise;
+    if (check.changed === false) return;
+    const dates = check.changed ? staleDates(check.changedDays) : null;
+    if (dates === null) {
+      st.allStaleAt = checkedAt;
+      st.dayStaleAt.clear();
+    } else for (const date of dates) st.dayStaleAt.set(date, checkedAt);
+    if (st.snapshot === since) st.snapshot = check.snapshot;
+  }
+
+  /**
+   * The answer for key over count days from fromDate: kept days where they are still good, the rest
+   * computed (runs of consecutive days, one computation each) or taken from a computation already
+   * under way that started after they went stale.
+   */
+  async answer(storeId: string, key: string, fromDate: string, count: number, nowMs: number, compute: (from: string, to: string) => Promise<Computed>): Promise<KeptAnswer> {
+    const st = this.stores.get(storeId);
+    const dates = Array.from({ length: count }, (_, i) => addDays(fromDate, i));
+    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, `${storeId}|${key}|${date}`, date, nowMs) : undefined));
+    const waits: Promise<void>[] = [];
+    const missing: number[] = [];
+    for (let i = 0; i < count; i++) {
+      if (parts[i]) continue;
+      const inFlight = st ? this.pending.get(`${storeId}|${key}|${dates[i]}`) : undefined;
+      if (inFlight && inFlight.startedAt >= this.staleAt(st!, dates[i])) waits.push(inFlight.promise.then((days) => void (parts[i] = days.get(dates[i]))));
+      else missing.push(i);
     }
-    this.misses++;
+    for (const run of runsOf(missing)) {
+      const from = dates[run[0]];
+      const to = dates[run[run.length - 1]];
+      waits.push(this.computeRun(st, storeId, key, dates.slice(run[0], run[0] + run.length), nowMs, () => compute(from, to)).then((days) => {
+        for (const i of run) parts[i] = days.get(dates[i]);
+      }));
+    }
+    await Promise.all(waits);
+    if (missing.length > 0) this.misses++;
+    else this.hits++;
+    return this.assemble(`${storeId}|${key}|${fromDate}|${count}`, parts.map((p, i) => p ?? unanswered(dates[i])));
+  }
+
+  private staleAt(st: StoreState, date: string): number {
+    return Math.max(st.allStaleAt, st.dayStaleAt.get(date) ?? -Infinity);
+  }
+
+  /** The kept day under id, if it is still good for this store and clock (a stale one is dropped). */
+  private kept(st: StoreState, id: string, date: string, nowMs: number): DayEntry | undefined {
+    const hit = this.entries.get(id);
+    if (!hit) return undefined;
+    if (hit.startedAt >= this.staleAt(st, date) && nowMs >= hit.computedAt && nowMs < hit.validUntil) {
+      this.entries.delete(id);
+      this.entries.set(id, hit);
+      return hit;
+    }
+    this.drop(id, hit);
+    return undefined;
+  }
+
+  private async computeRun(st: StoreState | undefined, storeId: string, key: string, dates: string[], nowMs: number, compute: () => Promise<Computed>): Promise<Map<string, DayEntry>> {
     const startedAt = performance.now();
-    const promise = compute();
-    this.pending.set(id, { gen, promise, startedAt });
+    const promise = compute().then(({ days, validUntil }) => {
+      const byDate = new Map<string, DayEntry>();
+      for (const day of days) {
+        const entry: DayEntry = { day, startedAt, computedAt: nowMs, validUntil, bytes: dayBytes(day) };
+        byDate.set(day.date, entry);
+        // Kept only while the store's snapshot is the one it was computed under and the day has not gone stale since it started.
+        if (st && this.stores.get(storeId) === st && startedAt >= this.staleAt(st, day.date)) this.keep(`${storeId}|${key}|${day.date}`, entry);
+      }
+      return byDate;
+    });
+    const ids = dates.map((date) => `${storeId}|${key}|${date}`);
+    if (st) for (const id of ids) this.pending.set(id, { promise, startedAt });
     try {
-      const answer = await promise;
-      if (this.generations.get(gen.storeId) === gen && answer.bytes <= this.maxBytes / 4) this.keep(id, { gen, answer, startedAt });
-      return answer;
+      return await promise;
     } finally {
-      if (this.pending.get(id)?.promise === promise) this.pending.delete(id);
+      for (const id of ids) if (this.pending.get(id)?.promise === promise) this.pending.delete(id);
     }
   }
 
-  private keep(id: string, entry: Entry): void {
+  /** The answer from these days: the one assembled last time when it was built from the very same days. */
+  private assemble(id: string, parts: DayEntry[]): KeptAnswer {
+    const last = this.assembled.get(id);
+    if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) {
+      this.assembled.delete(id);
+      this.assembled.set(id, last);
+      return last.answer;
+    }
+    const answer = answerOf(parts.map((p) => p.day));
+    if (last) this.assembledBytes -= last.answer.bytes;
+    this.assembled.delete(id);
+    if (answer.bytes > this.maxBytes / 8) return answer;
+    this.assembled.set(id, { parts, answer });
+    this.assembledBytes += answer.bytes;
+    for (const [oldest, a] of this.assembled) {
+      if (this.assembledBytes <= this.maxBytes / 2) break;
+      this.assembled.delete(oldest);
+      this.assembledBytes -= a.answer.bytes;
+    }
+    return answer;
+  }
+
+  private keep(id: string, entry: DayEntry): void {
+    if (entry.bytes > this.maxBytes / 16) return;
     const old = this.entries.get(id);
     if (old) this.drop(id, old);
     this.entries.set(id, entry);
-    this.bytes += entry.answer.bytes;
+    this.bytes += entry.bytes;
     for (const [oldest, e] of this.entries) {
       if (this.bytes <= this.maxBytes) break;
       this.drop(oldest, e);
     }
   }
 
-  private drop(id: string, entry: Entry): void {
+  private drop(id: string, entry: DayEntry): void {
     this.entries.delete(id);
-    this.bytes -= entry.answer.bytes;
+    this.bytes -= entry.bytes;
   }
 
-  /** For tests and the operator: how much is kept. */
+  /** For tests and the operator: how much is kept (answers: kept days). */
   stats(): { answers: number; bytes: number; stores: number; hits: number; misses: number } {
-    return { answers: this.entries.size, bytes: this.bytes, stores: this.generations.size, hits: this.hits, misses: this.misses };
+    return { answers: this.entries.size, bytes: this.bytes + this.assembledBytes, stores: this.stores.size, hits: this.hits, misses: this.misses };
   }
+}
+
+/** Consecutive indices in runs: [1, 2, 3, 7, 8] gives [[1, 2, 3], [7, 8]]. */
+function runsOf(indices: number[]): number[][] {
+  const runs: number[][] = [];
+  for (const i of indices) {
+    const run = runs.at(-1);
+    if (run && run[run.length - 1] === i - 1) run.push(i);
+    else runs.push([i]);
+  }
+  return runs;
+}
+
+/** A computation answers every day it is asked for (keptDays lays each one out, empty or not). */
+function unanswered(date: string): never {
+  throw new Error(`availability: no answer computed for ${date}`);
 }
 
 // One per database handle (so per process), set by the app from AVAILABILITY_CACHE_MB; null when 0.

@@ -7,7 +7,7 @@ import { assertPartyFits } from '../services/party-size.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { offeredSlots, type SlotQuery } from './availability.repository.ts';
 import { availabilityCache } from './availability.cache.ts';
-import { addDays, keptAnswer, servedBody } from './availability.answer.ts';
+import { addDays, keptAnswer, keptDays, servedBody } from './availability.answer.ts';
 import { bookingTerms, type BookingTerms } from './booking-terms.repository.ts';
 import { MAX_AVAILABILITY_DAYS, type AvailabilityQuery } from './availability.schemas.ts';
 import { readHandle } from '../../platform/db/read-routing.plugin.ts';
@@ -74,31 +74,35 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
   const since = cache?.snapshotOf(storeId) ?? null;
   const terms = await bookingTerms(db, { ...ask, customerId }, { since, now: now.toISOString() });
-  // Answers computed from here on saw every change this check saw (a joined generation's earlier ones may not).
-  const checkedAt = performance.now();
+  // Days computed from here on saw every change this check saw; the days it found changed go stale now.
+  cache?.observe(storeId, terms.diary, nowMs, since, performance.now());
   assertTerms(terms, customerView, partySize);
   // Unset dates: from today (store-local) for a week.
   const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
   const toDate = query.to_date ?? addDays(fromDate, 6);
   if (toDate < fromDate) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
-  const days = (Date.parse(toDate) - Date.parse(fromDate)) / DAY_MS + 1;
+  const days = daysFrom(fromDate, toDate);
   if (days > MAX_AVAILABILITY_DAYS) throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
   const head = { store_id: storeId, timezone: terms.store.timezone, service_id: query.service_id, duration_min: terms.service.duration_min };
   // A store that has blocked the customer offers nothing (the same answer for every other customer is kept).
-  if (customerView && terms.customer?.blocked) return servedBody(keptAnswer([], fromDate, days, nowMs, nowMs), head, 0, 0);
+  if (customerView && terms.customer?.blocked) return servedBody(keptAnswer([], fromDate, days), head, 0, 0);
 
-  // Computed without the notice and horizon: they are applied below, as it is served.
+  // Computed without the notice and horizon, by day: they are applied below, as it is served.
   const q: SlotQuery = { ...ask, partySize, fromDate, toDate, customerView, customerId: null, now: now.toISOString() };
   const holdsExpireAt = terms.diary.holdsExpireAt ? Date.parse(terms.diary.holdsExpireAt) : Infinity;
-  const compute = async () => keptAnswer(await offeredSlots(db, q), fromDate, days, nowMs, holdsExpireAt);
   const answer = cache
-    ? await cache.answer(cache.observe(storeId, terms.diary, nowMs, since), keyOf(q), nowMs, compute, checkedAt)
-    : await compute();
+    ? await cache.answer(storeId, keyOf(q), fromDate, days, nowMs, async (from, to) => ({
+        days: keptDays(await offeredSlots(db, { ...q, fromDate: from, toDate: to }), from, daysFrom(from, to)),
+        validUntil: holdsExpireAt,
+      }))
+    : keptAnswer(await offeredSlots(db, q), fromDate, days);
   const earliest = nowMs + terms.store.min_notice_min * 60_000;
   const latest = nowMs + terms.store.booking_horizon_days * DAY_MS;
   return servedBody(answer, head, earliest, latest);
 }
 
-/** What a kept answer answers (the store is the cache's own key). */
-const keyOf = (q: SlotQuery) =>
-  [q.serviceId, q.variantId, [...q.addonIds].sort().join(','), q.unitId, q.partySize, q.customerView, q.fromDate, q.toDate].join('|');
+/** What a kept day answers (the store and the date are the cache's own). */
+const keyOf = (q: SlotQuery) => [q.serviceId, q.variantId, [...q.addonIds].sort().join(','), q.unitId, q.partySize, q.customerView].join('|');
+
+/** How many days from..to covers (both store-local dates, inclusive). */
+const daysFrom = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;

@@ -3,7 +3,8 @@
 // the customer's standing (bbo_booking_terms, db/functions/booking-terms.sql, which the hold and confirm read too).
 // Each is filtered on the store, so another store's record reads as missing.
 // For the search it also answers what its kept answers need (availability.cache.ts): whether the
-// store's diary changed since a snapshot, this read's own snapshot, and when the first live hold expires.
+// store's diary changed since a snapshot and on which days, this read's own snapshot, and when the
+// first live hold expires.
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface BookingTerms {
@@ -39,6 +40,11 @@ export interface Diary {
   snapshot: string;
   /** Whether a transaction `since` did not see changed what a search reads; null without since. */
   changed: boolean | null;
+  /**
+   * When changed: the store-local dates the changes occupied, as [first, last] pairs (a block's
+   * start date to its end's), or null when a change can move any day (the store's set-up).
+   */
+  changedDays: [string, string][] | null;
   /** When the store's first live hold expires (holds expiring after `now`), or null. */
   holdsExpireAt: string | null;
 }
@@ -49,13 +55,18 @@ export async function bookingTerms(
   diary: { since: string | null; now: string } | null = null,
 ): Promise<BookingTerms> {
   const res = await q.query<Record<string, any>>(
-    `SELECT t.*, pg_current_snapshot()::text AS diary_snapshot,
-            CASE WHEN $7::text IS NOT NULL THEN EXISTS (
-              SELECT 1 FROM availability_changes c
-               WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot))
-            END AS diary_changed,
+    `SELECT t.*, pg_current_snapshot()::text AS diary_snapshot, ch.changed AS diary_changed,
+            CASE WHEN ch.changed AND NOT ch.everything THEN (
+              SELECT COALESCE(json_agg(json_build_array((lower(r) AT TIME ZONE t.timezone)::date::text, (upper(r) AT TIME ZONE t.timezone)::date::text)), '[]')
+                FROM unnest(ch.blocks) r)
+            END AS diary_changed_days,
             (SELECT min(h.expires_at) FROM holds h WHERE h.store_id = $1 AND h.released_at IS NULL AND h.expires_at > $8::timestamptz) AS holds_expire_at
-       FROM bbo_booking_terms($1::uuid, $2::uuid, $3::uuid, $4::uuid[], $5::uuid, $6::uuid) t`,
+       FROM bbo_booking_terms($1::uuid, $2::uuid, $3::uuid, $4::uuid[], $5::uuid, $6::uuid) t
+       LEFT JOIN LATERAL (
+         SELECT count(*) > 0 AS changed, bool_or(c.blocks IS NULL) AS everything, range_agg(c.blocks) AS blocks
+           FROM availability_changes c
+          WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot)
+       ) ch ON $7::text IS NOT NULL`,
     [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null],
   );
   const r = res.rows[0];
@@ -76,6 +87,6 @@ export async function bookingTerms(
     addonsFound: r.addons_found,
     unitInStore: r.unit_in_store,
     customer: r.customer_found ? { erased: r.customer_erased, blocked: r.customer_blocked } : null,
-    diary: { snapshot: r.diary_snapshot, changed: r.diary_changed, holdsExpireAt: r.holds_expire_at },
+    diary: { snapshot: r.diary_snapshot, changed: r.diary_changed, changedDays: r.diary_changed_days ?? null, holdsExpireAt: r.holds_expire_at },
   };
 }

@@ -59,6 +59,40 @@ test('a kept answer is served again: a change the database is not told about sta
   t.clock.set('2026-06-01T08:00:00Z');
 });
 
+test('a change makes stale only the days around it: a day it did not touch stays kept', async () => {
+  // Open across midnight (20:00 to 02:00), a 150-minute service: a day's slots read the next day's hours.
+  const w = await shop({ t, week: ALL_WEEK([{ open: '00:00', close: '02:00' }, { open: '20:00', close: '24:00' }]) });
+  await setService(t, w.serviceId, { duration_min: 150 });
+  const query = { from_date: '2026-06-01', to_date: '2026-06-11' };
+  const day = (body: any, date: string) => body.days.find((d: any) => d.date === date);
+  const first = (await search(w, query)).body;
+  assert.deepEqual(first, await fresh(w, w.customerId, query));
+  assert.ok(day(first, '2026-06-09').slots.length > 0);
+  // Time-off on the 9th that the database is not told about: only a recomputation of the 9th would show it.
+  await t.db.query('ALTER TABLE time_off DISABLE TRIGGER time_off_availability');
+  try {
+    await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-09T18:00:00Z', '2026-06-10T01:00:00Z')`, [w.storeId, w.units[0]]);
+  } finally {
+    await t.db.query('ALTER TABLE time_off ENABLE TRIGGER time_off_availability');
+  }
+  // Time-off told about, 00:15 to 00:45 on the 5th (BST): the 4th to the 6th go stale, the 4th
+  // because its late starts run past midnight into it.
+  await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-04T23:15:00Z', '2026-06-04T23:45:00Z')`, [w.storeId, w.units[0]]);
+  const recorded = await t.db.query<{ blocks: string }>('SELECT blocks::text FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1', [w.storeId]);
+  assert.equal(recorded.rows[0].blocks, '{["2026-06-04 23:15:00+00","2026-06-04 23:45:00+00")}', 'the change records the time it occupied');
+  const now = (await fresh(w, w.customerId, query)) as any;
+  const second = (await search(w, query)).body;
+  for (const date of ['2026-06-04', '2026-06-05', '2026-06-06']) assert.deepEqual(day(second, date), day(now, date), `${date} is computed again`);
+  assert.notDeepEqual(day(now, '2026-06-04'), day(first, '2026-06-04'), 'the told change moved the 4th (its starts after 21:45 run into it)');
+  assert.deepEqual(day(second, '2026-06-09'), day(first, '2026-06-09'), 'the 9th is still the kept day');
+  assert.notDeepEqual(day(now, '2026-06-09'), day(first, '2026-06-09'));
+  // A change to the set-up (the store's slot step) makes every day stale, and is recorded as such.
+  await setStore(t, w.storeId, { slot_step_min: 15 });
+  const setUp = await t.db.query<{ blocks: string | null }>('SELECT blocks FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1', [w.storeId]);
+  assert.equal(setUp.rows[0].blocks, null);
+  assert.deepEqual((await search(w, query)).body, await fresh(w, w.customerId, query));
+});
+
 test('every change that can move a slot, by the API or by plain SQL, is seen by the next search', async () => {
   const w = await shop({ t, units: 2, week: ALL_WEEK([{ open: '10:00', close: '13:00' }]) });
   const slot = '2026-06-02T09:00:00.000Z'; // 10:00 BST on Tuesday
