@@ -55,18 +55,18 @@ export const availabilityQuarter = () => availability(90);
 
 /**
  * The month's search while the diary keeps changing: every CHANGE_EVERY-th request is a merchant's
- * time-off block instead (a minute long, on day BLOCK_DAY on, beyond anything searched). Each one is
- * a change to the store, so every kept answer is dropped and computed again: what a search costs
+ * time-off block instead, a minute long, inside the searched month (on each of its days in turn) at
+ * 02:00 UTC and on, outside working hours so the diary's free slots stay as generated. Each one is a
+ * change to the store on that day, so the days around it are computed again: what a search costs
  * when the shop is being booked, not only browsed. Its SQL-only phase runs the service as it is.
  */
 const CHANGE_EVERY = 200;
-const BLOCK_DAY = 400;
 
 export function availabilityWhileChanging(): Scenario {
   const search = availability(31);
   let storeId = '';
   let units: string[] = [];
-  let blocksFrom = 0;
+  let today = 0;
   return {
     ...search,
     name: `availability 31 days, a diary change every ${CHANGE_EVERY} requests`,
@@ -74,20 +74,20 @@ export function availabilityWhileChanging(): Scenario {
       await search.setup(env);
       ({ id: storeId, units } = onlineStore(env));
       await env.mint.merchant(storeId);
-      blocksFrom = Date.now() + BLOCK_DAY * DAY_MS;
       // The SQL-only phase keeps answers as the service does (the bench's own handle, the app's default size).
       configureAvailabilityCache(env.db, 32 * 1024 * 1024);
     },
     async prepare(env) {
-      // Each phase's blocks start at its own now + BLOCK_DAY; any earlier run's are cleared first.
-      blocksFrom = Date.now() + BLOCK_DAY * DAY_MS;
-      await env.db.query(`DELETE FROM time_off WHERE store_id = $1 AND kind = 'block' AND starts_at >= $2`, [storeId, new Date(blocksFrom - DAY_MS).toISOString()]);
+      // Each phase's blocks count from its own day; an earlier run's (one minute long, unlike the generated ones) are cleared first.
+      today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
+      await env.db.query(`DELETE FROM time_off WHERE store_id = $1 AND kind = 'block' AND ends_at - starts_at = interval '1 minute'`, [storeId]);
     },
     call(i): Call {
       if (i % CHANGE_EVERY !== CHANGE_EVERY - 1) return search.call(i);
-      const starts = blocksFrom + i * 2 * MIN_MS;
+      const n = Math.floor(i / CHANGE_EVERY);
+      const starts = today + (n % 31) * DAY_MS + 2 * 60 * MIN_MS + Math.floor(n / 31) * 2 * MIN_MS;
       const body = {
-        store_id: storeId, unit_id: units[i % units.length], kind: 'block',
+        store_id: storeId, unit_id: units[n % units.length], kind: 'block',
         starts_at: new Date(starts).toISOString(), ends_at: new Date(starts + MIN_MS).toISOString(),
       };
       return { method: 'POST', route: '/api/v1/bookings/time-off', body, actor: merchant(storeId), idempotent: true };

@@ -144,8 +144,17 @@ export class AvailabilityCache {
    */
   async answer(storeId: string, key: string, fromDate: string, count: number, nowMs: number, compute: (from: string, to: string) => Promise<Computed>): Promise<KeptAnswer> {
     const st = this.stores.get(storeId);
+    const answerId = `${storeId}|${key}|${fromDate}|${count}`;
+    // The answer sent last time, when every day it was built from is still good: no day looked up.
+    const last = this.assembled.get(answerId);
+    if (st && last && last.parts.every((p) => this.usable(st, p, nowMs))) {
+      this.assembled.delete(answerId);
+      this.assembled.set(answerId, last);
+      this.hits++;
+      return last.answer;
+    }
     const dates = Array.from({ length: count }, (_, i) => addDays(fromDate, i));
-    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, `${storeId}|${key}|${date}`, date, nowMs) : undefined));
+    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, `${storeId}|${key}|${date}`, nowMs) : undefined));
     const waits: Promise<void>[] = [];
     const missing: number[] = [];
     for (let i = 0; i < count; i++) {
@@ -164,18 +173,23 @@ export class AvailabilityCache {
     await Promise.all(waits);
     if (missing.length > 0) this.misses++;
     else this.hits++;
-    return this.assemble(`${storeId}|${key}|${fromDate}|${count}`, parts.map((p, i) => p ?? unanswered(dates[i])));
+    return this.assemble(answerId, parts.map((p, i) => p ?? unanswered(dates[i])));
   }
 
   private staleAt(st: StoreState, date: string): number {
     return Math.max(st.allStaleAt, st.dayStaleAt.get(date) ?? -Infinity);
   }
 
+  /** Whether a day is still good: computed after it last went stale, by a clock not ahead of this one, before a hold it counted expired. */
+  private usable(st: StoreState, entry: DayEntry, nowMs: number): boolean {
+    return entry.startedAt >= this.staleAt(st, entry.day.date) && nowMs >= entry.computedAt && nowMs < entry.validUntil;
+  }
+
   /** The kept day under id, if it is still good for this store and clock (a stale one is dropped). */
-  private kept(st: StoreState, id: string, date: string, nowMs: number): DayEntry | undefined {
+  private kept(st: StoreState, id: string, nowMs: number): DayEntry | undefined {
     const hit = this.entries.get(id);
     if (!hit) return undefined;
-    if (hit.startedAt >= this.staleAt(st, date) && nowMs >= hit.computedAt && nowMs < hit.validUntil) {
+    if (this.usable(st, hit, nowMs)) {
       this.entries.delete(id);
       this.entries.set(id, hit);
       return hit;
@@ -205,7 +219,7 @@ export class AvailabilityCache {
     }
   }
 
-  /** The answer from these days: the one assembled last time when it was built from the very same days. */
+  /** The answer from these days (the one assembled last time when it was built from the very same days). */
   private assemble(id: string, parts: DayEntry[]): KeptAnswer {
     const last = this.assembled.get(id);
     if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) {
