@@ -1,6 +1,8 @@
 // Email over SMTP with nodemailer (SMTP_URL: smtp:// or smtps://, credentials in the URL). A pooled
 // transport keeps a few connections open so a burst of messages does not pay a handshake each.
-import nodemailer from 'nodemailer';
+// nodemailer (about 8 MB of a process's memory) is loaded at the first send: a shop without
+// SMTP_URL never loads it (docs/decisions/embedded-engine.md).
+import type { Transporter } from 'nodemailer';
 import { SendFailure, type OutgoingMessage, type Transport } from './transport.ts';
 
 export interface SmtpOptions {
@@ -18,7 +20,8 @@ export function classifySmtpError(err: any): SendFailure {
 }
 
 export function smtpTransport(options: SmtpOptions): Transport {
-  const mailer = nodemailer.createTransport({
+  let mailer: Promise<Transporter> | null = null;
+  const open = () => (mailer ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
     url: options.url,
     pool: true,
     maxConnections: options.maxConnections ?? 5,
@@ -29,12 +32,12 @@ export function smtpTransport(options: SmtpOptions): Transport {
     // Never log message content or addresses.
     logger: false,
     debug: false,
-  } as any);
+  } as any)));
   return {
     channel: 'email',
     async send(m: OutgoingMessage) {
       try {
-        const info = await mailer.sendMail({
+        const info = await (await open()).sendMail({
           from: options.from,
           to: m.to,
           subject: m.subject,
@@ -49,7 +52,7 @@ export function smtpTransport(options: SmtpOptions): Transport {
       }
     },
     async close() {
-      mailer.close();
+      (await mailer?.catch(() => null))?.close();
     },
   };
 }

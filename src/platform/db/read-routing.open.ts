@@ -1,6 +1,6 @@
 // Opens the read replica named by DATABASE_READ_URL (null when none is): its own pool, the write
 // positions (in Redis too when REDIS_URL is set), and the router that polls it.
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
 import { openPg } from './pg.adapter.ts';
@@ -27,8 +27,8 @@ export async function openReadRouter(config: Config, primary: Database, log: Log
     prepare: config.dbPreparedStatements,
     onError: (err) => log.warn({ err: { message: err.message } }, 'read replica: idle connection lost'),
   });
-  const redis = config.redisUrl
-    ? new Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+  const redis: Redis | null = config.redisUrl
+    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
     : null;
   redis?.on('error', (err) => log.warn({ err: { message: err.message } }, 'read routing: redis error'));
   const router = new ReadRouter({

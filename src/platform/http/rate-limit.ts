@@ -1,9 +1,9 @@
 // Rate limits: a generous global ceiling per principal, and tighter limits on the operations the
 // spec marks. In memory by default; shared through Redis when REDIS_URL is set, so several server
-// processes draw on one budget.
+// processes draw on one budget (ioredis is loaded only then).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
 import { principalOf } from '../auth/actor.ts';
 import { AppError } from '../errors/app-error.ts';
 
@@ -18,7 +18,7 @@ function keyFor(request: FastifyRequest): string {
 
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<Redis | null> {
   const redis = settings.redisUrl
-    ? new Redis(settings.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
+    ? new (await import('ioredis')).Redis(settings.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
     : null;
   redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis error'));
   await app.register(rateLimit, {
