@@ -1,8 +1,30 @@
 // How an availability answer is laid out: by store-local day, each slot and each day serialised once
-// when it is computed, and the body an answer sends kept with it (availability.cache.ts).
+// when it is computed, and the body an answer sends kept with it (kept by availability.cache.ts).
 // The notice and the horizon move with the clock, so they are applied here, as the answer is served.
 import type { OfferedSlot } from './availability.repository.ts';
-import type { KeptAnswer, KeptDay, KeptSlot } from './availability.cache.ts';
+
+/** One slot of a kept day: its start, and its JSON as the answer shows it. */
+export interface KeptSlot {
+  at: number;
+  json: string;
+}
+
+export interface KeptDay {
+  date: string;
+  slots: KeptSlot[];
+  /** The whole day as the answer shows it. */
+  json: string;
+}
+
+/** An answer as served: its days, every slot's start in order, and the last body sent. */
+export interface KeptAnswer {
+  days: readonly KeptDay[];
+  starts: Float64Array;
+  /** Roughly the body it sends. */
+  bytes: number;
+  /** The last body sent and what it was built for (servedBody, below). */
+  served: { key: string; body: Buffer } | null;
+}
 
 const DAY_MS = 86_400_000;
 

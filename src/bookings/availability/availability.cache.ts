@@ -21,30 +21,7 @@
 //   assembled answers with the bytes they sent; a store's snapshot is renewed (every day stale)
 //   after MAX_GENERATION_MS, so nothing is kept for long on the strength of an old snapshot.
 import type { Database } from '../../platform/db/port.ts';
-import { addDays, answerOf, dayBytes, staleDates } from './availability.answer.ts';
-
-/** One slot of a kept day: its start, and its JSON as the answer shows it. */
-export interface KeptSlot {
-  at: number;
-  json: string;
-}
-
-export interface KeptDay {
-  date: string;
-  slots: KeptSlot[];
-  /** The whole day as the answer shows it. */
-  json: string;
-}
-
-/** An answer as served: its days, every slot's start in order, and the last body sent. */
-export interface KeptAnswer {
-  days: readonly KeptDay[];
-  starts: Float64Array;
-  /** Roughly the body it sends. */
-  bytes: number;
-  /** The last body sent and what it was built for (availability.answer.ts, servedBody). */
-  served: { key: string; body: Buffer } | null;
-}
+import { addDays, answerOf, dayBytes, staleDates, type KeptAnswer, type KeptDay } from './availability.answer.ts';
 
 /** What the search's first read said about the store (booking-terms.repository.ts, Diary). */
 export interface Check {
