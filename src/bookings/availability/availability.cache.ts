@@ -22,13 +22,11 @@
 //   after MAX_GENERATION_MS, so nothing is kept for long on the strength of an old snapshot.
 import type { Database } from '../../platform/db/port.ts';
 import { addDays, answerOf, dayBytes, staleDates, type KeptAnswer, type KeptDay } from './availability.answer.ts';
+import type { Diary } from './booking-terms.repository.ts';
+import { ByteLru } from './byte-lru.ts';
 
-/** What the search's first read said about the store (booking-terms.repository.ts, Diary). */
-export interface Check {
-  snapshot: string;
-  changed: boolean | null;
-  changedDays: [string, string][] | null;
-}
+/** What the search's first read said about the store's changes. */
+export type Check = Pick<Diary, 'snapshot' | 'changed' | 'changedDays'>;
 
 /** What a computation answers: its days, and when the first hold it counted as busy expires. */
 export interface Computed {
@@ -54,7 +52,6 @@ interface DayEntry {
   computedAt: number;
   /** When the first hold it counts as busy expires (Infinity when none does). */
   validUntil: number;
-  bytes: number;
 }
 
 /** A store's snapshot is renewed after this long even when nothing changed. */
@@ -63,14 +60,12 @@ export const MAX_GENERATION_MS = 10 * 60 * 1000;
 const MAX_STORES = 10_000;
 export class AvailabilityCache {
   private readonly stores = new Map<string, StoreState>();
-  /** Kept days, in least-recently-used order (a Map iterates in insertion order; a hit moves to the end). */
-  private readonly entries = new Map<string, DayEntry>();
+  /** Kept days, by dayId. */
+  private readonly entries: ByteLru<DayEntry>;
   /** Days being computed: the computation's promise (its days by date) and when it started. */
   private readonly pending = new Map<string, { promise: Promise<Map<string, DayEntry>>; startedAt: number }>();
   /** Assembled answers with the days they were built from, so an unchanged answer is sent as the same bytes. */
-  private readonly assembled = new Map<string, { parts: DayEntry[]; answer: KeptAnswer }>();
-  private bytes = 0;
-  private assembledBytes = 0;
+  private readonly assembled: ByteLru<{ parts: DayEntry[]; answer: KeptAnswer }>;
   /** Searches served without computing (kept, or shared while computing) and searches that computed: for /metrics. */
   private hits = 0;
   private misses = 0;
@@ -79,6 +74,8 @@ export class AvailabilityCache {
 
   constructor(maxBytes: number) {
     this.maxBytes = maxBytes;
+    this.entries = new ByteLru(maxBytes);
+    this.assembled = new ByteLru(maxBytes / 2);
   }
 
   /** The snapshot the store's changes are counted from, if it has one. */
@@ -125,18 +122,16 @@ export class AvailabilityCache {
     // The answer sent last time, when every day it was built from is still good: no day looked up.
     const last = this.assembled.get(answerId);
     if (st && last && last.parts.every((p) => this.usable(st, p, nowMs))) {
-      this.assembled.delete(answerId);
-      this.assembled.set(answerId, last);
       this.hits++;
       return last.answer;
     }
     const dates = Array.from({ length: count }, (_, i) => addDays(fromDate, i));
-    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, `${storeId}|${key}|${date}`, nowMs) : undefined));
+    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, dayId(storeId, key, date), nowMs) : undefined));
     const waits: Promise<void>[] = [];
     const missing: number[] = [];
     for (let i = 0; i < count; i++) {
       if (parts[i]) continue;
-      const inFlight = st ? this.pending.get(`${storeId}|${key}|${dates[i]}`) : undefined;
+      const inFlight = st ? this.pending.get(dayId(storeId, key, dates[i])) : undefined;
       if (inFlight && inFlight.startedAt >= this.staleAt(st!, dates[i])) waits.push(inFlight.promise.then((days) => void (parts[i] = days.get(dates[i]))));
       else missing.push(i);
     }
@@ -165,13 +160,8 @@ export class AvailabilityCache {
   /** The kept day under id, if it is still good for this store and clock (a stale one is dropped). */
   private kept(st: StoreState, id: string, nowMs: number): DayEntry | undefined {
     const hit = this.entries.get(id);
-    if (!hit) return undefined;
-    if (this.usable(st, hit, nowMs)) {
-      this.entries.delete(id);
-      this.entries.set(id, hit);
-      return hit;
-    }
-    this.drop(id, hit);
+    if (!hit || this.usable(st, hit, nowMs)) return hit;
+    this.entries.delete(id);
     return undefined;
   }
 
@@ -180,14 +170,14 @@ export class AvailabilityCache {
     const promise = compute().then(({ days, validUntil }) => {
       const byDate = new Map<string, DayEntry>();
       for (const day of days) {
-        const entry: DayEntry = { day, startedAt, computedAt: nowMs, validUntil, bytes: dayBytes(day) };
+        const entry: DayEntry = { day, startedAt, computedAt: nowMs, validUntil };
         byDate.set(day.date, entry);
         // Kept only while the store's snapshot is the one it was computed under and the day has not gone stale since it started.
-        if (st && this.stores.get(storeId) === st && startedAt >= this.staleAt(st, day.date)) this.keep(`${storeId}|${key}|${day.date}`, entry);
+        if (st && this.stores.get(storeId) === st && startedAt >= this.staleAt(st, day.date)) this.entries.set(dayId(storeId, key, day.date), entry, dayBytes(day));
       }
       return byDate;
     });
-    const ids = dates.map((date) => `${storeId}|${key}|${date}`);
+    const ids = dates.map((date) => dayId(storeId, key, date));
     if (st) for (const id of ids) this.pending.set(id, { promise, startedAt });
     try {
       return await promise;
@@ -199,47 +189,20 @@ export class AvailabilityCache {
   /** The answer from these days (the one assembled last time when it was built from the very same days). */
   private assemble(id: string, parts: DayEntry[]): KeptAnswer {
     const last = this.assembled.get(id);
-    if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) {
-      this.assembled.delete(id);
-      this.assembled.set(id, last);
-      return last.answer;
-    }
+    if (last && last.parts.length === parts.length && last.parts.every((p, i) => p === parts[i])) return last.answer;
     const answer = answerOf(parts.map((p) => p.day));
-    if (last) this.assembledBytes -= last.answer.bytes;
-    this.assembled.delete(id);
-    if (answer.bytes > this.maxBytes / 8) return answer;
-    this.assembled.set(id, { parts, answer });
-    this.assembledBytes += answer.bytes;
-    for (const [oldest, a] of this.assembled) {
-      if (this.assembledBytes <= this.maxBytes / 2) break;
-      this.assembled.delete(oldest);
-      this.assembledBytes -= a.answer.bytes;
-    }
+    this.assembled.set(id, { parts, answer }, answer.bytes);
     return answer;
-  }
-
-  private keep(id: string, entry: DayEntry): void {
-    if (entry.bytes > this.maxBytes / 16) return;
-    const old = this.entries.get(id);
-    if (old) this.drop(id, old);
-    this.entries.set(id, entry);
-    this.bytes += entry.bytes;
-    for (const [oldest, e] of this.entries) {
-      if (this.bytes <= this.maxBytes) break;
-      this.drop(oldest, e);
-    }
-  }
-
-  private drop(id: string, entry: DayEntry): void {
-    this.entries.delete(id);
-    this.bytes -= entry.bytes;
   }
 
   /** For tests and the operator: how much is kept (answers: kept days). */
   stats(): { answers: number; bytes: number; stores: number; hits: number; misses: number } {
-    return { answers: this.entries.size, bytes: this.bytes + this.assembledBytes, stores: this.stores.size, hits: this.hits, misses: this.misses };
+    return { answers: this.entries.size, bytes: this.entries.bytes + this.assembled.bytes, stores: this.stores.size, hits: this.hits, misses: this.misses };
   }
 }
+
+/** Where a kept day, or its computation under way, is found: the store, what was asked, the date. */
+const dayId = (storeId: string, key: string, date: string) => `${storeId}|${key}|${date}`;
 
 /** Consecutive indices in runs: [1, 2, 3, 7, 8] gives [[1, 2, 3], [7, 8]]. */
 function runsOf(indices: number[]): number[][] {

@@ -22,13 +22,25 @@ function computer(calls: string[], gate?: Promise<void>) {
   };
 }
 
+/** A cache whose store 's' counts changes from snapshot 's0', and the record of its computations. */
+function opened() {
+  const cache = new AvailabilityCache(1 << 22);
+  cache.observe('s', { snapshot: 's0', changed: null, changedDays: null }, 1, null, performance.now());
+  return { cache, calls: [] as string[] };
+}
+
+/** A gate computations wait at until released. */
+function gated() {
+  let release!: () => void;
+  const gate = new Promise<void>((r) => (release = r));
+  return { gate, release };
+}
+
 const NOTHING: Check = { snapshot: 's1', changed: false, changedDays: null };
 const labels = (a: { days: readonly { slots: { json: string }[] }[] }) => a.days.map((d) => d.slots[0].json.replaceAll('"', '')).join('');
 
 test('a change makes stale only the days it touched and one either side; a set-up change, every day', async () => {
-  const cache = new AvailabilityCache(1 << 22);
-  const calls: string[] = [];
-  cache.observe('s', { snapshot: 's0', changed: null, changedDays: null }, 1, null, performance.now());
+  const { cache, calls } = opened();
   const first = await cache.answer('s', 'k', '2026-06-01', 31, 1, computer(calls));
   assert.deepEqual(calls, ['2026-06-01..2026-06-31'.replace('06-31', '07-01')]);
   assert.equal(labels(first), '1'.repeat(31));
@@ -50,11 +62,8 @@ test('a change makes stale only the days it touched and one either side; a set-u
 });
 
 test('searches of overlapping ranges that miss at once compute each day once', async () => {
-  const cache = new AvailabilityCache(1 << 22);
-  const calls: string[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  cache.observe('s', { snapshot: 's0', changed: null, changedDays: null }, 1, null, performance.now());
+  const { cache, calls } = opened();
+  const { gate, release } = gated();
   const a = cache.answer('s', 'k', '2026-06-01', 3, 1, computer(calls, gate));
   const b = cache.answer('s', 'k', '2026-06-02', 3, 1, computer(calls, gate));
   release();
@@ -66,11 +75,8 @@ test('searches of overlapping ranges that miss at once compute each day once', a
 });
 
 test('a computation under way when a check finds its day changed is neither shared after the check nor kept', async () => {
-  const cache = new AvailabilityCache(1 << 22);
-  const calls: string[] = [];
-  let release!: () => void;
-  const gate = new Promise<void>((r) => (release = r));
-  cache.observe('s', { snapshot: 's0', changed: null, changedDays: null }, 1, null, performance.now());
+  const { cache, calls } = opened();
+  const { gate, release } = gated();
   const before = cache.answer('s', 'k', '2026-06-01', 3, 1, computer(calls, gate));
   // A booking on the 2nd is seen while it computes; the 1st to the 3rd go stale.
   cache.observe('s', { snapshot: 's1', changed: true, changedDays: [['2026-06-02', '2026-06-02']] }, 2, 's0', performance.now());
