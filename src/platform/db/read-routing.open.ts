@@ -1,9 +1,9 @@
 // Opens the read replica named by DATABASE_READ_URL (null when none is): its own pool, the write
 // positions (in Redis too when REDIS_URL is set), and the router that polls it.
-import type { Redis } from 'ioredis';
 import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
 import { openPg } from './pg.adapter.ts';
+import { openRedis } from '../redis.ts';
 import { ReadRouter } from './read-routing.ts';
 import { WritePositions } from './write-positions.ts';
 
@@ -27,10 +27,7 @@ export async function openReadRouter(config: Config, primary: Database, log: Log
     prepare: config.dbPreparedStatements,
     onError: (err) => log.warn({ err: { message: err.message } }, 'read replica: idle connection lost'),
   });
-  const redis: Redis | null = config.redisUrl
-    ? new (await import('ioredis')).Redis(config.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
-    : null;
-  redis?.on('error', (err) => log.warn({ err: { message: err.message } }, 'read routing: redis error'));
+  const redis = config.redisUrl ? await openRedis(config.redisUrl, (err) => log.warn({ err: { message: err.message } }, 'read routing: redis error')) : null;
   const router = new ReadRouter({
     primary,
     replica,

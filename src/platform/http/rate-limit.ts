@@ -1,11 +1,12 @@
 // Rate limits: a generous global ceiling per principal, and tighter limits on the operations the
 // spec marks. In memory by default; shared through Redis when REDIS_URL is set, so several server
-// processes draw on one budget (ioredis is loaded only then).
+// processes draw on one budget (../redis.ts opens it).
 import rateLimit from '@fastify/rate-limit';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Redis } from 'ioredis';
 import { principalOf } from '../auth/actor.ts';
 import { AppError } from '../errors/app-error.ts';
+import { openRedis } from '../redis.ts';
 
 export interface RateLimitSettings {
   globalPerMinute: number;
@@ -17,10 +18,7 @@ function keyFor(request: FastifyRequest): string {
 }
 
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<Redis | null> {
-  const redis = settings.redisUrl
-    ? new (await import('ioredis')).Redis(settings.redisUrl, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false })
-    : null;
-  redis?.on('error', (err) => app.log.warn({ err: { message: err.message } }, 'redis error'));
+  const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (err) => app.log.warn({ err: { message: err.message } }, 'redis error')) : null;
   await app.register(rateLimit, {
     global: true,
     max: settings.globalPerMinute,
