@@ -52,7 +52,9 @@ const ALL: Candidate[] = [
 // a node flag added to npm start's, the others are the service's environment).
 const variants: Candidate[] = (str(args, 'variants') ?? '').split(';').filter(Boolean).map((spec) => {
   const [name, items = ''] = spec.split(':');
-  const parts = items.split(',').filter(Boolean);
+  // A comma starts a new item only before `@` or an upper-case NAME=, so a value may hold commas
+  // (EMBEDDED_POSTGRES_SETTINGS=autovacuum_max_workers=1,max_logical_replication_workers=0).
+  const parts = items.split(/,(?=@|[A-Z][A-Z0-9_]*=)/).filter(Boolean);
   const env = Object.fromEntries(parts.filter((p) => !p.startsWith('@')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
   const flags = parts.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
   return { name, env: { EMBEDDED_ENGINE: 'postgres', ...env }, nodeArgs: flags.length ? [...startFlags, ...flags] : undefined };
@@ -116,6 +118,8 @@ async function measure(c: Candidate) {
 
   const { server, ms } = await timeToReady(c, dataDir);
   const tree = new TreeSampler(server.pid);
+  // Each scenario's own peak, beside the whole run's (which scenario makes the peak, and of what).
+  const perScenario = new TreeSampler(server.pid);
   const rss = new RssSampler(server.pid);
   await new Promise((r) => setTimeout(r, 3000));
   const idle = tree.summary();
@@ -123,15 +127,19 @@ async function measure(c: Candidate) {
   const scenarios = [];
   try {
     for (const s of list) {
+      perScenario.reset();
       const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name });
       const at50 = r.steady?.find((x) => x.label === '50/s');
       console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`);
-      scenarios.push({ name: s.name, rps: r.http?.rps, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
+      const m = perScenario.summary();
+      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes)`);
+      scenarios.push({ name: s.name, peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses }, rps: r.http?.rps, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
     }
   } finally {
     var load = tree.summary();
     var hwm = memoryOf(server.pid);
     tree.stop();
+    perScenario.stop();
     rss.stop();
     await server.stop();
   }
@@ -147,7 +155,7 @@ async function measure(c: Candidate) {
     appointments: fx.appointments,
     scenarios,
   };
-  console.log(`start to ready ${ms} ms; idle tree Pss ${idle.meanPssMb} MB; under load: peak tree Pss ${load.peakPssMb} MB (RSS sum ${load.peakRssMb} MB, ${load.maxProcesses} processes), mean ${load.meanPssMb} MB; node VmHWM ${result.nodeVmHwmMb} MB`);
+  console.log(`start to ready ${ms} ms; idle tree Pss ${idle.meanPssMb} MB; under load: peak tree Pss ${load.peakPssMb} MB (node ${load.peakNodePssMb} MB; RSS sum ${load.peakRssMb} MB, ${load.maxProcesses} processes), mean ${load.meanPssMb} MB; node VmHWM ${result.nodeVmHwmMb} MB`);
   return result;
 }
 

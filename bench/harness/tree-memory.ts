@@ -34,29 +34,34 @@ export interface TreeSample {
   pssKb: number;
   rssKb: number;
   processes: number;
+  /** The root process's own share (the service's node), so a peak splits into node and the rest. */
+  rootPssKb: number;
 }
 
 export function treeMemory(root: number): TreeSample {
   let pssKb = 0;
   let rssKb = 0;
   let processes = 0;
+  let rootPssKb = 0;
   for (const pid of processTree(root)) {
     try {
       const rollup = fs.readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-      pssKb += Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      const pss = Number(/^Pss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
+      pssKb += pss;
+      if (pid === root) rootPssKb = pss;
       rssKb += Number(/^Rss:\s+(\d+)/m.exec(rollup)?.[1] ?? 0);
       processes++;
     } catch {
       // exited between the listing and the read
     }
   }
-  return { pssKb, rssKb, processes };
+  return { pssKb, rssKb, processes, rootPssKb };
 }
 
 /** Samples the tree every 200 ms; peak and mean since the last reset, in MB. */
 export class TreeSampler {
   private samples: TreeSample[] = [];
-  private peak: TreeSample = { pssKb: 0, rssKb: 0, processes: 0 };
+  private peak: TreeSample = { pssKb: 0, rssKb: 0, processes: 0, rootPssKb: 0 };
   private readonly timer: NodeJS.Timeout;
   private readonly root: number;
   constructor(root: number) {
@@ -73,14 +78,17 @@ export class TreeSampler {
   }
   reset() {
     this.samples = [];
-    this.peak = { pssKb: 0, rssKb: 0, processes: 0 };
+    this.peak = { pssKb: 0, rssKb: 0, processes: 0, rootPssKb: 0 };
   }
-  summary(): { peakPssMb: number; peakRssMb: number; meanPssMb: number; maxProcesses: number; samples: number } {
+  summary(): { peakPssMb: number; peakNodePssMb: number; peakProcesses: number; peakRssMb: number; meanPssMb: number; maxProcesses: number; samples: number } {
     this.sample();
     const mb = (kb: number) => Math.round(kb / 102.4) / 10;
     const mean = this.samples.reduce((a, s) => a + s.pssKb, 0) / this.samples.length;
     return {
       peakPssMb: mb(this.peak.pssKb),
+      // At the peak sample: node's own Pss (the rest is PostgreSQL's processes) and how many processes.
+      peakNodePssMb: mb(this.peak.rootPssKb),
+      peakProcesses: this.peak.processes,
       peakRssMb: mb(this.peak.rssKb),
       meanPssMb: mb(mean),
       maxProcesses: Math.max(...this.samples.map((s) => s.processes)),
