@@ -105,11 +105,11 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
   return value;
 }
 
-/** "name=value,name=value": PostgreSQL setting names, values without commas or quotes. */
+/** "name=value,name=value": PostgreSQL setting names (an extension's own as ext.name), values without commas or quotes. */
 function settingsList(env: NodeJS.ProcessEnv, name: string): Readonly<Record<string, string>> {
   const raw = text(env, name);
   if (!raw) return Object.freeze({});
-  const pairs = raw.split(',').map((p) => p.trim()).filter(Boolean).map((p) => /^([a-z_]+)=([A-Za-z0-9_.:-]+)$/.exec(p));
+  const pairs = raw.split(',').map((p) => p.trim()).filter(Boolean).map((p) => /^([a-z_]+(?:\.[a-z_]+)?)=([A-Za-z0-9_.:-]+)$/.exec(p));
   if (pairs.some((m) => !m)) throw new ConfigError(`${name} must be comma-separated name=value PostgreSQL settings, like shared_buffers=16MB (got "${raw}")`);
   return Object.freeze(Object.fromEntries(pairs.map((m) => [m![1], m![2]])));
 }

@@ -16,12 +16,13 @@ import { manageLinks } from './booking-page/page-deps.ts';
 import { openReadRouter } from './platform/db/read-routing.open.ts';
 import { checkSessionSettings, notUtcMessage } from './platform/db/session-check.ts';
 import { createYieldGate } from './platform/background/yield-gate.ts';
-import { limitHeapGrowth } from './platform/db/embedded/heap-growth.ts';
+import { limitHeapGrowth } from './platform/heap-growth.ts';
 
 const config = loadConfigOrExit();
-// On the embedded engine, node and its PostgreSQL share a small machine: the heap grows by a quarter
-// over what it holds, not up to four times (src/platform/db/embedded/heap-growth.ts).
-if (!config.databaseUrl) limitHeapGrowth();
+// The heap grows by a quarter over what it holds, not up to four times, on either engine: on the
+// embedded one node shares a small machine with its PostgreSQL, and a server's processes share theirs
+// with each other (src/platform/heap-growth.ts).
+limitHeapGrowth();
 
 // The embedded engine refuses a DATA_DIR another process runs (docs/decisions/embedded-engine.md).
 const db = await openDatabase(config).catch((err: Error) => {

@@ -38,7 +38,10 @@ test('the embedded PostgreSQL gets a pool of 4 connections, a server 16, unless 
 test('EMBEDDED_POSTGRES_SETTINGS names extra settings for the embedded PostgreSQL; anything else is refused', () => {
   assert.deepEqual(loadConfig({}).embeddedSettings, {});
   assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_buffers=16MB, work_mem=2MB' }).embeddedSettings, { shared_buffers: '16MB', work_mem: '2MB' });
-  for (const bad of ['shared_buffers', 'x=1;DROP', "work_mem='4MB'", 'Max=1']) {
+  // An extension's own settings are qualified by its name.
+  assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_preload_libraries=pg_stat_statements,pg_stat_statements.track=all' }).embeddedSettings,
+    { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' });
+  for (const bad of ['shared_buffers', 'x=1;DROP', "work_mem='4MB'", 'Max=1', 'a.b.c=1', '.track=all']) {
     assert.throws(() => loadConfig({ EMBEDDED_POSTGRES_SETTINGS: bad }), /EMBEDDED_POSTGRES_SETTINGS must be/, bad);
   }
 });

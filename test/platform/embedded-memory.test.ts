@@ -1,5 +1,5 @@
 // Issue 30's memory target on the embedded engine (docs/decisions/embedded-engine.md): the heap's
-// growing factor is set for the embedded engine unless node's command line sets its own, the
+// growing factor is set (on both engines since round 11) unless node's command line sets its own, the
 // modules a shop without SMTP or Redis never uses (nodemailer, ioredis) are not loaded by the
 // service's modules until those are configured, and the embedded PostgreSQL runs with the
 // small-machine settings (a shop's own settings still win).
@@ -10,13 +10,13 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { EMBEDDED_HEAP_GROWING_PERCENT, limitHeapGrowth } from '../../src/platform/db/embedded/heap-growth.ts';
+import { HEAP_GROWING_PERCENT, limitHeapGrowth } from '../../src/platform/heap-growth.ts';
 import { startCluster } from '../../src/platform/db/embedded/cluster.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-test('the embedded heap grows by a fixed percent, unless node was started with its own --heap-growing-percent', () => {
-  assert.equal(limitHeapGrowth(['--max-semi-space-size=8']), EMBEDDED_HEAP_GROWING_PERCENT);
+test('the service\'s heap grows by a fixed percent, unless node was started with its own --heap-growing-percent', () => {
+  assert.equal(limitHeapGrowth(['--max-semi-space-size=8']), HEAP_GROWING_PERCENT);
   assert.equal(limitHeapGrowth(['--heap-growing-percent=0']), null);
   assert.equal(limitHeapGrowth(['--heap_growing_percent=50']), null);
 });
@@ -26,7 +26,7 @@ test('setting the growing factor at run time takes effect: the heap stays nearer
   // without the factor: the old generation's peak is smaller with it. heap_size_limit is unchanged.
   const script = `
     import v8 from 'node:v8';
-    if (process.argv[1] === 'limit') (await import(${JSON.stringify(path.join(root, 'src/platform/db/embedded/heap-growth.ts'))})).limitHeapGrowth([]);
+    if (process.argv[1] === 'limit') (await import(${JSON.stringify(path.join(root, 'src/platform/heap-growth.ts'))})).limitHeapGrowth([]);
     const live = []; for (let i = 0; i < 200000; i++) live.push({ i, s: 'x' + i });
     const batches = []; let peak = 0;
     for (let r = 0; r < 150; r++) {
