@@ -50,6 +50,10 @@ async function smtpServer(port: number, delayMs = 0) {
       });
     },
   });
+  // The worker killed mid-conversation resets its connections (ECONNRESET): a real SMTP server logs
+  // that and serves the next sender. Without a listener the 'error' event would end this proof's
+  // process instead, as it once did in CI. A message cut off that way is not recorded (never accepted).
+  server.on('error', () => {});
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { arrivals, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
