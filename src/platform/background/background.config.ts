@@ -7,6 +7,8 @@ export interface BackgroundConfig {
   readonly maxWaitMs: number;
   /** BACKGROUND_LAG_MS (default 20): event-loop delay (p99 over the last half second) above which background steps wait. */
   readonly lagMs: number;
+  /** BACKGROUND_PIECE_WAIT_MS (default 20): inside a step, the longest a piece of CPU work waits for the requests in flight to be answered (0: one event-loop turn only). */
+  readonly pieceWaitMs: number;
 }
 
 export function parseBackgroundConfig(env: Record<string, string | undefined>, fail: (message: string) => never): BackgroundConfig {
@@ -23,5 +25,6 @@ export function parseBackgroundConfig(env: Record<string, string | undefined>, f
     yieldToRequests: raw === 'true' || raw === '1',
     maxWaitMs: int('BACKGROUND_MAX_WAIT_MS', 250, 0, 60_000),
     lagMs: int('BACKGROUND_LAG_MS', 20, 1, 10_000),
+    pieceWaitMs: int('BACKGROUND_PIECE_WAIT_MS', 20, 0, 10_000),
   });
 }

@@ -3,7 +3,10 @@
 // answers after one turn of the event loop (setImmediate: requests' I/O runs first), and, between
 // steps, not before the process is quiet: no HTTP request in flight and the event loop not lagging.
 // It never waits longer than maxWaitMs, so a front desk that is never quiet still sees its backlog
-// drained, a step at a time. Guarantees are untouched: the gate only decides WHEN a step runs.
+// drained, a step at a time. Inside a step, each piece (one planned message) also lets the requests
+// in flight be answered first, for at most pieceWaitMs: a step that started in a quiet moment would
+// otherwise keep its CPU through the next requests' arrival. Guarantees are untouched: the gate
+// only decides WHEN a step or a piece runs.
 import diagnostics from 'node:diagnostics_channel';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
 import type { BackgroundConfig } from './background.config.ts';
@@ -11,7 +14,7 @@ import type { BackgroundConfig } from './background.config.ts';
 export interface YieldGate {
   /** Before a step: one event-loop turn, then wait (at most maxWaitMs) until no request is in flight and the loop does not lag. */
   step(): Promise<void>;
-  /** Between pieces of CPU work inside a step: one event-loop turn, no waiting. */
+  /** Between pieces of CPU work inside a step: one event-loop turn, then (at most pieceWaitMs) until no request is in flight. */
   breathe(): Promise<void>;
   /** Requests in flight now (for tests and logs). */
   inFlight(): number;
@@ -58,7 +61,12 @@ export function createYieldGate(config: BackgroundConfig): YieldGate {
       const deadline = Date.now() + config.maxWaitMs;
       while (busy() && Date.now() < deadline) await sleep(2);
     },
-    breathe: turn,
+    async breathe() {
+      await turn();
+      if (inFlight === 0) return;
+      const deadline = Date.now() + config.pieceWaitMs;
+      while (inFlight > 0 && Date.now() < deadline) await sleep(1);
+    },
     inFlight: () => inFlight,
     close() {
       diagnostics.unsubscribe('http.server.request.start', onStart);
