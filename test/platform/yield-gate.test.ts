@@ -4,7 +4,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { createYieldGate, noGate } from '../../src/platform/background/yield-gate.ts';
+import { createYieldGate, noGate, type YieldGate } from '../../src/platform/background/yield-gate.ts';
 import { parseBackgroundConfig } from '../../src/platform/background/background.config.ts';
 
 const fail = (message: string): never => {
@@ -25,78 +25,64 @@ async function heldServer(onAnswered: () => void = () => {}) {
   return { server, port, release };
 }
 
-test('a step waits for the request in flight to be answered', async () => {
-  const gate = createYieldGate(parseBackgroundConfig({ BACKGROUND_MAX_WAIT_MS: '10000' }, fail));
+/**
+ * With one request held in flight, runs the gate's wait (a step or a piece) and checks that it ran
+ * only once the request was answered. The order is taken on the server's side, when the response
+ * closes (as the gate counts), since the client's fetch may settle after the wait ends.
+ */
+async function waitsForTheAnswer(settings: Record<string, string>, wait: (gate: YieldGate) => Promise<void>) {
+  const gate = createYieldGate(parseBackgroundConfig(settings, fail));
   const order: string[] = [];
-  // The server's side of the answer: the client's fetch may settle after the step runs, so the order
-  // is taken where the gate counts, when the response closes.
   const { server, port, release } = await heldServer(() => order.push('answered'));
   try {
     const answered = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
     while (gate.inFlight() === 0) await new Promise((r) => setTimeout(r, 5));
-    const step = gate.step().then(() => order.push('step'));
+    const waited = wait(gate).then(() => order.push('ran'));
     await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(order, [], 'the step waits while the request is in flight');
+    assert.deepEqual(order, [], 'the background work waits while the request is in flight');
     release();
-    await Promise.all([answered, step]);
-    assert.equal(order[0], 'answered');
+    await Promise.all([answered, waited]);
+    assert.deepEqual(order, ['answered', 'ran']);
     assert.equal(gate.inFlight(), 0);
   } finally {
     gate.close();
     server.close();
   }
-});
+}
 
-test('a step waits no longer than its bound when requests never stop', async () => {
-  const gate = createYieldGate(parseBackgroundConfig({ BACKGROUND_MAX_WAIT_MS: '50' }, fail));
+/** With a request held in flight for good, runs the gate's wait and answers how long it took; it must run anyway. */
+async function waitsAtMost(settings: Record<string, string>, wait: (gate: YieldGate) => Promise<void>): Promise<number> {
+  const gate = createYieldGate(parseBackgroundConfig(settings, fail));
   const { server, port, release } = await heldServer();
   try {
     const pending = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
     while (gate.inFlight() === 0) await new Promise((r) => setTimeout(r, 5));
-    await gate.step();
-    assert.equal(gate.inFlight(), 1, 'the step ran with the request still in flight');
+    const t0 = performance.now();
+    await wait(gate);
+    const ms = performance.now() - t0;
+    assert.equal(gate.inFlight(), 1, 'the background work ran with the request still in flight');
     release();
     await pending;
+    return ms;
   } finally {
     gate.close();
     server.close();
   }
+}
+
+test('a step waits for the request in flight to be answered', () => waitsForTheAnswer({ BACKGROUND_MAX_WAIT_MS: '10000' }, (gate) => gate.step()));
+
+test('a step waits no longer than its bound when requests never stop', async () => {
+  const ms = await waitsAtMost({ BACKGROUND_MAX_WAIT_MS: '50' }, (gate) => gate.step());
+  assert.ok(ms >= 45 && ms < 2000, `waited ${ms} ms`);
 });
 
-test('between pieces, background work lets the request in flight be answered first, for at most its bound', async () => {
-  const gate = createYieldGate(parseBackgroundConfig({ BACKGROUND_PIECE_WAIT_MS: '10000' }, fail));
-  const order: string[] = [];
-  const { server, port, release } = await heldServer(() => order.push('answered'));
-  try {
-    const answered = fetch(`http://127.0.0.1:${port}/`).then((r) => r.text());
-    while (gate.inFlight() === 0) await new Promise((r) => setTimeout(r, 5));
-    const piece = gate.breathe().then(() => order.push('piece'));
-    await new Promise((r) => setTimeout(r, 100));
-    assert.deepEqual(order, [], 'the piece waits while the request is in flight');
-    release();
-    await Promise.all([answered, piece]);
-    assert.equal(order[0], 'answered');
-  } finally {
-    gate.close();
-    server.close();
-  }
-  // With a bound of 30 ms and a request that is never answered, the piece runs after about 30 ms.
-  const bounded = createYieldGate(parseBackgroundConfig({ BACKGROUND_PIECE_WAIT_MS: '30' }, fail));
-  const held = await heldServer();
-  try {
-    const pending = fetch(`http://127.0.0.1:${held.port}/`).then((r) => r.text());
-    while (bounded.inFlight() === 0) await new Promise((r) => setTimeout(r, 5));
-    const t0 = performance.now();
-    await bounded.breathe();
-    const waited = performance.now() - t0;
-    assert.ok(waited >= 25 && waited < 1000, `waited ${waited} ms`);
-    assert.equal(bounded.inFlight(), 1, 'the piece ran with the request still in flight');
-    held.release();
-    await pending;
-  } finally {
-    bounded.close();
-    held.server.close();
-  }
+test('between pieces, background work lets the request in flight be answered first', () =>
+  waitsForTheAnswer({ BACKGROUND_PIECE_WAIT_MS: '10000' }, (gate) => gate.breathe()));
+
+test('a piece waits no longer than its bound when requests never stop', async () => {
+  const ms = await waitsAtMost({ BACKGROUND_PIECE_WAIT_MS: '30' }, (gate) => gate.breathe());
+  assert.ok(ms >= 25 && ms < 1000, `waited ${ms} ms`);
 });
 
 test('BACKGROUND_YIELD=false turns the gate off; bad settings are refused with their names', () => {
