@@ -23,6 +23,11 @@ export interface YieldGate {
 
 const turn = () => new Promise<void>((resolve) => setImmediate(resolve));
 const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+/** Polls every pollMs while busy() holds, for at most maxMs. */
+async function waitWhile(busy: () => boolean, maxMs: number, pollMs: number): Promise<void> {
+  const deadline = Date.now() + maxMs;
+  while (busy() && Date.now() < deadline) await sleep(pollMs);
+}
 
 /** A gate that never waits beyond a turn when off (BACKGROUND_YIELD=false: not even that). */
 export const noGate: YieldGate = { step: async () => {}, breathe: async () => {}, inFlight: () => 0, close() {} };
@@ -58,14 +63,11 @@ export function createYieldGate(config: BackgroundConfig): YieldGate {
   return {
     async step() {
       await turn();
-      const deadline = Date.now() + config.maxWaitMs;
-      while (busy() && Date.now() < deadline) await sleep(2);
+      await waitWhile(busy, config.maxWaitMs, 2);
     },
     async breathe() {
       await turn();
-      if (inFlight === 0) return;
-      const deadline = Date.now() + config.pieceWaitMs;
-      while (inFlight > 0 && Date.now() < deadline) await sleep(1);
+      await waitWhile(() => inFlight > 0, config.pieceWaitMs, 1);
     },
     inFlight: () => inFlight,
     close() {

@@ -38,10 +38,11 @@ export interface Cluster {
 
 // Sized for a small shop on a small machine (docs/decisions/embedded-engine.md measures them):
 // the data of a shop is a few MB, and a page not in the shared buffers comes from the OS's page
-// cache, which counts against no process, so 16 MB of buffers serve as fast as 32 and the tree's peak
-// is 12-17 MB lower. Each backend is a process of its own, so the pool sizes (not max_connections)
-// bound the memory. Autovacuum works one table at a time with at most 4 MB of dead-row ids (about
-// 700,000 rows, far more than a shop's table gains between two passes): a worker was 16-28 MB at the peaks.
+// cache, which counts against no process, so 16 MB of buffers served as fast as 32 and the tree's
+// peak was 12-20 MB lower in the same runs. Each backend is a process of its own, so the pool sizes
+// (not max_connections) bound the memory. Autovacuum works one table at a time with at most 4 MB of
+// dead-row ids (about 700,000 rows, far more than a shop's table gains between two passes): a worker
+// was 19-28 MB at the peaks.
 export const SMALL_MACHINE: Record<string, string> = {
   shared_buffers: '16MB',
   max_connections: '60',
