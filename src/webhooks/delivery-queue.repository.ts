@@ -6,26 +6,29 @@ import type { Database, Queryable } from '../platform/db/port.ts';
 import type { EventRecord } from '../events/feed.repository.ts';
 
 /**
- * Moves the dispatcher's cursor past up to `limit` events of every store, inserting one delivery per
- * (event, enabled endpoint of its store whose types match), in one statement: the cursor and the
- * deliveries commit together, so an event is never skipped and never dispatched twice.
+ * The dispatch ($1: now, $2: the most events a pass reads). Moves the dispatcher's cursor past up to
+ * $2 events of every store, inserting one delivery per (event, enabled endpoint of its store whose
+ * types match), in one statement: the cursor and the deliveries commit together, so an event is
+ * never skipped and never dispatched twice.
  *  - cur: the cursor row, locked; SKIP LOCKED makes a second dispatcher (another process) a no-op
  *    this round instead of waiting. A locked row read in READ COMMITTED is its latest committed version.
  *  - feed: the events after the cursor, below the running-transaction horizon, in (txid, seq)
  *    order: the same rule as src/events/feed.repository.ts, so no event can later appear behind it.
+ *    The cursor's two values come in as scalar subqueries, so the comparison is the index range's
+ *    start on events_pkey; joined to cur, it was a filter over every event kept (15.7 ms a pass at
+ *    20,000 events, 0.37 ms this way). No cursor row (another dispatcher holds it) compares as NULL:
+ *    no event.
  *  - ins: the deliveries; ON CONFLICT makes a repeated event harmless. An endpoint receives the
  *    events that happened since it was registered, not older ones the dispatcher reaches late.
  *  - the UPDATE: the cursor moves to the last event read.
  */
-export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number }> {
-  const res = await db.query<{ events: number; deliveries: number }>(
-    `WITH cur AS (
+export const DISPATCH_SQL = `WITH cur AS (
        SELECT txid, seq FROM webhook_dispatch_cursor FOR UPDATE SKIP LOCKED
      ), feed AS (
        SELECT e.txid, e.seq, e.id, e.type, e.store_id, e.occurred_at
-         FROM events e, cur
+         FROM events e
         WHERE e.txid < pg_snapshot_xmin(pg_current_snapshot())
-          AND (e.txid, e.seq) > (cur.txid, cur.seq)
+          AND (e.txid, e.seq) > ((SELECT txid FROM cur), (SELECT seq FROM cur))
         ORDER BY e.txid, e.seq
         LIMIT $2
      ), ins AS (
@@ -43,9 +46,11 @@ export async function dispatchBatch(db: Queryable, now: string, limit: number): 
      ), moved AS (
        UPDATE webhook_dispatch_cursor c SET txid = last.txid, seq = last.seq FROM last RETURNING 1
      )
-     SELECT (SELECT count(*) FROM feed)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries, (SELECT count(*) FROM moved)::int AS moved`,
-    [now, limit],
-  );
+     SELECT (SELECT count(*) FROM feed)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries, (SELECT count(*) FROM moved)::int AS moved`;
+
+/** One dispatch pass (DISPATCH_SQL). */
+export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number }> {
+  const res = await db.query<{ events: number; deliveries: number }>(DISPATCH_SQL, [now, limit]);
   return res.rows[0] ?? { events: 0, deliveries: 0 };
 }
 
