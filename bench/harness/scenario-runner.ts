@@ -11,6 +11,7 @@ import { directLoad, httpLoad, type WireRequest } from './load.ts';
 import { openLoop } from './open-loop.ts';
 import type { ScenarioReport } from './report.ts';
 import type { Child, RssSampler } from './server.ts';
+import type { TreeCpu } from './tree-memory.ts';
 import { urlOf, type Call, type Env, type Scenario } from '../scenarios/common.ts';
 import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
 import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
@@ -44,6 +45,8 @@ interface Ctx {
   opts: RunOptions;
   resultsDir: string;
   tag: string;
+  /** The service's CPU so far (its process tree); when given, the closed loop reports CPU per request. */
+  cpu?: () => TreeCpu;
 }
 
 const runTag = `bench-${Date.now().toString(36)}`;
@@ -90,8 +93,15 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   await prepare();
   const loadavg = os.loadavg()[0];
   c.rss.reset();
+  const cpuBefore = c.cpu?.();
   const http = await httpLoad(c.server.url, { ...load, duration: c.opts.duration });
   report.http = { ...http, peakRssMb: c.rss.peakMb() };
+  if (cpuBefore && http.requests > 0) {
+    // What a request costs the service (node, and the database when it is a child), the load generator apart.
+    const after = c.cpu!();
+    const per = (ms: number) => Math.round((ms / http.requests) * 1000) / 1000;
+    report.http.cpuMsPerRequest = { node: per(after.nodeMs - cpuBefore.nodeMs), database: per(after.otherMs - cpuBefore.otherMs) };
+  }
   report.loadavg = [loadavg, os.loadavg()[0]];
   report.connections = connections;
 

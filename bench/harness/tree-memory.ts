@@ -58,6 +58,35 @@ export function treeMemory(root: number): TreeSample {
   return { pssKb, rssKb, processes, rootPssKb };
 }
 
+/** CPU time the tree has used, in ms: the root process (node) and the rest (PostgreSQL). */
+export interface TreeCpu {
+  nodeMs: number;
+  otherMs: number;
+}
+
+const TICK_MS = 10; // USER_HZ is 100 on Linux
+
+/**
+ * utime + stime of every process in the tree, with cutime + cstime: a child that exited and was
+ * reaped (an autovacuum worker, by the postmaster) is counted in its parent's, and only once reaped.
+ */
+export function treeCpu(root: number): TreeCpu {
+  const cpu: TreeCpu = { nodeMs: 0, otherMs: 0 };
+  for (const pid of processTree(root)) {
+    try {
+      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+      // Fields 14-17 (utime, stime, cutime, cstime), counted from after the command name.
+      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      const ms = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS;
+      if (pid === root) cpu.nodeMs += ms;
+      else cpu.otherMs += ms;
+    } catch {
+      // exited between the listing and the read
+    }
+  }
+  return cpu;
+}
+
 /** Samples the tree every 200 ms; peak and mean since the last reset, in MB. */
 export class TreeSampler {
   private samples: TreeSample[] = [];
