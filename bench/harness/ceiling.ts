@@ -52,6 +52,7 @@ const INSERT = `INSERT INTO bench_ceiling (store_id, unit_id, during)
 // idempotency record. Scratch tables with the real tables' columns and indexes (events: primary key
 // (txid, seq), unique id, occurred_at, (store, txid, seq); audit: id, (store, entity, entity_id, id);
 // idempotency: (principal, method, path, key), expiry), so each index is the write it is in the product.
+// The key is spread as clients' random keys are (clientKey in load.ts), not in insert order.
 const BOOKING_SETUP = SETUP + `
   DROP TABLE IF EXISTS bench_ceiling_audit, bench_ceiling_events, bench_ceiling_idem;
   CREATE TABLE bench_ceiling_audit (
@@ -79,7 +80,7 @@ const BOOKING = `WITH a AS (${INSERT} RETURNING id, store_id, unit_id, during),
                 jsonb_build_object('id', md5(id::text)::uuid, 'store_id', store_id, 'unit_id', unit_id, 'status', 'confirmed',
                                    'starts_at', lower(during), 'ends_at', upper(during), 'guest_name', 'Bench Guest') FROM a)
   INSERT INTO bench_ceiling_idem (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
-  SELECT 'merchant/' || store_id, 'POST', '/api/v1/bookings/appointments', 'key-' || id, md5(id::text), 201,
+  SELECT 'merchant/' || store_id, 'POST', '/api/v1/bookings/appointments', 'key-' || md5('k' || id), md5(id::text), 201,
          jsonb_build_object('appointment', jsonb_build_object('id', md5(id::text)::uuid, 'unit_id', unit_id, 'starts_at', lower(during))),
          now(), now() + interval '24 hours' FROM a`;
 

@@ -12,7 +12,7 @@
 import http from 'node:http';
 import path from 'node:path';
 import type { Database } from '../../src/platform/db/port.ts';
-import { httpLoad, type LoadResult, type WireRequest } from './load.ts';
+import { clientKey, httpLoad, type LoadResult, type WireRequest } from './load.ts';
 import { openLoop, type OpenLoopResult } from './open-loop.ts';
 import { startChild } from './server.ts';
 import { merchant, urlOf, type Call, type Env } from '../scenarios/common.ts';
@@ -168,7 +168,7 @@ export async function runDeskPhases(c: {
         const deskWire = (): WireRequest => {
           const call = desk();
           const token = env.mint.get('m', online.id);
-          return { method: 'POST', path: call.route, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `${runTag}-desk-${k++}` }, body: JSON.stringify(call.body) };
+          return { method: 'POST', path: call.route, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': clientKey(`${runTag}-desk-${k++}`) }, body: JSON.stringify(call.body) };
         };
         const pre = Array.from({ length: 64 }, (_, i) => wireOf(env, search.call(i), ''));
         const load = { connections: 8, make: (i: number) => pre[i % pre.length], isExpected: () => false, errorCodes: false };
@@ -188,7 +188,7 @@ export async function runDeskPhases(c: {
       const wires: WireRequest[] = [];
       const total = c.burst ?? 10_000;
       const steadyCount = 50 * (c.steadySeconds ?? 20);
-      for (let i = 0; i < total + steadyCount + 10; i++) wires.push(wireOf(env, create.call(i), `${runTag}-burst-${i}`));
+      for (let i = 0; i < total + steadyCount + 10; i++) wires.push(wireOf(env, create.call(i), clientKey(`${runTag}-burst-${i}`)));
       const backlogBefore = await backlog(env.db);
       const burst = await closedCount(server.url, 32, total, (i) => wires[i]);
       let n = total;

@@ -7,7 +7,7 @@ import path from 'node:path';
 import type { Database } from '../../src/platform/db/port.ts';
 import { contextFor, outcomeOf, recording } from './direct.ts';
 import { explainAll, slug } from './explain.ts';
-import { directLoad, httpLoad, type WireRequest } from './load.ts';
+import { clientKey, directLoad, httpLoad, type WireRequest } from './load.ts';
 import { openLoop } from './open-loop.ts';
 import type { ScenarioReport } from './report.ts';
 import type { Child, RssSampler } from './server.ts';
@@ -56,7 +56,7 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const expected = new Set(s.expected ?? []);
   const isExpected = (o: string) => expected.has(o);
   let i = 0; // one counter across every phase, so fresh slots and Idempotency-Keys never repeat
-  const keyOf = (n: number) => `${runTag}-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`;
+  const keyOf = (n: number) => clientKey(`${runTag}-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`);
   const toWire = (call: Call, key: string): WireRequest => {
     const token = call.actor.kind === 'merchant' ? c.env.mint.get('m', call.actor.storeId) : c.env.mint.get('c', (call.actor as any).customerId);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
@@ -133,7 +133,7 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const db = c.db;
   const run = (database: Database) => async (n: number) => {
     const call = s.call(n);
-    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? `${runTag}-direct-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}` : undefined });
+    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? clientKey(`${runTag}-direct-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`) : undefined });
     return fn(ctx, call);
   };
 
