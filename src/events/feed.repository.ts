@@ -10,6 +10,9 @@
 //    is one transaction's length in a write storm.
 //  - after: strictly past the reader's position.
 //  - store and types: one store's feed, optionally only some types (events_store_order index).
+// A reader whose position is kept in a row (a cursor table) brings it in as parameters or scalar
+// subqueries, never by joining the row: joined, the comparison is a filter over every kept event,
+// not the start of an index range (the webhook dispatcher's pass did that until round 12).
 import type { Queryable } from '../platform/db/port.ts';
 import type { FeedPosition } from './feed-cursor.ts';
 
