@@ -12,12 +12,14 @@ export const KEEP_MS = 5_000;
 // Each count is one partial index's range:
 //  - due and retrying deliveries: webhook_deliveries_due (status = 'pending');
 //  - failed deliveries: webhook_deliveries_failed (status = 'failed');
-//  - due and retrying messages: messages_due (status IN ('pending', 'sending'));
+//  - due messages: messages_due (status IN ('pending', 'sending'));
+//  - retrying messages: messages_retrying (those of them with a last error; migration 150). Through
+//    messages_due the count read every pending message, future reminders included;
 //  - failed messages: messages_failed (status = 'failed').
 // Feed lag: each consumer's stored cursor, and the first event after it in feed order (the events
 // primary key, (txid, seq)). Its age is how long the consumer has left it waiting; no event after
 // the cursor means it is caught up (0). An event not yet below the feed's horizon counts: it waits too.
-const BACKLOG_SQL = `
+export const BACKLOG_SQL = `
 SELECT
   (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND next_attempt_at <= $1)::int AS webhooks_due,
   (SELECT count(*) FROM webhook_deliveries WHERE status = 'pending' AND attempts > 0
