@@ -5,14 +5,21 @@
 // shared pages once per process). Sampled every 200 ms.
 import fs from 'node:fs';
 
+/**
+ * /proc/<pid>/stat's fields from the third on (state, ppid, ...): the command name before them may
+ * hold spaces and parentheses, so they are taken after the last ')'. Field n of proc(5) is at n - 3.
+ */
+function statFields(pid: number | string): string[] {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
 function children(): Map<number, number[]> {
   const byParent = new Map<number, number[]>();
   for (const entry of fs.readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      const stat = fs.readFileSync(`/proc/${entry}/stat`, 'utf8');
-      // The command name may hold spaces and parentheses: the fields after the last ')' are fixed.
-      const ppid = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
+      const ppid = Number(statFields(entry)[1]);
       const list = byParent.get(ppid) ?? [];
       list.push(Number(entry));
       byParent.set(ppid, list);
@@ -74,9 +81,8 @@ export function treeCpu(root: number): TreeCpu {
   const cpu: TreeCpu = { nodeMs: 0, otherMs: 0 };
   for (const pid of processTree(root)) {
     try {
-      const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
-      // Fields 14-17 (utime, stime, cutime, cstime), counted from after the command name.
-      const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+      // Fields 14-17: utime, stime, cutime, cstime.
+      const f = statFields(pid);
       const ms = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS;
       if (pid === root) cpu.nodeMs += ms;
       else cpu.otherMs += ms;

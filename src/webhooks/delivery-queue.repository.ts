@@ -49,9 +49,9 @@ export const DISPATCH_SQL = `WITH cur AS (
      SELECT (SELECT count(*) FROM feed)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries, (SELECT count(*) FROM moved)::int AS moved`;
 
 /** One dispatch pass (DISPATCH_SQL). */
-export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number }> {
-  const res = await db.query<{ events: number; deliveries: number }>(DISPATCH_SQL, [now, limit]);
-  return res.rows[0] ?? { events: 0, deliveries: 0 };
+export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number; moved: number }> {
+  const res = await db.query<{ events: number; deliveries: number; moved: number }>(DISPATCH_SQL, [now, limit]);
+  return res.rows[0];
 }
 
 export interface ClaimedDelivery {
