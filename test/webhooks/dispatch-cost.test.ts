@@ -1,13 +1,30 @@
-// The dispatcher's pass reads the events after its cursor, not the whole outbox: its cost follows
-// the events it moves past, not the events kept (retention keeps days of them). Measured in shared
-// buffers, which a plan that walks every kept event cannot keep low, whatever its shape.
+// The dispatch statement (src/webhooks/delivery-queue.repository.ts). Its pass reads the events after
+// its cursor, not the whole outbox: its cost follows the events it moves past, not the events kept
+// (retention keeps days of them). Measured in shared buffers, which a plan that walks every kept event
+// cannot keep low, whatever its shape. And an endpoint receives only what happened since it was
+// registered, however late the pass reaches an older event.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../support/app.ts';
+import { call } from '../support/http.ts';
+import { emit } from '../../src/events/outbox.ts';
 import { buffersTouched } from '../support/plan-cost.ts';
 import { DISPATCH_SQL, dispatchBatch } from '../../src/webhooks/delivery-queue.repository.ts';
 
-const t = await startTestApp();
+const t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } });
+
+/**
+ * The feed's horizon is the whole cluster's: a test file running beside this one may hold it below
+ * the events just written for a moment. Waits until all `n` events are below it, or a pass would read none.
+ */
+async function allBelowHorizon(n: number) {
+  for (let i = 0; ; i++) {
+    const below = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE txid < pg_snapshot_xmin(pg_current_snapshot())');
+    if (below.rows[0].n === n) return;
+    assert.ok(i < 200, 'the events came below the feed horizon within 10 s');
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 test('a dispatch pass behind 4,000 kept events reads the 5 after its cursor in a few buffers, and moves past exactly them', async () => {
   const store = await t.fx.store();
@@ -17,14 +34,7 @@ test('a dispatch pass behind 4,000 kept events reads the 5 after its cursor in a
     [store.id],
   );
   await t.db.query('ANALYZE events');
-  // The feed's horizon is the whole cluster's: a test file running beside this one may hold it below
-  // these events for a moment. Wait until all of them are below it, or the pass would read none.
-  for (let i = 0; ; i++) {
-    const below = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE txid < pg_snapshot_xmin(pg_current_snapshot())');
-    if (below.rows[0].n === 4000) break;
-    assert.ok(i < 200, 'the events came below the feed horizon within 10 s');
-    await new Promise((r) => setTimeout(r, 50));
-  }
+  await allBelowHorizon(4000);
   // The cursor stands on the sixth-newest event: five are left to dispatch.
   await t.db.query(
     `UPDATE webhook_dispatch_cursor c SET txid = e.txid, seq = e.seq
@@ -44,4 +54,26 @@ test('a dispatch pass behind 4,000 kept events reads the 5 after its cursor in a
     `SELECT count(*)::int AS n FROM events e, webhook_dispatch_cursor c WHERE (e.txid, e.seq) > (c.txid, c.seq)`,
   );
   assert.equal(left.rows[0].n, 0, 'the cursor stands on the newest event');
+});
+
+test('an endpoint receives the events since its registration, not an older one the pass reaches after it', async () => {
+  const store = await t.fx.store();
+  const token = await t.fx.merchantToken(store.id);
+  const registeredAt = t.clock.now();
+  // Written before the pass runs, but it happened a minute before the endpoint existed.
+  await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: 'before' } }, new Date(registeredAt.getTime() - 60_000));
+  const r = await call(t.app, 'POST', '/api/v1/webhooks/endpoints', { token, body: { url: 'http://127.0.0.1:9/hook' } });
+  assert.equal(r.status, 200);
+  await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: 'after' } }, new Date(registeredAt.getTime() + 60_000));
+  const kept = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
+  await allBelowHorizon(kept.rows[0].n);
+
+  let moved = 0;
+  for (let pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000); pass.events > 0; pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000)) moved += pass.events;
+  assert.ok(moved >= 2, 'the pass moved past both events');
+  const delivered = await t.db.query<{ n: string }>(
+    `SELECT e.data->>'n' AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.store_id = $1`,
+    [store.id],
+  );
+  assert.deepEqual(delivered.rows.map((x) => x.n), ['after']);
 });
