@@ -10,6 +10,7 @@ import { registerAuthGuard } from './platform/auth/guard.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
+import { lazySerializers } from './platform/http/lazy-compile.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerCompression } from './booking-page/compression.ts';
@@ -78,6 +79,8 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     frameworkErrors,
     clientErrorHandler,
     ajv: { customOptions: { removeAdditional: false } },
+    // Response serializers, like the validators, compile when their route first answers.
+    schemaController: { compilersFactory: { buildSerializer: lazySerializers } },
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', { config, db, clock, tokens });

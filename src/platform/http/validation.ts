@@ -3,6 +3,7 @@
 import { Ajv, type Options } from 'ajv';
 import addFormatsImport from 'ajv-formats';
 import type { FastifyInstance, FastifySchemaCompiler } from 'fastify';
+import { lazyValidator } from './lazy-compile.ts';
 
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
@@ -26,9 +27,10 @@ function make(options: Options): Ajv {
 const strict = make({ coerceTypes: false });
 const coercing = make({ coerceTypes: 'array' });
 
+/** Each part's validator is compiled when its route first answers (lazy-compile.ts). */
 export const validatorCompiler: FastifySchemaCompiler<any> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? strict : coercing;
-  return ajv.compile(schema as object) as any;
+  return lazyValidator(() => ajv.compile(schema as object)) as any;
 };
 
 /**
