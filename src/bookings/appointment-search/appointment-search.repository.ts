@@ -52,34 +52,28 @@ export interface SearchParams {
 /**
  * People matching the pattern, most recently seen first, one row per recent appointment.
  *
- * The people are ranked before anyone's history is read: an account's "last seen" is one descent of
- * the (store, customer, starts_at) index and its "next visit" comes from the store's bookings ahead,
- * and a guest's come from the store's matching guest rows. Only the people on the page then have their whole history aggregated, so a
- * search costs the number of matching people plus the history of the page, not the history of every
- * match (which grows with every year the store trades).
+ * The people are ranked before anyone's history is read. A matching account is one of this store's
+ * people once it has any appointment here: one descent of the (store, customer, starts_at) index
+ * tells, and only for those people do two more descents find the last visit and the next one. A
+ * guest's come from the store's matching guest rows. Only the people on the page then have their
+ * whole history aggregated, so a search costs the number of matching people plus the history of the
+ * page: not the history of every match (which grows with every year the store trades), nor the
+ * store's bookings ahead (which grow with how busy it is).
  */
-export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
-  const res = await q.query<PersonRow>(
-    `WITH ahead AS (
-       -- the store's account bookings from now on (bounded by how far ahead it books, not by history)
-       SELECT a.customer_id,
-              min(a.starts_at) FILTER (WHERE a.status NOT IN ('cancelled', 'no_show')) AS next_visit
-         FROM appointments a
-        WHERE a.store_id = $1 AND a.starts_at > $3 AND a.customer_id IS NOT NULL
-        GROUP BY a.customer_id
-     ),
-     accounts AS MATERIALIZED (
-       -- Each matching account: its latest appointment not in the future (one descent of the
-       -- (store, customer, starts_at) index) and its bookings ahead. Materialised so each probe runs once.
+export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
+       -- Each matching account with any appointment here (a scalar probe, so never a join over the
+       -- store's appointments): its latest appointment not in the future and its next live one.
+       -- Materialised so each probe runs once.
        SELECT c.id AS customer_id,
               (SELECT a.starts_at FROM appointments a
                 WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at <= $3
                 ORDER BY a.starts_at DESC LIMIT 1) AS last_seen,
-              ah.next_visit,
-              ah.customer_id IS NOT NULL AS booked_ahead
+              (SELECT min(a.starts_at) FROM appointments a
+                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3
+                  AND a.status NOT IN ('cancelled', 'no_show')) AS next_visit
          FROM customers c
-         LEFT JOIN ahead ah ON ah.customer_id = c.id
         WHERE c.erased_at IS NULL AND (lower(c.name) LIKE $2 OR c.email LIKE $2)
+          AND (SELECT true FROM appointments a WHERE a.store_id = $1 AND a.customer_id = c.id LIMIT 1)
      ),
      guest_rows AS (
        SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
@@ -90,10 +84,8 @@ export async function searchPeople(q: Queryable, p: SearchParams): Promise<Perso
           AND (${GUEST_NAME_KEY} LIKE $2 OR ${GUEST_EMAIL_KEY} LIKE $2)
      ),
      candidates AS (
-       -- an account is a person of this store once it has any appointment here
        SELECT 'c:' || customer_id::text AS key, customer_id, last_seen, next_visit
          FROM accounts
-        WHERE last_seen IS NOT NULL OR booked_ahead
        UNION ALL
        SELECT key, NULL::uuid,
               -- "seen": the latest appointment that is not in the future, whatever became of it
@@ -148,7 +140,11 @@ export async function searchPeople(q: Queryable, p: SearchParams): Promise<Perso
        FROM ranked r
        JOIN people p ON p.key = r.key
        LEFT JOIN recent v ON v.key = r.key AND v.rn <= $5
-      ORDER BY r.last_seen DESC NULLS LAST, r.next_visit ASC NULLS LAST, r.key COLLATE "C", v.starts_at DESC, v.id DESC`,
+      ORDER BY r.last_seen DESC NULLS LAST, r.next_visit ASC NULLS LAST, r.key COLLATE "C", v.starts_at DESC, v.id DESC`;
+
+export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
+  const res = await q.query<PersonRow>(
+    SEARCH_PEOPLE_SQL,
     [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit],
     // How many people the pattern matches decides the best plan: plan each search for its pattern.
     { planPerCall: true },
