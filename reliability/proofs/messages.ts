@@ -111,10 +111,15 @@ const WORKER_ENV = {
 
 async function smtpOutage(p: ProofRun) {
   const port = await freePort();
+  const began = Date.now();
   const stack = await startStack(p, 'msg_outage', { servers: 2, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` } });
   stack.require('GET', '/admin/v1/stores/{storeId}/messages');
+  // Each step's figure as soon as it is known: a proof cut by the time bound shows where it stood.
+  p.figure('outage: two servers ready (ms)', Date.now() - began);
   const N = 40;
   const booked = await bookMany(p, stack, 'outage', N);
+  p.figure('outage: bookings', booked.size);
+  p.figure('outage: bookings made by (ms)', Date.now() - began);
   const downMs = 3_000;
   await sleep(downMs);
   const before = await confirmations(stack);
@@ -134,7 +139,6 @@ async function smtpOutage(p: ProofRun) {
       p.check(n === 1, 'a confirmation was not delivered exactly once after an SMTP outage', `${n} copies`);
       p.check(rows.get(email)?.status === 'sent', 'a delivered confirmation is not recorded as sent', rows.get(email)?.status ?? 'missing');
     }
-    p.figure('outage: bookings', booked.size);
     p.figure('outage: SMTP down for (ms)', downMs);
     p.figure('outage: confirmations tried while down', retried);
     p.figure('outage: most attempts for one message', Math.max(...[...rows.values()].map((m) => m.attempts)));
@@ -153,6 +157,7 @@ async function killDuringSend(p: ProofRun) {
     const stack = await startStack(p, 'msg_kill', { servers: 1, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, MESSAGES_CONCURRENCY: '20' } });
     const N = 100;
     const booked = await bookMany(p, stack, 'kill', N);
+    p.figure('kill: bookings', booked.size);
     await waitUntil(p, 'the first deliveries', 30_000, async () => smtp.arrivals.length >= 20);
     const atKill = smtp.arrivals.length;
     await stack.servers[0].kill();
@@ -179,7 +184,6 @@ async function killDuringSend(p: ProofRun) {
         p.check(got[0].messageId === row?.message_id, 'a confirmation carries a Message-ID other than its key\'s');
       }
     }
-    p.figure('kill: bookings', booked.size);
     p.figure('kill: delivered before the kill', atKill);
     p.figure('kill: claimed and unrecorded at the kill', inFlight);
     p.figure('kill: lost', [...booked.keys()].filter((e) => !copies.has(e)).length);
