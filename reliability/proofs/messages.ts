@@ -1,16 +1,16 @@
 // Proof: customer messages are delivered, and delivered once, through an SMTP outage and a kill -9
 // of the worker process.
 //
-// 1. SMTP down, then back: server processes run the messages worker against an SMTP port where
-//    nothing listens; bookings are made; after a while a real SMTP server (smtp-server) starts on
-//    that port. Every confirmation must then arrive exactly once.
+// 1. SMTP down, then back: server processes run the messages worker against an SMTP port that
+//    drops every connection; bookings are made; after a while a real SMTP server (smtp-server)
+//    starts on that port. Every confirmation must then arrive exactly once.
 // 2. kill -9 while sending: a slow SMTP server keeps many sends in flight; the worker process is
 //    killed with SIGKILL mid-stream and restarted. No confirmation may be lost. A confirmation may
 //    arrive twice only if the crash fell between the server's accept and the record (its row then
 //    shows more than one attempt), and both copies must carry the same Message-ID, the one the row
 //    was planned with.
 import { randomUUID } from 'node:crypto';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { sleep } from '../env.ts';
 import { http, pool } from '../client.ts';
@@ -50,11 +50,18 @@ async function smtpServer(port: number, delayMs = 0) {
       });
     },
   });
+  // A port that cannot be listened on fails the proof at once (an error before listening).
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
   // The worker killed mid-conversation resets its connections (ECONNRESET): a real SMTP server logs
   // that and serves the next sender. Without a listener the 'error' event would end this proof's
   // process instead, as it once did in CI. A message cut off that way is not recorded (never accepted).
   server.on('error', () => {});
-  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   return { arrivals, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
@@ -109,8 +116,32 @@ const WORKER_ENV = {
   MAIL_FROM: 'Bookings <bookings@proof.test>',
 };
 
+/**
+ * SMTP that is down: a port held by a listener that drops every connection as it comes, so senders
+ * fail at once, and no other socket can take the port before the real server starts on it. A port
+ * only found free (and left unbound for the outage) could be taken by any outgoing connection's
+ * local port meanwhile, and the server's listen would then fail.
+ */
+async function downSmtp(): Promise<{ port: number; close(): Promise<void> }> {
+  const holder = net.createServer((socket) => socket.destroy());
+  await new Promise<void>((resolve, reject) => {
+    holder.once('error', reject);
+    holder.listen(0, '127.0.0.1', () => resolve());
+  });
+  return { port: (holder.address() as AddressInfo).port, close: () => new Promise<void>((r) => holder.close(() => r())) };
+}
+
 async function smtpOutage(p: ProofRun) {
-  const port = await freePort();
+  const down = await downSmtp();
+  try {
+    await outageThenBack(p, down);
+  } finally {
+    await down.close();
+  }
+}
+
+async function outageThenBack(p: ProofRun, down: { port: number; close(): Promise<void> }) {
+  const port = down.port;
   const began = Date.now();
   const stack = await startStack(p, 'msg_outage', { servers: 2, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` } });
   stack.require('GET', '/admin/v1/stores/{storeId}/messages');
@@ -124,6 +155,7 @@ async function smtpOutage(p: ProofRun) {
   await sleep(downMs);
   const before = await confirmations(stack);
   const retried = [...before.values()].filter((m) => m.attempts > 0).length;
+  await down.close();
   const smtp = await smtpServer(port);
   try {
     const drainMs = await waitUntil(p, 'delivery after SMTP came back', 60_000, async () => {

@@ -29,6 +29,13 @@ export function smtpTransport(options: SmtpOptions): Transport {
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
     socketTimeout: 30_000,
+    // The sender retries, under its claim (sender.ts): nodemailer's pool must not. By default it
+    // re-sends a message itself, up to 5 times, when a connection closes mid-send, so a relay that
+    // drops connections kept a send pending past its claim's lease; another worker then sent the
+    // message as well, and both copies arrived once the relay recovered. Now a dropped connection
+    // fails the send at once, and a send lasts at most the three timeouts here (50 s), under half
+    // the default lease (120 s).
+    maxRequeues: 0,
     // Never log message content or addresses.
     logger: false,
     debug: false,
