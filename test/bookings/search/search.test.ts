@@ -168,6 +168,32 @@ test('an account with only a cancelled future booking is still a person; one wit
   }
 });
 
+test('accounts seen only in the future come soonest next visit first, a cancelled booking being no next visit', async () => {
+  const [soon, later, none] = await Promise.all(['Yara Soon', 'Yara Later', 'Yara None'].map(async (name, i) => {
+    const c = await t.fx.customer({ name, email: `yara${i}@example.com` });
+    await t.fx.membership(store.id, c.id);
+    return c;
+  }));
+  const rows = [
+    await visit('2026-07-15', { customerId: soon.id, status: 'confirmed' }),
+    await visit('2026-07-20', { customerId: soon.id, status: 'confirmed' }),
+    // Earlier than Soon's, but cancelled: Later's next visit is 18 July.
+    await visit('2026-07-12', { customerId: later.id, status: 'cancelled' }),
+    await visit('2026-07-18', { customerId: later.id, status: 'pending_payment' }),
+    await visit('2026-07-11', { customerId: none.id, status: 'no_show' }),
+  ];
+  try {
+    const res = await search({ q: 'yara' });
+    assert.deepEqual(res.body.people.map((p: any) => [p.key, p.next_visit]), [
+      [`c:${soon.id}`, '2026-07-15T10:00:00.000Z'],
+      [`c:${later.id}`, '2026-07-18T10:00:00.000Z'],
+      [`c:${none.id}`, null],
+    ]);
+  } finally {
+    await t.db.query('DELETE FROM appointments WHERE id = ANY($1)', [rows]);
+  }
+});
+
 test('unresolved and next visit are relative to now', async () => {
   t.clock.set('2026-06-21T12:00:00Z');
   try {
