@@ -15,13 +15,29 @@ import { SMTPServer } from 'smtp-server';
 import { sleep } from '../env.ts';
 import { http, pool } from '../client.ts';
 import { describe, type Proof, type ProofRun } from '../proof.ts';
-import { freePort } from '../server-process.ts';
 import { startStack, type Stack } from '../stack.ts';
 import { insertStore, insertUnits, merchantToken } from '../seed.ts';
 
 interface Arrival {
   to: string;
   messageId: string;
+}
+
+/** Listens on a loopback port (0: any free one); a port that cannot be listened on fails the proof at once. */
+interface Listener {
+  listen(port: number, host: string, ready: () => void): unknown;
+  once(event: 'error', fn: (err: Error) => void): unknown;
+  off(event: 'error', fn: (err: Error) => void): unknown;
+}
+
+function listenOn(server: Listener, port: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', () => {
+      server.off('error', reject);
+      resolve();
+    });
+  });
 }
 
 /** A real SMTP server on a loopback port that records (recipient, Message-ID) per message. */
@@ -50,14 +66,7 @@ async function smtpServer(port: number, delayMs = 0) {
       });
     },
   });
-  // A port that cannot be listened on fails the proof at once (an error before listening).
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(port, '127.0.0.1', () => {
-      server.off('error', reject);
-      resolve();
-    });
-  });
+  await listenOn(server, port);
   // The worker killed mid-conversation resets its connections (ECONNRESET): a real SMTP server logs
   // that and serves the next sender. Without a listener the 'error' event would end this proof's
   // process instead, as it once did in CI. A message cut off that way is not recorded (never accepted).
@@ -124,11 +133,10 @@ const WORKER_ENV = {
  */
 async function downSmtp(): Promise<{ port: number; close(): Promise<void> }> {
   const holder = net.createServer((socket) => socket.destroy());
-  await new Promise<void>((resolve, reject) => {
-    holder.once('error', reject);
-    holder.listen(0, '127.0.0.1', () => resolve());
-  });
-  return { port: (holder.address() as AddressInfo).port, close: () => new Promise<void>((r) => holder.close(() => r())) };
+  await listenOn(holder, 0);
+  let closed: Promise<void> | null = null;
+  // Closed once: when the real server takes the port over, or when the outage step ends early.
+  return { port: (holder.address() as AddressInfo).port, close: () => (closed ??= new Promise<void>((r) => holder.close(() => r()))) };
 }
 
 async function smtpOutage(p: ProofRun) {
@@ -182,11 +190,10 @@ async function outageThenBack(p: ProofRun, down: { port: number; close(): Promis
 }
 
 async function killDuringSend(p: ProofRun) {
-  const port = await freePort();
   // Slow accepts keep many sends in flight, so the kill lands between send and record for some.
-  const smtp = await smtpServer(port, 150);
+  const smtp = await smtpServer(0, 150);
   try {
-    const stack = await startStack(p, 'msg_kill', { servers: 1, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}`, MESSAGES_CONCURRENCY: '20' } });
+    const stack = await startStack(p, 'msg_kill', { servers: 1, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MESSAGES_CONCURRENCY: '20' } });
     const N = 100;
     const booked = await bookMany(p, stack, 'kill', N);
     p.figure('kill: bookings', booked.size);
