@@ -33,8 +33,8 @@ export function smtpTransport(options: SmtpOptions): Transport {
     // re-sends a message itself, up to 5 times, when a connection closes mid-send, so a relay that
     // drops connections kept a send pending past its claim's lease; another worker then sent the
     // message as well, and both copies arrived once the relay recovered. Now a dropped connection
-    // fails the send at once, and a send lasts at most the three timeouts here (50 s), under half
-    // the default lease (120 s).
+    // fails the send at once, and each wait of a send is bounded by one of the three timeouts here
+    // (connecting, the greeting, and silence on the socket), all well under half the default lease.
     maxRequeues: 0,
     // Never log message content or addresses.
     logger: false,
