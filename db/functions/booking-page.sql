@@ -7,7 +7,7 @@
 -- merchant's move in merchant-reschedule.sql), called with no claim of their own, with what only the page adds: a hold
 -- owned by a page session (a random id the server signed) until a signed-in customer confirms it,
 -- one live hold per session, and a cap on live holds per client address (kept as a keyed hash).
--- No double booking is still the exclusion constraints' decision (Cal.com #13397, Easy!Appointments
+-- No double booking is still the exclusion constraint's decision (Cal.com #13397, Easy!Appointments
 -- #845: no check-then-insert).
 
 -- A page session's hold in the page's store, locked (bbo_lock_hold). A hold of another session or

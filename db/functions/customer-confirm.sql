@@ -4,8 +4,8 @@
 --
 -- "Offered" is decided by bbo_offered_slots (offered-slots.sql), the function the availability search
 -- runs: a hold is placed only where the search would offer the start, and a confirm books only if
--- the start is still offered. The no-double-booking guarantee is the exclusion constraints
--- (appointments_no_overlap, unit_occupancy_no_overlap): their violation (23P01) leaves these
+-- the start is still offered. The no-double-booking guarantee is the exclusion constraint
+-- unit_occupancy_no_overlap (occupancy.sql keeps its rows): its violation (23P01) leaves these
 -- functions as the error it is and the caller maps it to SLOT_TAKEN.
 
 -- The deposit an online booking asks: deposit_policy is stored as the merchant gave it, and two shapes are read from it: {"amount_pence": 1000}, a fixed deposit

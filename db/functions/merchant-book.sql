@@ -4,8 +4,9 @@
 -- req: {store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone, party_size,
 --       price_pence, starts_at, ends_at, block_starts_at, block_ends_at, override, client_token,
 --       created_by}; names already trimmed and the email lower-cased by the caller.
--- The no-double-booking guarantee is the exclusion constraint appointments_no_overlap: its
--- violation (23P01) leaves this function as the error it is and the caller maps it to SLOT_TAKEN.
+-- The no-double-booking guarantee is the exclusion constraint unit_occupancy_no_overlap, met through
+-- the appointment's occupancy row (occupancy.sql): its violation (23P01) leaves this function as the
+-- error it is and the caller maps it to SLOT_TAKEN.
 CREATE OR REPLACE FUNCTION bbo_merchant_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE

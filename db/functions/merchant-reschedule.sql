@@ -3,8 +3,9 @@
 --
 -- req: {store_id, appointment_id, unit_id, starts_at, ends_at, block_starts_at, block_ends_at, override}
 -- One UPDATE replaces the block, so the new slot is secured and the old released atomically; if the
--- new slot is taken (23P01 from appointments_no_overlap, mapped to SLOT_TAKEN by the caller) the
--- statement fails and the appointment is untouched.
+-- new slot is taken (23P01 from unit_occupancy_no_overlap, when the occupancy trigger moves the
+-- appointment's row; mapped to SLOT_TAKEN by the caller) the statement fails and the appointment is
+-- untouched.
 CREATE OR REPLACE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE

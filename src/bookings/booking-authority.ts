@@ -1,19 +1,21 @@
 // The one booking authority. Every write that occupies a unit's time (create, reschedule, seating
-// a walk-in) goes through here; nothing else inserts appointments or moves their block.
+// a walk-in, holds and their confirmation) goes through here; nothing else inserts appointments or
+// moves their block.
 //
-// What guarantees no double booking is the exclusion constraint appointments_no_overlap, not a
-// prior SELECT: two overlapping live blocks on one unit can never both commit, whatever the
-// concurrency and however many processes share the database. On top of that, each write first
-// locks the unit row (FOR UPDATE), which
-//   - serialises writers per unit, so holds and time-off (other tables, which a constraint on
-//     appointments cannot see) are checked without a race, and
-//   - keeps concurrent inserts on one unit from deadlocking inside the constraint check.
+// What guarantees no double booking is one exclusion constraint, unit_occupancy_no_overlap
+// (migration 080), not a prior SELECT. unit_occupancy holds a row for every live appointment (not
+// cancelled, not a no-show, not an override) and every unreleased hold, kept by the triggers of
+// db/functions/occupancy.sql: two overlapping rows on one unit can never both commit, whatever the
+// concurrency and however many processes share the database. (Appointments had a constraint of
+// their own as well until migration 160; it refused nothing this one does not.) On top of that, each
+// write first locks the unit row (FOR UPDATE), which
+//   - serialises writers per unit, so time-off (another table, which the constraint cannot see) and
+//     holds are checked without a race, each refusal with its own code, and
+//   - keeps concurrent writers on one unit from deadlocking inside the constraint check.
 //
-// Holds (a customer mid-checkout) are occupancy too. unit_occupancy (migration 080) mirrors every
-// live appointment and every unreleased hold, and its exclusion constraint unit_occupancy_no_overlap
-// keeps holds apart from holds and from appointments. A hold's expiry depends on "now", which no
-// constraint can read, so an expired hold keeps its row until a writer here needs the time: under
-// the unit lock it releases the hold first (releaseExpiredHolds) and emits hold.expired.
+// A hold's expiry depends on "now", which no constraint can read, so an expired hold keeps its row
+// until a writer here needs the time: under the unit lock it releases the hold first
+// (releaseExpiredHolds) and emits hold.expired.
 import type { Tx } from '../platform/db/port.ts';
 import type { RequestContext } from '../platform/context.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
@@ -40,15 +42,21 @@ export async function lockUnits(tx: Tx, storeId: string, unitIds: string[]): Pro
   return new Map(res.rows.map((r) => [r.id, r]));
 }
 
-function asConflict(err: unknown): never {
-  if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'appointments_no_overlap') {
-    throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
-  }
-  if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'unit_occupancy_no_overlap') {
-    throw new AppError('SLOT_TAKEN', 'The unit is already booked or held for part of that time');
-  }
-  throw err;
+/**
+ * The constraint's refusal as SLOT_TAKEN. The merchant's writes have refused holds and time-off
+ * under the unit lock before they write, so what the constraint still refuses there is a live
+ * appointment; a customer's hold can meet either.
+ */
+function conflictAs(message: string): (err: unknown) => never {
+  return (err) => {
+    if (pgCode(err) === PG.exclusionViolation && pgConstraint(err) === 'unit_occupancy_no_overlap') {
+      throw new AppError('SLOT_TAKEN', message);
+    }
+    throw err;
+  };
 }
+const asBooked: (err: unknown) => never = conflictAs('The unit is already booked for part of that time');
+const asConflict: (err: unknown) => never = conflictAs('The unit is already booked or held for part of that time');
 
 /** A merchant's booking request, as bbo_merchant_book takes it (db/functions/merchant-book.sql). */
 export interface MerchantBooking {
@@ -77,7 +85,7 @@ export interface MerchantBooking {
  * idempotency record, in that order, inside bbo_merchant_book. Returns the response body.
  */
 export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantBooking, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asConflict });
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asBooked });
 }
 
 /** A walk-in's seat, as bbo_queue_seat takes it (db/functions/queue-seat.sql). */
@@ -98,7 +106,7 @@ export interface WalkInSeat {
  * row and the events, inside bbo_queue_seat. A taken unit leaves as SLOT_TAKEN or UNIT_UNAVAILABLE.
  */
 export async function seatWalkIn<T>(ctx: RequestContext, seat: WalkInSeat, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_queue_seat', { ...seat }, { ...options, mapError: asConflict });
+  return oneStatementWrite<T>(ctx, 'bbo_queue_seat', { ...seat }, { ...options, mapError: asBooked });
 }
 
 /** A merchant's move, as bbo_merchant_reschedule takes it (db/functions/merchant-reschedule.sql). */
@@ -120,7 +128,7 @@ export interface MerchantMove {
  * the event and the idempotency record. Returns the response body.
  */
 export async function moveForMerchant<T>(ctx: RequestContext, m: MerchantMove, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_merchant_reschedule', { ...m }, { ...options, mapError: asConflict });
+  return oneStatementWrite<T>(ctx, 'bbo_merchant_reschedule', { ...m }, { ...options, mapError: asBooked });
 }
 
 export interface HoldRow {

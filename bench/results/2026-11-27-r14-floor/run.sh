@@ -1,0 +1,5 @@
+#!/bin/bash
+# run.sh LABEL SCRIPT [T]
+T=${3:-8}
+r=$(pgbench -h 127.0.0.1 -U postgres -n -M prepared -c 16 -j 2 -T $T -f $2 bbo_r14 2>&1)
+echo "$1 $(echo "$r" | grep -E '^tps' | awk '{print $3}') failed=$(echo "$r" | grep -E 'failed trans' | awk '{print $5}')"
