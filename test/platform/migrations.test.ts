@@ -18,7 +18,7 @@ test('migrations are recorded once and a second run applies nothing', async () =
   }
 });
 
-test('the exclusion constraint refuses overlapping live blocks on one unit', async () => {
+test('the occupancy constraint refuses overlapping live blocks on one unit, however the row got there', async () => {
   const { db, close } = await openTestDatabase();
   try {
     const store = (await db.query(`INSERT INTO stores (name, timezone, currency) VALUES ('S', 'Europe/London', 'GBP') RETURNING id`)).rows[0];
@@ -29,11 +29,28 @@ test('the exclusion constraint refuses overlapping live blocks on one unit', asy
          VALUES ($1, $2, $3, $4, tstzrange($3::timestamptz, $4::timestamptz), $5, 'GBP', $6)`,
         [store.id, unit.id, start, end, status, override],
       );
+    // One constraint decides (migration 160): an appointment's occupancy row meets the other's.
+    const refused = (err: any) => err.code === '23P01' && err.constraint === 'unit_occupancy_no_overlap';
     await insert('2026-06-01T10:00:00Z', '2026-06-01T11:00:00Z');
-    await assert.rejects(insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z'), (err: any) => err.code === '23P01');
+    await assert.rejects(insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z'), refused);
     await insert('2026-06-01T11:00:00Z', '2026-06-01T12:00:00Z'); // touching ends do not overlap
     await insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z', 'cancelled');
     await insert('2026-06-01T10:30:00Z', '2026-06-01T11:30:00Z', 'confirmed', true);
+    // Rows that block nobody cannot start blocking over a live one: un-cancelling, un-overriding and
+    // moving into taken time are refused by the same constraint, and nothing changes.
+    const live = `status NOT IN ('cancelled', 'no_show') AND NOT is_override`;
+    const before = (await db.query(`SELECT count(*)::int AS n FROM appointments WHERE ${live}`)).rows[0].n;
+    await assert.rejects(db.query(`UPDATE appointments SET status = 'confirmed' WHERE status = 'cancelled'`), refused);
+    await assert.rejects(db.query(`UPDATE appointments SET is_override = false WHERE is_override`), refused);
+    await assert.rejects(
+      db.query(`UPDATE appointments SET starts_at = starts_at - interval '30 minutes', ends_at = ends_at - interval '30 minutes',
+                block = tstzrange(lower(block) - interval '30 minutes', upper(block) - interval '30 minutes')
+                WHERE starts_at = '2026-06-01T11:00:00Z'`),
+      refused,
+    );
+    assert.equal((await db.query(`SELECT count(*)::int AS n FROM appointments WHERE ${live}`)).rows[0].n, before);
+    const occupancy = await db.query(`SELECT count(*)::int AS n FROM unit_occupancy WHERE appointment_id IS NOT NULL`);
+    assert.equal(occupancy.rows[0].n, before, 'one occupancy row for each live appointment, no more');
   } finally {
     await close();
   }
