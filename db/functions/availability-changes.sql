@@ -34,10 +34,17 @@ BEGIN
   RETURN NULL;
 END $$;
 
--- The booking tables: only the columns the search reads (an appointment's notes or price never
--- change what is free).
-CREATE OR REPLACE TRIGGER appointments_availability AFTER INSERT OR DELETE OR UPDATE OF status, unit_id, block, store_id ON appointments
+-- The booking tables: only what the search reads (an appointment's notes or price never change what
+-- is free). The search counts an appointment as busy unless it is cancelled or a no-show
+-- (offered-slots.sql), so a change between the other statuses (a check-in, a completion) is no
+-- change to it and is not recorded.
+CREATE OR REPLACE TRIGGER appointments_availability AFTER INSERT OR DELETE ON appointments
   FOR EACH ROW EXECUTE FUNCTION availability_changed();
+CREATE OR REPLACE TRIGGER appointments_availability_moved AFTER UPDATE OF status, unit_id, block, store_id ON appointments
+  FOR EACH ROW
+  WHEN ((OLD.status IN ('cancelled', 'no_show')) IS DISTINCT FROM (NEW.status IN ('cancelled', 'no_show'))
+        OR OLD.unit_id IS DISTINCT FROM NEW.unit_id OR OLD.block IS DISTINCT FROM NEW.block OR OLD.store_id IS DISTINCT FROM NEW.store_id)
+  EXECUTE FUNCTION availability_changed();
 CREATE OR REPLACE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON holds
   FOR EACH ROW EXECUTE FUNCTION availability_changed();
 CREATE OR REPLACE TRIGGER time_off_availability AFTER INSERT OR UPDATE OR DELETE ON time_off FOR EACH ROW EXECUTE FUNCTION availability_changed();

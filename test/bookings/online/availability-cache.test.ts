@@ -245,3 +245,31 @@ test('change records older than a day are pruned; newer ones stay', async () => 
   assert.ok(pruned >= 7);
   assert.equal(await rows(), recent);
 });
+
+test('a check-in or a completion leaves the occupied time as it was: nothing recorded, the occupancy row untouched; a cancel frees it', async () => {
+  const w = await shop({ t, week: ALL_WEEK([{ open: '10:00', close: '13:00' }]) });
+  const slot = '2026-06-02T09:00:00.000Z'; // 10:00 BST on Tuesday
+  const body = { store_id: w.storeId, unit_id: w.units[0], starts_at: slot, ends_at: '2026-06-02T10:00:00Z', guest_email: 'g@example.com' };
+  const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', { token: w.merchant, body });
+  assert.equal(booked.status, 200, JSON.stringify(booked.body));
+  const id = booked.body.appointment.id;
+  const changes = async () => Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM availability_changes WHERE store_id = $1', [w.storeId])).rows[0].n);
+  // The row's version: a write to it, even of the same values, makes a new one.
+  const occupancy = async () => (await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM unit_occupancy WHERE appointment_id = $1', [id])).rows.map((r) => r.v);
+  const recorded = await changes();
+  const row = await occupancy();
+  assert.equal(row.length, 1);
+  assert.ok(!(await same(w, 'booked')).includes(slot));
+  for (const step of ['check-in', 'complete']) {
+    const res = await call(t.app, 'POST', `/api/v1/bookings/appointments/${step}`, { token: w.merchant, body: { store_id: w.storeId, appointment_id: id } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    assert.equal(await changes(), recorded, `${step}: no availability change recorded`);
+    assert.deepEqual(await occupancy(), row, `${step}: the occupancy row is not written`);
+    assert.ok(!(await same(w, step)).includes(slot), `${step}: the slot is still taken`);
+  }
+  // Cancelled (in SQL: a completed appointment has no cancel in the API), the time is free again.
+  await t.db.query(`UPDATE appointments SET status = 'cancelled' WHERE id = $1`, [id]);
+  assert.equal(await changes(), recorded + 1, 'the cancel is recorded');
+  assert.deepEqual(await occupancy(), [], 'and its occupancy row is gone');
+  assert.ok((await same(w, 'cancelled')).includes(slot));
+});
