@@ -1,0 +1,4 @@
+#!/bin/bash
+# run2.sh LABEL SCRIPT DB
+r=$(pgbench -h 127.0.0.1 -U postgres -n -M prepared -c 16 -j 2 -T 8 -f $2 $3 2>&1)
+echo "$1 $(echo "$r" | grep -E '^tps' | awk '{print $3}') failed=$(echo "$r" | grep -E 'failed trans' | awk '{print $5}')"
