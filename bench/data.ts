@@ -87,8 +87,9 @@ if (bulk) {
 const t0 = performance.now();
 await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
 // Online booking (migration 080). The bulk load ran as 'replica', which fires no triggers, so the
-// occupancy rows of the generated appointments and holds are written here, as the migration would
-// (a generated hold that collides with an appointment is released as superseded); and every unit
+// occupancy rows of the generated appointments and holds, and the deposits pending (migration 170),
+// are written here as the migrations would (a generated hold that collides with an appointment is
+// released as superseded); and every unit
 // gets working hours (Tuesday to Saturday, 09:00-13:00 and 14:00-19:00) so the availability search has
 // a week to search.
 for (const sql of [
@@ -98,6 +99,9 @@ for (const sql of [
    ON CONFLICT DO NOTHING`,
   `INSERT INTO unit_occupancy (store_id, unit_id, block, hold_id)
    SELECT store_id, unit_id, block, id FROM holds WHERE released_at IS NULL ORDER BY created_at, id ON CONFLICT DO NOTHING`,
+  // The bookings waiting for a deposit (migration 170), as its trigger would have listed them.
+  `INSERT INTO pending_deposits (store_id, appointment_id, created_at)
+   SELECT store_id, id, created_at FROM appointments WHERE status = 'pending_payment' ON CONFLICT DO NOTHING`,
   `UPDATE holds h SET released_at = now(), release_reason = 'superseded'
     WHERE h.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM unit_occupancy o WHERE o.hold_id = h.id)`,
   `INSERT INTO unit_hours (store_id, unit_id, weekday, opens, closes)

@@ -17,12 +17,19 @@ async function booked(w: Awaited<ReturnType<typeof shop>>, startsAt = NINE) {
   return res.body.appointment;
 }
 
+/** Whether the sweep's list (pending_deposits, kept by trigger from the status) holds the booking. */
+async function waiting(id: string): Promise<boolean> {
+  return (await t.db.query('SELECT 1 FROM pending_deposits WHERE appointment_id = $1', [id])).rows.length === 1;
+}
+
 test('a deposit policy makes the booking pending_payment with deposit_pence snapshotted; marking it paid confirms it', async () => {
   const w = await shop({ t, service: { price_pence: 5000, deposit_policy: JSON.stringify({ percent: 20 }) } });
   const a = await booked(w);
   assert.deepEqual([a.status, a.payment_status, a.price_pence, a.deposit_pence, a.balance_pence], ['pending_payment', 'none', 5000, 1000, 5000]);
+  assert.equal(await waiting(a.id), true, 'listed for the sweep while pending');
   const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } });
   assert.deepEqual(paid.body, { appointment_id: a.id, status: 'confirmed', payment_status: 'deposit_paid', noop: false });
+  assert.equal(await waiting(a.id), false, 'paid: no longer listed');
   const again = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } });
   assert.deepEqual(again.body, { appointment_id: a.id, status: 'confirmed', payment_status: 'deposit_paid', noop: true });
   const events = await eventsOf(t, w.storeId, 'appointment.deposit_paid');
@@ -61,6 +68,7 @@ test('an unpaid deposit past deposit_due_minutes is cancelled by the sweep, free
     assert.equal(await cancelOverdueDeposits(t.db, t.clock.now()), 1);
     const row = await t.db.query<{ status: string; cancel_reason: string }>('SELECT status, cancel_reason FROM appointments WHERE id = $1', [a.id]);
     assert.deepEqual(row.rows[0], { status: 'cancelled', cancel_reason: 'deposit_not_paid' });
+    assert.equal(await waiting(a.id), false, 'cancelled: no longer listed');
     assert.deepEqual((await eventsOf(t, w.storeId, 'appointment.cancelled')).map((e) => [e.id, e.status]), [[a.id, 'cancelled']]);
     assert.ok(localTimesOf(await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' }), '2026-06-02').includes('09:00'));
     assert.equal(errorCode(await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } })), 'NOT_PENDING_PAYMENT');
