@@ -13,10 +13,17 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER holds_default_block BEFORE INSERT OR UPDATE ON holds FOR EACH ROW EXECUTE FUNCTION holds_default_block();
 
--- A live appointment (not cancelled, not a no-show, not an override: those block nobody) has its row.
+-- Whether an appointment occupies its unit's time, so has its row: not cancelled, not a no-show, not
+-- an override (those block nobody). The one definition the trigger and its WHEN condition share.
+CREATE OR REPLACE FUNCTION bbo_occupies(status text, is_override boolean) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT status NOT IN ('cancelled', 'no_show') AND NOT is_override
+$$;
+
+-- A live appointment has its row.
 CREATE OR REPLACE FUNCTION appointments_occupancy() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-  IF NEW.status NOT IN ('cancelled', 'no_show') AND NOT NEW.is_override THEN
+  IF bbo_occupies(NEW.status, NEW.is_override) THEN
     INSERT INTO unit_occupancy (store_id, unit_id, block, appointment_id) VALUES (NEW.store_id, NEW.unit_id, NEW.block, NEW.id)
     ON CONFLICT (appointment_id) DO UPDATE SET unit_id = EXCLUDED.unit_id, block = EXCLUDED.block;
   ELSIF TG_OP = 'UPDATE' THEN
@@ -24,15 +31,15 @@ BEGIN
   END IF;
   RETURN NULL;
 END $$;
--- An update reaches the row only when it changes what the row holds: whether the appointment blocks
--- (cancelled, no-show and override rows do not; the other statuses do alike) and where. A check-in
+-- An update reaches the row only when it changes what the row holds: whether the appointment
+-- occupies (bbo_occupies) and where. A check-in
 -- or a completion leaves the time occupied as it was, so it writes nothing here (round 14: 20-36%
 -- more check-ins a second, docs/performance/history/round-14.md).
 CREATE OR REPLACE TRIGGER appointments_occupancy AFTER INSERT ON appointments
   FOR EACH ROW EXECUTE FUNCTION appointments_occupancy();
 CREATE OR REPLACE TRIGGER appointments_occupancy_moved AFTER UPDATE OF status, is_override, unit_id, block ON appointments
   FOR EACH ROW
-  WHEN ((OLD.status IN ('cancelled', 'no_show') OR OLD.is_override) IS DISTINCT FROM (NEW.status IN ('cancelled', 'no_show') OR NEW.is_override)
+  WHEN (bbo_occupies(OLD.status, OLD.is_override) IS DISTINCT FROM bbo_occupies(NEW.status, NEW.is_override)
         OR OLD.unit_id IS DISTINCT FROM NEW.unit_id OR OLD.block IS DISTINCT FROM NEW.block)
   EXECUTE FUNCTION appointments_occupancy();
 
