@@ -100,8 +100,8 @@ for (const sql of [
   `INSERT INTO unit_occupancy (store_id, unit_id, block, hold_id)
    SELECT store_id, unit_id, block, id FROM holds WHERE released_at IS NULL ORDER BY created_at, id ON CONFLICT DO NOTHING`,
   // The bookings waiting for a deposit (migration 170), as its trigger would have listed them.
-  `INSERT INTO pending_deposits (store_id, appointment_id, created_at)
-   SELECT store_id, id, created_at FROM appointments WHERE status = 'pending_payment' ON CONFLICT DO NOTHING`,
+  `INSERT INTO pending_deposits (store_id, appointment_id)
+   SELECT store_id, id FROM appointments WHERE status = 'pending_payment' ON CONFLICT DO NOTHING`,
   `UPDATE holds h SET released_at = now(), release_reason = 'superseded'
     WHERE h.released_at IS NULL AND NOT EXISTS (SELECT 1 FROM unit_occupancy o WHERE o.hold_id = h.id)`,
   `INSERT INTO unit_hours (store_id, unit_id, weekday, opens, closes)

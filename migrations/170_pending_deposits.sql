@@ -8,17 +8,17 @@
 -- appointments reads status or payment_status (test/platform/hot-updates.test.ts), and the table
 -- leaves room on each page for a row's later versions (fillfactor 85: pages written from now on; an
 -- existing page gets it when it is rewritten).
+-- The list holds keys only: what the sweep compares (created_at, the store's deposit_due_minutes) is
+-- read from the booking and its store, and the list is as short as the bookings waiting.
 CREATE TABLE pending_deposits (
   store_id       uuid NOT NULL,
   appointment_id uuid NOT NULL,
-  created_at     timestamptz NOT NULL,
   PRIMARY KEY (store_id, appointment_id),
   FOREIGN KEY (store_id, appointment_id) REFERENCES appointments (store_id, id) ON DELETE CASCADE
 );
-CREATE INDEX pending_deposits_created ON pending_deposits (created_at);
 
-INSERT INTO pending_deposits (store_id, appointment_id, created_at)
-SELECT store_id, id, created_at FROM appointments WHERE status = 'pending_payment';
+INSERT INTO pending_deposits (store_id, appointment_id)
+SELECT store_id, id FROM appointments WHERE status = 'pending_payment';
 
 DROP INDEX appointments_pending_payment;
 ALTER TABLE appointments SET (fillfactor = 85);

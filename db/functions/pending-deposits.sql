@@ -6,8 +6,7 @@
 CREATE OR REPLACE FUNCTION appointments_pending_deposit() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
   IF NEW.status = 'pending_payment' THEN
-    INSERT INTO pending_deposits (store_id, appointment_id, created_at) VALUES (NEW.store_id, NEW.id, NEW.created_at)
-    ON CONFLICT DO NOTHING;
+    INSERT INTO pending_deposits (store_id, appointment_id) VALUES (NEW.store_id, NEW.id) ON CONFLICT DO NOTHING;
   ELSE
     DELETE FROM pending_deposits WHERE store_id = NEW.store_id AND appointment_id = NEW.id;
   END IF;
