@@ -1,9 +1,10 @@
-// npm test: the suite on the embedded engine and, when TEST_DATABASE_URL is set, on the PostgreSQL
-// server, the two side by side (each test file runs on a fresh database of its own engine, so they
-// share nothing). The first engine's output streams live; the second's is held and printed whole
-// after it, so the log reads one engine at a time. Then the console's end-to-end tests
-// (test/e2e/*.e2e.ts, headless Chromium) run once, on the embedded engine. The embedded engine is
-// real PostgreSQL 15 from npm: one cluster per engine run, started by test/support/global-setup.ts.
+// npm test: the suite on the embedded engine and, when TEST_DATABASE_URL is set, the files that prove
+// something on the PostgreSQL server (SERVER_RUN below), the two side by side (each test file runs on
+// a fresh database of its own engine, so they share nothing). The first engine's output streams live;
+// the second's is held and printed whole after it, so the log reads one engine at a time. Then the
+// console's end-to-end tests (test/e2e/*.e2e.ts, headless Chromium) run once, on the embedded engine.
+// The embedded engine is real PostgreSQL 15 from npm: one cluster per engine run, started by
+// test/support/global-setup.ts.
 import { spawn } from 'node:child_process';
 import { globSync } from 'node:fs';
 import os from 'node:os';
@@ -13,12 +14,40 @@ const args = process.argv.slice(2);
 const e2eFiles = args.length ? args.filter((f) => f.endsWith('.e2e.ts')) : globSync('test/e2e/*.e2e.ts').sort();
 const unitFiles = args.length ? args.filter((f) => !f.endsWith('.e2e.ts')) : globSync('test/**/*.test.ts').sort();
 const engines = process.env.TEST_DATABASE_URL ? ['embedded', 'pg'] : ['embedded'];
+
+// The server run (docs/decisions/test-suite.md, "What runs on the PostgreSQL server?"). Both engines
+// are PostgreSQL 15 behind the same adapter; the server adds TCP, its own settings and a cluster other
+// clients share. So it runs the spec's 29 operations (every booking, customer and preferences test, and
+// the contract), every file that races connections or processes, and the database layer. The booking
+// page, customer messages, events and webhooks, the console and the plumbing run once, embedded: events,
+// webhooks and messages meet the server in npm run test:reliability, and PgBouncer in its pooled run.
+// TEST_SERVER_RUN=all runs every file on the server too.
+const SERVER_RUN = [
+  'test/bookings/**/*.test.ts',
+  'test/customers/**/*.test.ts',
+  'test/notifications/preferences*.test.ts',
+  'test/**/*race*.test.ts',
+  'test/**/concurrency.test.ts',
+  'test/platform/{audit,backlog-cost,conformance,db-functions,envelope,framework-errors,hot-updates,idempotency}.test.ts',
+  'test/platform/{migrations,one-statement,openapi-contract,pg-adapter,read-routing,read-routing-app}.test.ts',
+  'test/platform/{session-check,sharding-catalogue,write-positions-redis}.test.ts',
+];
+// The customer's sign-in belongs to the booking page, not to the 29 operations.
+const SERVER_SKIP = new Set(globSync('test/customers/sign-in/*.test.ts'));
+// A file named in the list that no longer exists would drop out of the server run unnoticed.
+const unmatched = SERVER_RUN.flatMap((g) => (g.includes('{') ? g.slice(g.indexOf('{') + 1, g.indexOf('}')).split(',').map((n) => g.replace(/\{.*\}/, n)) : [g]))
+  .filter((g) => globSync(g).length === 0);
+if (unmatched.length) throw new Error(`SERVER_RUN names files that do not exist: ${unmatched.join(', ')}`);
+const onServer = new Set(SERVER_RUN.flatMap((g) => globSync(g)).filter((f) => !SERVER_SKIP.has(f)));
+const filesFor = (engine: string) =>
+  engine === 'pg' && process.env.TEST_SERVER_RUN !== 'all' ? unitFiles.filter((f) => onServer.has(f)) : unitFiles;
 if (!process.env.TEST_DATABASE_URL) console.log('TEST_DATABASE_URL is not set: running on the embedded engine only');
 
 // Every test file is its own process: V8's compile cache spares each one compiling the same modules.
 const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'bbo-test-compile-cache');
 
-const label = (engine: string) => `test suite on ${engine === 'pg' ? 'PostgreSQL server' : 'the embedded PostgreSQL'}`;
+const label = (engine: string) =>
+  engine === 'pg' ? `test suite on the PostgreSQL server (${filesFor('pg').length} of ${unitFiles.length} files)` : 'test suite on the embedded PostgreSQL';
 
 /** Runs one engine's files; `live` streams its output, otherwise it is returned when it ends. */
 function run(engine: string, files: string[], live: boolean): Promise<{ ok: boolean; output: string }> {
@@ -37,13 +66,15 @@ function run(engine: string, files: string[], live: boolean): Promise<{ ok: bool
 }
 
 let failed = false;
-if (unitFiles.length) {
-  const [first, ...rest] = engines;
+// An engine with no file of those named is left out: node --test given no file runs every test it finds.
+const unitEngines = engines.filter((engine) => filesFor(engine).length > 0);
+if (unitEngines.length) {
+  const [first, ...rest] = unitEngines;
   console.log(`\n=== ${label(first)} ===`);
-  const runs = [run(first, unitFiles, true), ...rest.map((engine) => run(engine, unitFiles, false))];
+  const runs = [run(first, filesFor(first), true), ...rest.map((engine) => run(engine, filesFor(engine), false))];
   const done = await Promise.all(runs);
   done.forEach((r, i) => {
-    if (i > 0) process.stdout.write(`\n=== ${label(engines[i])} ===\n${r.output}`);
+    if (i > 0) process.stdout.write(`\n=== ${label(unitEngines[i])} ===\n${r.output}`);
     if (!r.ok) failed = true;
   });
 }
