@@ -134,7 +134,7 @@ async function measure(c: Candidate) {
       console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`);
       const m = perScenario.summary();
       const cpu = r.http?.cpuMsPerRequest;
-      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes); CPU a request ${cpu ? `node ${cpu.node} ms, PostgreSQL ${cpu.database} ms` : 'n/a'}`);
+      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes); CPU a request ${cpu ? `node ${cpu.node} ms (kernel ${cpu.nodeKernel}), PostgreSQL ${cpu.database} ms (kernel ${cpu.databaseKernel}); load generator ${cpu.loadGenerator} ms, other ${cpu.other} ms, idle ${cpu.idle} ms, steal ${cpu.steal} ms` : 'n/a'}`);
       scenarios.push({ name: s.name, peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses }, rps: r.http?.rps, cpuMsPerRequest: r.http?.cpuMsPerRequest ?? null, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
     }
   } finally {

@@ -3,12 +3,27 @@ import fs from 'node:fs';
 import type { LoadResult } from './load.ts';
 import type { OpenLoopResult } from './open-loop.ts';
 
+/** CPU ms a request of the closed loop, summed over the machine's cores. */
+export interface CpuPerRequest {
+  node: number;
+  database: number;
+  /** The kernel's part of node's and of the database's (absent in older results). */
+  nodeKernel?: number;
+  databaseKernel?: number;
+  /** The bench's own process, mostly the load generator (embedded runs; absent in older results). */
+  loadGenerator?: number;
+  /** Busy time of everything else: the kernel's threads, other processes. */
+  other?: number;
+  idle?: number;
+  steal?: number;
+}
+
 export interface ScenarioReport {
   name: string;
   kind: 'read' | 'write';
   available: boolean;
   note?: string;
-  http?: LoadResult & { peakRssMb: number; cpuMsPerRequest?: { node: number; database: number } };
+  http?: LoadResult & { peakRssMb: number; cpuMsPerRequest?: CpuPerRequest };
   limit?: LoadResult;
   ratio?: number;
   /** Writes: HTTP req/s over the one-insert ceiling (ceiling.ts), and the SQL-only limit's. */

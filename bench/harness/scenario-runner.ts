@@ -11,7 +11,7 @@ import { clientKey, directLoad, httpLoad, type WireRequest } from './load.ts';
 import { openLoop } from './open-loop.ts';
 import type { ScenarioReport } from './report.ts';
 import type { Child, RssSampler } from './server.ts';
-import type { TreeCpu } from './tree-memory.ts';
+import { machineCpu, type TreeCpu } from './tree-memory.ts';
 import { urlOf, type Call, type Env, type Scenario } from '../scenarios/common.ts';
 import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
 import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
@@ -94,13 +94,26 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const loadavg = os.loadavg()[0];
   c.rss.reset();
   const cpuBefore = c.cpu?.();
+  const machineBefore = machineCpu();
   const http = await httpLoad(c.server.url, { ...load, duration: c.opts.duration });
   report.http = { ...http, peakRssMb: c.rss.peakMb() };
   if (cpuBefore && http.requests > 0) {
     // What a request costs the service (node, and the database when it is a child), the load generator apart.
+    // Where the rest of the machine went: the bench itself (the load generator), everything else
+    // that was busy (the kernel's own threads, other processes), idle, and stolen by the hypervisor.
     const after = c.cpu!();
+    const machine = machineCpu();
     const per = (ms: number) => Math.round((ms / http.requests) * 1000) / 1000;
-    report.http.cpuMsPerRequest = { node: per(after.nodeMs - cpuBefore.nodeMs), database: per(after.otherMs - cpuBefore.otherMs) };
+    const node = after.nodeMs - cpuBefore.nodeMs;
+    const database = after.otherMs - cpuBefore.otherMs;
+    const bench = machine.benchMs - machineBefore.benchMs;
+    report.http.cpuMsPerRequest = {
+      node: per(node), database: per(database),
+      nodeKernel: per(after.nodeKernelMs - cpuBefore.nodeKernelMs), databaseKernel: per(after.otherKernelMs - cpuBefore.otherKernelMs),
+      loadGenerator: per(bench),
+      other: per(Math.max(0, machine.busyMs - machineBefore.busyMs - node - database - bench)),
+      idle: per(machine.idleMs - machineBefore.idleMs), steal: per(machine.stealMs - machineBefore.stealMs),
+    };
   }
   report.loadavg = [loadavg, os.loadavg()[0]];
   report.connections = connections;

@@ -69,6 +69,9 @@ export function treeMemory(root: number): TreeSample {
 export interface TreeCpu {
   nodeMs: number;
   otherMs: number;
+  /** The part of each spent in the kernel (stime, cstime): socket reads and writes, wake-ups, fsync. */
+  nodeKernelMs: number;
+  otherKernelMs: number;
 }
 
 const TICK_MS = 10; // USER_HZ is 100 on Linux
@@ -78,19 +81,43 @@ const TICK_MS = 10; // USER_HZ is 100 on Linux
  * reaped (an autovacuum worker, by the postmaster) is counted in its parent's, and only once reaped.
  */
 export function treeCpu(root: number): TreeCpu {
-  const cpu: TreeCpu = { nodeMs: 0, otherMs: 0 };
+  const cpu: TreeCpu = { nodeMs: 0, otherMs: 0, nodeKernelMs: 0, otherKernelMs: 0 };
   for (const pid of processTree(root)) {
     try {
       // Fields 14-17: utime, stime, cutime, cstime.
       const f = statFields(pid);
       const ms = (Number(f[11]) + Number(f[12]) + Number(f[13]) + Number(f[14])) * TICK_MS;
-      if (pid === root) cpu.nodeMs += ms;
-      else cpu.otherMs += ms;
+      const kernelMs = (Number(f[12]) + Number(f[14])) * TICK_MS;
+      if (pid === root) {
+        cpu.nodeMs += ms;
+        cpu.nodeKernelMs += kernelMs;
+      } else {
+        cpu.otherMs += ms;
+        cpu.otherKernelMs += kernelMs;
+      }
     } catch {
       // exited between the listing and the read
     }
   }
   return cpu;
+}
+
+/**
+ * The whole machine's CPU time so far, in ms summed over its cores (/proc/stat's first line), and
+ * this process's own (the bench: the load generator and the samplers). busy: user, nice, system, irq
+ * and softirq; idle: idle and iowait; steal: time the hypervisor gave to other machines.
+ */
+export interface MachineCpu {
+  busyMs: number;
+  idleMs: number;
+  stealMs: number;
+  benchMs: number;
+}
+
+export function machineCpu(): MachineCpu {
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const own = process.cpuUsage();
+  return { busyMs: (user + nice + system + irq + softirq) * TICK_MS, idleMs: (idle + iowait) * TICK_MS, stealMs: steal * TICK_MS, benchMs: (own.user + own.system) / 1000 };
 }
 
 /** Samples the tree every 200 ms; peak and mean since the last reset, in MB. */
