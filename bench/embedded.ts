@@ -50,7 +50,8 @@ const ALL: Candidate[] = [
 
 // --variants "pool4:DB_POOL_SIZE=4;heap:@--max-old-space-size=96,@--max-semi-space-size=2": settings
 // measured back to back in the same run, each as its own candidate beside the default (an `@` item is
-// a node flag added to npm start's, the others are the service's environment).
+// a node flag added to npm start's, the others are the service's environment;
+// BENCH_SERVER_SCRIPT=bench/floor-server.ts runs that entry instead of src/server.ts).
 const variants: Candidate[] = (str(args, 'variants') ?? '').split(';').filter(Boolean).map((spec) => {
   const [name, items = ''] = spec.split(':');
   // A comma starts a new item only before `@` or an upper-case NAME=, so a value may hold commas
@@ -92,7 +93,7 @@ function prepareData(c: Candidate): string {
 
 async function timeToReady(c: Candidate, dataDir: string) {
   const t0 = performance.now();
-  const server = await startChild('src/server.ts', serverEnv(c, dataDir), { nodeArgs: c.nodeArgs ?? startFlags, readyPath: '/readyz' });
+  const server = await startChild(c.env.BENCH_SERVER_SCRIPT ?? 'src/server.ts', serverEnv(c, dataDir), { nodeArgs: c.nodeArgs ?? startFlags, readyPath: '/readyz' });
   return { server, ms: Math.round(performance.now() - t0) };
 }
 
