@@ -7,11 +7,12 @@
 //   node bench/embedded.ts --scenarios "create appointment" --only floor,noworkers \
 //     --variants "floor:BENCH_SERVER_SCRIPT=bench/floor-server.ts;noworkers:WORKER_ENABLED=false"
 import Fastify from 'fastify';
-import { createHash, randomUUID } from 'node:crypto';
+import { randomUUID } from 'node:crypto';
 import { loadConfigOrExit } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
 import { callSql } from '../src/platform/one-statement.ts';
+import { readIdempotencyClaim } from '../src/platform/idempotency.ts';
 import { embeddedCluster } from '../src/platform/db/embedded-postgres.adapter.ts';
 
 const config = loadConfigOrExit();
@@ -23,9 +24,9 @@ const sql = callSql('bbo_merchant_book');
 const PATH = '/api/v1/bookings/appointments';
 app.post(PATH, async (req, reply) => {
   const b = req.body as Record<string, any>;
-  const key = req.headers['idempotency-key'] as string | undefined;
-  const principal = `merchant/${b.store_id}`;
-  const claim = key ? { principal, method: 'POST', path: PATH, key, request_hash: createHash('sha256').update(JSON.stringify(b)).digest('hex'), lock_key: `${principal}|POST|${PATH}|${key}` } : null;
+  // The service's own Idempotency-Key claim (its hash and lock key), in the shape the function takes.
+  const c = readIdempotencyClaim(req, `merchant/${b.store_id}`);
+  const claim = c && { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey };
   const actor = { store_id: b.store_id, actor_kind: 'merchant', actor_id: 'bench', actor_name: 'Bench Staff', request_id: randomUUID() };
   const booking = {
     store_id: b.store_id, unit_id: b.unit_id, service_id: b.service_id ?? null, customer_id: b.customer_id ?? null,

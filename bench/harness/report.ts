@@ -3,19 +3,19 @@ import fs from 'node:fs';
 import type { LoadResult } from './load.ts';
 import type { OpenLoopResult } from './open-loop.ts';
 
-/** CPU ms a request of the closed loop, summed over the machine's cores. */
+/** CPU ms a request of the closed loop, summed over the machine's cores (results before round 16 have node and database only). */
 export interface CpuPerRequest {
   node: number;
   database: number;
-  /** The kernel's part of node's and of the database's (absent in older results). */
-  nodeKernel?: number;
-  databaseKernel?: number;
-  /** The bench's own process, mostly the load generator (embedded runs; absent in older results). */
-  loadGenerator?: number;
+  /** The kernel's part of node's and of the database's. */
+  nodeKernel: number;
+  databaseKernel: number;
+  /** The bench's own process, mostly the load generator. */
+  loadGenerator: number;
   /** Busy time of everything else: the kernel's threads, other processes. */
-  other?: number;
-  idle?: number;
-  steal?: number;
+  other: number;
+  idle: number;
+  steal: number;
 }
 
 export interface ScenarioReport {

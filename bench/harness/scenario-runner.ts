@@ -94,10 +94,10 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const loadavg = os.loadavg()[0];
   c.rss.reset();
   const cpuBefore = c.cpu?.();
-  const machineBefore = machineCpu();
+  const machineBefore = cpuBefore && machineCpu();
   const http = await httpLoad(c.server.url, { ...load, duration: c.opts.duration });
   report.http = { ...http, peakRssMb: c.rss.peakMb() };
-  if (cpuBefore && http.requests > 0) {
+  if (cpuBefore && machineBefore && http.requests > 0) {
     // What a request costs the service (node, and the database when it is a child), the load generator apart.
     // Where the rest of the machine went: the bench itself (the load generator), everything else
     // that was busy (the kernel's own threads, other processes), idle, and stolen by the hypervisor.

@@ -1,3 +1,5 @@
+-- The function behind README.md's JSON table, as it ran on bbo_r16 (SELECT r16_json(20000), twice).
+-- The last loop writes its result into `actor`, a spare variable: the wrapping is what it measures.
 CREATE OR REPLACE FUNCTION public.r16_json(n integer)
  RETURNS text
  LANGUAGE plpgsql
