@@ -33,11 +33,12 @@ const SERVER_RUN = [
     'sharding-catalogue', 'write-positions-redis'].map((name) => `test/platform/${name}.test.ts`),
 ];
 // A name in the list that matches no file (a test renamed) would drop out of the server run unnoticed.
-const unmatched = SERVER_RUN.filter((g) => globSync(g).length === 0);
+const serverMatches = SERVER_RUN.map((g) => ({ g, files: globSync(g) }));
+const unmatched = serverMatches.filter((m) => m.files.length === 0).map((m) => m.g);
 if (unmatched.length) throw new Error(`SERVER_RUN names files that do not exist: ${unmatched.join(', ')}`);
 // The customer's sign-in belongs to the booking page, not to the 29 operations.
 const SERVER_SKIP = new Set(globSync('test/customers/sign-in/*.test.ts'));
-const onServer = new Set(SERVER_RUN.flatMap((g) => globSync(g)).filter((f) => !SERVER_SKIP.has(f)));
+const onServer = new Set(serverMatches.flatMap((m) => m.files).filter((f) => !SERVER_SKIP.has(f)));
 const filesOf: Record<string, string[]> = {
   embedded: unitFiles,
   pg: process.env.TEST_SERVER_RUN === 'all' ? unitFiles : unitFiles.filter((f) => onServer.has(f)),
