@@ -33,3 +33,12 @@ LANGUAGE sql STABLE AS $$
     LEFT JOIN customers cu ON cu.id = p_customer
     LEFT JOIN store_customers sc ON sc.store_id = p_store AND sc.customer_id = p_customer
 $$;
+
+-- The one price rule (docs/decisions/pricing.md): what a booking of a service costs the party, from
+-- every door (the merchant's create, the walk-in seat, the online hold and confirm, a move that
+-- changes what is booked). A per_person service costs its price once a head; any other price type
+-- once. The merchant's create may state price_pence instead, which wins (merchant-book.sql).
+CREATE OR REPLACE FUNCTION bbo_party_price(price_type text, price_pence integer, party_size integer) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT price_pence * CASE WHEN price_type = 'per_person' THEN coalesce(party_size, 1) ELSE 1 END
+$$;
