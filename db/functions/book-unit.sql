@@ -41,6 +41,7 @@ CREATE OR REPLACE FUNCTION bbo_book_unit(at timestamptz, p_store uuid, p_unit uu
   p_override boolean, p_client_token text, p_created_by text,
   p_service uuid DEFAULT NULL, p_customer uuid DEFAULT NULL, p_guest_name text DEFAULT NULL, p_guest_email text DEFAULT NULL,
   p_guest_phone text DEFAULT NULL, p_guest_note text DEFAULT NULL, p_checked_in_at timestamptz DEFAULT NULL,
+  p_variant uuid DEFAULT NULL, p_addons uuid[] DEFAULT '{}',
   OUT booked appointments, OUT reused boolean, OUT event_rows jsonb)
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -60,11 +61,11 @@ BEGIN
     END IF;
   END IF;
   event_rows := bbo_claim_unit_time(p_store, p_unit, v_bookable, p_block, p_override, at);
-  INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone, guest_note,
-    starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
+  INSERT INTO appointments (store_id, unit_id, service_id, variant_id, addon_ids, customer_id, guest_name, guest_email,
+    guest_phone, guest_note, starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
     high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
-  VALUES (p_store, p_unit, p_service, p_customer, p_guest_name, p_guest_email, p_guest_phone, p_guest_note,
-    p_starts, p_ends, p_block, p_status, 'none', p_price, p_deposit, p_currency, p_party, 0,
+  VALUES (p_store, p_unit, p_service, p_variant, p_addons, p_customer, p_guest_name, p_guest_email,
+    p_guest_phone, p_guest_note, p_starts, p_ends, p_block, p_status, 'none', p_price, p_deposit, p_currency, p_party, 0,
     0, p_source, p_override, NULL, p_client_token, p_created_by, p_checked_in_at, at, at)
   ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
   RETURNING * INTO booked;

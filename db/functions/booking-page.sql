@@ -148,7 +148,8 @@ END $$;
 
 -- POST /book/{slug}/manage/reschedule. req: {store_id, appointment_id, hold_id, page_session,
 -- customer_id}. The booking MOVES to the held time, as the merchant's reschedule moves one: the same
--- appointment (its id, price, deposit and payment kept; a paid deposit is not asked for again), one
+-- appointment (its id and payment kept, its price too unless the hold changes what is booked; a
+-- paid deposit is not asked for again), one
 -- appointment.rescheduled event, so the customer gets a "changed" message, not a cancellation. The
 -- hold ends as it does on confirm. Held to the customer's own rules (their booking, still live,
 -- outside the cancellation window) and the hold to the same service and party; if anything is
@@ -163,6 +164,9 @@ DECLARE
   a          appointments;
   h          holds;
   slot       record;
+  t          record;
+  v_price    integer;
+  v_deposit  integer;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
@@ -181,6 +185,22 @@ BEGIN
   PERFORM bbo_refuse_unusable_hold(h, at);
   IF h.service_id IS DISTINCT FROM a.service_id OR h.party_size <> a.party_size THEN
     PERFORM bbo_refuse('VALIDATION_FAILED', 'A move keeps the service and party size: hold a time for the same service');
+  END IF;
+
+  -- A move that changes what is booked (another variant, other add-ons) prices it as a fresh
+  -- booking of the hold would (docs/decisions/pricing.md): the one price rule on the hold's terms.
+  -- A deposit still due (pending, nothing paid) follows the new price, and with none due any more
+  -- the booking is confirmed; a paid deposit stays what was paid; a confirmed booking is not asked
+  -- for a deposit it was never asked for. Written before the move, so its event carries the price.
+  IF h.variant_id IS DISTINCT FROM a.variant_id
+     OR NOT (h.addon_ids @> a.addon_ids AND a.addon_ids @> h.addon_ids) THEN
+    SELECT * INTO t FROM bbo_booking_terms(v_store, h.service_id, h.variant_id, h.addon_ids, h.unit_id, v_customer);
+    v_price := bbo_party_price(t.price_type, t.price_pence, h.party_size);
+    v_deposit := CASE WHEN a.status = 'pending_payment' AND a.payment_status = 'none'
+                      THEN bbo_deposit_of(t.deposit_policy, v_price) ELSE a.deposit_pence END;
+    UPDATE appointments x SET variant_id = h.variant_id, addon_ids = h.addon_ids, price_pence = v_price, deposit_pence = v_deposit,
+           status = CASE WHEN x.status = 'pending_payment' AND v_deposit = 0 THEN 'confirmed' ELSE x.status END, updated_at = at
+     WHERE x.store_id = v_store AND x.id = a.id;
   END IF;
 
   -- End the hold (it becomes this booking's time), then ask the availability function again for

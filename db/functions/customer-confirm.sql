@@ -8,20 +8,6 @@
 -- unit_occupancy_no_overlap (occupancy.sql keeps its rows): its violation (23P01) leaves these
 -- functions as the error it is and the caller maps it to SLOT_TAKEN.
 
--- The deposit an online booking asks: deposit_policy is stored as the merchant gave it, and two shapes are read from it: {"amount_pence": 1000}, a fixed deposit
--- capped at the price, or {"percent": 20}, a share of the price rounded to the penny (half up).
--- Anything else (null, {}, a zero) asks no deposit (docs/decisions/online-booking.md).
-CREATE OR REPLACE FUNCTION bbo_deposit_of(policy jsonb, price integer) RETURNS integer
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE
-    WHEN jsonb_typeof(policy->'amount_pence') = 'number' AND (policy->>'amount_pence')::numeric > 0
-         AND (policy->>'amount_pence')::numeric = trunc((policy->>'amount_pence')::numeric)
-      THEN least((policy->>'amount_pence')::numeric, price)::integer
-    WHEN jsonb_typeof(policy->'percent') = 'number' AND (policy->>'percent')::numeric > 0
-      THEN least(price, round(price * least((policy->>'percent')::numeric, 100) / 100))::integer
-    ELSE 0 END
-$$;
-
 -- A hold that can still become a booking (confirm, and the booking page's move): not lapsed, not released.
 CREATE OR REPLACE FUNCTION bbo_refuse_unusable_hold(h holds, at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -119,7 +105,7 @@ BEGIN
     p_status => CASE WHEN v_deposit > 0 THEN 'pending_payment' ELSE 'confirmed' END, p_price => v_price, p_deposit => v_deposit,
     p_currency => t.currency, p_party => h.party_size, p_source => 'online', p_override => false, p_client_token => 'hold:' || h.id,
     p_created_by => 'customer:' || v_customer, p_service => h.service_id, p_customer => v_customer,
-    p_guest_note => req->>'guest_note');
+    p_guest_note => req->>'guest_note', p_variant => h.variant_id, p_addons => h.addon_ids);
   a := bk.booked;
   IF bk.reused THEN
     -- This hold's appointment exists without the hold knowing it (the client-token reuse of

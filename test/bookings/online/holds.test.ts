@@ -19,6 +19,8 @@ test('hold then confirm: an online appointment with the price of service, varian
   assert.equal(held.status, 200, JSON.stringify(held.body));
   assert.deepEqual(held.body.hold, {
     id: held.body.hold.id, unit_id: w.units[0], starts_at: NINE, ends_at: '2026-06-02T09:00:00.000Z', expires_at: '2026-06-01T08:10:00.000Z',
+    // The quote: the variant's 3000 plus the add-on's 500, no deposit policy.
+    price_pence: 3500, deposit_pence: 0, currency: 'GBP',
   });
   const first = await confirm(w, held.body.hold.id, w.customer, t.app, { guest_note: 'Window seat please' });
   assert.equal(first.status, 200, JSON.stringify(first.body));
