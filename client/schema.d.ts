@@ -2345,6 +2345,8 @@ export interface operations {
                */
               unit_id: string;
               source: string;
+              /** @description what the guest wrote when confirming online (at most 1000 characters); null when nothing */
+              guest_note: string | null;
             };
           };
         };
