@@ -80,8 +80,9 @@ BEGIN
 END $$;
 
 -- A booking is activity with the store: the customer's relationship row, created or its last visit
--- moved on (never back). The one upsert of store_customers for a booking (the TypeScript writers
--- outside a one-statement write call it too: touchStoreRelationship).
+-- moved on (never back). The one upsert of store_customers for a booking: the merchant's create and
+-- the customer's confirm call it (its TypeScript copy, touchStoreRelationship, had no caller left and
+-- is gone). Activity of other kinds takes the row's lock instead (lockRelationship, src/customers/activity/).
 CREATE OR REPLACE FUNCTION bbo_touch_store_customer(p_store uuid, p_customer uuid, at timestamptz) RETURNS void
 LANGUAGE sql AS $$
   INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
