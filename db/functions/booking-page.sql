@@ -75,26 +75,13 @@ CREATE OR REPLACE FUNCTION bbo_page_release(claim jsonb, actor jsonb, at timesta
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
-  h        holds;
-  v_lapsed boolean;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  h := bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid);
-  IF h.released_at IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
-      jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));
-  END IF;
-  v_lapsed := h.expires_at IS NOT NULL AND h.expires_at <= at;
-  UPDATE holds x SET released_at = at, release_reason = CASE WHEN v_lapsed THEN 'expired' ELSE 'released' END
-   WHERE x.id = h.id RETURNING * INTO h;
-  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
-    jsonb_build_object('hold_id', h.id, 'released', NOT v_lapsed, 'noop', v_lapsed),
-    jsonb_build_array(bbo_audit_row(actor, at, 'hold.released', 'hold', h.id::text, jsonb_build_object('store_id', h.store_id))),
-    jsonb_build_array(bbo_event(h.store_id, CASE WHEN v_lapsed THEN 'hold.expired' ELSE 'hold.released' END, at, bbo_hold_json(h))),
-    actor));
+  -- The customer's release's own path (bbo_end_hold, customer-hold.sql) on the session's hold.
+  RETURN bbo_end_hold(claim, actor, at, bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid));
 END $$;
 
 -- The session's hold given to the signed-in customer (their standing checked first): what the
@@ -172,11 +159,7 @@ BEGIN
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  SELECT * INTO a FROM appointments x
-   WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid AND x.customer_id = v_customer FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store, v_customer);
   IF a.status NOT IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');
   END IF;

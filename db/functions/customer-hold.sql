@@ -159,14 +159,22 @@ CREATE OR REPLACE FUNCTION bbo_customer_release(claim jsonb, actor jsonb, at tim
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
-  h        holds;
-  v_lapsed boolean;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  h := bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid);
+  RETURN bbo_end_hold(claim, actor, at, bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid));
+END $$;
+
+-- Letting a locked hold go, as the customer's release and the page's release both do. Idempotent:
+-- a hold already ended is a noop; a lapsed hold noticed here is reported as what it is
+-- (hold.expired, released false). Returns the write's answer {replayed, body}.
+CREATE OR REPLACE FUNCTION bbo_end_hold(claim jsonb, actor jsonb, at timestamptz, h holds) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_lapsed boolean;
+BEGIN
   IF h.released_at IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
       jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));

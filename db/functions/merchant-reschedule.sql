@@ -32,10 +32,7 @@ BEGIN
   END IF;
 
   -- Every state change on an appointment starts with its row lock.
-  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Read after the lock: the target unit (no lock yet), the store's window, the service's buffers.
   PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit;
   IF NOT FOUND THEN
