@@ -2345,6 +2345,8 @@ export interface operations {
                */
               unit_id: string;
               source: string;
+              /** @description what the guest wrote when confirming online (at most 1000 characters); null when nothing */
+              guest_note: string | null;
             };
           };
         };
@@ -6089,6 +6091,11 @@ export interface operations {
                * @description ISO 8601 instant
                */
               expires_at: string | null;
+              /** @description what booking this hold costs now: the one price rule (per head for a per_person service) on the service or variant and the add-ons */
+              price_pence: number;
+              /** @description the deposit confirming it would ask (0: none) */
+              deposit_pence: number;
+              currency: string;
             };
           };
         };
@@ -6652,6 +6659,11 @@ export interface operations {
                * @description ISO 8601 instant
                */
               expires_at: string | null;
+              /** @description what booking this hold costs now: the one price rule (per head for a per_person service) on the service or variant and the add-ons */
+              price_pence: number;
+              /** @description the deposit confirming it would ask (0: none) */
+              deposit_pence: number;
+              currency: string;
             };
             /** @description send back as X-Page-Session; keep for this browser tab */
             page_session: string;
@@ -6988,6 +7000,13 @@ export interface operations {
             cancel_deadline: string | null;
             service_name: string | null;
             unit_name: string | null;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            variant_id: string | null;
+            /** @description the add-ons booked */
+            addon_ids: string[];
           };
         };
       };

@@ -24,6 +24,13 @@ import { replica } from '../reliability/proofs/replica.ts';
 
 const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks, messages, replica];
 const only = process.argv.slice(2);
+// A proof name that is not one of ALL would be dropped silently and the run pass having proved less
+// than it was asked: refuse it.
+const unknown = only.filter((name) => !ALL.some((p) => p.name === name));
+if (unknown.length) {
+  console.error(`unknown proof name(s): ${unknown.join(', ')}; the proofs are: ${ALL.map((p) => p.name).join(', ')}`);
+  process.exit(2);
+}
 const proofs = only.length ? ALL.filter((p) => only.includes(p.name)) : ALL;
 
 const started = Date.now();
@@ -91,8 +98,8 @@ watchdog.unref();
 let runStarted = Date.now();
 
 if (!SERVER_URL) {
-  console.log('TEST_DATABASE_URL is not set: the reliability proofs need a PostgreSQL server; nothing run');
-  summaryAndExit();
+  // Nothing run is not a pass: a CI job that lost its database URL must go red, not green.
+  summaryAndExit('TEST_DATABASE_URL is not set: the reliability proofs need a PostgreSQL server; nothing run');
 }
 
 await dropStale(SERVER_URL).catch((err) => console.log(`could not clean stale databases: ${err.message}`));

@@ -97,7 +97,9 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
       {mode === 'move' && a && !held && (
         <MovePicker api={api} slug={slug} page={page} serviceId={a.service_id ?? undefined} token={token ?? undefined} onHeld={setHeld} onBack={() => setMode('view')} />
       )}
-      {mode === 'move' && held && <ConfirmMove held={held} page={page} busy={busy} onYes={() => void move()} onNo={() => { setHeld(null); setMode('view'); }} />}
+      {mode === 'move' && held && view && (
+        <ConfirmMove held={held} view={view} page={page} busy={busy} onYes={() => void move()} onNo={() => { setHeld(null); setMode('view'); }} />
+      )}
     </section>
   );
 }
@@ -127,13 +129,28 @@ function ConfirmCancel(props: { busy: boolean; onYes: () => void; onNo: () => vo
   );
 }
 
-function ConfirmMove(props: { held: Held; page: PageInfo; busy: boolean; onYes: () => void; onNo: () => void }) {
+/**
+ * What the move will cost, told before the customer confirms: a hold of another variant or other
+ * add-ons is priced as a fresh booking (the hold's quote, and its deposit when one is still due);
+ * the same choice at another time keeps the price (docs/decisions/pricing.md).
+ */
+function moveQuote(held: Held, view: Managed): string {
+  const a = view.appointment;
+  const sameAddons = held.choice.addonIds.length === view.addon_ids.length && held.choice.addonIds.every((id) => view.addon_ids.includes(id));
+  if (held.choice.variantId === view.variant_id && sameAddons) return `The price stays ${money(a.price_pence, a.currency)}.`;
+  const q = held.hold;
+  const deposit = a.status === 'pending_payment' && a.payment_status === 'none' && q.deposit_pence > 0 ? `; a deposit of ${money(q.deposit_pence, q.currency)} is due` : '';
+  return `This changes what is booked: the new price is ${money(q.price_pence, q.currency)} (it was ${money(a.price_pence, a.currency)})${deposit}.`;
+}
+
+function ConfirmMove(props: { held: Held; view: Managed; page: PageInfo; busy: boolean; onYes: () => void; onNo: () => void }) {
   const heading = useFocusOnOpen<HTMLHeadingElement>();
   const remaining = useRemaining(props.held.deadline);
   return (
     <div class="card" role="group" aria-labelledby="move-confirm-title">
       <h3 id="move-confirm-title" tabIndex={-1} ref={heading}>Move your booking to this time?</h3>
       <p data-testid="move-summary"><When at={props.held.hold.starts_at} tz={props.page.timezone} /></p>
+      <p data-testid="move-quote">{moveQuote(props.held, props.view)}</p>
       <Countdown remaining={remaining} what={when(props.held.hold.starts_at, props.page.timezone).store} />
       <div class="actions">
         <button type="button" disabled={props.busy} onClick={props.onYes}>Move my booking</button>

@@ -29,10 +29,7 @@ BEGIN
 
   -- The row lock first: of two colleagues pressing the same button, one changes the state and the
   -- other waits here, then reads the result and answers it as a noop repeat.
-  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
 
   -- The spec's status table. Each branch either answers a repeat (RETURN below with noop), refuses,
   -- or names the target status.
@@ -112,4 +109,23 @@ BEGIN
     jsonb_build_array(jsonb_build_object('store_id', a.store_id, 'type', 'appointment.' || v_to, 'occurred_at', at,
       'data', bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))
         || CASE WHEN v_to = 'cancelled' THEN jsonb_build_object('cancelled_by', v_by) ELSE '{}'::jsonb END)), actor));
+END $$;
+
+-- An appointment locked for a state change (every state change on an appointment starts with its
+-- row lock): of two colleagues acting at once, one changes it and the other waits here, then reads
+-- the result. Filtered on the store and on the customer when given, so another store's or another
+-- customer's appointment reads exactly like a missing one. Called by every appointment write: status
+-- changes here, settle, deposit paid, the merchant's and the page's move, the customer's cancel.
+CREATE OR REPLACE FUNCTION bbo_lock_appointment(p_id uuid, p_store uuid, p_customer uuid DEFAULT NULL) RETURNS appointments
+LANGUAGE plpgsql AS $$
+DECLARE
+  a appointments;
+BEGIN
+  SELECT * INTO a FROM appointments x
+   WHERE x.id = p_id AND (p_store IS NULL OR x.store_id = p_store) AND (p_customer IS NULL OR x.customer_id = p_customer)
+     FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
+  END IF;
+  RETURN a;
 END $$;

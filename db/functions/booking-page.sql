@@ -75,26 +75,13 @@ CREATE OR REPLACE FUNCTION bbo_page_release(claim jsonb, actor jsonb, at timesta
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
-  h        holds;
-  v_lapsed boolean;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  h := bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid);
-  IF h.released_at IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
-      jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));
-  END IF;
-  v_lapsed := h.expires_at IS NOT NULL AND h.expires_at <= at;
-  UPDATE holds x SET released_at = at, release_reason = CASE WHEN v_lapsed THEN 'expired' ELSE 'released' END
-   WHERE x.id = h.id RETURNING * INTO h;
-  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
-    jsonb_build_object('hold_id', h.id, 'released', NOT v_lapsed, 'noop', v_lapsed),
-    jsonb_build_array(bbo_audit_row(actor, at, 'hold.released', 'hold', h.id::text, jsonb_build_object('store_id', h.store_id))),
-    jsonb_build_array(bbo_event(h.store_id, CASE WHEN v_lapsed THEN 'hold.expired' ELSE 'hold.released' END, at, bbo_hold_json(h))),
-    actor));
+  -- The customer's release's own path (bbo_end_hold, customer-hold.sql) on the session's hold.
+  RETURN bbo_end_hold(claim, actor, at, bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid));
 END $$;
 
 -- The session's hold given to the signed-in customer (their standing checked first): what the
@@ -148,7 +135,8 @@ END $$;
 
 -- POST /book/{slug}/manage/reschedule. req: {store_id, appointment_id, hold_id, page_session,
 -- customer_id}. The booking MOVES to the held time, as the merchant's reschedule moves one: the same
--- appointment (its id, price, deposit and payment kept; a paid deposit is not asked for again), one
+-- appointment (its id and payment kept, its price too unless the hold changes what is booked; a
+-- paid deposit is not asked for again), one
 -- appointment.rescheduled event, so the customer gets a "changed" message, not a cancellation. The
 -- hold ends as it does on confirm. Held to the customer's own rules (their booking, still live,
 -- outside the cancellation window) and the hold to the same service and party; if anything is
@@ -163,16 +151,15 @@ DECLARE
   a          appointments;
   h          holds;
   slot       record;
+  t          record;
+  v_price    integer;
+  v_deposit  integer;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  SELECT * INTO a FROM appointments x
-   WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid AND x.customer_id = v_customer FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store, v_customer);
   IF a.status NOT IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');
   END IF;
@@ -181,6 +168,22 @@ BEGIN
   PERFORM bbo_refuse_unusable_hold(h, at);
   IF h.service_id IS DISTINCT FROM a.service_id OR h.party_size <> a.party_size THEN
     PERFORM bbo_refuse('VALIDATION_FAILED', 'A move keeps the service and party size: hold a time for the same service');
+  END IF;
+
+  -- A move that changes what is booked (another variant, other add-ons) prices it as a fresh
+  -- booking of the hold would (docs/decisions/pricing.md): the one price rule on the hold's terms.
+  -- A deposit still due (pending, nothing paid) follows the new price, and with none due any more
+  -- the booking is confirmed; a paid deposit stays what was paid; a confirmed booking is not asked
+  -- for a deposit it was never asked for. Written before the move, so its event carries the price.
+  IF h.variant_id IS DISTINCT FROM a.variant_id
+     OR NOT (h.addon_ids @> a.addon_ids AND a.addon_ids @> h.addon_ids) THEN
+    SELECT * INTO t FROM bbo_booking_terms(v_store, h.service_id, h.variant_id, h.addon_ids, h.unit_id, v_customer);
+    v_price := bbo_party_price(t.price_type, t.price_pence, h.party_size);
+    v_deposit := CASE WHEN a.status = 'pending_payment' AND a.payment_status = 'none'
+                      THEN bbo_deposit_of(t.deposit_policy, v_price) ELSE a.deposit_pence END;
+    UPDATE appointments x SET variant_id = h.variant_id, addon_ids = h.addon_ids, price_pence = v_price, deposit_pence = v_deposit,
+           status = CASE WHEN x.status = 'pending_payment' AND v_deposit = 0 THEN 'confirmed' ELSE x.status END, updated_at = at
+     WHERE x.store_id = v_store AND x.id = a.id;
   END IF;
 
   -- End the hold (it becomes this booking's time), then ask the availability function again for

@@ -33,3 +33,26 @@ LANGUAGE sql STABLE AS $$
     LEFT JOIN customers cu ON cu.id = p_customer
     LEFT JOIN store_customers sc ON sc.store_id = p_store AND sc.customer_id = p_customer
 $$;
+
+-- The one price rule (docs/decisions/pricing.md): what a booking of a service costs the party, from
+-- every door (the merchant's create, the walk-in seat, the online hold and confirm, a move that
+-- changes what is booked). A per_person service costs its price once a head; any other price type
+-- once. The merchant's create may state price_pence instead, which wins (merchant-book.sql).
+CREATE OR REPLACE FUNCTION bbo_party_price(price_type text, price_pence integer, party_size integer) RETURNS integer
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT price_pence * CASE WHEN price_type = 'per_person' THEN coalesce(party_size, 1) ELSE 1 END
+$$;
+
+-- The deposit an online booking asks: deposit_policy is stored as the merchant gave it, and two shapes are read from it: {"amount_pence": 1000}, a fixed deposit
+-- capped at the price, or {"percent": 20}, a share of the price rounded to the penny (half up).
+-- Anything else (null, {}, a zero) asks no deposit (docs/decisions/online-booking.md).
+CREATE OR REPLACE FUNCTION bbo_deposit_of(policy jsonb, price integer) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE
+    WHEN jsonb_typeof(policy->'amount_pence') = 'number' AND (policy->>'amount_pence')::numeric > 0
+         AND (policy->>'amount_pence')::numeric = trunc((policy->>'amount_pence')::numeric)
+      THEN least((policy->>'amount_pence')::numeric, price)::integer
+    WHEN jsonb_typeof(policy->'percent') = 'number' AND (policy->>'percent')::numeric > 0
+      THEN least(price, round(price * least((policy->>'percent')::numeric, 100) / 100))::integer
+    ELSE 0 END
+$$;

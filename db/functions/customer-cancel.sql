@@ -34,11 +34,7 @@ BEGIN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
   -- Someone else's appointment reads exactly like a missing one.
-  SELECT * INTO a FROM appointments x
-   WHERE x.customer_id = (req->>'customer_id')::uuid AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, NULL, (req->>'customer_id')::uuid);
   IF a.status IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse_inside_window(a, at, 'cancel', 'cancelled');
   END IF;

@@ -8,20 +8,6 @@
 -- unit_occupancy_no_overlap (occupancy.sql keeps its rows): its violation (23P01) leaves these
 -- functions as the error it is and the caller maps it to SLOT_TAKEN.
 
--- The deposit an online booking asks: deposit_policy is stored as the merchant gave it, and two shapes are read from it: {"amount_pence": 1000}, a fixed deposit
--- capped at the price, or {"percent": 20}, a share of the price rounded to the penny (half up).
--- Anything else (null, {}, a zero) asks no deposit (docs/decisions/online-booking.md).
-CREATE OR REPLACE FUNCTION bbo_deposit_of(policy jsonb, price integer) RETURNS integer
-LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE
-    WHEN jsonb_typeof(policy->'amount_pence') = 'number' AND (policy->>'amount_pence')::numeric > 0
-         AND (policy->>'amount_pence')::numeric = trunc((policy->>'amount_pence')::numeric)
-      THEN least((policy->>'amount_pence')::numeric, price)::integer
-    WHEN jsonb_typeof(policy->'percent') = 'number' AND (policy->>'percent')::numeric > 0
-      THEN least(price, round(price * least((policy->>'percent')::numeric, 100) / 100))::integer
-    ELSE 0 END
-$$;
-
 -- A hold that can still become a booking (confirm, and the booking page's move): not lapsed, not released.
 CREATE OR REPLACE FUNCTION bbo_refuse_unusable_hold(h holds, at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
@@ -74,10 +60,9 @@ DECLARE
   v_deposit  integer;
   v_bstart   timestamptz;
   v_bend     timestamptz;
-  v_unit_ok  boolean;
+  bk         record;
   a          appointments;
   presented  jsonb;
-  event_rows jsonb;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
@@ -98,9 +83,9 @@ BEGIN
   IF NOT t.store_found OR NOT t.service_found THEN
     PERFORM bbo_refuse('SLOT_UNAVAILABLE', 'The service is no longer offered');
   END IF;
-  -- Snapshotted: later changes to the service never reprice this appointment. Per head for a
-  -- per_person service. A deposit is due before the booking is firm; no money moves here.
-  v_price := CASE WHEN t.price_type = 'per_person' THEN t.price_pence * h.party_size ELSE t.price_pence END;
+  -- The one price rule (bbo_party_price), snapshotted: later changes to the service never reprice
+  -- this appointment. A deposit is due before the booking is firm; no money moves here.
+  v_price := bbo_party_price(t.price_type, t.price_pence, h.party_size);
   v_deposit := bbo_deposit_of(t.deposit_policy, v_price);
 
   -- End the hold first (its time is then free only inside this statement, under the unit lock),
@@ -109,45 +94,34 @@ BEGIN
   UPDATE holds x SET released_at = at, release_reason = 'confirmed' WHERE x.id = h.id;
   SELECT * INTO slot FROM bbo_held_slot(h, v_customer, at);
 
-  -- Book it as the booking authority books (bbo_merchant_book's order): the block checked, the unit
-  -- (locked already) bookable, holds and time-off clear, then the insert, with the hold as its
-  -- client token so nothing can book this hold twice.
+  -- Booked as every door books (bbo_book_unit): the unit (locked already by bbo_own_hold) bookable,
+  -- holds and time-off clear, then the insert, with the hold as its client token so nothing can book
+  -- this hold twice.
   SELECT b.block_start, b.block_end INTO v_bstart, v_bend
     FROM bbo_occupied_block(jsonb_build_object('block_starts_at', slot.block_starts_at, 'block_ends_at', slot.block_ends_at),
                             slot.starts_at, slot.ends_at, 0, 0) b;
-  SELECT u.is_active AND u.bookable INTO v_unit_ok FROM units u WHERE u.store_id = h.store_id AND u.id = h.unit_id;
-  IF NOT v_unit_ok THEN
-    PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
-  END IF;
-  event_rows := bbo_clear_block(h.store_id, h.unit_id, v_bstart, v_bend, at);
-  INSERT INTO appointments (store_id, unit_id, service_id, customer_id, starts_at, ends_at, block, status, payment_status,
-    price_pence, deposit_pence, currency, party_size, children, high_chairs, source, is_override, client_token, created_by,
-    guest_note, created_at, updated_at)
-  VALUES (h.store_id, h.unit_id, h.service_id, v_customer, slot.starts_at, slot.ends_at, tstzrange(v_bstart, v_bend),
-    CASE WHEN v_deposit > 0 THEN 'pending_payment' ELSE 'confirmed' END, 'none', v_price, v_deposit, t.currency, h.party_size,
-    0, 0, 'online', false, 'hold:' || h.id, 'customer:' || v_customer, req->>'guest_note', at, at)
-  ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
-  RETURNING * INTO a;
-  IF NOT FOUND THEN
+  SELECT * INTO bk FROM bbo_book_unit(at => at, p_store => h.store_id, p_unit => h.unit_id, p_starts => slot.starts_at,
+    p_ends => slot.ends_at, p_block => tstzrange(v_bstart, v_bend),
+    p_status => CASE WHEN v_deposit > 0 THEN 'pending_payment' ELSE 'confirmed' END, p_price => v_price, p_deposit => v_deposit,
+    p_currency => t.currency, p_party => h.party_size, p_source => 'online', p_override => false, p_client_token => 'hold:' || h.id,
+    p_created_by => 'customer:' || v_customer, p_service => h.service_id, p_customer => v_customer,
+    p_guest_note => req->>'guest_note', p_variant => h.variant_id, p_addons => h.addon_ids);
+  a := bk.booked;
+  IF bk.reused THEN
     -- This hold's appointment exists without the hold knowing it (the client-token reuse of
-    -- bbo_merchant_book): link it and return it, as a retried confirm returns it; nothing new to report.
-    SELECT * INTO a FROM appointments x WHERE x.store_id = h.store_id AND x.client_token = 'hold:' || h.id;
+    -- bbo_book_unit): link it and return it, as a retried confirm returns it; nothing new to report.
     UPDATE holds x SET appointment_id = a.id WHERE x.id = h.id;
     RETURN bbo_confirm_reused(claim, actor, at, a);
   END IF;
   UPDATE holds x SET appointment_id = a.id WHERE x.id = h.id RETURNING * INTO h;
-
-  -- A booking is activity with the store (touchStoreRelationship).
-  INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
-  VALUES (h.store_id, v_customer, at, at, at)
-  ON CONFLICT (store_id, customer_id) DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at);
+  PERFORM bbo_touch_store_customer(h.store_id, v_customer, at);
 
   presented := bbo_appointment_json(a);
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
     jsonb_build_object('appointment', presented, 'reused', false),
     jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('store_id', h.store_id, 'hold_id', h.id, 'source', 'online', 'status', a.status))),
-    event_rows || jsonb_build_array(bbo_event(h.store_id, 'hold.released', at, bbo_hold_json(h)),
+    bk.event_rows || jsonb_build_array(bbo_event(h.store_id, 'hold.released', at, bbo_hold_json(h)),
                                     bbo_event(h.store_id, 'appointment.created', at, presented)),
     actor));
 END $$;

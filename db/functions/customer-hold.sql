@@ -55,7 +55,8 @@ END $$;
 
 -- POST /bookings/holds. req: {store_id, service_id, variant_id, addon_ids, unit_id, party_size,
 -- starts_at, customer_id}; addon_ids distinct and lower-cased by the caller, customer_id the
--- signed-in customer's (null only from bbo_page_hold: a guest's hold). Returns {hold: {id, unit_id, starts_at, ends_at, expires_at}}.
+-- signed-in customer's (null only from bbo_page_hold: a guest's hold). Returns {hold: {id, unit_id,
+-- starts_at, ends_at, expires_at, price_pence, deposit_pence, currency}}.
 CREATE OR REPLACE FUNCTION bbo_customer_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -72,6 +73,7 @@ DECLARE
   slot       record;
   v_offered  boolean := false;
   v_chosen   uuid;
+  v_price    integer;
   h          holds;
   event_rows jsonb;
 BEGIN
@@ -130,6 +132,7 @@ BEGIN
     PERFORM bbo_refuse_not_offered();
   END IF;
   v_chosen := split_part(slot.unit_ids, ',', 1)::uuid;
+  v_price := bbo_party_price(t.price_type, t.price_pence, v_party);
   event_rows := bbo_release_expired_holds(v_store, v_chosen, slot.block_starts_at, slot.block_ends_at, at);
   INSERT INTO holds (store_id, unit_id, customer_id, service_id, variant_id, addon_ids, party_size, starts_at, ends_at, block,
     expires_at, unit_choice, created_at)
@@ -139,8 +142,11 @@ BEGIN
   RETURNING * INTO h;
 
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+    -- The quote: what booking this hold costs now, by the one price rule and the deposit rule
+    -- (booking-terms.sql); the confirm, or a move that changes what is booked, charges it.
     jsonb_build_object('hold', jsonb_build_object('id', h.id, 'unit_id', h.unit_id, 'starts_at', bbo_iso(h.starts_at),
-      'ends_at', bbo_iso(h.ends_at), 'expires_at', bbo_iso(h.expires_at))),
+      'ends_at', bbo_iso(h.ends_at), 'expires_at', bbo_iso(h.expires_at), 'price_pence', v_price,
+      'deposit_pence', bbo_deposit_of(t.deposit_policy, v_price), 'currency', t.currency)),
     jsonb_build_array(bbo_audit_row(actor, at, 'hold.created', 'hold', h.id::text,
       jsonb_build_object('store_id', h.store_id, 'unit_choice', h.unit_choice))),
     event_rows || jsonb_build_array(bbo_event(v_store, 'hold.created', at, bbo_hold_json(h))),
@@ -153,14 +159,22 @@ CREATE OR REPLACE FUNCTION bbo_customer_release(claim jsonb, actor jsonb, at tim
 LANGUAGE plpgsql AS $$
 DECLARE
   stored   jsonb;
-  h        holds;
-  v_lapsed boolean;
 BEGIN
   stored := bbo_idempotency_claim(claim, at);
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  h := bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid);
+  RETURN bbo_end_hold(claim, actor, at, bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid));
+END $$;
+
+-- Letting a locked hold go, as the customer's release and the page's release both do. Idempotent:
+-- a hold already ended is a noop; a lapsed hold noticed here is reported as what it is
+-- (hold.expired, released false). Returns the write's answer {replayed, body}.
+CREATE OR REPLACE FUNCTION bbo_end_hold(claim jsonb, actor jsonb, at timestamptz, h holds) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_lapsed boolean;
+BEGIN
   IF h.released_at IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
       jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));

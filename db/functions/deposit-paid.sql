@@ -18,11 +18,7 @@ BEGIN
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  SELECT * INTO a FROM appointments x
-   WHERE x.store_id = (req->>'store_id')::uuid AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, (req->>'store_id')::uuid);
   -- A repeat (or a payment recorded by a colleague meanwhile) answers what is there.
   IF a.payment_status = 'deposit_paid' THEN
     body := jsonb_build_object('appointment_id', a.id, 'status', a.status, 'payment_status', a.payment_status, 'noop', true);

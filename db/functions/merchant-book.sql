@@ -22,6 +22,7 @@ DECLARE
   v_bstart     timestamptz;
   v_bend       timestamptz;
   v_currency   text;
+  v_ptype      text;
   v_price      integer;
   v_before     integer := 0;
   v_after      integer := 0;
@@ -30,9 +31,9 @@ DECLARE
   v_pmax       integer;
   v_party      integer := coalesce((req->>'party_size')::integer, 1);
   v_erased     boolean;
-  v_unit_ok    boolean;
+  bk           record;
   a            appointments;
-  v_reused     boolean := false;
+  v_reused     boolean;
   presented    jsonb;
   audit_rows   jsonb := '[]';
   event_rows   jsonb := '[]';
@@ -49,8 +50,8 @@ BEGIN
     PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
   END IF;
   IF v_service IS NOT NULL THEN
-    SELECT sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active, sv.party_min, sv.party_max
-      INTO v_price, v_before, v_after, v_active, v_pmin, v_pmax
+    SELECT sv.price_type, sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active, sv.party_min, sv.party_max
+      INTO v_ptype, v_price, v_before, v_after, v_active, v_pmin, v_pmax
       FROM services sv WHERE sv.store_id = v_store AND sv.id = v_service;
     IF NOT FOUND THEN
       PERFORM bbo_refuse('NOT_FOUND', 'Service not found');
@@ -80,56 +81,26 @@ BEGIN
   -- What the unit is occupied for, checked (bbo_occupied_block).
   SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block(req, v_starts, v_ends, v_before, v_after) b;
 
-  -- Lock the unit (lockUnits): serialises writers per unit, so holds and time-off (other tables)
-  -- are checked without a race, and concurrent inserts on one unit cannot deadlock in the constraint.
-  SELECT u.is_active AND u.bookable INTO v_unit_ok FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
-  END IF;
-  -- A retry with the same client token returns the first appointment, whatever else changed since.
-  IF v_token IS NOT NULL THEN
-    SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.client_token = v_token;
-    v_reused := FOUND;
-  END IF;
-
-  IF NOT v_reused THEN
-    IF NOT v_unit_ok THEN
-      PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
-    END IF;
-    IF NOT v_override THEN
-      -- Holds and time-off refuse, expired holds in the way are released (bbo_clear_block).
-      event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
-    END IF;
-    -- A merchant quick-add is confirmed on the spot; no money moves, so no deposit and nothing pending.
-    -- The price is snapshotted: later changes to the service never reprice this appointment.
-    INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-      starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
-      high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
-    VALUES (v_store, v_unit, v_service, v_customer, req->>'guest_name', req->>'guest_email', req->>'guest_phone',
-      v_starts, v_ends, tstzrange(v_bstart, v_bend), 'confirmed', 'none', coalesce((req->>'price_pence')::integer, v_price, 0), 0,
-      v_currency, v_party, 0, 0, 'merchant', v_override, NULL, v_token, req->>'created_by', NULL, at, at)
-    ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
-    RETURNING * INTO a;
-    IF NOT FOUND THEN
-      -- Lost a same-token race to a transaction that committed meanwhile (this statement sees it:
-      -- fresh snapshot): return its appointment.
-      SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.client_token = v_token;
-      IF NOT FOUND THEN
-        PERFORM bbo_refuse('CONFLICT', 'The booking collided with a concurrent request; retry it');
-      END IF;
-      v_reused := true;
-    END IF;
-  END IF;
+  -- Booked as every door books (bbo_book_unit): the unit locked, a reused client token returned,
+  -- bookable, holds and time-off clear unless an override, the insert. A merchant quick-add is
+  -- confirmed on the spot; no money moves, so no deposit and nothing pending. The price is the one
+  -- rule's (bbo_party_price) unless the merchant states price_pence, and is snapshotted: later
+  -- changes to the service never reprice this appointment.
+  SELECT * INTO bk FROM bbo_book_unit(at => at, p_store => v_store, p_unit => v_unit, p_starts => v_starts, p_ends => v_ends,
+    p_block => tstzrange(v_bstart, v_bend), p_status => 'confirmed',
+    p_price => coalesce((req->>'price_pence')::integer, bbo_party_price(v_ptype, v_price, v_party), 0), p_deposit => 0,
+    p_currency => v_currency, p_party => v_party, p_source => 'merchant', p_override => v_override, p_client_token => v_token,
+    p_created_by => req->>'created_by', p_service => v_service, p_customer => v_customer, p_guest_name => req->>'guest_name',
+    p_guest_email => req->>'guest_email', p_guest_phone => req->>'guest_phone');
+  a := bk.booked;
+  v_reused := bk.reused;
+  event_rows := bk.event_rows;
 
   presented := bbo_appointment_json(a);
   -- A reused client token is a no-op repeat: no relationship touch, no audit row, no event.
   IF NOT v_reused THEN
     IF v_customer IS NOT NULL THEN
-      -- A booking is activity with the store (touchStoreRelationship).
-      INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
-      VALUES (v_store, v_customer, at, at, at)
-      ON CONFLICT (store_id, customer_id)
-      DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at);
+      PERFORM bbo_touch_store_customer(v_store, v_customer, at);
     END IF;
     audit_rows := jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'is_override', a.is_override)));

@@ -32,10 +32,7 @@ BEGIN
   END IF;
 
   -- Every state change on an appointment starts with its row lock.
-  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Read after the lock: the target unit (no lock yet), the store's window, the service's buffers.
   PERFORM 1 FROM units u WHERE u.store_id = v_store AND u.id = v_unit;
   IF NOT FOUND THEN
@@ -63,13 +60,9 @@ BEGIN
   IF v_locked <> (CASE WHEN a.unit_id = v_unit THEN 1 ELSE 2 END) THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
   END IF;
-  IF NOT coalesce(v_unit_ok, false) THEN
-    PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
-  END IF;
-  IF NOT v_override THEN
-    -- Holds and time-off refuse, expired holds in the way are released (bbo_clear_block).
-    event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
-  END IF;
+  -- The target's time made ready as every booking makes it (bbo_claim_unit_time, book-unit.sql):
+  -- bookable, then holds and time-off refuse unless an override, expired holds in the way released.
+  event_rows := bbo_claim_unit_time(v_store, v_unit, v_unit_ok, tstzrange(v_bstart, v_bend), v_override, at);
 
   UPDATE appointments x
      SET unit_id = v_unit, starts_at = v_starts, ends_at = v_ends, block = tstzrange(v_bstart, v_bend),

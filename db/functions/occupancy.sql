@@ -13,11 +13,20 @@ BEGIN
 END $$;
 CREATE OR REPLACE TRIGGER holds_default_block BEFORE INSERT OR UPDATE ON holds FOR EACH ROW EXECUTE FUNCTION holds_default_block();
 
--- Whether an appointment occupies its unit's time, so has its row: not cancelled, not a no-show, not
--- an override (those block nobody). The one definition the trigger and its WHEN condition share.
+-- Whether an appointment is live: not cancelled, not a no-show (a completed or checked-in one still
+-- took its time). The one definition of "live": availability's busy time, the walk-in wait model,
+-- time-off's conflicts and the messages' "booked again" all ask it. Plain SQL and IMMUTABLE, so
+-- PostgreSQL inlines it into the statement that calls it.
+CREATE OR REPLACE FUNCTION bbo_live(status text) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT status NOT IN ('cancelled', 'no_show')
+$$;
+
+-- Whether an appointment occupies its unit's time, so has its row: live, and not an override (those
+-- block nobody). The one definition the trigger and its WHEN condition share.
 CREATE OR REPLACE FUNCTION bbo_occupies(status text, is_override boolean) RETURNS boolean
 LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
-  SELECT status NOT IN ('cancelled', 'no_show') AND NOT is_override
+  SELECT bbo_live(status) AND NOT is_override
 $$;
 
 -- A live appointment has its row.

@@ -116,7 +116,7 @@ WITH
   busy AS MATERIALIZED (
     SELECT x.unit_id, range_agg(x.r) AS busy FROM (
       SELECT a.unit_id, a.block AS r FROM appointments a CROSS JOIN span
-       WHERE a.store_id = p_store AND a.unit_id IN (SELECT id FROM units) AND a.status NOT IN ('cancelled', 'no_show')
+       WHERE a.store_id = p_store AND a.unit_id IN (SELECT id FROM units) AND bbo_live(a.status)
          AND a.block && span.r
       UNION ALL
       SELECT h.unit_id, h.block FROM holds h CROSS JOIN span

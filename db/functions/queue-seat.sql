@@ -22,7 +22,7 @@ DECLARE
   v_ends     timestamptz;
   v_bstart   timestamptz;
   v_bend     timestamptz;
-  v_unit_ok  boolean;
+  bk         record;
   a          appointments;
   event_rows jsonb := '[]';
 BEGIN
@@ -48,8 +48,8 @@ BEGIN
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
   END IF;
-  -- A per-person price is charged for the whole party.
-  SELECT sv.duration_min, sv.price_pence * CASE WHEN sv.price_type = 'per_person' THEN e.party_size ELSE 1 END
+  -- The one price rule (bbo_party_price): a per-person price is charged for the whole party.
+  SELECT sv.duration_min, bbo_party_price(sv.price_type, sv.price_pence, e.party_size)
     INTO v_duration, v_price
     FROM services sv WHERE sv.store_id = v_store AND sv.id = e.service_id;
   -- The stated length, else the service's (walkInMinutes), else the default.
@@ -60,27 +60,17 @@ BEGIN
   -- What the unit is occupied for: the visit itself, no buffers (bbo_occupied_block's checks).
   SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block('{}', at, v_ends, 0, 0) b;
 
-  -- The unit lock (lockUnits): serialises writers per unit, so holds and time-off are checked
-  -- without a race. No client-token reuse check: under the entry lock a second seat of this entry
-  -- finds it assigned above, so the token's unique index only backs that up.
-  SELECT u.is_active AND u.bookable INTO v_unit_ok FROM units u WHERE u.store_id = v_store AND u.id = v_unit FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
-  END IF;
-  IF NOT v_unit_ok THEN
-    PERFORM bbo_refuse('UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable');
-  END IF;
-  IF NOT v_override THEN
-    event_rows := bbo_clear_block(v_store, v_unit, v_bstart, v_bend, at);
-  END IF;
-  -- The walk-in is in the shop and sitting down now: checked in, no deposit, nothing to pay yet.
-  INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-    starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, children,
-    high_chairs, source, is_override, preferred_area_id, client_token, created_by, checked_in_at, created_at, updated_at)
-  VALUES (v_store, v_unit, e.service_id, e.customer_id, e.guest_name, NULL, e.guest_phone,
-    at, v_ends, tstzrange(v_bstart, v_bend), 'checked_in', 'none', coalesce(v_price, 0), 0,
-    v_currency, e.party_size, 0, 0, 'walk_in', v_override, NULL, 'walk_in:' || e.id, req->>'created_by', at, at, at)
-  RETURNING * INTO a;
+  -- Booked as every door books (bbo_book_unit): the unit locked, bookable, holds and time-off clear
+  -- unless an override, the insert. The client token only backs up the entry lock: a second seat of
+  -- this entry finds it assigned above. The walk-in is in the shop and sitting down now: checked in,
+  -- no deposit, nothing to pay yet.
+  SELECT * INTO bk FROM bbo_book_unit(at => at, p_store => v_store, p_unit => v_unit, p_starts => at, p_ends => v_ends,
+    p_block => tstzrange(v_bstart, v_bend), p_status => 'checked_in', p_price => coalesce(v_price, 0), p_deposit => 0,
+    p_currency => v_currency, p_party => e.party_size, p_source => 'walk_in', p_override => v_override,
+    p_client_token => 'walk_in:' || e.id, p_created_by => req->>'created_by', p_service => e.service_id,
+    p_customer => e.customer_id, p_guest_name => e.guest_name, p_guest_phone => e.guest_phone, p_checked_in_at => at);
+  a := bk.booked;
+  event_rows := bk.event_rows;
 
   UPDATE queue_entries x SET status = 'assigned', appointment_id = a.id
    WHERE x.store_id = v_store AND x.id = e.id

@@ -23,10 +23,7 @@ BEGIN
   END IF;
 
   -- Rule 5: the row lock serialises colleagues settling at once; the second reads the first's result.
-  SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.id = (req->>'appointment_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Appointment not found');
-  END IF;
+  a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Rule 6: a no-show is never settled here.
   IF a.status = 'no_show' THEN
     PERFORM bbo_refuse('NO_SHOW_NOT_SETTLEABLE', 'A no-show is never settled here');

@@ -18,6 +18,8 @@ const MOVE = '/api/v1/bookings/appointments/reschedule';
 const SETTLE = '/api/v1/bookings/appointments/settle';
 const CLIENTS = 10;
 const MAX_RUNS = 5;
+/** Fewer kills than this prove too little: the budget must leave room for them (a starved run fails, it does not shrink to one). */
+const MIN_RUNS = 2;
 const PRICE = 3000;
 
 interface Ack {
@@ -192,6 +194,9 @@ export const crash: Proof = {
       if (p.check(r.status === 200 && isDeepStrictEqual(r.body, a.answer.body), 'a retry with the original key did not replay the original answer', `${a.path}: ${describe(r)}`)) replayed++;
     });
 
+    p.check(runs >= MIN_RUNS, 'too few kill runs to prove anything', `${runs} of at least ${MIN_RUNS}`);
+    // A kill with nothing in flight only restarts an idle server: the proof is about cut requests.
+    p.check(cut > 0, 'no request was in flight at any kill', `${runs} kills`);
     p.figure('runs (kill -9 then restart)', runs);
     p.figure('operations', 'create, move, settle');
     p.figure('acknowledged writes checked', acks.length);

@@ -15,6 +15,8 @@ import { Contract } from '../response-check.ts';
 import { MUTATIONS, NASTY_STRINGS, WRONG_TYPES, mutate, valueArb, type IdsFor, type Mutation } from '../schema-arbitrary.ts';
 
 const TARGET = Number(process.env.RELIABILITY_FUZZ_REQUESTS ?? 20_000);
+/** Fewer requests than this are not a fuzz run: a starved budget fails the proof rather than passing small. */
+const MIN_REQUESTS = Math.min(2_000, TARGET);
 const BATCH = 40;
 
 interface Planned {
@@ -170,6 +172,7 @@ export const fuzz: Proof = {
       if (defaulted.length) p.note(`documented as required but defaulted when omitted (treated as optional): ${defaulted.join(', ')}`);
       p.figure('operations fuzzed', ops.length);
       p.figure('time generating / total', `${(genMs / 1000).toFixed(1)} s / ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      p.check(sent >= MIN_REQUESTS, 'too few requests sent to prove anything', `${sent} of at least ${MIN_REQUESTS}`);
       p.figure('requests sent', sent);
       p.figure('requests per second (in-process, PostgreSQL)', Math.round(sent / ((Date.now() - started) / 1000)));
       p.figure('invalid by the document (sent / accepted)', `${invalidSent} / ${invalidAccepted}`);

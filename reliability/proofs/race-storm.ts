@@ -16,6 +16,8 @@ const MOVE = '/api/v1/bookings/appointments/reschedule';
 const SEAT = '/api/v1/bookings/queue/assign';
 const PER_ROUND = 50;
 const MAX_ROUNDS = Number(process.env.RELIABILITY_ROUNDS ?? 100);
+/** A storm of one round is one race: fewer rounds than this fail the proof instead of passing small. */
+const MIN_ROUNDS = Math.min(5, MAX_ROUNDS);
 const MIN = 60_000;
 const LOSER_CODES = new Set(['SLOT_TAKEN', 'STALE_SLOT', 'UNIT_UNAVAILABLE']);
 
@@ -226,6 +228,7 @@ export const raceStorm: Proof = {
 
     const min = Math.min(...perRound);
     const max = Math.max(...perRound);
+    p.check(rounds >= MIN_ROUNDS, 'too few rounds ran to prove anything', `${rounds} of at least ${MIN_ROUNDS}`);
     p.figure('rounds', `${rounds} of ${MAX_ROUNDS} planned, ${PER_ROUND} concurrent writes each over ${stack.servers.length} processes`);
     p.figure('mix', 'creates, reschedules, walk-in seats');
     p.figure('requests sent', sent);

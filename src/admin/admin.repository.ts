@@ -112,7 +112,7 @@ export async function eraseCustomer(q: Queryable, customer: { id: string; email:
 export async function occupiedBy(q: Queryable, storeId: string, unitId: string, start: string, end: string, now: string): Promise<string | null> {
   const res = await q.query<{ what: string }>(
     `SELECT 'appointment' AS what FROM appointments
-      WHERE store_id = $1 AND unit_id = $2 AND status NOT IN ('cancelled', 'no_show') AND NOT is_override
+      WHERE store_id = $1 AND unit_id = $2 AND bbo_occupies(status, is_override)
         AND block && tstzrange($3::timestamptz, $4::timestamptz)
      UNION ALL
      SELECT 'hold' FROM holds

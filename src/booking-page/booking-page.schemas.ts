@@ -121,6 +121,9 @@ export const ManagedBookingResponse = Type.Object({
   cancel_deadline: Nullable(Instant),
   service_name: NullableString,
   unit_name: NullableString,
+  // What is booked: a move to a hold of another variant or other add-ons is priced afresh (pricing.md).
+  variant_id: Nullable(Uuid),
+  addon_ids: Type.Array(Uuid, { description: 'the add-ons booked' }),
 });
 export type ManagedBookingResponse = Static<typeof ManagedBookingResponse>;
 

@@ -16,7 +16,7 @@ const LIVE = new Set(['pending_payment', 'confirmed']);
 
 interface Managed {
   store: Awaited<ReturnType<typeof pageStore>>;
-  row: AppointmentRow & { service_name: string | null; unit_name: string | null };
+  row: AppointmentRow & { service_name: string | null; unit_name: string | null; variant_id: string | null; addon_ids: string[] };
 }
 
 function bearer(request: FastifyRequest): string | undefined {
@@ -33,7 +33,7 @@ async function managed(deps: PageDeps, request: FastifyRequest, slug: string): P
   const res = await deps.db.query<Managed['row']>(
     `SELECT x.*, (SELECT sv.name FROM services sv WHERE sv.id = x.service_id) AS service_name,
             (SELECT u.display_name FROM units u WHERE u.id = x.unit_id) AS unit_name
-       FROM (SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2) x`,
+       FROM (SELECT ${APPOINTMENT_COLUMNS}, variant_id, addon_ids::text[] AS addon_ids FROM appointments WHERE store_id = $1 AND id = $2) x`,
     [store.id, claims.appointmentId],
   );
   const row = res.rows[0];
@@ -59,6 +59,8 @@ export async function getManagedBooking(deps: PageDeps, request: FastifyRequest,
     ...rules(m, deps.clock.now().getTime()),
     service_name: m.row.service_name,
     unit_name: m.row.unit_name,
+    variant_id: m.row.variant_id,
+    addon_ids: m.row.addon_ids,
   };
 }
 

@@ -177,3 +177,44 @@ test('reschedule keeps the old booking when the new time cannot be secured (laps
   const stolen = await manage(w, a.token, 'POST', '/reschedule', { hold_id: theirs.body.hold.id }, { 'x-page-session': held.body.page_session });
   assert.equal(stolen.status, 404);
 });
+
+test('a move that changes what is booked is priced as a fresh booking, quoted on the hold first; the deposit still due follows', async () => {
+  // The issue's haircut: 45 minutes at £30, moved onto "Long hair" (60 minutes, £38) with "Hot towel" (10 minutes, £5).
+  const w = await pageShop({ service: { duration_min: 45, price_pence: 3000, deposit_policy: JSON.stringify({ percent: 20 }) } });
+  const long = (await w.t.db.query<{ id: string }>(
+    `INSERT INTO service_variants (store_id, service_id, name, duration_min, price_pence) VALUES ($1, $2, 'Long hair', 60, 3800) RETURNING id`,
+    [w.storeId, w.serviceId])).rows[0].id;
+  const towel = (await w.t.db.query<{ id: string }>(
+    `INSERT INTO service_addons (store_id, service_id, name, extra_min, extra_pence) VALUES ($1, $2, 'Hot towel', 10, 500) RETURNING id`,
+    [w.storeId, w.serviceId])).rows[0].id;
+  const a = await book(w, T10, 'dearer@example.com');
+  assert.deepEqual([a.appointment.price_pence, a.appointment.deposit_pence, a.appointment.status], [3000, 600, 'pending_payment']);
+  const read = await manage(w, a.token);
+  assert.deepEqual([read.body.variant_id, read.body.addon_ids], [null, []]);
+
+  const held = await pageHold(w, T12, { body: { variant_id: long, addon_ids: [towel] } });
+  assert.equal(held.status, 200, JSON.stringify(held.body));
+  // The quote the page shows before the customer confirms: what a fresh booking of the hold costs.
+  assert.deepEqual([held.body.hold.price_pence, held.body.hold.deposit_pence, held.body.hold.currency], [4300, 860, 'GBP']);
+  const res = await manage(w, a.token, 'POST', '/reschedule', { hold_id: held.body.hold.id }, { 'x-page-session': held.body.page_session });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const moved = res.body.appointment;
+  assert.deepEqual([moved.id, moved.starts_at, moved.ends_at, moved.price_pence, moved.deposit_pence, moved.balance_pence, moved.status],
+    [a.appointment.id, T12, '2026-06-02T13:10:00.000Z', 4300, 860, 4300, 'pending_payment']);
+  const after = await manage(w, a.token);
+  assert.deepEqual([after.body.variant_id, after.body.addon_ids], [long, [towel]]);
+  // The change email's event carries the new price.
+  const event = await w.t.db.query(`SELECT data FROM events WHERE type = 'appointment.rescheduled' AND store_id = $1`, [w.storeId]);
+  assert.deepEqual(event.rows.map((r: any) => [r.data.price_pence, r.data.deposit_pence]), [[4300, 860]]);
+});
+
+test('a move of the same choice to another time keeps the snapshotted price, even after the service price changed', async () => {
+  const w = await pageShop({ service: { duration_min: 45, price_pence: 3000 } });
+  const a = await book(w, T10, 'same@example.com');
+  await w.t.db.query('UPDATE services SET price_pence = 9900 WHERE id = $1', [w.serviceId]);
+  const held = await pageHold(w, T12);
+  assert.equal(held.body.hold.price_pence, 9900, 'a fresh booking would cost the new price');
+  const res = await manage(w, a.token, 'POST', '/reschedule', { hold_id: held.body.hold.id }, { 'x-page-session': held.body.page_session });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual([res.body.appointment.starts_at, res.body.appointment.price_pence, res.body.appointment.status], [T12, 3000, 'confirmed']);
+});

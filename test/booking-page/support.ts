@@ -49,6 +49,8 @@ export interface HoldOptions {
   website?: string;
   ip?: string;
   app?: App;
+  /** More of the hold's body: variant_id, addon_ids, party_size. */
+  body?: Record<string, unknown>;
 }
 
 export async function pageHold(w: PageShop, startsAt: string, o: HoldOptions = {}): Promise<CallResult> {
@@ -58,7 +60,7 @@ export async function pageHold(w: PageShop, startsAt: string, o: HoldOptions = {
   if (o.session) headers['x-page-session'] = o.session;
   return callFrom(app, 'POST', `/api/v1/book/${w.slug}/holds`, o.ip, {
     headers,
-    body: { service_id: w.serviceId, unit_id: o.unitId === undefined ? null : o.unitId, starts_at: startsAt, altcha, ...(o.website !== undefined ? { website: o.website } : {}) },
+    body: { service_id: w.serviceId, unit_id: o.unitId === undefined ? null : o.unitId, starts_at: startsAt, altcha, ...(o.website !== undefined ? { website: o.website } : {}), ...o.body },
   });
 }
 

@@ -1,6 +1,6 @@
 // One appointment: its details and the front-desk actions. Each button is one action with its own
 // Idempotency-Key; settle shows the recorded outcome and needs the can_process_payments permission.
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { DiaryAppointment, Unit } from '../types.ts';
 import type { Ok } from '../../../client/index.ts';
@@ -24,6 +24,12 @@ export function AppointmentPanel(props: {
   const [moveUnit, setMoveUnit] = useState(props.unitId);
   const [moveStart, setMoveStart] = useState(hhmm(a.starts_at, tz));
   const canSettle = session.permissions.includes('can_process_payments');
+  // The guest's note is on the one-appointment read, not in the diary's list (the spec closes its fields).
+  const [note, setNote] = useState<string | null>(null);
+  useEffect(() => {
+    void api.GET('/api/v1/bookings/appointments/{appointmentId}', { params: { path: { appointmentId: a.id }, query: { store_id: session.storeId } } })
+      .then(({ data }) => setNote(data?.appointment.guest_note ?? null));
+  }, [a.id]);
   const body = { store_id: session.storeId, appointment_id: a.id };
 
   async function status(path: StatusPath, done: string) {
@@ -71,6 +77,7 @@ export function AppointmentPanel(props: {
         <dt>Payment</dt><dd>{a.payment_status.replace('_', ' ')}</dd>
         {a.guest_email && <><dt>Email</dt><dd>{a.guest_email}</dd></>}
         {a.guest_phone && <><dt>Phone</dt><dd>{a.guest_phone}</dd></>}
+        {note && <><dt>Guest's note</dt><dd data-testid="appt-guest-note">{note}</dd></>}
       </dl>
       {action.error && <p class="error" role="alert">{action.error}</p>}
       <div class="actions">

@@ -6,10 +6,10 @@ import type { Queryable } from '../../platform/db/port.ts';
 import { UNIT_COLUMNS } from '../units/unit.schemas.ts';
 import type { AppointmentDetail } from './diary.schemas.ts';
 
-/** One appointment of the store with its diary fields (and the store, unit and source), or null. */
+/** One appointment of the store with its diary fields (and the store, unit, source and guest's note), or null. */
 export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentDetail | null> {
   const res = await q.query<AppointmentDetail>(
-    `SELECT d.*, a.store_id, a.unit_id, a.source
+    `SELECT d.*, a.store_id, a.unit_id, a.source, a.guest_note
        FROM appointments a
        LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
       CROSS JOIN LATERAL bbo_diary_appointment(a, ar.name) d

@@ -1,6 +1,6 @@
 // The diary's request and response, field for field as the spec lists them.
 import { Type, type Static } from 'typebox';
-import { Instant, NullableInstant, NullableString, NullableUuid, Uuid } from '../../platform/http/schemas.ts';
+import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, Uuid } from '../../platform/http/schemas.ts';
 import { Unit } from '../units/unit.schemas.ts';
 import { TimeOffEntry } from '../time-off/time-off.schemas.ts';
 import { AppointmentFields } from '../appointments/appointments.schemas.ts';
@@ -34,12 +34,17 @@ export const DiaryAppointment = Type.Object({
 });
 export type DiaryAppointment = Static<typeof DiaryAppointment>;
 
-/** One appointment read by id: the diary appointment with the Appointment's store_id, unit_id and source. */
+/**
+ * One appointment read by id: the diary appointment with the Appointment's store_id, unit_id and
+ * source, and the note the guest wrote at checkout. The note is here and not in the diary list,
+ * whose fields the spec closes ("A diary appointment does not carry ... fields beyond those listed").
+ */
 export const AppointmentDetail = Type.Object({
   ...DiaryAppointment.properties,
   store_id: Uuid,
   unit_id: Uuid,
   source: Type.String(),
+  guest_note: Nullable(Type.String({ description: 'what the guest wrote when confirming online (at most 1000 characters); null when nothing' })),
 });
 export type AppointmentDetail = Static<typeof AppointmentDetail>;
 export const AppointmentParams = Type.Object({ appointmentId: Uuid }, { additionalProperties: false });

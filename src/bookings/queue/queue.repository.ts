@@ -240,7 +240,7 @@ const LIVE_QUEUE_SQL = `
     -- wait model sorts them.
     SELECT coalesce(json_agg(json_build_object('unit_id', unit_id, 'starts_at', bbo_iso(starts_at), 'ends_at', bbo_iso(ends_at))), '[]') AS busy
       FROM (SELECT unit_id, lower(block) AS starts_at, upper(block) AS ends_at FROM appointments
-             WHERE store_id = $1 AND status NOT IN ('cancelled', 'no_show') AND block && tstzrange($2::timestamptz, $3::timestamptz)
+             WHERE store_id = $1 AND bbo_live(status) AND block && tstzrange($2::timestamptz, $3::timestamptz)
             UNION ALL
             SELECT unit_id, starts_at, ends_at FROM holds
              WHERE store_id = $1 AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)

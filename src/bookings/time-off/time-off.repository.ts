@@ -29,7 +29,7 @@ export async function countLiveAppointmentsOverlapping(
 ): Promise<number> {
   const res = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM appointments
-      WHERE store_id = $1 AND unit_id = $2 AND status NOT IN ('cancelled', 'no_show')
+      WHERE store_id = $1 AND unit_id = $2 AND bbo_live(status)
         AND block && tstzrange($3::timestamptz, $4::timestamptz)`,
     [storeId, unitId, start, end],
   );

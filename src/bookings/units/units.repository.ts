@@ -56,7 +56,7 @@ export async function updateUnit(q: Queryable, storeId: string, unitId: string, 
 export async function countUpcomingAppointments(q: Queryable, storeId: string, unitId: string, now: Date): Promise<number> {
   const res = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM appointments
-      WHERE store_id = $1 AND unit_id = $2 AND ends_at > $3 AND status NOT IN ('cancelled', 'no_show', 'completed')`,
+      WHERE store_id = $1 AND unit_id = $2 AND ends_at > $3 AND bbo_live(status) AND status <> 'completed'`,
     [storeId, unitId, now.toISOString()],
   );
   return res.rows[0].n;

@@ -236,7 +236,7 @@ export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): P
                 CASE WHEN a.id = ANY($2::uuid[]) THEN EXISTS (
                   SELECT 1 FROM appointments b
                    WHERE b.store_id = a.store_id AND b.id <> a.id AND b.starts_at > a.starts_at
-                     AND b.status NOT IN ('cancelled', 'no_show')
+                     AND bbo_live(b.status)
                      AND ((a.customer_id IS NOT NULL AND b.customer_id = a.customer_id)
                           OR (a.customer_id IS NULL AND lower(b.guest_email) = lower(a.guest_email)))) END AS booked_again
            FROM appointments a

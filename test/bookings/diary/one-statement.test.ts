@@ -72,7 +72,7 @@ test('the units are presented as the units list presents them, in its order', as
   assert.deepEqual(res.body.units.map((c: any) => c.unit.id), [room.id, chair.id]);
 });
 
-test('a diary appointment is the one-appointment read without store_id, unit_id and source', async () => {
+test('a diary appointment is the one-appointment read without store_id, unit_id, source and guest_note', async () => {
   const area = await insertArea(t.db, store.id, 'Window');
   const id = await insertAppointment(t.db, {
     storeId: store.id, unitId: room.id, startsAt: '2026-04-03T09:00:00.123Z', endsAt: '2026-04-03T09:45:00Z', status: 'completed',
@@ -82,8 +82,8 @@ test('a diary appointment is the one-appointment read without store_id, unit_id 
   const res = await diary({ unit_id: room.id });
   const [shown] = res.body.units[0].appointments;
   const one = await call(t.app, 'GET', `/api/v1/bookings/appointments/${id}`, { token });
-  const { store_id, unit_id, source, ...rest } = one.body.appointment;
-  assert.deepEqual({ store_id, unit_id, source }, { store_id: store.id, unit_id: room.id, source: 'merchant' });
+  const { store_id, unit_id, source, guest_note, ...rest } = one.body.appointment;
+  assert.deepEqual({ store_id, unit_id, source, guest_note }, { store_id: store.id, unit_id: room.id, source: 'merchant', guest_note: null });
   assert.deepEqual(shown, rest);
   // Text and instants as written; the balance as the create answers it (4200 - 1000 - 500).
   assert.equal(shown.guest_name, TEXT);

@@ -19,6 +19,8 @@ test('hold then confirm: an online appointment with the price of service, varian
   assert.equal(held.status, 200, JSON.stringify(held.body));
   assert.deepEqual(held.body.hold, {
     id: held.body.hold.id, unit_id: w.units[0], starts_at: NINE, ends_at: '2026-06-02T09:00:00.000Z', expires_at: '2026-06-01T08:10:00.000Z',
+    // The quote: the variant's 3000 plus the add-on's 500, no deposit policy.
+    price_pence: 3500, deposit_pence: 0, currency: 'GBP',
   });
   const first = await confirm(w, held.body.hold.id, w.customer, t.app, { guest_note: 'Window seat please' });
   assert.equal(first.status, 200, JSON.stringify(first.body));
@@ -34,6 +36,14 @@ test('hold then confirm: an online appointment with the price of service, varian
   assert.deepEqual(again.body, { appointment: appt, reused: true });
   assert.equal(await count(t, 'SELECT count(*) AS n FROM appointments WHERE store_id = $1', [w.storeId]), 1);
   assert.equal(await count(t, `SELECT count(*) AS n FROM appointments WHERE id = $1 AND guest_note = 'Window seat please'`, [appt.id]), 1);
+  // The shop reads the note on the appointment (never in an event, nor the diary's list, whose fields the spec closes).
+  const read = await call(t.app, 'GET', `/api/v1/bookings/appointments/${appt.id}`, { token: w.merchant });
+  assert.equal(read.status, 200, JSON.stringify(read.body));
+  assert.equal(read.body.appointment.guest_note, 'Window seat please');
+  const day = await call(t.app, 'GET', '/api/v1/bookings/diary', { token: w.merchant, query: { store_id: w.storeId, from_date: '2026-06-02', to_date: '2026-06-02' } });
+  assert.equal(day.status, 200, JSON.stringify(day.body));
+  assert.deepEqual(day.body.units[0].appointments.map((x: any) => [x.id, 'guest_note' in x]), [[appt.id, false]]);
+  assert.equal(JSON.stringify(await eventsOf(t, w.storeId, 'appointment.created')).includes('Window seat'), false);
   assert.equal((await eventsOf(t, w.storeId, 'hold.created')).length, 1);
   const created = await eventsOf(t, w.storeId, 'appointment.created');
   assert.equal(created.length, 1);
