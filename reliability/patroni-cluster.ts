@@ -14,6 +14,8 @@ import { REPO_ROOT, sleep } from './env.ts';
 const run = promisify(execFile);
 
 export const BASE = '/tmp/bbo-patroni';
+/** Where `down` leaves the last run's logs. */
+export const LOGS = '/tmp/bbo-patroni-logs';
 export const DEPLOY = path.join(REPO_ROOT, 'deploy/patroni');
 export const ETCD_URL = 'http://127.0.0.1:23790';
 export const WRITE_URL = 'postgres://postgres@127.0.0.1:5470/postgres';
@@ -130,11 +132,16 @@ async function postgresPids(n: NodeName): Promise<number[]> {
   return [pm, ...children];
 }
 
-/** kill -9 of a node's Patroni and its PostgreSQL (postmaster and backends): the machine is gone. */
+/**
+ * kill -9 of a node's Patroni and its PostgreSQL, postmaster and every backend: the machine is gone.
+ * Patroni first (it would start PostgreSQL again); the postmaster is frozen (SIGSTOP) before its
+ * children are listed, so no backend forked in between survives as an orphan that could still answer.
+ */
 export async function killNode(n: NodeName): Promise<void> {
-  const pids = await postgresPids(n);
   stopPid(pidFile(`patroni-${n}`));
-  for (const pid of pids) {
+  const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
+  if (pm && alive(pm)) process.kill(pm, 'SIGSTOP');
+  for (const pid of await postgresPids(n)) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {
@@ -203,6 +210,12 @@ export async function clusterDown(): Promise<void> {
     for (const n of Object.keys(NODES) as NodeName[]) if ((await postgresPids(n)).length) return false;
     return !(await etcdHealthy());
   }, 10_000).catch(() => {});
+  // The logs of the last run stay readable (a failed CI run is diagnosed from them).
+  if (existsSync(BASE)) {
+    rmSync(LOGS, { recursive: true, force: true });
+    mkdirSync(LOGS, { recursive: true });
+    for (const f of ['etcd.log', 'patroni-node1.log', 'patroni-node2.log']) if (existsSync(path.join(BASE, f))) copyFileSync(path.join(BASE, f), path.join(LOGS, f));
+  }
   rmSync(BASE, { recursive: true, force: true });
 }
 
