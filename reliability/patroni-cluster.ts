@@ -150,6 +150,27 @@ export async function killNode(n: NodeName): Promise<void> {
   }
 }
 
+/**
+ * Freezes (or thaws) a replica's WAL receiver: the network between the nodes stalls, so the replica
+ * falls behind by whatever the primary writes meanwhile. Returns the pid frozen (null if none found).
+ */
+export async function freezeWalReceiver(n: NodeName, freeze: boolean, pid?: number | null): Promise<number | null> {
+  if (pid === undefined) {
+    const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
+    if (!pm) return null;
+    const out = await run('pgrep', ['-P', String(pm), '-f', 'walreceiver']).then((r) => r.stdout.trim(), () => '');
+    pid = out ? Number(out.split('\n')[0]) : null;
+  }
+  if (pid) {
+    try {
+      process.kill(pid, freeze ? 'SIGSTOP' : 'SIGCONT');
+    } catch {
+      /* gone */
+    }
+  }
+  return pid ?? null;
+}
+
 /** Starts (or restarts) a node's Patroni: on a data directory that was primary, it rewinds and follows. */
 export async function startNode(n: NodeName): Promise<void> {
   daemon(`patroni-${n}`, '/usr/bin/patroni', [path.join(BASE, `${n}.yml`)], await postgresIds());

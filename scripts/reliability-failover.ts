@@ -44,7 +44,7 @@ const watchdog = setTimeout(() => {
 }, BUDGET_MS);
 watchdog.unref();
 
-console.log(`=== failover drill (${scenario}): the primary's machine lost mid-storm, behind HAProxy and Patroni ===`);
+console.log(`=== failover drill (${scenario}): a bad day mid-storm, behind HAProxy and Patroni ===`);
 try {
   await clusterUp({ log: (line) => console.log(`  ${line}`) });
   await failoverDrill(run, scenario);

@@ -40,9 +40,18 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
   if (!lead) throw new Error('no leader to disrupt');
   switch (scenario) {
     case 'sync':
-    case 'async':
       await cluster.killNode(lead);
       return { what: `kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+    case 'async': {
+      // Replication a little behind, as over a real network under load: the replica's WAL receiver
+      // stalls for 1.5 s (well under maximum_lag_on_failover's 1 MB at this load), then the primary dies.
+      const replica = cluster.other(lead);
+      const receiver = await cluster.freezeWalReceiver(replica, true);
+      await sleep(1_500);
+      await cluster.killNode(lead);
+      await cluster.freezeWalReceiver(replica, false, receiver);
+      return { what: `replication stalled 1.5 s, then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+    }
     case 'replica-lost':
     case 'replica-lost-strict': {
       const replica = cluster.other(lead);
