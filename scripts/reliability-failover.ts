@@ -19,8 +19,11 @@ if (!SCENARIOS.includes(scenario)) {
   console.error(`unknown scenario ${scenario}; one of ${SCENARIOS.join(', ')}`);
   process.exit(2);
 }
-/** The whole drill, cluster included (about 100 s on a quiet machine); a hang past this fails it. */
-const BUDGET_MS = Number(process.env.FAILOVER_BUDGET_MS ?? 240_000);
+/**
+ * The whole drill, cluster included: about 3 minutes on this 2-core host while others' runs load it
+ * (less on a quiet one). The bound only stops a hang: past it the drill fails.
+ */
+const BUDGET_MS = Number(process.env.FAILOVER_BUDGET_MS ?? 480_000);
 
 const t0 = Date.now();
 const run = new ProofRun(`failover (${scenario})`, BUDGET_MS, WRITE_URL, null);

@@ -12,11 +12,11 @@
 import { isDeepStrictEqual } from 'node:util';
 import { http, pool } from '../client.ts';
 import { createDatabase, urlFor } from '../db.ts';
-import { sleep } from '../env.ts';
+import { SERVER_START_MS, sleep } from '../env.ts';
 import { FeedReader, Storm } from '../failover-storm.ts';
 import type { ProofRun } from '../proof.ts';
 import type { Database } from '../../src/platform/db/port.ts';
-import { ServerProcess } from '../server-process.ts';
+import { freePort, ServerProcess } from '../server-process.ts';
 import { insertStore, insertUnits, merchantToken } from '../seed.ts';
 import * as cluster from '../patroni-cluster.ts';
 import { disrupt, prepare, type Scenario } from './failover-scenarios.ts';
@@ -37,8 +37,12 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario): Promise<vo
     METRICS_TOKEN,
     RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
   };
-  const servers = await Promise.all([1, 2, 3].map((i) => ServerProcess.start({ databaseUrl: database.url, env, name: `server${i}` })));
+  // Started side by side; on a crowded machine three processes loading the service at once take a
+  // while, so they get longer than a single start would (SERVER_START_MS, or 4 minutes).
+  const servers: ServerProcess[] = [];
+  for (const i of [1, 2, 3]) servers.push(new ServerProcess({ databaseUrl: database.url, env, name: `server${i}`, port: await freePort() }));
   p.servers.push(...servers);
+  await Promise.all(servers.map((s) => s.spawn(Math.max(SERVER_START_MS, 240_000))));
   const db = database.db;
   const store = await insertStore(db, 'Failover Salon');
   const units = await insertUnits(db, store, CLIENTS);
