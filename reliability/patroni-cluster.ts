@@ -10,6 +10,8 @@ import { promisify } from 'node:util';
 import path from 'node:path';
 import pg from 'pg';
 import { REPO_ROOT, sleep } from './env.ts';
+import type { Queryable } from '../src/platform/db/port.ts';
+import { isUnavailable } from '../src/platform/db/pg-errors.ts';
 
 const run = promisify(execFile);
 
@@ -103,6 +105,34 @@ export async function leader(): Promise<NodeName | null> {
     if (lead) return lead.name as NodeName;
   }
   return null;
+}
+
+/** The leader, waited for (a failover may be under way). */
+export async function waitLeader(timeoutMs: number): Promise<NodeName> {
+  let found: NodeName | null = null;
+  await waitFor('a leader', async () => (found = await leader()) !== null, timeoutMs);
+  return found!;
+}
+
+/**
+ * A database handle that waits out an outage: a statement that fails as unavailable is sent again
+ * (a new connection, through HAProxy, to whoever is primary) for up to patienceMs. For the drill's
+ * own checks, so a primary lost while they run delays them instead of failing them.
+ */
+export function patient<T extends Queryable>(db: T, patienceMs = 60_000): Queryable {
+  return {
+    async query(sql, params, options) {
+      const deadline = Date.now() + patienceMs;
+      for (;;) {
+        try {
+          return await db.query(sql, params, options);
+        } catch (err) {
+          if (!isUnavailable(err) || Date.now() > deadline) throw err;
+          await sleep(250);
+        }
+      }
+    },
+  };
 }
 
 /** `SELECT 1` through a URL, in a fresh connection, bounded. */

@@ -18,14 +18,15 @@ export interface Disruption {
   waitMs: number;
   /** The node whose machine was lost (the drill restarts it to rejoin). */
   killed?: cluster.NodeName;
+  /** The drill did not cause the outage itself, so it cannot time it. */
+  untimed?: boolean;
   /** What an operator does afterwards (start the lost machine again), awaited before the checks. */
   recover?: () => Promise<void>;
 }
 
 /** Cluster settings the scenario needs, applied before the storm the operator's way (patronictl edit-config). */
 export async function prepare(scenario: Scenario): Promise<void> {
-  const lead = await cluster.leader();
-  if (!lead) throw new Error('no leader before the drill');
+  const lead = await cluster.waitLeader(60_000);
   if (scenario === 'async') {
     await cluster.setClusterConfig({ synchronous_mode: 'false' });
     await cluster.waitReplica(cluster.other(lead), 30_000, false);
@@ -36,12 +37,19 @@ export async function prepare(scenario: Scenario): Promise<void> {
 }
 
 export async function disrupt(scenario: Scenario): Promise<Disruption> {
-  const lead = await cluster.leader();
-  if (!lead) throw new Error('no leader to disrupt');
+  // Whoever leads now (if something else already took the primary down, the new one, once elected).
+  const lead = await cluster.waitLeader(60_000);
   switch (scenario) {
-    case 'sync':
+    case 'sync': {
+      // Only with a synchronous standby to take over: if another hand already took a machine down,
+      // killing the last primary would prove nothing. The drill then checks what the other loss did.
+      const standby = cluster.other(lead);
+      if (!(await cluster.waitReplica(standby, 30_000).then(() => true, () => false))) {
+        return { what: `no kill: ${standby} is not a running synchronous standby (lost already?); ${lead} leads`, waitMs: 60_000, killed: standby, untimed: true };
+      }
       await cluster.killNode(lead);
       return { what: `kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+    }
     case 'async': {
       // Replication a little behind, as over a real network under load: the replica's WAL receiver
       // stalls for 1.5 s (well under maximum_lag_on_failover's 1 MB at this load), then the primary dies.
