@@ -165,9 +165,12 @@ async function checkInvariants(p: ProofRun, scenario: Scenario, db: Queryable, s
   p.figure('retries replaying the first answer', `${replayed} of ${sample.length}`);
   if (scenario !== 'async') p.check(replayed === sample.length, 'a retry with its key did not replay the first answer', `${replayed} of ${sample.length}`);
 
-  // The feed read across the kill, compared with the events the new primary holds.
-  for (let i = 0; i < 20 && !(await feed.catchUp()); i++) await sleep(500);
+  // The feed read across the kill, compared with the events the new primary holds: the truth is read
+  // first and the feed caught up after, so an event committed in between (a straggler, a background
+  // step) counts as read, not as a gap; one the feed passed over is a gap whenever it was committed.
   const truth = (await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid, seq', [store])).rows.map((r) => r.id);
+  for (let i = 0; i < 20 && !(await feed.catchUp()); i++) await sleep(500);
+  const later = new Set((await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1', [store])).rows.map((r) => r.id));
   const seen = new Set<string>();
   let repeats = 0;
   for (const id of feed.ids) {
@@ -175,13 +178,14 @@ async function checkInvariants(p: ProofRun, scenario: Scenario, db: Queryable, s
     seen.add(id);
   }
   const gaps = truth.filter((id) => !seen.has(id)).length;
-  const phantoms = feed.ids.filter((id) => !truth.includes(id)).length;
+  const phantoms = feed.ids.filter((id) => !later.has(id)).length;
   const inOrder = isDeepStrictEqual(feed.ids.filter((id) => truth.includes(id)), truth.filter((id) => seen.has(id)));
   p.figure('events feed: read / on the primary / gaps / repeats / read but gone', `${feed.ids.length} / ${truth.length} / ${gaps} / ${repeats} / ${phantoms}`);
   p.check(gaps === 0, 'the events feed skipped events across the failover', String(gaps));
   p.check(repeats === 0, 'the events feed repeated events across the failover', String(repeats));
   p.check(inOrder, 'the events feed is out of order across the failover');
   if (scenario !== 'async') p.check(phantoms === 0, 'the feed served events the new primary does not have', String(phantoms));
+  if (gaps) p.note(`events the feed did not serve: ${truth.filter((id) => !seen.has(id)).slice(0, 3).join(', ')}`);
 }
 
 /** The background consumers (webhook dispatcher, message planner) passed every event on the new primary. */
