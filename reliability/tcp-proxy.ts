@@ -40,7 +40,10 @@ export class TcpProxy {
   }
 
   private pipe(client: net.Socket) {
-    const upstream = net.connect(this.targetPort, this.targetHost);
+    // A directory as the host is PostgreSQL's Unix socket there (the embedded engine listens only on one).
+    const upstream = this.targetHost.startsWith('/')
+      ? net.connect(`${this.targetHost}/.s.PGSQL.${this.targetPort}`)
+      : net.connect(this.targetPort, this.targetHost);
     for (const s of [client, upstream]) {
       this.sockets.add(s);
       s.on('close', () => this.sockets.delete(s));
@@ -74,7 +77,8 @@ export class TcpProxy {
   async cut(): Promise<void> {
     const server = this.server;
     this.server = null;
-    for (const s of this.sockets) s.resetAndDestroy();
+    // A reset where there is TCP; a Unix socket (the upstream of the embedded engine) cannot be reset, only closed.
+    for (const s of this.sockets) (s.remoteAddress ? s.resetAndDestroy() : s.destroy());
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }

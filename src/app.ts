@@ -139,7 +139,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('metrics', metrics);
   if (metrics) {
     const pool = (db as { pool?: unknown }).pool;
-    if (pool && typeof pool === 'object' && 'totalCount' in pool) metrics.addPool('primary', pool as any);
+    if (pool && typeof pool === 'object' && 'totalCount' in pool) metrics.addPool('primary', pool as any, (db as { health?: any }).health);
     metrics.addCacheSource(() => availabilityCache(db)?.stats() ?? null);
     const reads = deps.reads;
     if (reads) {

@@ -89,7 +89,7 @@ const messagesDb = await ownConnections(config.workerEnabled && config.messages.
 // GET /metrics reports each pool of this process (pg.Pool's total, idle and waiting counts).
 for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worker', workerDb], ['messages_worker', messagesDb]] as const) {
   const pool = handle && handle !== db ? (handle as { pool?: any }).pool : null;
-  if (pool) app.metrics?.addPool(name, pool);
+  if (pool) app.metrics?.addPool(name, pool, (handle as { health?: any }).health);
 }
 const messagesWorker = config.workerEnabled && config.messages.worker
   ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), gate: background })

@@ -13,6 +13,9 @@ export const PG = {
   // A string PostgreSQL cannot store: a NUL character (\u0000) in text, or one the encoding lacks.
   characterNotInRepertoire: '22021',
   untranslatableCharacter: '22P05',
+  // A write on a server in recovery: after a switchover or failover, the old primary (demoted) until
+  // HAProxy's check moves new connections to the new one.
+  readOnlyTransaction: '25006',
   // Ours, not PostgreSQL's: a write function refused the request (bbo_refuse, db/functions/write-helpers.sql).
   domainRefusal: 'BB001',
 } as const;
@@ -45,13 +48,34 @@ export function isRetryable(err: unknown): boolean {
 
 const CONNECTION_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH']);
 
-/** The database cannot be reached (or went away mid-query). */
-export function isUnavailable(err: unknown): boolean {
+/**
+ * Why the database could not answer, as a bounded label (the metrics' `reason`):
+ * - connection: no connection, or it was lost mid-statement (a network errno, class 08, pg's own
+ *   "Connection terminated" while the server or the proxy in front of it went away);
+ * - shutdown: the server is stopping or starting (57P01 admin shutdown, 57P02 crash shutdown,
+ *   57P03 cannot connect now: a node being promoted, demoted or recovering);
+ * - read_only: a write reached a server that is no longer the primary (25006, a demoted node still
+ *   reachable for an instant after a switchover);
+ * - timeout: no answer in time (connecting, or the adapter's read timeout);
+ * - overloaded: 53300 too many connections.
+ */
+export type UnavailableReason = 'connection' | 'shutdown' | 'read_only' | 'timeout' | 'overloaded';
+
+export function unavailableReason(err: unknown): UnavailableReason | null {
   const e = err as { code?: unknown; message?: unknown } | null;
-  if (!e) return false;
+  if (!e || typeof e !== 'object') return null;
   const code = typeof e.code === 'string' ? e.code : '';
-  if (CONNECTION_ERRNOS.has(code)) return true;
-  if (code.startsWith('08') || code === '57P01' || code === '57P02' || code === '57P03' || code === '53300') return true;
   const message = typeof e.message === 'string' ? e.message : '';
-  return /Connection terminated|connection timeout|timeout exceeded when trying to connect|Client has encountered a connection error|Query read timeout/i.test(message);
+  if (code === 'ETIMEDOUT' || /connection timeout|timeout exceeded when trying to connect|Query read timeout/i.test(message)) return 'timeout';
+  if (CONNECTION_ERRNOS.has(code) || code.startsWith('08')) return 'connection';
+  if (code === '57P01' || code === '57P02' || code === '57P03') return 'shutdown';
+  if (code === PG.readOnlyTransaction) return 'read_only';
+  if (code === '53300') return 'overloaded';
+  if (/Connection terminated|Client has encountered a connection error/i.test(message)) return 'connection';
+  return null;
+}
+
+/** The database cannot be reached, went away mid-query, or is not (or no longer) the primary. */
+export function isUnavailable(err: unknown): boolean {
+  return unavailableReason(err) !== null;
 }

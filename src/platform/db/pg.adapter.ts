@@ -2,7 +2,7 @@
 import pg from 'pg';
 import type { Database, QueryOptions, QueryResult, Row } from './port.ts';
 import { valueParsers } from './value-parsers.ts';
-import { isUnavailable } from './pg-errors.ts';
+import { isUnavailable, unavailableReason, type UnavailableReason } from './pg-errors.ts';
 
 const types = {
   getTypeParser(oid: number, format?: string) {
@@ -51,6 +51,37 @@ export interface PgOptions {
   onError?: (err: Error) => void;
   /** How long a statement may take before it fails as unavailable; 15 s unless a test says less. */
   queryTimeoutMs?: number;
+  /** How long opening a connection may take before it fails as unavailable; 5 s unless a test says less. */
+  connectTimeoutMs?: number;
+}
+
+/**
+ * What a pool has lived through since start, for GET /metrics (cumulative counts). A failover reads
+ * as a burst of unavailable errors, connections dropped, and as many opened again once a primary
+ * answers: the pool reconnects by itself, on the next checkout.
+ */
+export interface PoolHealth {
+  /** Connections opened (the first ones, and every reconnect after one was dropped). */
+  opened: number;
+  /** Attempts to open a connection that failed (refused, reset, timed out, the server starting). */
+  connectFailures: number;
+  /** Connections thrown away because they were lost, timed out or reached a server no longer primary. */
+  dropped: number;
+  /** Statements (or checkouts) that failed because the database was unavailable, by reason. */
+  unavailable: Record<UnavailableReason, number>;
+}
+
+export const newPoolHealth = (): PoolHealth => ({
+  opened: 0,
+  connectFailures: 0,
+  dropped: 0,
+  unavailable: { connection: 0, shutdown: 0, read_only: 0, timeout: 0, overloaded: 0 },
+});
+
+function noteUnavailable(health: PoolHealth, err: unknown): boolean {
+  const reason = unavailableReason(err);
+  if (reason) health.unavailable[reason]++;
+  return reason !== null;
 }
 
 /**
@@ -62,8 +93,16 @@ export interface PgOptions {
  * connection drops emits 'error' (the pool listens only to idle clients); unheard, that event would
  * crash the process, so it is heard here and the client dropped.
  */
-async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>): Promise<T> {
-  const client = await pool.connect();
+async function withClient<T>(pool: pg.Pool, health: PoolHealth, fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>): Promise<T> {
+  let client: pg.PoolClient;
+  try {
+    client = await pool.connect();
+  } catch (err) {
+    // No primary behind the address (refused, reset by HAProxy, 57P03 while a node starts) or no
+    // answer within the connect timeout: the caller answers 503, the next checkout tries again.
+    if (noteUnavailable(health, err)) health.connectFailures++;
+    throw err;
+  }
   let broken: Error | undefined;
   const onError = (err: Error) => {
     broken ??= err;
@@ -72,10 +111,11 @@ async function withClient<T>(pool: pg.Pool, fn: (client: pg.PoolClient, drop: (e
   try {
     return await fn(client, onError);
   } catch (err) {
-    if (!broken && isUnavailable(err)) broken = err as Error;
+    if (noteUnavailable(health, err) && !broken) broken = err as Error;
     throw err;
   } finally {
     client.removeListener('error', onError);
+    if (broken) health.dropped++;
     client.release(broken);
   }
 }
@@ -103,19 +143,32 @@ function run(client: pg.PoolClient, config: pg.QueryConfig | string, timeoutMs: 
   });
 }
 
-export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
+export function openPg(options: PgOptions): Database & { pool: pg.Pool; health: PoolHealth } {
   const statement = options.prepare === false ? unnamed : named;
   const timeoutMs = options.queryTimeoutMs ?? QUERY_TIMEOUT_MS;
+  const health = newPoolHealth();
   const pool = new pg.Pool({
     connectionString: options.connectionString,
     max: options.poolSize,
     types: types as any,
     options: SESSION_OPTIONS,
-    connectionTimeoutMillis: 5_000,
+    // Also bounds the wait for a free connection of the pool: a request never queues without end.
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
     idleTimeoutMillis: 30_000,
+    // A machine that vanishes sends no reset: TCP keepalive lets the kernel notice a dead idle peer.
+    keepAlive: true,
+    keepAliveInitialDelayMillis: 10_000,
   });
-  // An idle client losing its connection must not crash the process; the next checkout reconnects.
-  pool.on('error', (err) => options.onError?.(err));
+  pool.on('connect', () => {
+    health.opened++;
+  });
+  // An idle client losing its connection must not crash the process; the pool removes it and the
+  // next checkout reconnects (through HAProxy: to whichever node is primary by then).
+  pool.on('error', (err) => {
+    health.dropped++;
+    noteUnavailable(health, err);
+    options.onError?.(err);
+  });
 
   const wrap = (result: pg.QueryResult): QueryResult<any> => ({
     rows: result.rows as Row[],
@@ -125,11 +178,12 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
   return {
     engine: 'pg',
     pool,
+    health,
     async query(sql, params, options) {
-      return withClient(pool, (client) => run(client, statement(sql, params, options), timeoutMs).then(wrap));
+      return withClient(pool, health, (client) => run(client, statement(sql, params, options), timeoutMs).then(wrap));
     },
     async transaction(fn) {
-      return withClient(pool, async (client, drop) => {
+      return withClient(pool, health, async (client, drop) => {
         await run(client, 'BEGIN', timeoutMs);
         try {
           const result = await fn({ query: async (sql, params, options) => wrap(await run(client, statement(sql, params, options), timeoutMs)) });
@@ -146,10 +200,10 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool } {
       });
     },
     async exec(sql) {
-      await withClient(pool, (client) => run(client, sql, timeoutMs));
+      await withClient(pool, health, (client) => run(client, sql, timeoutMs));
     },
     async ping() {
-      await withClient(pool, (client) => run(client, 'SELECT 1', timeoutMs));
+      await withClient(pool, health, (client) => run(client, 'SELECT 1', timeoutMs));
     },
     async close() {
       await pool.end();

@@ -7,7 +7,12 @@
 // - a replica that does not answer, is not a standby, or lags more than maxLagMs is skipped, and
 //   used again once it answers (after a short hold-down);
 // - a statement the replica fails to run (gone, or cancelled by a recovery conflict) runs again on
-//   the primary: the client never sees the replica's trouble.
+//   the primary: the client never sees the replica's trouble;
+// - across a failover the server behind DATABASE_READ_URL changes (HAProxy's /replica check: the old
+//   replica was promoted, the old primary rejoins after pg_rewind on a new timeline). A replay
+//   position is a lower bound for one server only, so it is forgotten when the replica is lost and
+//   when the poll answers from another server; a position remembered from the old timeline then only
+//   keeps its reads on the primary (never waits) until the stickiness ends or the replica passes it.
 import type { Database, QueryOptions } from './port.ts';
 import { isRetryable, isUnavailable } from './pg-errors.ts';
 import { maxLsn, parseLsn } from './wal-position.ts';
@@ -50,6 +55,7 @@ export interface ReadRouterOptions {
 }
 
 const POLL_SQL = `SELECT pg_is_in_recovery() AS standby,
+  coalesce(host(inet_server_addr()), 'local') || ':' || coalesce(inet_server_port(), 0) || '@' || pg_postmaster_start_time() AS server,
   pg_last_wal_replay_lsn()::text AS replay,
   CASE WHEN pg_last_wal_receive_lsn() IS NOT DISTINCT FROM pg_last_wal_replay_lsn() THEN 0
        ELSE (extract(epoch FROM clock_timestamp() - pg_last_xact_replay_timestamp()) * 1000)::float8 END AS lag_ms`;
@@ -61,6 +67,8 @@ export class ReadRouter {
   private readonly o: ReadRouterOptions;
   private readonly now: () => number;
   private downSince = 0;
+  /** Which server the last poll reached (address, port, start time): its replay position is only valid for it. */
+  private server: string | null = null;
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private readonly counts: ReadRoutingStats = {
@@ -120,10 +128,14 @@ export class ReadRouter {
 
   private async pollOnce(): Promise<void> {
     try {
-      const { rows } = await this.o.replica.query<{ standby: boolean; replay: string | null; lag_ms: number | null }>(POLL_SQL);
+      const { rows } = await this.o.replica.query<{ standby: boolean; server?: string; replay: string | null; lag_ms: number | null }>(POLL_SQL);
       const row = rows[0];
       const replay = parseLsn(row.replay);
       if (!row.standby || replay === null) return this.markDown('not a standby (pg_last_wal_replay_lsn() is null)');
+      const server = row.server ?? null;
+      // Another server answers now (a failover moved the replica): its own position, not the larger one.
+      if (server !== this.server) this.state.replay = null;
+      this.server = server;
       this.state.replay = replay > (this.state.replay ?? 0n) ? replay : this.state.replay;
       this.state.lagMs = row.lag_ms === null ? null : Math.max(0, Number(row.lag_ms));
       if (!this.state.up && this.now() - this.downSince >= HOLD_DOWN_MS) {
@@ -137,6 +149,8 @@ export class ReadRouter {
 
   private markDown(reason: string): void {
     this.downSince = this.now();
+    // Whatever answers next may be another server (after a failover): start its position afresh.
+    this.state.replay = null;
     if (!this.state.up) return;
     this.state.up = false;
     this.o.onStateChange?.(this.state, reason);

@@ -15,6 +15,14 @@ export interface PoolLike {
   readonly waitingCount: number;
 }
 
+/** What a pool has lived through (pg.adapter.ts's PoolHealth): cumulative counts since start. */
+export interface PoolHealthLike {
+  readonly opened: number;
+  readonly connectFailures: number;
+  readonly dropped: number;
+  readonly unavailable: Readonly<Record<string, number>>;
+}
+
 /** The read replica's routing, as its router counts it (cumulative counts since start). */
 export interface ReplicaFacts {
   up: boolean;
@@ -50,6 +58,7 @@ const LATENCY_BUCKETS = [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5
 export class Metrics {
   readonly registry = new Registry();
   private readonly pools = new Map<string, PoolLike>();
+  private readonly poolHealth = new Map<string, PoolHealthLike>();
   private readonly caches = new Set<() => CacheFacts | null>();
   private replica: (() => ReplicaFacts) | null = null;
   private backlog: (() => Promise<BacklogFacts>) | null = null;
@@ -89,6 +98,33 @@ export class Metrics {
     poolGauge('bbo_db_pool_connections', 'Connections the pool holds (busy and idle).', (p) => p.totalCount);
     poolGauge('bbo_db_pool_idle_connections', 'Connections the pool holds that are idle.', (p) => p.idleCount);
     poolGauge('bbo_db_pool_waiting_requests', 'Callers waiting for a connection of the pool.', (p) => p.waitingCount);
+
+    // A failover, as the service lives it: errors while there is no primary, connections dropped,
+    // and as many opened again (the reconnects) once HAProxy sends them to the new one.
+    const healthCounter = (name: string, help: string, read: (h: PoolHealthLike) => number) =>
+      new Counter({
+        name,
+        help,
+        labelNames: ['pool'],
+        registers,
+        collect() {
+          this.reset();
+          for (const [pool, h] of self.poolHealth) this.inc({ pool }, read(h));
+        },
+      });
+    healthCounter('bbo_db_connections_opened_total', 'Connections the pool opened: the first ones and every reconnect after one was dropped.', (h) => h.opened);
+    healthCounter('bbo_db_connect_failures_total', 'Attempts to open a connection that failed (refused, reset, timed out, server starting).', (h) => h.connectFailures);
+    healthCounter('bbo_db_connections_dropped_total', 'Connections thrown away as broken: lost, timed out, or on a server no longer primary.', (h) => h.dropped);
+    new Counter({
+      name: 'bbo_db_unavailable_errors_total',
+      help: 'Statements or checkouts that failed because the database was unavailable, by reason (connection, shutdown, read_only, timeout, overloaded); requests answer 503 SERVICE_UNAVAILABLE.',
+      labelNames: ['pool', 'reason'],
+      registers,
+      collect() {
+        this.reset();
+        for (const [pool, h] of self.poolHealth) for (const [reason, n] of Object.entries(h.unavailable)) this.inc({ pool, reason }, n);
+      },
+    });
 
     new Gauge({
       name: 'bbo_replica_up',
@@ -179,8 +215,9 @@ export class Metrics {
   }
 
   /** A connection pool to report as `pool="name"` (primary, replica, webhook_worker, ...). The last one of a name wins. */
-  addPool(name: string, pool: PoolLike): void {
+  addPool(name: string, pool: PoolLike, health?: PoolHealthLike): void {
     this.pools.set(name, pool);
+    if (health) this.poolHealth.set(name, health);
   }
 
   /** The read replica's router (read at each scrape). */

@@ -1,0 +1,94 @@
+// The bad days the failover drill can stage (scripts/reliability-failover.ts --scenario=NAME).
+// `sync` is the one CI runs; the others were run once and recorded (docs/decisions/failover.md):
+// - sync: the primary's machine lost (kill -9 of its Patroni and PostgreSQL), synchronous replication;
+// - async: the same with synchronous_mode off: how many acknowledged creates are lost;
+// - replica-lost / replica-lost-strict: the synchronous standby's machine lost, with
+//   synchronous_mode_strict false (the primary goes on alone) or true (writes stop until it is back);
+// - etcd-lost: the configuration store lost (Patroni demotes the primary: no leader key, no primary);
+// - haproxy-restart: HAProxy stopped and started again (every connection cut at once).
+import * as cluster from '../patroni-cluster.ts';
+import { sleep } from '../env.ts';
+
+export const SCENARIOS = ['sync', 'async', 'replica-lost', 'replica-lost-strict', 'etcd-lost', 'haproxy-restart'] as const;
+export type Scenario = (typeof SCENARIOS)[number];
+
+export interface Disruption {
+  what: string;
+  /** How long the drill waits for a write to succeed before recovering by hand. */
+  waitMs: number;
+  /** The node whose machine was lost (the drill restarts it to rejoin). */
+  killed?: cluster.NodeName;
+  /** The drill did not cause the outage itself, so it cannot time it. */
+  untimed?: boolean;
+  /** What an operator does afterwards (start the lost machine again), awaited before the checks. */
+  recover?: () => Promise<void>;
+}
+
+/** Cluster settings the scenario needs, applied before the storm the operator's way (patronictl edit-config). */
+export async function prepare(scenario: Scenario): Promise<void> {
+  const lead = await cluster.waitLeader(60_000);
+  if (scenario === 'async') {
+    await cluster.setClusterConfig({ synchronous_mode: 'false' });
+    await cluster.waitReplica(cluster.other(lead), 30_000, false);
+    // Give Patroni a moment to clear synchronous_standby_names on the primary.
+    await sleep(3_000);
+  }
+  if (scenario === 'replica-lost-strict') await cluster.setClusterConfig({ synchronous_mode_strict: 'true' });
+}
+
+export async function disrupt(scenario: Scenario): Promise<Disruption> {
+  // Whoever leads now (if something else already took the primary down, the new one, once elected).
+  const lead = await cluster.waitLeader(60_000);
+  switch (scenario) {
+    case 'sync': {
+      // Only with a synchronous standby to take over: if another hand already took a machine down,
+      // killing the last primary would prove nothing. The drill then checks what the other loss did.
+      const standby = cluster.other(lead);
+      if (!(await cluster.waitReplica(standby, 30_000).then(() => true, () => false))) {
+        return { what: `no kill: ${standby} is not a running synchronous standby (lost already?); ${lead} leads`, waitMs: 60_000, killed: standby, untimed: true };
+      }
+      await cluster.killNode(lead);
+      return { what: `kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+    }
+    case 'async': {
+      // Replication a little behind, as over a real network under load: the replica's WAL receiver
+      // stalls for 1.5 s (well under maximum_lag_on_failover's 1 MB at this load), then the primary dies.
+      const replica = cluster.other(lead);
+      const receiver = await cluster.freezeWalReceiver(replica, true);
+      await sleep(1_500);
+      await cluster.killNode(lead);
+      await cluster.freezeWalReceiver(replica, false, receiver);
+      return { what: `replication stalled 1.5 s, then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+    }
+    case 'replica-lost':
+    case 'replica-lost-strict': {
+      const replica = cluster.other(lead);
+      await cluster.killNode(replica);
+      return {
+        what: `kill -9 of ${replica}'s Patroni and PostgreSQL (the synchronous standby)`,
+        waitMs: 20_000,
+        killed: replica,
+        recover: async () => {
+          await cluster.startNode(replica);
+          await cluster.waitReplica(replica, 90_000);
+        },
+      };
+    }
+    case 'etcd-lost':
+      cluster.killEtcd();
+      return {
+        what: 'kill -9 of etcd (the only member)',
+        // Long enough for Patroni to give up on the leader key (retry_timeout, ttl) and demote.
+        waitMs: 25_000,
+        recover: async () => {
+          cluster.startEtcd();
+          await cluster.waitWritable(60_000);
+        },
+      };
+    case 'haproxy-restart':
+      cluster.killHaproxy();
+      await sleep(500);
+      await cluster.startHaproxy();
+      return { what: 'HAProxy killed and started again 0.5 s later', waitMs: 30_000 };
+  }
+}
