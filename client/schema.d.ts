@@ -557,6 +557,24 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/imports/customers": {
+    /**
+     * Import customers from a CSV file
+     * @description Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["importCustomers"];
+  };
+  "/api/v1/imports/appointments": {
+    /**
+     * Import appointments from a CSV file
+     * @description Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store's time zone), minutes (else the service's length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. Appointments that ended before now are imported as completed. No message is sent to customers.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["importAppointments"];
+  };
 }
 
 export interface webhooks {
@@ -748,6 +766,13 @@ export interface webhooks {
      * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
      */
     post: operations["event_webhook_endpoint_disabled"];
+  };
+  "customer.created": {
+    /**
+     * customer.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_created"];
   };
 }
 
@@ -7196,6 +7221,130 @@ export interface operations {
     };
   };
   /**
+   * Import customers from a CSV file
+   * @description Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  importCustomers: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description true: check every row and answer the report, writing nothing */
+        dry_run?: boolean;
+        /** @description JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; for columns whose names the import does not recognise */
+        mapping?: string;
+      };
+    };
+    /** @description The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns */
+    requestBody: {
+      content: {
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            dry_run: boolean;
+            /** @description Rows under the header */
+            rows: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Rows not written because of an error (each listed in errors) */
+            skipped: number;
+            errors: {
+                /** @description The line of the file (the header is line 1) */
+                row: number;
+                /** @description The field at fault (or "row") */
+                field: string;
+                /** @description A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME... */
+                code: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Import appointments from a CSV file
+   * @description Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store's time zone), minutes (else the service's length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. Appointments that ended before now are imported as completed. No message is sent to customers.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  importAppointments: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description true: check every row and answer the report, writing nothing */
+        dry_run?: boolean;
+        /** @description JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; for columns whose names the import does not recognise */
+        mapping?: string;
+      };
+    };
+    /** @description The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns */
+    requestBody: {
+      content: {
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            dry_run: boolean;
+            /** @description Rows under the header */
+            rows: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Rows not written because of an error (each listed in errors) */
+            skipped: number;
+            errors: {
+                /** @description The line of the file (the header is line 1) */
+                row: number;
+                /** @description The field at fault (or "row") */
+                field: string;
+                /** @description A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME... */
+                code: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * appointment.created event
    * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
    */
@@ -8427,6 +8576,11 @@ export interface operations {
             blocked_channels?: string[];
             /** @description The fields this change changed */
             changed_fields: string[];
+            /**
+             * @description Present when an import made the change (src/imports/)
+             * @constant
+             */
+            source?: "import";
           };
         };
       };
@@ -9471,6 +9625,61 @@ export interface operations {
              * @description ISO 8601 instant
              */
             updated_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A customer new to the platform, created by an import (src/imports/); no message is sent */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            name: string | null;
+            phone: string | null;
+            email: string | null;
+            /**
+             * @description How the customer arrived (today only an import emits this)
+             * @constant
+             */
+            source: "import";
           };
         };
       };
