@@ -575,6 +575,15 @@ export interface paths {
      */
     post: operations["importAppointments"];
   };
+  "/api/v1/reports/summary": {
+    /**
+     * Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day
+     * @description Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["reportSummary"];
+  };
 }
 
 export interface webhooks {
@@ -7328,6 +7337,91 @@ export interface operations {
                 message: string;
               }[];
           };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day
+   * @description Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  reportSummary: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description A store-local date, YYYY-MM-DD */
+        from: string;
+        /** @description The last store-local day of the range (inclusive); at most 366 days after from */
+        to: string;
+        group_by?: "unit" | "service" | "day";
+      };
+    };
+    responses: {
+      /** @description The groups, in key order */
+      200: {
+        content: {
+          "application/json": {
+            from: string;
+            to: string;
+            group_by: string;
+            /** @description The store's IANA zone: days are its local days */
+            timezone: string;
+            currency: string;
+            groups: ({
+                /** @description The unit's or service's id, or the date (YYYY-MM-DD); null: appointments without a service */
+                key: string | null;
+                /** @description The unit's or service's name; null by day */
+                label: string | null;
+                /** @description Appointments starting in the range, in any state but pending payment */
+                appointments: number;
+                /** @description Completed */
+                completed: number;
+                /** @description Checked in and not yet completed */
+                checked_in: number;
+                /** @description Cancelled (cancelled_by_customer + cancelled_by_shop) */
+                cancelled: number;
+                /** @description Cancelled by the customer */
+                cancelled_by_customer: number;
+                /** @description Cancelled by the shop (or its deposit sweep) */
+                cancelled_by_shop: number;
+                /** @description Marked no-show */
+                no_show: number;
+                /** @description no_show / (completed + checked_in + no_show), 4 decimal places; 0 when that is 0 */
+                no_show_rate: number;
+                /** @description Minutes of appointments not cancelled (start to end, without buffers) */
+                booked_minutes: number;
+                /** @description The unit's opening hours in the range less its time-off; null by service */
+                working_minutes: number | null;
+                /** @description booked_minutes / working_minutes, 4 decimal places; null by service or when working_minutes is 0 */
+                utilisation: number | null;
+                /** @description Prices of appointments not cancelled */
+                revenue_booked_pence: number;
+                /** @description Money taken for these appointments: deposits paid and balances settled */
+                revenue_settled_pence: number;
+                /** @description ISO 4217, the store's */
+                currency: string;
+                /** @description Customers whose first appointment at the store (not cancelled) is in this group */
+                new_customers: number;
+                /** @description Other customers with an appointment (not cancelled) in this group */
+                returning_customers: number;
+              })[];
+          };
+          "text/csv": string;
         };
       };
       /** @description Every non-2xx answer */

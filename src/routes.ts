@@ -33,6 +33,7 @@ import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposit
 import { onlineRoutes } from './bookings/online/online.routes.ts';
 import { bookingPage } from './booking-page/booking-page.plugin.ts';
 import { importsRoutes } from './imports/imports.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -68,4 +69,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(bookingPage);
   // Imports: customers and appointments from CSV files (src/imports).
   await app.register(importsRoutes, { prefix: '/api/v1/imports' });
+  // Reports: the summary of a range of the store's days (src/reports).
+  await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
 }
