@@ -584,6 +584,20 @@ export interface paths {
      */
     get: operations["reportSummary"];
   };
+  "/api/v1/bookings/units/{unitId}/calendar-feed": {
+    /**
+     * The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars
+     * @description The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["getUnitCalendarFeed"];
+    /**
+     * Rotate the unit's calendar feed: a new URL; the old one answers 404 at once
+     * @description Merchant token, scope merchant:write.
+     */
+    post: operations["rotateUnitCalendarFeed"];
+  };
 }
 
 export interface webhooks {
@@ -5774,6 +5788,8 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+              calendar_feed_contacts: boolean;
             };
           };
         };
@@ -5825,6 +5841,8 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+          calendar_feed_contacts?: boolean;
         };
       };
     };
@@ -5860,6 +5878,8 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+              calendar_feed_contacts: boolean;
             };
           };
         };
@@ -7422,6 +7442,78 @@ export interface operations {
               })[];
           };
           "text/csv": string;
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars
+   * @description The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  getUnitCalendarFeed: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The unit's secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit's diary */
+            url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Rotate the unit's calendar feed: a new URL; the old one answers 404 at once
+   * @description Merchant token, scope merchant:write.
+   */
+  rotateUnitCalendarFeed: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The unit's secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit's diary */
+            url: string;
+          };
         };
       };
       /** @description Every non-2xx answer */

@@ -34,6 +34,7 @@ import { onlineRoutes } from './bookings/online/online.routes.ts';
 import { bookingPage } from './booking-page/booking-page.plugin.ts';
 import { importsRoutes } from './imports/imports.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
+import { calendarFeedFileRoutes, calendarFeedRoutes } from './bookings/calendar-feeds/calendar-feeds.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -71,4 +72,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(importsRoutes, { prefix: '/api/v1/imports' });
   // Reports: the summary of a range of the store's days (src/reports).
   await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
+  // Each unit's secret calendar feed: its URL and rotation, and the public /feeds/{token}.ics.
+  await app.register(calendarFeedRoutes, { prefix: '/api/v1/bookings/units' });
+  await app.register(calendarFeedFileRoutes);
 }
