@@ -1,6 +1,6 @@
 // GET/POST /api/v1/bookings/units/{unitId}/calendar-feed (the URL, a rotation) and the public feed
 // GET /feeds/{token}.ics that calendars subscribe to.
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { auth } from '../../platform/auth/guard.ts';
@@ -14,11 +14,11 @@ const FeedUrl = Type.Object(
   { additionalProperties: false },
 );
 
-/** The origin the caller reached us on, for an absolute URL a calendar app can subscribe to. */
-const originOf = (request: FastifyRequest) => `${request.protocol}://${request.host}`;
 
 export async function calendarFeedRoutes(app: FastifyInstance) {
   const secret = app.deps.config.authSecret;
+  // PUBLIC_URL: where calendars reach this service (an absolute URL they can subscribe to).
+  const origin = app.deps.config.bookingPage.publicUrl;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
   api.get('/:unitId/calendar-feed', {
     config: { auth: auth.merchantRead() },
@@ -30,7 +30,7 @@ export async function calendarFeedRoutes(app: FastifyInstance) {
       params: UnitParams,
       response: { 200: FeedUrl },
     },
-  }, async (request) => feedUrl(merchantContext(request), secret, originOf(request), request.params.unitId));
+  }, async (request) => feedUrl(merchantContext(request), secret, origin, request.params.unitId));
 
   api.post('/:unitId/calendar-feed', {
     config: { auth: auth.merchantWrite() },
@@ -41,7 +41,7 @@ export async function calendarFeedRoutes(app: FastifyInstance) {
       params: UnitParams,
       response: { 200: FeedUrl },
     },
-  }, async (request) => rotateFeed(merchantContext(request), secret, originOf(request), request.params.unitId));
+  }, async (request) => rotateFeed(merchantContext(request), secret, origin, request.params.unitId));
 }
 
 /** The feed itself: public (the token is the credential), hidden from the API document. */
