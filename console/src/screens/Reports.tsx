@@ -43,16 +43,18 @@ export function Reports() {
   }, [period, day]);
 
   async function download() {
-    const { response } = await api.GET('/api/v1/reports/summary', {
+    const { data, response } = await api.GET('/api/v1/reports/summary', {
       params: { query: { store_id: session.storeId, from: range.current[0], to: range.current[1], group_by: 'unit' } },
       headers: { accept: 'text/csv' },
       parseAs: 'blob',
     });
-    if (!response.ok) return setError('Could not download the CSV');
-    const url = URL.createObjectURL(await response.blob());
+    if (!response.ok || !data) return setError('Could not download the CSV');
+    const url = URL.createObjectURL(data as unknown as Blob);
     const a = Object.assign(document.createElement('a'), { href: url, download: `report-${range.current[0]}-${range.current[1]}.csv` });
+    document.body.append(a);
     a.click();
-    URL.revokeObjectURL(url);
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
   return (
