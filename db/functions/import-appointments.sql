@@ -25,9 +25,10 @@ DECLARE
   a          appointments;
   v_code     text;
   v_msg      text;
-  results    jsonb := '[]';
-  audit_rows jsonb := '[]';
-  event_rows jsonb := '[]';
+  -- Arrays, appended in place: concatenating jsonb values copies the whole of them every row.
+  results    jsonb[] := '{}';
+  audit_rows jsonb[] := '{}';
+  event_rows jsonb[] := '{}';
   v_events   jsonb;
 BEGIN
   SELECT st.timezone, st.currency INTO v_tz, v_currency FROM stores st WHERE st.id = v_store;
@@ -44,8 +45,8 @@ BEGIN
     v_starts := v_local AT TIME ZONE v_tz;
     -- A wall time the clocks skip (spring forward) does not come back from the instant it was read as.
     IF (v_starts AT TIME ZONE v_tz) <> v_local THEN
-      results := results || jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'NONEXISTENT_LOCAL_TIME', 'field', 'start',
-        'message', format('%s does not exist in %s (the clocks go forward then)', to_char(v_local, 'YYYY-MM-DD HH24:MI'), v_tz));
+      results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'NONEXISTENT_LOCAL_TIME', 'field', 'start',
+        'message', format('%s does not exist in %s (the clocks go forward then)', to_char(v_local, 'YYYY-MM-DD HH24:MI'), v_tz)));
       CONTINUE;
     END IF;
     v_ends := v_starts + make_interval(mins => r.minutes);
@@ -54,18 +55,23 @@ BEGIN
     SELECT * INTO a FROM appointments x WHERE x.store_id = v_store AND x.client_token = r.client_token;
     IF FOUND THEN
       IF a.unit_id = r.unit_id AND a.starts_at = v_starts AND a.ends_at = v_ends THEN
-        results := results || jsonb_build_object('row', r.line, 'outcome', 'unchanged');
+        results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'unchanged'));
       ELSE
-        results := results || jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'ALREADY_IMPORTED', 'field', 'external_id',
+        results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'ALREADY_IMPORTED', 'field', 'external_id',
           'message', 'This appointment was imported before with another unit or time; move it in the diary');
       END IF;
       CONTINUE;
     END IF;
 
     -- The store's customer with this email, else this mobile (never an erased one); else a guest.
-    SELECT c.id INTO v_customer FROM customers c
-     WHERE c.erased_at IS NULL AND ((r.email IS NOT NULL AND c.email = r.email) OR (r.phone IS NOT NULL AND c.phone = r.phone))
-     ORDER BY (c.email IS NOT DISTINCT FROM r.email) DESC LIMIT 1;
+    -- Two lookups, each on its unique index.
+    v_customer := NULL;
+    IF r.email IS NOT NULL THEN
+      SELECT c.id INTO v_customer FROM customers c WHERE c.email = r.email AND c.erased_at IS NULL;
+    END IF;
+    IF v_customer IS NULL AND r.phone IS NOT NULL THEN
+      SELECT c.id INTO v_customer FROM customers c WHERE c.phone = r.phone AND c.erased_at IS NULL;
+    END IF;
 
     BEGIN
       v_events := bbo_clear_block(v_store, r.unit_id, v_starts - make_interval(mins => coalesce(r.buffer_before, 0)),
@@ -83,12 +89,12 @@ BEGIN
       RETURNING * INTO a;
     EXCEPTION
       WHEN exclusion_violation THEN
-        results := results || jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'SLOT_TAKEN', 'field', 'start',
-          'message', 'The unit is already booked for part of that time');
+        results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'SLOT_TAKEN', 'field', 'start',
+          'message', 'The unit is already booked for part of that time'));
         CONTINUE;
       WHEN SQLSTATE 'BB001' THEN
         GET STACKED DIAGNOSTICS v_code = MESSAGE_TEXT, v_msg = PG_EXCEPTION_DETAIL;
-        results := results || jsonb_build_object('row', r.line, 'outcome', 'error', 'code', v_code, 'field', 'start', 'message', v_msg);
+        results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', v_code, 'field', 'start', 'message', v_msg));
         CONTINUE;
     END;
 
@@ -97,10 +103,13 @@ BEGIN
       VALUES (v_store, v_customer, at, at, at)
       ON CONFLICT (store_id, customer_id) DO NOTHING;
     END IF;
-    results := results || jsonb_build_object('row', r.line, 'outcome', 'created', 'id', a.id);
-    audit_rows := audit_rows || jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
+    results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'created', 'id', a.id));
+    audit_rows := array_append(audit_rows, bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'source', 'import')));
-    event_rows := event_rows || v_events || jsonb_build_array(bbo_event(v_store, 'appointment.created', at, bbo_appointment_json(a)));
+    IF jsonb_array_length(v_events) > 0 THEN
+      event_rows := event_rows || ARRAY(SELECT jsonb_array_elements(v_events));
+    END IF;
+    event_rows := array_append(event_rows, bbo_event(v_store, 'appointment.created', at, bbo_appointment_json(a)));
   END LOOP;
-  RETURN bbo_write_finish(NULL, at, results, audit_rows, event_rows, actor);
+  RETURN bbo_write_finish(NULL, at, to_jsonb(results), to_jsonb(audit_rows), to_jsonb(event_rows), actor);
 END $$;
