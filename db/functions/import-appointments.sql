@@ -58,7 +58,7 @@ BEGIN
         results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'unchanged'));
       ELSE
         results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'ALREADY_IMPORTED', 'field', 'external_id',
-          'message', 'This appointment was imported before with another unit or time; move it in the diary');
+          'message', 'This appointment was imported before with another unit or time; move it in the diary'));
       END IF;
       CONTINUE;
     END IF;
