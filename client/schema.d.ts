@@ -557,6 +557,47 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/imports/customers": {
+    /**
+     * Import customers from a CSV file
+     * @description Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["importCustomers"];
+  };
+  "/api/v1/imports/appointments": {
+    /**
+     * Import appointments from a CSV file
+     * @description Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store's time zone), minutes (else the service's length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. Appointments that ended before now are imported as completed. No message is sent to customers.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["importAppointments"];
+  };
+  "/api/v1/reports/summary": {
+    /**
+     * Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day
+     * @description Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["reportSummary"];
+  };
+  "/api/v1/bookings/units/{unitId}/calendar-feed": {
+    /**
+     * The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars
+     * @description The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.
+     *
+     * Merchant token, scope merchant:read.
+     */
+    get: operations["getUnitCalendarFeed"];
+    /**
+     * Rotate the unit's calendar feed: a new URL; the old one answers 404 at once
+     * @description Merchant token, scope merchant:write.
+     */
+    post: operations["rotateUnitCalendarFeed"];
+  };
 }
 
 export interface webhooks {
@@ -748,6 +789,13 @@ export interface webhooks {
      * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
      */
     post: operations["event_webhook_endpoint_disabled"];
+  };
+  "customer.created": {
+    /**
+     * customer.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_customer_created"];
   };
 }
 
@@ -5742,6 +5790,8 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+              calendar_feed_contacts: boolean;
             };
           };
         };
@@ -5793,6 +5843,8 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+          calendar_feed_contacts?: boolean;
         };
       };
     };
@@ -5828,6 +5880,8 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
+              calendar_feed_contacts: boolean;
             };
           };
         };
@@ -7215,6 +7269,287 @@ export interface operations {
     };
   };
   /**
+   * Import customers from a CSV file
+   * @description Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  importCustomers: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description true: check every row and answer the report, writing nothing */
+        dry_run?: boolean;
+        /** @description JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; for columns whose names the import does not recognise */
+        mapping?: string;
+      };
+    };
+    /** @description The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns */
+    requestBody: {
+      content: {
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            dry_run: boolean;
+            /** @description Rows under the header */
+            rows: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Rows not written because of an error (each listed in errors) */
+            skipped: number;
+            errors: {
+                /** @description The line of the file (the header is line 1) */
+                row: number;
+                /** @description The field at fault (or "row") */
+                field: string;
+                /** @description A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME... */
+                code: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Import appointments from a CSV file
+   * @description Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store's time zone), minutes (else the service's length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. Appointments that ended before now are imported as completed. No message is sent to customers.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  importAppointments: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description true: check every row and answer the report, writing nothing */
+        dry_run?: boolean;
+        /** @description JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; for columns whose names the import does not recognise */
+        mapping?: string;
+      };
+    };
+    /** @description The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns */
+    requestBody: {
+      content: {
+        "text/csv": string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            dry_run: boolean;
+            /** @description Rows under the header */
+            rows: number;
+            created: number;
+            updated: number;
+            unchanged: number;
+            /** @description Rows not written because of an error (each listed in errors) */
+            skipped: number;
+            errors: {
+                /** @description The line of the file (the header is line 1) */
+                row: number;
+                /** @description The field at fault (or "row") */
+                field: string;
+                /** @description A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME... */
+                code: string;
+                message: string;
+              }[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day
+   * @description Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  reportSummary: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description A store-local date, YYYY-MM-DD */
+        from: string;
+        /** @description The last store-local day of the range (inclusive); at most 366 days after from */
+        to: string;
+        group_by?: "unit" | "service" | "day";
+      };
+    };
+    responses: {
+      /** @description The groups, in key order */
+      200: {
+        content: {
+          "application/json": {
+            from: string;
+            to: string;
+            group_by: string;
+            /** @description The store's IANA zone: days are its local days */
+            timezone: string;
+            currency: string;
+            groups: ({
+                /** @description The unit's or service's id, or the date (YYYY-MM-DD); null: appointments without a service */
+                key: string | null;
+                /** @description The unit's or service's name; null by day */
+                label: string | null;
+                /** @description Appointments starting in the range, in any state but pending payment */
+                appointments: number;
+                /** @description Completed */
+                completed: number;
+                /** @description Checked in and not yet completed */
+                checked_in: number;
+                /** @description Cancelled (cancelled_by_customer + cancelled_by_shop) */
+                cancelled: number;
+                /** @description Cancelled by the customer */
+                cancelled_by_customer: number;
+                /** @description Cancelled by the shop (or its deposit sweep) */
+                cancelled_by_shop: number;
+                /** @description Marked no-show */
+                no_show: number;
+                /** @description no_show / (completed + checked_in + no_show), 4 decimal places; 0 when that is 0 */
+                no_show_rate: number;
+                /** @description Minutes of appointments not cancelled (start to end, without buffers) */
+                booked_minutes: number;
+                /** @description The unit's opening hours in the range less its time-off; null by service */
+                working_minutes: number | null;
+                /** @description booked_minutes / working_minutes, 4 decimal places; null by service or when working_minutes is 0 */
+                utilisation: number | null;
+                /** @description Prices of appointments not cancelled */
+                revenue_booked_pence: number;
+                /** @description Money taken for these appointments: deposits paid and balances settled */
+                revenue_settled_pence: number;
+                /** @description ISO 4217, the store's */
+                currency: string;
+                /** @description Customers whose first appointment at the store (not cancelled) is in this group */
+                new_customers: number;
+                /** @description Other customers with an appointment (not cancelled) in this group */
+                returning_customers: number;
+              })[];
+          };
+          "text/csv": string;
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars
+   * @description The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.
+   *
+   * Merchant token, scope merchant:read.
+   */
+  getUnitCalendarFeed: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The unit's secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit's diary */
+            url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Rotate the unit's calendar feed: a new URL; the old one answers 404 at once
+   * @description Merchant token, scope merchant:write.
+   */
+  rotateUnitCalendarFeed: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        unitId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The unit's secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit's diary */
+            url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * appointment.created event
    * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
    */
@@ -8446,6 +8781,11 @@ export interface operations {
             blocked_channels?: string[];
             /** @description The fields this change changed */
             changed_fields: string[];
+            /**
+             * @description Present when an import made the change (src/imports/)
+             * @constant
+             */
+            source?: "import";
           };
         };
       };
@@ -9490,6 +9830,61 @@ export interface operations {
              * @description ISO 8601 instant
              */
             updated_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * customer.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_customer_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "customer.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A customer new to the platform, created by an import (src/imports/); no message is sent */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            name: string | null;
+            phone: string | null;
+            email: string | null;
+            /**
+             * @description How the customer arrived (today only an import emits this)
+             * @constant
+             */
+            source: "import";
           };
         };
       };

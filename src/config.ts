@@ -35,6 +35,8 @@ export interface Config {
     readonly preferencesPerMinute: number;
   };
   readonly bodyLimitBytes: number;
+  /** The largest CSV an import accepts (its own limit: BODY_LIMIT_BYTES does not apply to it). */
+  readonly importLimitBytes: number;
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
@@ -219,6 +221,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       preferencesPerMinute: int(env, 'RATE_LIMIT_PREFERENCES_PER_MIN', 60, 1, 10_000_000),
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    importLimitBytes: int(env, 'IMPORT_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     // The embedded PostgreSQL shares a small machine with the service: each connection is a process of its own.
     // Four measured as fast as eight for creates at full rate, with four fewer backends (docs/decisions/embedded-engine.md).
     dbPoolSize: int(env, 'DB_POOL_SIZE', databaseUrl ? 16 : 4, 1, 500),

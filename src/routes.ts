@@ -32,6 +32,9 @@ import { settingsRoutes } from './bookings/settings/settings.routes.ts';
 import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
 import { onlineRoutes } from './bookings/online/online.routes.ts';
 import { bookingPage } from './booking-page/booking-page.plugin.ts';
+import { importsRoutes } from './imports/imports.routes.ts';
+import { reportsRoutes } from './reports/reports.routes.ts';
+import { calendarFeedFileRoutes, calendarFeedRoutes } from './bookings/calendar-feeds/calendar-feeds.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -65,4 +68,11 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(onlineRoutes);
   // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
   await app.register(bookingPage);
+  // Imports: customers and appointments from CSV files (src/imports).
+  await app.register(importsRoutes, { prefix: '/api/v1/imports' });
+  // Reports: the summary of a range of the store's days (src/reports).
+  await app.register(reportsRoutes, { prefix: '/api/v1/reports' });
+  // Each unit's secret calendar feed: its URL and rotation, and the public /feeds/{token}.ics.
+  await app.register(calendarFeedRoutes, { prefix: '/api/v1/bookings/units' });
+  await app.register(calendarFeedFileRoutes);
 }

@@ -1,5 +1,5 @@
 // The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
-// #/customers/<id>, #/catalogue, #/settings). Only the page's fragment changes, so the server serves
+// #/customers/<id>, #/catalogue, #/import, #/reports, #/settings). Only the page's fragment changes, so the server serves
 // one page and no route (or token) ever reaches its logs.
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
@@ -13,6 +13,8 @@ import { Customers } from './screens/Customers.tsx';
 import { CustomerPage } from './screens/CustomerPage.tsx';
 import { Catalogue } from './screens/Catalogue.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { Import } from './screens/Import.tsx';
+import { Reports } from './screens/Reports.tsx';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -29,6 +31,8 @@ const NAV = [
   ['/queue', 'Queue'],
   ['/customers', 'Customers'],
   ['/catalogue', 'Catalogue'],
+  ['/import', 'Import'],
+  ['/reports', 'Reports'],
   ['/settings', 'Settings'],
 ] as const;
 
@@ -93,6 +97,8 @@ function App() {
   else if (route.startsWith('/customers')) screen = <Customers />;
   else if (route.startsWith('/catalogue')) screen = <Catalogue />;
   else if (route.startsWith('/settings')) screen = <Settings />;
+  else if (route.startsWith('/import')) screen = <Import />;
+  else if (route.startsWith('/reports')) screen = <Reports />;
   else screen = <Diary hub={hub} />;
 
   return (

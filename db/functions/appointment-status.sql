@@ -95,6 +95,7 @@ BEGIN
          no_show_at = CASE WHEN v_to = 'no_show' THEN at ELSE x.no_show_at END,
          cancelled_at = CASE WHEN v_to = 'cancelled' THEN at ELSE x.cancelled_at END,
          cancel_reason = CASE WHEN v_to = 'cancelled' THEN req->>'reason' ELSE x.cancel_reason END,
+         cancelled_by = CASE WHEN v_to = 'cancelled' THEN v_by ELSE x.cancelled_by END,
          updated_at = at
    WHERE x.store_id = a.store_id AND x.id = a.id
   RETURNING * INTO b;

@@ -22,7 +22,8 @@ import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';
 
-import { emit } from '../events/outbox.ts';
+import { emit, eventsDisabledForBench } from '../events/outbox.ts';
+import { auditActor } from '../platform/audit.ts';
 
 export { APPOINTMENT_COLUMNS, type AppointmentRow } from './appointment-row.ts';
 
@@ -293,4 +294,44 @@ export async function rescheduleForPage<T>(
   options: { exhausted: () => AppError },
 ): Promise<T> {
   return oneStatementWrite<T>(ctx, 'bbo_page_reschedule', { ...move }, { ...options, mapError: asConflict });
+}
+
+/** One row of an appointment import, checked and normalised by src/imports/ (bbo_import_appointments). */
+export interface ImportedAppointment {
+  line: number;
+  unit_id: string;
+  service_id: string | null;
+  /** Store-local wall time, YYYY-MM-DD HH:MM. */
+  local_start: string;
+  minutes: number;
+  buffer_before: number;
+  buffer_after: number;
+  price_pence: number;
+  email: string | null;
+  phone: string | null;
+  name: string | null;
+  client_token: string;
+}
+
+export interface ImportOutcome {
+  row: number;
+  outcome: 'created' | 'unchanged' | 'error';
+  code?: string;
+  field?: string;
+  message?: string;
+}
+
+/**
+ * An import's batch in one statement, inside the import's own transaction (tx): the batch's units
+ * locked by id, each row in a subtransaction so the exclusion constraint (and time-off, under the
+ * lock) refuses that row alone and the rest go on; rows imported before (their client token) are
+ * unchanged. Audit rows and appointment.created events (source import) are written with them.
+ */
+export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: ImportedAppointment[]): Promise<ImportOutcome[]> {
+  const actor = eventsDisabledForBench() ? { ...auditActor(ctx), events_off: true } : auditActor(ctx);
+  const res = await tx.query<{ result: ImportOutcome[] }>(
+    'SELECT bbo_import_appointments($1::jsonb, $2::timestamptz, $3::jsonb) AS result',
+    [JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify({ store_id: storeId, rows })],
+  );
+  return res.rows[0].result;
 }

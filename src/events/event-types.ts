@@ -28,6 +28,7 @@ export const EVENT_TYPES = Object.freeze([
   'hold.released',
   'hold.expired',
   'webhook_endpoint.disabled',
+  'customer.created',
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -32,6 +32,8 @@ interface Document {
 
 const documents = new WeakMap<App, Document>();
 const validators = new Map<string, ValidateFunction>();
+/** Per `template METHOD`: each status's documented media types other than JSON. */
+const otherTypes = new Map<string, Record<string, string[]>>();
 
 function documentOf(app: App): Document {
   let entry = documents.get(app);
@@ -46,6 +48,10 @@ function documentOf(app: App): Document {
         methods[method.toUpperCase()] = Object.fromEntries(
           Object.entries<any>(op.responses).map(([status, r]) => [status, r?.content?.['application/json']?.schema ?? null]),
         );
+        // The other media types a status documents (text/csv beside JSON, say), by method and status.
+        otherTypes.set(`${template} ${method.toUpperCase()}`, Object.fromEntries(
+          Object.entries<any>(op.responses).map(([status, r]) => [status, Object.keys(r?.content ?? {}).filter((t) => t !== 'application/json')]),
+        ));
       }
       routes.push({ template, pattern: new RegExp(`^${source}$`), params: (template.match(/\{/g) ?? []).length, methods });
     }
@@ -93,6 +99,7 @@ export function checkAnswer(app: App, method: string, url: string, status: numbe
   if (key === null) return `${where} answered ${status}, a status its document does not list (${Object.keys(responses).join(', ')})`;
   const schema = responses[key];
   if (!schema) return null; // documented without a JSON body
+  if (!isJson && otherTypes.get(`${route!.template} ${method.toUpperCase()}`)?.[key]?.some((t) => contentType?.startsWith(t))) return null;
   if (!isJson) return `${where} answered ${status} with ${contentType ?? 'no content type'}; the document says application/json`;
   const validate = validator(`${where} ${key}`, schema, doc);
   if (validate(body)) return null;

@@ -4,10 +4,11 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { Body, Ok } from '../../../client/index.ts';
+import { CalendarFeeds } from './CalendarFeeds.tsx';
 
 type Settings = Ok<'/api/v1/bookings/settings', 'get'>['settings'];
 type Patch = Body<'/api/v1/bookings/settings', 'patch'>;
-type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins' | 'booking_page_slug' | 'booking_page_enabled'>;
+type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins' | 'booking_page_slug' | 'booking_page_enabled' | 'calendar_feed_contacts'>;
 
 const FIELDS: Array<[NumberField, string, string]> = [
   ['slot_step_min', 'Minutes between offered start times', 'from local midnight'],
@@ -86,6 +87,7 @@ export function Settings() {
         </form>
       )}
       {saved?.booking_page_enabled && saved.booking_page_slug && <PageLink slug={saved.booking_page_slug} />}
+      <CalendarFeeds />
     </section>
   );
 }

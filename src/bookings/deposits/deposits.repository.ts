@@ -12,7 +12,7 @@ import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.t
  */
 export async function cancelOverdue(tx: Tx, now: Date): Promise<AppointmentRow[]> {
   const res = await tx.query<AppointmentRow>(
-    `UPDATE appointments SET status = 'cancelled', cancelled_at = $1, cancel_reason = 'deposit_not_paid', updated_at = $1
+    `UPDATE appointments SET status = 'cancelled', cancelled_at = $1, cancel_reason = 'deposit_not_paid', cancelled_by = 'deposit_sweep', updated_at = $1
       WHERE id IN (
         SELECT a.id FROM pending_deposits p
           JOIN stores s ON s.id = p.store_id

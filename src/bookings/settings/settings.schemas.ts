@@ -23,6 +23,7 @@ export const SettingsFields = {
     description: 'the booking page\'s address, /book/{slug}: lower-case letters, digits and hyphens (1 to 50), unique across stores; default null',
   })),
   booking_page_enabled: Type.Boolean({ description: 'the booking page answers at /book/{slug}; needs a slug; default false' }),
+  calendar_feed_contacts: Type.Boolean({ description: 'staff calendar feeds show customers\' names, emails and phones; default false (service and "Booked" only)' }),
 };
 export const SETTING_NAMES = Object.keys(SettingsFields) as Array<keyof typeof SettingsFields>;
 

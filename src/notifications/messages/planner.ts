@@ -172,8 +172,9 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
   if (event.type === 'queue.called') return planQueueCalled(pass, event, now, domain);
 
   const a = pass.contexts.get(`${event.store_id}:${data.id}`);
-  // A seated walk-in is happening now: nothing to confirm or remind.
-  if (!a || a.source === 'walk_in') return;
+  // A seated walk-in is happening now: nothing to confirm or remind. An imported appointment was
+  // confirmed by the system it came from: an import sends no messages (src/imports/).
+  if (!a || a.source === 'walk_in' || (a.source === 'import' && event.type === 'appointment.created')) return;
 
   switch (event.type) {
     case 'appointment.created':

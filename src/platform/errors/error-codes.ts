@@ -80,6 +80,13 @@ export const ERRORS = {
   IDEMPOTENCY_IN_PROGRESS: { status: 409, description: 'A request with this Idempotency-Key is still running.' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, description: 'This Idempotency-Key was used with a different request.' },
 
+  // Import (src/imports/)
+  IMPORT_EMPTY: { status: 400, description: 'The CSV file is empty, or has a header row and no rows under it.' },
+  INVALID_CSV: { status: 400, description: 'The file is not CSV (an unclosed quote, a NUL byte, or no header row); the message names the line.' },
+  INVALID_ENCODING: { status: 400, description: 'The file is not UTF-8 (with or without a BOM); save it as CSV UTF-8 and send it again.' },
+  UNKNOWN_COLUMN: { status: 400, description: 'A column of the header is not one the import knows and the mapping does not name it; the message names it.' },
+  IMPORT_TOO_LARGE: { status: 413, description: 'The CSV file is larger than IMPORT_LIMIT_BYTES; split it.' },
+
   // Limits and failures
   RATE_LIMITED: { status: 429, description: 'Too many requests; retry after the Retry-After seconds.' },
   TOO_MANY_CODES: { status: 429, description: 'Too many sign-in codes asked for this email (5 an hour) or from this address (20 an hour); retry after the Retry-After seconds.' },

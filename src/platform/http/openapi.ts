@@ -23,6 +23,8 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Online booking', description: 'Online booking: settings, opening hours, availability, holds, deposits and the customer\'s own appointments.' },
   { name: 'Booking page', description: 'The shop\'s own booking page at /book/{slug}: its public reads, the guest\'s hold, email code sign-in, confirm, and the manage link.' },
   { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
+  { name: 'Import', description: 'Bring a shop\'s customers and appointments in from CSV files: a dry run reports every row, then the real run writes the good ones.' },
+  { name: 'Reports', description: 'How the shop did over a range of its days: appointments, no-shows, utilisation, revenue and customers, as JSON or CSV.' },
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
   { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
   { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },

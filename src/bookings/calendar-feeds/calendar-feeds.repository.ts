@@ -1,0 +1,90 @@
+// SQL of the units' calendar feeds: the feed row, and the unit's appointments in the feed's window.
+import type { Queryable } from '../../platform/db/port.ts';
+
+export interface FeedOwner {
+  store_id: string;
+  unit_id: string;
+  unit_name: string;
+  store_name: string;
+  timezone: string;
+  contacts: boolean;
+  created_at: string;
+}
+
+export interface FeedAppointment {
+  id: string;
+  starts_at: string;
+  ends_at: string;
+  status: string;
+  updated_at: string;
+  service_name: string | null;
+  customer_name: string | null;
+  email: string | null;
+  phone: string | null;
+  sequence: number;
+}
+
+export async function readFeedRow(q: Queryable, storeId: string, unitId: string): Promise<{ nonce: string } | null> {
+  const res = await q.query<{ nonce: string }>('SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2', [storeId, unitId]);
+  return res.rows[0] ?? null;
+}
+
+/** The unit's feed, new or replaced (a rotation): the previous token's hash is gone in the same statement. */
+export async function putFeedRow(q: Queryable, storeId: string, unitId: string, nonce: string, tokenHash: string, at: string): Promise<void> {
+  await q.query(
+    `INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
+     ON CONFLICT (store_id, unit_id) DO UPDATE SET nonce = EXCLUDED.nonce, token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at`,
+    [storeId, unitId, nonce, tokenHash, at],
+  );
+}
+
+/** Creates the feed only if the unit has none (two first reads at once agree on one nonce). */
+export async function ensureFeedRow(q: Queryable, storeId: string, unitId: string, nonce: string, tokenHash: string, at: string): Promise<string> {
+  const res = await q.query<{ nonce: string }>(
+    `WITH ins AS (
+       INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
+       ON CONFLICT (store_id, unit_id) DO NOTHING RETURNING nonce)
+     SELECT nonce FROM ins UNION ALL SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2 LIMIT 1`,
+    [storeId, unitId, nonce, tokenHash, at],
+  );
+  return res.rows[0].nonce;
+}
+
+export async function unitExists(q: Queryable, storeId: string, unitId: string): Promise<boolean> {
+  return (await q.query('SELECT 1 FROM units WHERE store_id = $1 AND id = $2', [storeId, unitId])).rows.length > 0;
+}
+
+export async function feedOwner(q: Queryable, tokenHash: string): Promise<FeedOwner | null> {
+  const res = await q.query<FeedOwner>(
+    `SELECT f.store_id, f.unit_id, u.display_name AS unit_name, s.name AS store_name, s.timezone, s.calendar_feed_contacts AS contacts, f.created_at
+       FROM unit_calendar_feeds f
+       JOIN stores s ON s.id = f.store_id
+       JOIN units u ON u.store_id = f.store_id AND u.id = f.unit_id
+      WHERE f.token_hash = $1`,
+    [tokenHash],
+  );
+  return res.rows[0] ?? null;
+}
+
+/**
+ * The unit's appointments starting in [from, to), pending payment left out (not yet booked).
+ * SEQUENCE is the number of moves and cancellations in the appointment's audit trail: it only
+ * grows, and the audit log is never pruned. Classes will join here when a class occupies a unit.
+ */
+export async function feedAppointments(q: Queryable, owner: FeedOwner, from: string, to: string): Promise<FeedAppointment[]> {
+  const res = await q.query<FeedAppointment>(
+    `SELECT a.id, a.starts_at, a.ends_at, a.status, a.updated_at, sv.name AS service_name,
+            coalesce(c.name, a.guest_name) AS customer_name, coalesce(c.email, a.guest_email) AS email,
+            coalesce(c.phone, a.guest_phone) AS phone,
+            (SELECT count(*) FROM audit_log l
+              WHERE l.store_id = a.store_id AND l.entity = 'appointment' AND l.entity_id = a.id::text
+                AND l.action IN ('appointment.rescheduled', 'appointment.cancelled'))::int AS sequence
+       FROM appointments a
+       LEFT JOIN services sv ON sv.store_id = a.store_id AND sv.id = a.service_id
+       LEFT JOIN customers c ON c.id = a.customer_id
+      WHERE a.store_id = $1 AND a.unit_id = $2 AND a.starts_at >= $3 AND a.starts_at < $4 AND a.status <> 'pending_payment'
+      ORDER BY a.starts_at, a.id`,
+    [owner.store_id, owner.unit_id, from, to],
+  );
+  return res.rows;
+}

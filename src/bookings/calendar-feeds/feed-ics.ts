@@ -1,0 +1,50 @@
+// A unit's appointments as an iCalendar feed (RFC 5545): times as the store zone's wall time with
+// its TZID and VTIMEZONE, one VEVENT per appointment whose UID never changes, SEQUENCE raised by
+// every move and the cancellation, STATUS:CANCELLED once cancelled. DTSTAMP is the appointment's own
+// last change, so an unchanged diary gives the same bytes (and the same ETag).
+import ical, { ICalEventStatus } from 'ical-generator';
+import { DateTime } from 'luxon';
+import { tzlib_get_ical_block } from 'timezones-ical-library';
+import type { FeedAppointment, FeedOwner } from './calendar-feeds.repository.ts';
+
+const vtimezones = new Map<string, string>();
+function vtimezone(zone: string): string {
+  let block = vtimezones.get(zone);
+  if (block === undefined) {
+    block = tzlib_get_ical_block(zone)[0];
+    vtimezones.set(zone, block);
+  }
+  return block;
+}
+
+/** The feed's UID for an appointment: apart from the customer's own invitations' (notifications/messages/render.ts). */
+export const feedUid = (appointmentId: string) => `${appointmentId}.unit@bookings-back-office`;
+
+const wall = (instant: string, zone: string) => DateTime.fromJSDate(new Date(instant), { zone });
+
+export function feedIcs(owner: FeedOwner, appointments: FeedAppointment[]): string {
+  const cal = ical({
+    prodId: { company: 'bookings-back-office', product: 'unit-feed', language: 'EN' },
+    name: `${owner.unit_name} at ${owner.store_name}`,
+    // Calendars poll a subscribed feed; this asks for no more than every 15 minutes.
+    ttl: 15 * 60,
+  });
+  cal.timezone({ name: owner.timezone, generator: vtimezone });
+  for (const a of appointments) {
+    const who = owner.contacts ? a.customer_name : null;
+    const contact = owner.contacts ? [a.customer_name, a.phone, a.email].filter(Boolean).join('\n') : '';
+    cal.createEvent({
+      id: feedUid(a.id),
+      sequence: a.sequence,
+      start: wall(a.starts_at, owner.timezone),
+      end: wall(a.ends_at, owner.timezone),
+      timezone: owner.timezone,
+      stamp: wall(a.updated_at, owner.timezone),
+      summary: [a.service_name ?? 'Appointment', who].filter(Boolean).join(' – '),
+      description: contact || null,
+      location: owner.store_name,
+      status: a.status === 'cancelled' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    });
+  }
+  return cal.toString();
+}
