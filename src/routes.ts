@@ -32,6 +32,9 @@ import { settingsRoutes } from './bookings/settings/settings.routes.ts';
 import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
 import { onlineRoutes } from './bookings/online/online.routes.ts';
 import { bookingPage } from './booking-page/booking-page.plugin.ts';
+import { classesRoutes } from './classes/classes.routes.ts';
+import { occurrencesRoutes } from './classes/occurrences.routes.ts';
+import { classBookingsRoutes } from './classes/class-bookings.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -65,4 +68,8 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(onlineRoutes);
   // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
   await app.register(bookingPage);
+  // Classes: the timetable, occurrences, bookings and the waitlist (src/classes).
+  await app.register(classesRoutes, { prefix: '/api/v1/classes' });
+  await app.register(occurrencesRoutes, { prefix: '/api/v1/classes' });
+  await app.register(classBookingsRoutes, { prefix: '/api/v1/classes' });
 }

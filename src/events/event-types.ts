@@ -28,6 +28,14 @@ export const EVENT_TYPES = Object.freeze([
   'hold.released',
   'hold.expired',
   'webhook_endpoint.disabled',
+  'class.booking.created',
+  'class.booking.waitlisted',
+  'class.booking.promoted',
+  'class.booking.accepted',
+  'class.booking.offer_expired',
+  'class.booking.cancelled',
+  'class.booking.attended',
+  'class.booking.no_show',
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];
