@@ -557,6 +557,144 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/classes": {
+    /**
+     * List classes
+     * @description Ordered by name. Archived classes only with include_archived=true.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["listClasses"];
+    /**
+     * Create a class
+     * @description A class is what occurrences are scheduled from: its length, its capacity, its instructor (a unit, which each occurrence occupies) and how its waitlist promotes.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["createClass"];
+  };
+  "/api/v1/classes/{classId}": {
+    /**
+     * Read a class
+     * @description Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClass"];
+    /**
+     * Update, archive or restore a class
+     * @description Partial update: omitted fields are unchanged. archived true archives the class (never deletes it); false restores it.
+     *
+     * A capacity applies to the future occurrences that set none of their own: below the seats booked and offered in any of them it is refused (409 CAPACITY_BELOW_BOOKED) and nothing changes; raised, freed seats promote from the waitlist.
+     *
+     * Length and instructor apply to occurrences scheduled afterwards.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    patch: operations["updateClass"];
+  };
+  "/api/v1/classes/{classId}/occurrences": {
+    /**
+     * Schedule one occurrence of a class
+     * @description starts_at must be in the future. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["createClassOccurrence"];
+  };
+  "/api/v1/classes/{classId}/schedule": {
+    /**
+     * Schedule a class weekly for the weeks ahead
+     * @description Creates weeks occurrences, the first at starts_at, each at the same store-local wall time (across a clock change). All or none. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["scheduleClassWeekly"];
+  };
+  "/api/v1/classes/occurrences": {
+    /**
+     * The timetable: occurrences on store-local days, with seats
+     * @description Occurrences starting on the store-local days from..to (inclusive, at most 62 days), in start order, each with booked (confirmed and attended), offered (promotion_pending), waitlisted and seats_left.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["listClassOccurrences"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}": {
+    /**
+     * An occurrence and its roster
+     * @description Every booking: seats first (by when booked), then the waitlist in order, then cancelled and lapsed ones.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClassOccurrence"];
+    /**
+     * Set an occurrence's own capacity
+     * @description null returns it to the class's. Below the seats booked and offered: 409 CAPACITY_BELOW_BOOKED, nothing changes; raised: freed seats promote from the waitlist.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    patch: operations["updateClassOccurrence"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}/cancel": {
+    /**
+     * Cancel an occurrence
+     * @description Frees the instructor's time and cancels every booking, waitlist place and offer, each told (class.booking.cancelled with reason occurrence_cancelled). Again: nothing changes.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["cancelClassOccurrence"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}/bookings": {
+    /**
+     * Book a person into an occurrence, or onto its waitlist
+     * @description customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["bookClass"];
+  };
+  "/api/v1/classes/bookings/{bookingId}": {
+    /**
+     * Read a class booking
+     * @description Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/cancel": {
+    /**
+     * Cancel a class booking or waitlist place
+     * @description A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["cancelClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/check-in": {
+    /**
+     * Check a confirmed booking in (attended)
+     * @description Sets status attended and attended_at. Again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["checkInClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/no-show": {
+    /**
+     * Mark a confirmed booking a no-show
+     * @description Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["noShowClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/accept": {
+    /**
+     * Accept an offered seat (for the customer)
+     * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["acceptClassOffer"];
+  };
 }
 
 export interface webhooks {
@@ -748,6 +886,62 @@ export interface webhooks {
      * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
      */
     post: operations["event_webhook_endpoint_disabled"];
+  };
+  "class.booking.created": {
+    /**
+     * class.booking.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_created"];
+  };
+  "class.booking.waitlisted": {
+    /**
+     * class.booking.waitlisted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_waitlisted"];
+  };
+  "class.booking.promoted": {
+    /**
+     * class.booking.promoted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_promoted"];
+  };
+  "class.booking.accepted": {
+    /**
+     * class.booking.accepted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_accepted"];
+  };
+  "class.booking.offer_expired": {
+    /**
+     * class.booking.offer_expired event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_offer_expired"];
+  };
+  "class.booking.cancelled": {
+    /**
+     * class.booking.cancelled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_cancelled"];
+  };
+  "class.booking.attended": {
+    /**
+     * class.booking.attended event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_attended"];
+  };
+  "class.booking.no_show": {
+    /**
+     * class.booking.no_show event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_no_show"];
   };
 }
 
@@ -7196,6 +7390,1673 @@ export interface operations {
     };
   };
   /**
+   * List classes
+   * @description Ordered by name. Archived classes only with include_archived=true.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  listClasses: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        include_archived?: boolean;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            classes: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                category: string | null;
+                duration_min: number;
+                /** @description Seats of every occurrence that sets none of its own */
+                capacity: number;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                price_pence: number | null;
+                waitlist_mode: "auto" | "offer";
+                offer_minutes: number;
+                promotion_cutoff_minutes: number;
+                archived: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                updated_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a class
+   * @description A class is what occurrences are scheduled from: its length, its capacity, its instructor (a unit, which each occurrence occupies) and how its waitlist promotes.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  createClass: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Not blank; up to 200 characters */
+          name: string;
+          category?: string | null;
+          /** @description Minutes (1 to 1440) */
+          duration_min: number;
+          /** @description Seats (1 to 1000) */
+          capacity: number;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          price_pence?: number | null;
+          /** @description auto (default): a freed seat books the first in line at once; offer: it is offered for offer_minutes */
+          waitlist_mode?: "auto" | "offer";
+          /** @description How long an offered seat waits for its acceptance (1 to 1440; default 60) */
+          offer_minutes?: number;
+          /** @description Within this many minutes of the start nobody is promoted, and a full class takes no waitlist (default 0) */
+          promotion_cutoff_minutes?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a class
+   * @description Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Update, archive or restore a class
+   * @description Partial update: omitted fields are unchanged. archived true archives the class (never deletes it); false restores it.
+   *
+   * A capacity applies to the future occurrences that set none of their own: below the seats booked and offered in any of them it is refused (409 CAPACITY_BELOW_BOOKED) and nothing changes; raised, freed seats promote from the waitlist.
+   *
+   * Length and instructor apply to occurrences scheduled afterwards.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  updateClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Not blank; up to 200 characters */
+          name?: string;
+          category?: string | null;
+          /** @description Minutes (1 to 1440) */
+          duration_min?: number;
+          /** @description Applies to future occurrences without their own; refused (409) below the seats booked and offered in any of them */
+          capacity?: number;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          price_pence?: number | null;
+          /** @description auto (default): a freed seat books the first in line at once; offer: it is offered for offer_minutes */
+          waitlist_mode?: "auto" | "offer";
+          /** @description How long an offered seat waits for its acceptance (1 to 1440; default 60) */
+          offer_minutes?: number;
+          /** @description Within this many minutes of the start nobody is promoted, and a full class takes no waitlist (default 0) */
+          promotion_cutoff_minutes?: number;
+          /** @description true archives the class (never deletes it); false restores it */
+          archived?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Schedule one occurrence of a class
+   * @description starts_at must be in the future. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  createClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: date-time
+           * @description The start (in the future)
+           */
+          starts_at: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          /** @description Its own capacity; omitted or null: the class's */
+          capacity?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Schedule a class weekly for the weeks ahead
+   * @description Creates weeks occurrences, the first at starts_at, each at the same store-local wall time (across a clock change). All or none. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  scheduleClassWeekly: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: date-time
+           * @description The start (in the future)
+           */
+          starts_at: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          /** @description Its own capacity; omitted or null: the class's */
+          capacity?: number | null;
+          /** @description How many weekly occurrences, the first at starts_at, each at the same store-local time (1 to 52) */
+          weeks: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrences: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                name: string;
+                category: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                /** @description Its own capacity, else the class's */
+                capacity: number;
+                /** @description Bookings confirmed or attended */
+                booked: number;
+                /** @description Seats offered and not yet accepted (promotion_pending) */
+                offered: number;
+                waitlisted: number;
+                /** @description capacity - booked - offered, never below 0 */
+                seats_left: number;
+                /** @enum {string} */
+                waitlist_mode: "auto" | "offer";
+                cancelled: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The timetable: occurrences on store-local days, with seats
+   * @description Occurrences starting on the store-local days from..to (inclusive, at most 62 days), in start order, each with booked (confirmed and attended), offered (promotion_pending), waitlisted and seats_left.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  listClassOccurrences: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        from: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        to: string;
+        /** @description uuid */
+        class_id?: string;
+        include_cancelled?: boolean;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrences: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                name: string;
+                category: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                /** @description Its own capacity, else the class's */
+                capacity: number;
+                /** @description Bookings confirmed or attended */
+                booked: number;
+                /** @description Seats offered and not yet accepted (promotion_pending) */
+                offered: number;
+                waitlisted: number;
+                /** @description capacity - booked - offered, never below 0 */
+                seats_left: number;
+                /** @enum {string} */
+                waitlist_mode: "auto" | "offer";
+                cancelled: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * An occurrence and its roster
+   * @description Every booking: seats first (by when booked), then the waitlist in order, then cancelled and lapsed ones.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+            /** @description Every booking, seats first (by when booked), then the waitlist in order, then the rest */
+            bookings: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                occurrence_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                customer_id: string | null;
+                guest_name: string | null;
+                guest_email: string | null;
+                /** @enum {string} */
+                source: "app" | "staff" | "drop_in";
+                /** @enum {string} */
+                status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+                /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+                waitlist_position: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                offer_expires_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                promoted_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                attended_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                no_show_marked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Set an occurrence's own capacity
+   * @description null returns it to the class's. Below the seats booked and offered: 409 CAPACITY_BELOW_BOOKED, nothing changes; raised: freed seats promote from the waitlist.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  updateClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description null: the class's */
+          capacity: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Cancel an occurrence
+   * @description Frees the instructor's time and cancels every booking, waitlist place and offer, each told (class.booking.cancelled with reason occurrence_cancelled). Again: nothing changes.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  cancelClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Book a person into an occurrence, or onto its waitlist
+   * @description customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  bookClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          customer_id?: string;
+          guest_name?: string;
+          /** Format: email */
+          guest_email?: string;
+          /**
+           * @description app, staff (default) or drop_in (drop-in is read as drop_in)
+           * @enum {string}
+           */
+          source?: "app" | "staff" | "drop_in" | "drop-in";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a class booking
+   * @description Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Cancel a class booking or waitlist place
+   * @description A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  cancelClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Check a confirmed booking in (attended)
+   * @description Sets status attended and attended_at. Again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  checkInClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Mark a confirmed booking a no-show
+   * @description Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  noShowClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept an offered seat (for the customer)
+   * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  acceptClassOffer: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * appointment.created event
    * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
    */
@@ -9471,6 +11332,935 @@ export interface operations {
              * @description ISO 8601 instant
              */
             updated_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking with a seat (status confirmed) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.waitlisted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_waitlisted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.waitlisted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking on the waitlist (status waitlisted, with its waitlist_position) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.promoted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_promoted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.promoted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A waitlisted booking given a freed seat: confirmed (waitlist_mode auto) or offered until offer_expires_at (promotion_pending) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.accepted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_accepted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.accepted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description An offered seat accepted (confirmed) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.offer_expired event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_offer_expired: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.offer_expired";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description An offered seat not accepted in time (promotion_expired); the next in line is offered it */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.cancelled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_cancelled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.cancelled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A cancelled class booking (reason occurrence_cancelled when the class was cancelled) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous?: {
+              status: string;
+            };
+            reason?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.attended event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_attended: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.attended";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking checked in (attended, attended_at) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.no_show event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_no_show: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.no_show";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking marked a no-show */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
           };
         };
       };

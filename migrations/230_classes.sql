@@ -49,7 +49,7 @@ CREATE TABLE class_occurrences (
   FOREIGN KEY (store_id, unit_id) REFERENCES units (store_id, id)
 );
 -- One live occurrence of a class at a start (a weekly schedule run twice adds nothing twice).
-CREATE UNIQUE INDEX class_occurrences_one_start ON class_occurrences (class_id, starts_at) WHERE cancelled_at IS NULL;
+CREATE UNIQUE INDEX class_occurrences_one_start ON class_occurrences (store_id, class_id, starts_at) WHERE cancelled_at IS NULL;
 CREATE INDEX class_occurrences_store_start ON class_occurrences (store_id, starts_at);
 
 -- The bookings: class_bookings gains the occurrence, a guest's contact, the waitlist and the offer.
@@ -69,12 +69,12 @@ ALTER TABLE class_bookings
   -- An offer has its expiry (kept after it lapses, for the record).
   ADD CONSTRAINT class_bookings_offer CHECK (status <> 'promotion_pending' OR offer_expires_at IS NOT NULL);
 -- No two bookings of one occurrence share a waitlist position.
-CREATE UNIQUE INDEX class_bookings_waitlist_position ON class_bookings (occurrence_id, waitlist_position)
+CREATE UNIQUE INDEX class_bookings_waitlist_position ON class_bookings (store_id, occurrence_id, waitlist_position)
   WHERE occurrence_id IS NOT NULL AND waitlist_position IS NOT NULL;
 -- One live booking of an occurrence per customer and per guest email.
-CREATE UNIQUE INDEX class_bookings_one_customer ON class_bookings (occurrence_id, customer_id)
+CREATE UNIQUE INDEX class_bookings_one_customer ON class_bookings (store_id, occurrence_id, customer_id)
   WHERE occurrence_id IS NOT NULL AND customer_id IS NOT NULL AND status IN ('confirmed', 'waitlisted', 'promotion_pending', 'attended');
-CREATE UNIQUE INDEX class_bookings_one_guest ON class_bookings (occurrence_id, lower(guest_email))
+CREATE UNIQUE INDEX class_bookings_one_guest ON class_bookings (store_id, occurrence_id, lower(guest_email))
   WHERE occurrence_id IS NOT NULL AND customer_id IS NULL AND status IN ('confirmed', 'waitlisted', 'promotion_pending', 'attended');
 -- The roster and the counts read an occurrence's bookings by status; the offer sweep finds due offers.
 CREATE INDEX class_bookings_occurrence ON class_bookings (occurrence_id, status) WHERE occurrence_id IS NOT NULL;
@@ -83,7 +83,9 @@ CREATE INDEX class_bookings_offers_due ON class_bookings (offer_expires_at) WHER
 -- An occurrence occupies its instructor's unit through the one constraint that keeps appointments
 -- and holds apart (unit_occupancy_no_overlap, migration 080): a third kind of owner.
 ALTER TABLE unit_occupancy
-  ADD COLUMN occurrence_id uuid UNIQUE,
+  -- Keyed with store_id like every store-owned key (migration 120); the trigger's ON CONFLICT target.
+  ADD COLUMN occurrence_id uuid,
+  ADD CONSTRAINT unit_occupancy_occurrence_key UNIQUE (store_id, occurrence_id),
   ADD CONSTRAINT unit_occupancy_occurrence_fkey FOREIGN KEY (store_id, occurrence_id)
     REFERENCES class_occurrences (store_id, id) ON DELETE CASCADE,
   DROP CONSTRAINT unit_occupancy_check,

@@ -8,9 +8,9 @@ BEGIN
   IF NEW.cancelled_at IS NULL AND NEW.unit_id IS NOT NULL THEN
     INSERT INTO unit_occupancy (store_id, unit_id, block, occurrence_id)
     VALUES (NEW.store_id, NEW.unit_id, tstzrange(NEW.starts_at, NEW.ends_at), NEW.id)
-    ON CONFLICT (occurrence_id) DO UPDATE SET unit_id = EXCLUDED.unit_id, block = EXCLUDED.block;
+    ON CONFLICT (store_id, occurrence_id) DO UPDATE SET unit_id = EXCLUDED.unit_id, block = EXCLUDED.block;
   ELSIF TG_OP = 'UPDATE' THEN
-    DELETE FROM unit_occupancy WHERE occurrence_id = NEW.id;
+    DELETE FROM unit_occupancy WHERE store_id = NEW.store_id AND occurrence_id = NEW.id;
   END IF;
   RETURN NULL;
 END $$;

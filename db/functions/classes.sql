@@ -101,7 +101,7 @@ BEGIN
     END IF;
     INSERT INTO class_occurrences (store_id, class_id, starts_at, ends_at, instructor_unit_id, unit_id, capacity, created_at)
     VALUES (v_store, c.id, v_start, v_start + make_interval(mins => c.duration_min), v_own_unit, v_unit, (req->>'capacity')::integer, at)
-    ON CONFLICT (class_id, starts_at) WHERE cancelled_at IS NULL DO NOTHING
+    ON CONFLICT (store_id, class_id, starts_at) WHERE cancelled_at IS NULL DO NOTHING
     RETURNING * INTO o;
     IF NOT FOUND THEN
       PERFORM bbo_refuse('OCCURRENCE_EXISTS', format('The class is already scheduled at %s', bbo_iso(v_start)));

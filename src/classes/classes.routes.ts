@@ -5,7 +5,7 @@ import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
 import { merchantContext } from '../platform/context.ts';
 import {
-  ClassListQuery, ClassListResponse, ClassParams, ClassResponse, CreateClassBody, StoreOnlyBody, UpdateClassBody,
+  ClassListQuery, ClassListResponse, ClassParams, ClassResponse, CreateClassBody, UpdateClassBody,
 } from './classes.schemas.ts';
 import * as classes from './classes.service.ts';
 
@@ -52,15 +52,5 @@ export async function classesRoutes(app: FastifyInstance) {
       params: ClassParams, body: UpdateClassBody, response: { 200: ClassResponse },
     },
     handler: (request) => classes.updateClass(merchantContext(request), request.params.classId, request.body),
-  });
-
-  app.post<{ Params: Static<typeof ClassParams>; Body: Static<typeof StoreOnlyBody> }>('/:classId/archive', {
-    config: { auth: write },
-    schema: {
-      operationId: 'archiveClass', tags, summary: 'Archive a class',
-      description: 'The same as PATCH with archived true: no new occurrences; scheduled ones keep their bookings.',
-      params: ClassParams, body: StoreOnlyBody, response: { 200: ClassResponse },
-    },
-    handler: (request) => classes.updateClass(merchantContext(request), request.params.classId, { archived: true }),
   });
 }

@@ -15,7 +15,7 @@ test('a class is created, read, changed and archived; every operation needs the 
   );
   assert.equal((await ok(api(w, 'GET', `/${c.id}`))).class.name, 'Yoga');
   assert.equal((await ok(api(w, 'PATCH', `/${c.id}`, { capacity: 14 }))).class.capacity, 14);
-  assert.equal((await ok(api(w, 'POST', `/${c.id}/archive`, {}))).class.archived, true);
+  assert.equal((await ok(api(w, 'PATCH', `/${c.id}`, { archived: true }))).class.archived, true);
   assert.equal((await ok(api(w, 'GET', ''))).classes.some((x: any) => x.id === c.id), false);
   assert.equal((await ok(api(w, 'GET', '', undefined, { query: { include_archived: 'true' } }))).classes.some((x: any) => x.id === c.id), true);
   const archived = await api(w, 'POST', `/${c.id}/occurrences`, { starts_at: '2026-06-03T10:00:00Z' });
