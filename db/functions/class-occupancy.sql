@@ -17,3 +17,9 @@ END $$;
 -- A capacity change or a waitlist counter bump leaves the occupied time as it was: no trigger then.
 CREATE OR REPLACE TRIGGER class_occurrences_occupancy AFTER INSERT OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at
   ON class_occurrences FOR EACH ROW EXECUTE FUNCTION class_occurrences_occupancy();
+
+-- What the availability search reads changed (db/functions/availability-changes.sql, offered-slots.sql
+-- reads live occurrences as busy): scheduling or cancelling a class is rare, so it is recorded as a
+-- change of the store's set-up (every day), which the function does for a table it has no span for.
+CREATE OR REPLACE TRIGGER class_occurrences_availability AFTER INSERT OR DELETE OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at
+  ON class_occurrences FOR EACH ROW EXECUTE FUNCTION availability_changed();
