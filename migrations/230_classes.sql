@@ -66,8 +66,9 @@ ALTER TABLE class_bookings
   ALTER COLUMN customer_id DROP NOT NULL,
   -- A guest books an occurrence with an email; reported rows (no occurrence) always name a customer.
   ADD CONSTRAINT class_bookings_who CHECK (customer_id IS NOT NULL OR (occurrence_id IS NOT NULL AND guest_email IS NOT NULL)),
-  -- An offer has its expiry (kept after it lapses, for the record).
-  ADD CONSTRAINT class_bookings_offer CHECK (status <> 'promotion_pending' OR offer_expires_at IS NOT NULL);
+  -- An offer made here has its expiry (kept after it lapses, for the record). Rows the activity
+  -- endpoint reports (no occurrence) may say promotion_pending without one.
+  ADD CONSTRAINT class_bookings_offer CHECK (occurrence_id IS NULL OR status <> 'promotion_pending' OR offer_expires_at IS NOT NULL);
 -- No two bookings of one occurrence share a waitlist position.
 CREATE UNIQUE INDEX class_bookings_waitlist_position ON class_bookings (store_id, occurrence_id, waitlist_position)
   WHERE occurrence_id IS NOT NULL AND waitlist_position IS NOT NULL;

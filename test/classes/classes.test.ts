@@ -3,6 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { call, errorCode } from '../support/http.ts';
+import { ADMIN_TOKEN } from '../support/app.ts';
 import { api, bookGuest, classWorld, ok, rows, scheduled } from './helpers.ts';
 
 const w = await classWorld({ now: '2026-06-01T09:00:00Z' });
@@ -119,4 +120,17 @@ test('check-in sets attended_at; a no-show is refused before the start and after
   const journey = await call(w.t.app, 'GET', `/api/v1/customers/${customer.id}/journey`, { token: w.token, query: { store_id: w.storeId } });
   assert.equal(journey.status, 200, JSON.stringify(journey.body));
   assert.ok(JSON.stringify(journey.body).includes('class_booking'), 'the journey shows the class booking');
+});
+
+test('rows the operator\'s activity endpoint reports keep working beside the timetable\'s, offers without an expiry included', async () => {
+  const customer = await w.t.fx.customer({ name: 'Reported Member' });
+  for (const status of ['promotion_pending', 'promotion_expired', 'waitlisted']) {
+    const res = await call(w.t.app, 'POST', `/admin/v1/stores/${w.storeId}/activity`, {
+      token: ADMIN_TOKEN, body: { kind: 'class_booking', customer_id: customer.id, status, class_name: 'Reported Yoga' },
+    });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+  }
+  const res = await call(w.t.app, 'GET', `/api/v1/customers/${customer.id}/attendance`, { token: w.token, query: { store_id: w.storeId } });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  assert.deepEqual(res.body.bookings.map((b: any) => b.status).sort(), ['promotion_expired', 'promotion_pending', 'waitlisted']);
 });
