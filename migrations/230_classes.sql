@@ -80,6 +80,8 @@ CREATE UNIQUE INDEX class_bookings_one_guest ON class_bookings (store_id, occurr
 -- The roster and the counts read an occurrence's bookings by status; the offer sweep finds due offers.
 CREATE INDEX class_bookings_occurrence ON class_bookings (occurrence_id, status) WHERE occurrence_id IS NOT NULL;
 CREATE INDEX class_bookings_offers_due ON class_bookings (offer_expires_at) WHERE status = 'promotion_pending';
+-- The first in line, read by every promotion: a long waitlist is never sorted.
+CREATE INDEX class_bookings_waiting ON class_bookings (occurrence_id, waitlist_position) WHERE status = 'waitlisted';
 
 -- An occurrence occupies its instructor's unit through the one constraint that keeps appointments
 -- and holds apart (unit_occupancy_no_overlap, migration 080): a third kind of owner.

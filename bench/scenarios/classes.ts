@@ -40,7 +40,8 @@ async function fullOccurrences(db: Database, classes: Map<string, string>, perSt
               'Bench Member ' || n, 'bench.member' || n || '@example.org', 'app', 'Bench Spin', now(), now()
          FROM o CROSS JOIN generate_series(1, $5 + $3) AS n
        RETURNING store_id, occurrence_id, id, status)
-     SELECT o.store_id, o.id, (SELECT array_agg(b.id) FROM b WHERE b.occurrence_id = o.id AND b.status = 'confirmed') AS confirmed FROM o`,
+     SELECT b.store_id, b.occurrence_id AS id, array_agg(b.id) FILTER (WHERE b.status = 'confirmed') AS confirmed
+       FROM b GROUP BY b.store_id, b.occurrence_id`,
     [[...classes.keys()], [...classes.values()], waiting, perStore, CAPACITY],
   );
   return res.rows.map((r) => ({ store: r.store_id, id: r.id, confirmed: r.confirmed }));
@@ -84,8 +85,8 @@ export function promoteFromWaitlist(): Scenario {
       classes = await benchClasses(env.db, env.fx.stores.map((s) => s.id));
     },
     async prepare(env: Env) {
-      // 30,000 confirmed seats, each with someone waiting behind it: every call frees one and promotes one.
-      const made = await fullOccurrences(env.db, classes, Math.ceil(3_000 / classes.size), CAPACITY);
+      // 10,000 confirmed seats, each with someone waiting behind it: every call frees one and promotes one.
+      const made = await fullOccurrences(env.db, classes, Math.ceil(1_000 / classes.size), CAPACITY);
       seats = made.flatMap((o) => o.confirmed.map((id) => ({ store: o.store, id })));
     },
     call(i): Call {

@@ -17,7 +17,6 @@ LANGUAGE plpgsql AS $$
 DECLARE
   event_rows jsonb;
   b class_bookings;
-  n record;
   v_free integer;
 BEGIN
   WITH lapsed AS (
@@ -29,8 +28,7 @@ BEGIN
   IF o.cancelled_at IS NOT NULL OR at >= o.starts_at - make_interval(mins => c.promotion_cutoff_minutes) THEN
     RETURN event_rows;
   END IF;
-  SELECT * INTO n FROM bbo_class_counts(o.id);
-  v_free := coalesce(o.capacity, c.capacity) - n.booked - n.offered;
+  v_free := coalesce(o.capacity, c.capacity) - bbo_class_seats_taken(o.id);
   WHILE v_free > 0 LOOP
     UPDATE class_bookings x
        SET status = CASE WHEN c.waitlist_mode = 'auto' THEN 'confirmed' ELSE 'promotion_pending' END,
@@ -60,7 +58,6 @@ DECLARE
   o class_occurrences;
   c classes;
   b class_bookings;
-  n record;
   v_zone text;
   v_erased boolean;
   v_class_instructor text;
@@ -109,8 +106,7 @@ BEGIN
 
   -- Lapsed offers first, and anyone waiting for a free seat before a newcomer takes it.
   event_rows := bbo_class_fill(o, c, at);
-  SELECT * INTO n FROM bbo_class_counts(o.id);
-  IF coalesce(o.capacity, c.capacity) - n.booked - n.offered > 0 THEN
+  IF coalesce(o.capacity, c.capacity) - bbo_class_seats_taken(o.id) > 0 THEN
     v_status := 'confirmed';
   ELSIF at >= o.starts_at - make_interval(mins => c.promotion_cutoff_minutes) THEN
     PERFORM bbo_refuse('CLASS_FULL', 'The class is full and too close to its start to join the waitlist');
@@ -252,7 +248,6 @@ RETURNS jsonb LANGUAGE plpgsql AS $$
 DECLARE
   o class_occurrences;
   c classes;
-  n record;
   event_rows jsonb := '[]';
 BEGIN
   FOR o IN
@@ -266,9 +261,8 @@ BEGIN
       UPDATE class_occurrences x SET capacity = v_capacity WHERE x.id = o.id RETURNING * INTO o;
     END IF;
     SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
-    SELECT * INTO n FROM bbo_class_counts(o.id);
-    IF coalesce(o.capacity, c.capacity) < n.booked + n.offered THEN
-      PERFORM bbo_refuse('CAPACITY_BELOW_BOOKED', format('The occurrence at %s already has %s seats booked or offered', bbo_iso(o.starts_at), n.booked + n.offered));
+    IF coalesce(o.capacity, c.capacity) < bbo_class_seats_taken(o.id) THEN
+      PERFORM bbo_refuse('CAPACITY_BELOW_BOOKED', format('The occurrence at %s already has %s seats booked or offered', bbo_iso(o.starts_at), bbo_class_seats_taken(o.id)));
     END IF;
     event_rows := event_rows || bbo_class_fill(o, c, at);
   END LOOP;

@@ -21,6 +21,14 @@ LANGUAGE sql STABLE AS $$
     FROM class_bookings b WHERE b.occurrence_id = v_occurrence
 $$;
 
+-- Seats taken (booked and offered), the one count a seat decision needs: it reads only the seat
+-- holders through class_bookings_occurrence (occurrence_id, status), however long the waitlist.
+CREATE OR REPLACE FUNCTION bbo_class_seats_taken(v_occurrence uuid) RETURNS integer
+LANGUAGE sql STABLE AS $$
+  SELECT count(*)::integer FROM class_bookings b
+   WHERE b.occurrence_id = v_occurrence AND b.status IN ('confirmed', 'attended', 'promotion_pending')
+$$;
+
 -- An occurrence as the API presents it (Occurrence in src/classes/occurrences.schemas.ts): its capacity
 -- is its own or the class's; seats_left never below 0.
 CREATE OR REPLACE FUNCTION bbo_class_occurrence_json(o class_occurrences, c classes) RETURNS jsonb
