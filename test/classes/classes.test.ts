@@ -134,3 +134,17 @@ test('rows the operator\'s activity endpoint reports keep working beside the tim
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(res.body.bookings.map((b: any) => b.status).sort(), ['promotion_expired', 'promotion_pending', 'waitlisted']);
 });
+
+test('a class\'s raised capacity reaches its future occurrences without their own and promotes the first in line', async () => {
+  const { classId, occurrenceId } = await scheduled(w, { name: 'Raise', capacity: 1 }, '2026-06-09T18:00:00.000Z');
+  const { occurrence: own } = await ok(api(w, 'POST', `/${classId}/occurrences`, { starts_at: '2026-06-16T18:00:00.000Z', capacity: 1 }));
+  await ok(bookGuest(w, occurrenceId, 31));
+  const waiting = (await ok(bookGuest(w, occurrenceId, 32))).booking;
+  await ok(bookGuest(w, own.id, 33));
+  const ownWaiting = (await ok(bookGuest(w, own.id, 34))).booking;
+  assert.equal((await ok(api(w, 'PATCH', `/${classId}`, { capacity: 2 }))).class.capacity, 2);
+  assert.equal((await ok(api(w, 'GET', `/bookings/${waiting.id}`))).booking.status, 'confirmed');
+  assert.equal((await ok(api(w, 'GET', `/bookings/${ownWaiting.id}`))).booking.status, 'waitlisted', 'an occurrence with its own capacity keeps it');
+  const promoted = await rows(w, `SELECT data->>'id' AS id FROM events WHERE type = 'class.booking.promoted' AND data->>'occurrence_id' = $1`, [occurrenceId]);
+  assert.deepEqual(promoted.map((e) => e.id), [waiting.id]);
+});
