@@ -21,8 +21,9 @@ import { eventStream } from '../reliability/proofs/event-stream.ts';
 import { webhooks } from '../reliability/proofs/webhooks.ts';
 import { messages } from '../reliability/proofs/messages.ts';
 import { replica } from '../reliability/proofs/replica.ts';
+import { classStorm } from '../reliability/proofs/class-storm.ts';
 
-const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks, messages, replica];
+const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks, messages, replica, classStorm];
 const only = process.argv.slice(2);
 // A proof name that is not one of ALL would be dropped silently and the run pass having proved less
 // than it was asked: refuse it.

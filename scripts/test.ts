@@ -25,6 +25,7 @@ const engines = process.env.TEST_DATABASE_URL ? ['embedded', 'pg'] : ['embedded'
 const SERVER_RUN = [
   'test/bookings/**/*.test.ts',
   'test/customers/**/*.test.ts',
+  'test/classes/**/*.test.ts',
   'test/notifications/preferences*.test.ts',
   'test/**/*race*.test.ts',
   'test/**/concurrency.test.ts',

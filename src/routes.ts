@@ -35,6 +35,9 @@ import { bookingPage } from './booking-page/booking-page.plugin.ts';
 import { importsRoutes } from './imports/imports.routes.ts';
 import { reportsRoutes } from './reports/reports.routes.ts';
 import { calendarFeedFileRoutes, calendarFeedRoutes } from './bookings/calendar-feeds/calendar-feeds.routes.ts';
+import { classesRoutes } from './classes/classes.routes.ts';
+import { occurrencesRoutes } from './classes/occurrences.routes.ts';
+import { classBookingsRoutes } from './classes/class-bookings.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -75,4 +78,8 @@ export async function featureRoutes(app: FastifyInstance) {
   // Each unit's secret calendar feed: its URL and rotation, and the public /feeds/{token}.ics.
   await app.register(calendarFeedRoutes, { prefix: '/api/v1/bookings/units' });
   await app.register(calendarFeedFileRoutes);
+  // Classes: the timetable, occurrences, bookings and the waitlist (src/classes).
+  await app.register(classesRoutes, { prefix: '/api/v1/classes' });
+  await app.register(occurrencesRoutes, { prefix: '/api/v1/classes' });
+  await app.register(classBookingsRoutes, { prefix: '/api/v1/classes' });
 }

@@ -11,6 +11,7 @@ import { startPruning } from './events/retention.ts';
 import { pruneAvailabilityChanges } from './bookings/availability/availability-changes.repository.ts';
 import { WebhookWorker, WEBHOOK_WORKER_POOL } from './webhooks/delivery-worker.ts';
 import { startDepositSweep } from './bookings/deposits/deposits.service.ts';
+import { startOfferSweep } from './classes/offer-sweep.ts';
 import { createMessagesWorker, MESSAGES_WORKER_POOL } from './notifications/messages/worker.ts';
 import { manageLinks } from './booking-page/page-deps.ts';
 import { openReadRouter } from './platform/db/read-routing.open.ts';
@@ -79,6 +80,9 @@ const worker = config.workerEnabled
   : null;
 // Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
 const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
+// Class offers not accepted in time pass to the next in line (src/classes/offer-sweep.ts); offers last
+// whole minutes, so a run every 15 seconds keeps each within a quarter of a minute of its expiry.
+const offerSweep = startOfferSweep(db, app.deps.clock, 15 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'class offer sweep failed'));
 
 // Customer messages: planned from the event feed and sent in the background, beside the webhook
 // worker (WORKER_ENABLED=false moves both to `npm run worker`; MESSAGES_WORKER=false turns this one off).
@@ -107,6 +111,7 @@ async function shutdown(signal: string, exitCode = 0) {
   clearInterval(sweeper);
   eventPruning.stop();
   depositSweep.stop();
+  offerSweep.stop();
   const force = setTimeout(() => {
     app.log.error('shutdown took too long; exiting');
     process.exit(1);

@@ -17,13 +17,15 @@ import { checkInComplete, createAppointment, rescheduleAppointment, settleAppoin
 import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
 import { preferenceUpsert } from '../scenarios/preferences.ts';
 import { availabilityMonth, availabilityQuarter, availabilityWhileChanging, holdAndConfirm } from '../scenarios/online.ts';
-
+import { bookFullClass, promoteFromWaitlist } from '../scenarios/classes.ts';
 export const ALL_SCENARIOS: (() => Scenario)[] = [
   createAppointment, rescheduleAppointment, checkInComplete, settleAppointment,
   diaryWeek, appointmentSearch, queueList, rosterBySpend, customerSearch, journeyPage,
   // Hold + confirm before the searches: the 90-day search's steady phase at 50/s overloads the service
   // (its pool waits time out) and a write measured right after it read at a third of its rate.
   preferenceUpsert, holdAndConfirm, availabilityMonth, availabilityQuarter, availabilityWhileChanging,
+  // Classes (issue 44): beside the create, a booking into a full class and a promotion.
+  bookFullClass, promoteFromWaitlist,
 ];
 
 export interface RunOptions {

@@ -112,7 +112,7 @@ WITH
       FROM days d CROSS JOIN store st GROUP BY st.tz
   ),
   -- busy: what occupies each unit: live appointment blocks (force-booked ones too: someone is in
-  -- the chair, so it is never offered online), unreleased holds not yet expired, and time-off.
+  -- the chair, so it is never offered online), unreleased holds not yet expired, time-off and classes.
   busy AS MATERIALIZED (
     SELECT x.unit_id, range_agg(x.r) AS busy FROM (
       SELECT a.unit_id, a.block AS r FROM appointments a CROSS JOIN span
@@ -125,6 +125,11 @@ WITH
       UNION ALL
       SELECT t.unit_id, tstzrange(t.starts_at, t.ends_at) FROM time_off t CROSS JOIN span
        WHERE t.store_id = p_store AND t.unit_id IN (SELECT id FROM units) AND tstzrange(t.starts_at, t.ends_at) && span.r
+      UNION ALL
+      -- A class its instructor teaches (live occurrences with a unit, issue 44).
+      SELECT o.unit_id, tstzrange(o.starts_at, o.ends_at) FROM class_occurrences o CROSS JOIN span
+       WHERE o.store_id = p_store AND o.unit_id IN (SELECT id FROM units) AND o.cancelled_at IS NULL
+         AND tstzrange(o.starts_at, o.ends_at) && span.r
     ) x GROUP BY x.unit_id
   ),
   -- free: each unit's working time minus everything busy, one multirange per unit.

@@ -11,6 +11,7 @@ import { ServicePeriod } from '../bookings/service-periods/service-periods.schem
 import { BlockRecord } from '../customers/blocks/blocks.schemas.ts';
 import { TOGGLE_NAMES } from '../notifications/preferences.schemas.ts';
 import { Endpoint as WebhookEndpoint } from '../webhooks/webhooks.schemas.ts';
+import { ClassBookingRecord } from '../classes/class-bookings.schemas.ts';
 import { EVENT_TYPES, type EventType } from './event-types.ts';
 import { eventSchema } from './events.schemas.ts';
 
@@ -32,6 +33,9 @@ const customerBlock = Type.Object(
   { id: Uuid, ...blockShared, changed_fields: ChangedFields },
   { description: 'The customer\'s block record at this store after the change (the block note is never included)' },
 );
+
+const classBooking = (description: string, extra: Record<string, TSchema> = {}) =>
+  Type.Object({ ...ClassBookingRecord.properties, ...local, ...extra }, { description });
 
 const generic = (description: string) => Type.Object({}, { additionalProperties: true, description });
 
@@ -110,6 +114,17 @@ export const EVENT_DATA: Record<EventType, TSchema> = {
   'webhook_endpoint.disabled': Type.Object(WebhookEndpoint.properties, {
     description: "The webhook endpoint after the service disabled it (never its secret): disabled_reason 'gone' (it answered 410) or 'failing' (every attempt failed for 5 days)",
   }),
+  'class.booking.created': classBooking('A class booking with a seat (status confirmed)'),
+  'class.booking.waitlisted': classBooking('A class booking on the waitlist (status waitlisted, with its waitlist_position)'),
+  'class.booking.promoted': classBooking('A waitlisted booking given a freed seat: confirmed (waitlist_mode auto) or offered until offer_expires_at (promotion_pending)'),
+  'class.booking.accepted': classBooking('An offered seat accepted (confirmed)', { previous: previousStatus }),
+  'class.booking.offer_expired': classBooking('An offered seat not accepted in time (promotion_expired); the next in line is offered it'),
+  'class.booking.cancelled': classBooking('A cancelled class booking (reason occurrence_cancelled when the class was cancelled)', {
+    previous: Type.Optional(previousStatus),
+    reason: Type.Optional(Type.String()),
+  }),
+  'class.booking.attended': classBooking('A class booking checked in (attended, attended_at)', { previous: previousStatus }),
+  'class.booking.no_show': classBooking('A class booking marked a no-show', { previous: previousStatus }),
 };
 
 /** The OpenAPI 3.1 `webhooks` map: each type as the POST a receiver gets, with its payload schema. */
@@ -119,7 +134,7 @@ export function webhooksDocument(): Record<string, unknown> {
       type,
       {
         post: {
-          operationId: `event_${type.replace('.', '_')}`,
+          operationId: `event_${type.replaceAll('.', '_')}`,
           summary: `${type} event`,
           description: 'Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.',
           requestBody: { required: true, content: { 'application/json': { schema: eventSchema(type, EVENT_DATA[type]) } } },

@@ -29,6 +29,14 @@ export const EVENT_TYPES = Object.freeze([
   'hold.expired',
   'webhook_endpoint.disabled',
   'customer.created',
+  'class.booking.created',
+  'class.booking.waitlisted',
+  'class.booking.promoted',
+  'class.booking.accepted',
+  'class.booking.offer_expired',
+  'class.booking.cancelled',
+  'class.booking.attended',
+  'class.booking.no_show',
 ] as const);
 
 export type EventType = (typeof EVENT_TYPES)[number];

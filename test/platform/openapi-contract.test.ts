@@ -104,7 +104,11 @@ test('the document passes Redocly\'s recommended rules with no errors or warning
     const config = await createConfig({ extends: ['recommended'] } as any);
     const problems = await lint({ ref: file, config });
     const lines = problems.map((p) => `${p.severity} ${p.ruleId}: ${p.message} at ${p.location?.[0]?.pointer}`);
-    assert.deepEqual(lines, []);
+    // Issue 44 names both /api/v1/classes/{classId}/occurrences and /api/v1/classes/occurrences/{id} (and
+    // /bookings/{id}): the router takes a literal segment before a parameter, and a classId is a uuid,
+    // so they never meet (docs/decisions/classes.md).
+    const namedByIssue44 = (line: string) => line.includes('no-ambiguous-paths') && line.includes('`/api/v1/classes/{classId}/');
+    assert.deepEqual(lines.filter((line) => !namedByIssue44(line)), []);
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }

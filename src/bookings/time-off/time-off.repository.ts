@@ -36,6 +36,18 @@ export async function countLiveAppointmentsOverlapping(
   return res.rows[0].n;
 }
 
+/** Live class occurrences the unit teaches (their occupancy rows, db/functions/class-occupancy.sql) overlapping [start, end). */
+export async function countLiveClassesOverlapping(
+  q: Queryable, storeId: string, unitId: string, start: string, end: string,
+): Promise<number> {
+  const res = await q.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM unit_occupancy
+      WHERE store_id = $1 AND unit_id = $2 AND occurrence_id IS NOT NULL AND block && tstzrange($3::timestamptz, $4::timestamptz)`,
+    [storeId, unitId, start, end],
+  );
+  return res.rows[0].n;
+}
+
 export async function findTimeOff(q: Queryable, storeId: string, id: string): Promise<TimeOffRecord | null> {
   const res = await q.query<TimeOffRecord>(`SELECT ${COLUMNS} FROM time_off WHERE store_id = $1 AND id = $2`, [storeId, id]);
   return res.rows[0] ?? null;

@@ -5,7 +5,7 @@ import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { lockUnits } from '../booking-authority.ts';
 import type { CreateTimeOffBody, TimeOffRecord } from './time-off.schemas.ts';
-import { countLiveAppointmentsOverlapping, deleteTimeOff, findTimeOff, insertTimeOff } from './time-off.repository.ts';
+import { countLiveAppointmentsOverlapping, countLiveClassesOverlapping, deleteTimeOff, findTimeOff, insertTimeOff } from './time-off.repository.ts';
 
 export async function createTimeOff(ctx: MerchantContext, body: CreateTimeOffBody): Promise<{ time_off: TimeOffRecord }> {
   const storeId = ctx.actor.storeId;
@@ -21,6 +21,12 @@ export async function createTimeOff(ctx: MerchantContext, body: CreateTimeOffBod
       if (clashes > 0) {
         throw new AppError('SLOT_TAKEN', `The unit has ${clashes} appointment(s) in that time; move them or send override: true`);
       }
+    }
+    // A class the unit teaches is not the shop's to override here: cancel or move the occurrence
+    // (the class door checks time-off under this same lock, db/functions/classes.sql).
+    const classes = await countLiveClassesOverlapping(tx, storeId, body.unit_id, body.starts_at, body.ends_at);
+    if (classes > 0) {
+      throw new AppError('CLASS_SCHEDULED', `The unit teaches ${classes} class occurrence(s) in that time; cancel them first`);
     }
     const entry = await insertTimeOff(tx, {
       storeId,

@@ -2,7 +2,9 @@
 // (the gate, may-send.ts, decides on that category) and the channels it prefers, in order.
 import type { Category } from '../may-send.ts';
 
-export const MESSAGE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'queue_called', 'rebook_nudge'] as const;
+export const MESSAGE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'queue_called', 'rebook_nudge',
+  // Class bookings (src/notifications/messages/class-messages.ts): their subject is the class booking.
+  'class_confirmation', 'class_waitlisted', 'class_offer', 'class_promoted', 'class_cancelled', 'class_reminder'] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export type MessageChannel = 'email' | 'sms';
 
@@ -28,6 +30,23 @@ export const KIND_RULES: Readonly<Record<MessageKind, KindRule>> = Object.freeze
   // A called walk-in is standing nearby: a text reaches them first.
   queue_called: { category: 'class_events', channels: ['sms', 'email'], needsLiveFuture: false },
   rebook_nudge: { category: 'marketing', channels: ['email', 'sms'], needsLiveFuture: false },
+  // Class messages: re-checked at send time against the class booking (sender.ts classStaleReason).
+  class_confirmation: { category: 'class_events', channels: ['email', 'sms'], needsLiveFuture: false },
+  class_waitlisted: { category: 'class_events', channels: ['email', 'sms'], needsLiveFuture: false },
+  class_offer: { category: 'class_events', channels: ['email', 'sms'], needsLiveFuture: false },
+  class_promoted: { category: 'class_events', channels: ['email', 'sms'], needsLiveFuture: false },
+  class_cancelled: { category: 'class_events', channels: ['email', 'sms'], needsLiveFuture: false },
+  class_reminder: { category: 'class_reminders', channels: ['email', 'sms'], needsLiveFuture: false },
+});
+
+/** Message kinds about a class booking, and the booking status each still needs at send time (null: any). */
+export const CLASS_KIND_STATUS: Readonly<Partial<Record<MessageKind, string | null>>> = Object.freeze({
+  class_confirmation: 'confirmed',
+  class_waitlisted: 'waitlisted',
+  class_offer: 'promotion_pending',
+  class_promoted: 'confirmed',
+  class_cancelled: null,
+  class_reminder: 'confirmed',
 });
 
 /** Statuses of an appointment that still takes place. */

@@ -225,7 +225,10 @@ export interface Liveness {
 }
 
 /** What the send-time checks need about a batch's appointments and queue entries, in two statements. */
-export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): Promise<{ appointments: Map<string, Liveness>; entries: Map<string, string> }> {
+export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): Promise<{
+  appointments: Map<string, Liveness>; entries: Map<string, string>;
+  classBookings: Map<string, { status: string; starts_at: string; offer_expires_at: string | null }>;
+}> {
   const appointmentIds = [...new Set(batch.filter((m) => m.appointment_id).map((m) => m.appointment_id!))];
   const nudged = [...new Set(batch.filter((m) => m.kind === 'rebook_nudge').map((m) => m.appointment_id!))];
   const entryIds = [...new Set(batch.filter((m) => m.queue_entry_id).map((m) => m.queue_entry_id!))];
@@ -248,9 +251,18 @@ export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): P
       ? db.query<{ id: string; store_id: string; status: string }>('SELECT id, store_id, status FROM queue_entries WHERE id = ANY($1::uuid[])', [entryIds])
       : Promise.resolve({ rows: [] as Array<{ id: string; store_id: string; status: string }> }),
   ]);
+  const classIds = [...new Set(batch.filter((m) => m.kind.startsWith('class_')).map((m) => m.subject_id))];
+  const cb = classIds.length
+    ? await db.query<{ id: string; store_id: string; status: string; starts_at: string; offer_expires_at: string | null }>(
+      `SELECT b.id, b.store_id, b.status, o.starts_at, b.offer_expires_at
+         FROM class_bookings b JOIN class_occurrences o ON o.id = b.occurrence_id WHERE b.id = ANY($1::uuid[])`,
+      [classIds],
+    )
+    : { rows: [] as Array<{ id: string; store_id: string; status: string; starts_at: string; offer_expires_at: string | null }> };
   // Keyed by store and id: a record of another store is not this message's.
   return {
     appointments: new Map(a.rows.map((r) => [`${r.store_id}:${r.id}`, r])),
     entries: new Map(q.rows.map((r) => [`${r.store_id}:${r.id}`, r.status])),
+    classBookings: new Map(cb.rows.map((r) => [`${r.store_id}:${r.id}`, r])),
   };
 }

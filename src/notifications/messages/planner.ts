@@ -14,6 +14,7 @@ import { renderMessage } from './render.ts';
 import { address, HOUR_MS, messageIdFor, reminderPlan, renderFields, type AppointmentContext, type Plan } from './message-plan.ts';
 import * as repo from './messages.repository.ts';
 import { ukMobileE164 } from '../../customers/profile/uk-mobile.ts';
+import { CLASS_PLANNED_TYPES, classMessagePlans } from './class-messages.ts';
 
 export { messageIdFor };
 
@@ -29,6 +30,7 @@ export const PLANNED_TYPES = [
   'appointment.no_show',
   'appointment.completed',
   'queue.called',
+  ...CLASS_PLANNED_TYPES,
 ] as const;
 
 const DAY_MS = 24 * HOUR_MS;
@@ -170,6 +172,10 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
   const data = event.data as Record<string, any>;
   const nowIso = now.toISOString();
   if (event.type === 'queue.called') return planQueueCalled(pass, event, now, domain);
+  if (event.type.startsWith('class.booking.')) {
+    for (const m of await classMessagePlans(pass.q, event, now)) insertPlanned(pass, { ...m, appointmentId: null, queueEntryId: null, now, domain });
+    return;
+  }
 
   const a = pass.contexts.get(`${event.store_id}:${data.id}`);
   // A seated walk-in is happening now: nothing to confirm or remind. An imported appointment was

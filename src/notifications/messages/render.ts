@@ -28,6 +28,9 @@ export interface RenderInput {
   intervalDays?: number | null;
   /** Booking notices of a booking made on the shop's page: its manage link (token in the fragment). */
   manageUrl?: string | null;
+  /** Class messages: the booking's place in the waitlist, and until when an offered seat waits. */
+  waitlistPosition?: number | null;
+  offerExpiresAt?: string | null;
 }
 
 export interface Rendered {
@@ -164,6 +167,30 @@ export function renderMessage(input: RenderInput): Rendered {
         `You're next at ${shop}${input.serviceName ? ` for ${input.serviceName}` : ''}${withWhom}.`,
         input.holdMinutes ? `Please come to the front within ${input.holdMinutes} minutes; we'll hold your place until then.` : 'Please come to the front now.',
       ];
+      break;
+    case 'class_confirmation':
+    case 'class_promoted':
+      subject = `${input.kind === 'class_promoted' ? 'Off the waitlist' : 'Class booked'}: ${what} at ${shop}`;
+      lines = [input.kind === 'class_promoted' ? `A seat came free: you're booked into ${what} at ${shop}.` : `Your place in ${what} at ${shop} is booked.`, `${cap(what)}${withWhom}, ${when}.`];
+      break;
+    case 'class_waitlisted':
+      subject = `On the waitlist: ${what} at ${shop}`;
+      lines = [`${cap(what)}${withWhom}, ${when}, is full: you're on the waitlist${input.waitlistPosition ? ` (place ${input.waitlistPosition} in the order people joined)` : ''}.`, `We'll tell you if a seat comes free.`];
+      break;
+    case 'class_offer':
+      subject = `A seat is free: ${what} at ${shop}`;
+      lines = [
+        `A seat came free in ${what}${withWhom}, ${when}, and it's yours if you want it.`,
+        input.offerExpiresAt ? `It is held for you until ${localTime(input.offerExpiresAt, input.timezone)}; after that it goes to the next person in line. Contact ${shop} to take it.` : `Contact ${shop} to take it.`,
+      ];
+      break;
+    case 'class_cancelled':
+      subject = `Class booking cancelled: ${what} at ${shop}`;
+      lines = [`Your booking for ${what}${withWhom}, ${when}, at ${shop} has been cancelled.`];
+      break;
+    case 'class_reminder':
+      subject = `Reminder: ${what} at ${shop}, ${when}`;
+      lines = [`A reminder of your class at ${shop}.`, `${cap(what)}${withWhom}, ${when}.`];
       break;
     case 'rebook_nudge':
       subject = `Time for your next ${what} at ${shop}?`;

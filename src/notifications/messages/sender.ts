@@ -12,7 +12,7 @@ import type { Database } from '../../platform/db/port.ts';
 import type { Clock } from '../../platform/clock.ts';
 import { maySendMany, type SendDecision } from '../may-send.ts';
 import { SendFailure, type Transport } from '../channels/transport.ts';
-import { KIND_RULES, LIVE_APPOINTMENT, NOT_SENT, type MessageChannel } from './message-kinds.ts';
+import { CLASS_KIND_STATUS, KIND_RULES, LIVE_APPOINTMENT, NOT_SENT, type MessageChannel } from './message-kinds.ts';
 import * as repo from './messages.repository.ts';
 import type { MessageRow, Outcome } from './messages.repository.ts';
 
@@ -56,6 +56,7 @@ interface BatchFacts {
 /** Does the message still apply? A reason when it does not (re-checked here, not only at plan). */
 function staleReason(facts: BatchFacts, m: MessageRow, now: Date): string | null {
   if (m.kind === 'queue_called') return facts.live.entries.get(`${m.store_id}:${m.queue_entry_id}`) === 'called' ? null : NOT_SENT.queueNotCalled;
+  if (m.kind in CLASS_KIND_STATUS) return classStaleReason(facts, m, now);
   const live = facts.live.appointments.get(`${m.store_id}:${m.appointment_id}`);
   if (!live) return NOT_SENT.appointmentGone;
   if (m.kind === 'rebook_nudge') return live.booked_again ? NOT_SENT.rebooked : null;
@@ -65,6 +66,17 @@ function staleReason(facts: BatchFacts, m: MessageRow, now: Date): string | null
     if (Date.parse(live.starts_at) <= now.getTime()) return NOT_SENT.appointmentPast;
     if (m.planned_start && Date.parse(m.planned_start) !== Date.parse(live.starts_at)) return NOT_SENT.superseded;
   }
+  return null;
+}
+
+/** A class message still applies while its booking has the status it was about and the class is ahead. */
+function classStaleReason(facts: BatchFacts, m: MessageRow, now: Date): string | null {
+  const live = facts.live.classBookings.get(`${m.store_id}:${m.subject_id}`);
+  if (!live) return NOT_SENT.appointmentGone;
+  if (Date.parse(live.starts_at) <= now.getTime()) return NOT_SENT.appointmentPast;
+  const wanted = CLASS_KIND_STATUS[m.kind];
+  if (wanted && live.status !== wanted) return NOT_SENT.appointmentGone;
+  if (m.kind === 'class_offer' && live.offer_expires_at && Date.parse(live.offer_expires_at) <= now.getTime()) return NOT_SENT.appointmentGone;
   return null;
 }
 

@@ -93,6 +93,19 @@ export const ERRORS = {
   TOO_MANY_HOLDS: { status: 429, description: 'This address already keeps the most live booking-page holds allowed; retry after the Retry-After seconds, when one lapses.' },
   INTERNAL: { status: 500, description: 'Unexpected failure; nothing about it is disclosed.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached; retry shortly.' },
+
+  // Classes (src/classes/)
+  OCCURRENCE_IN_PAST: { status: 400, description: 'A class occurrence must start in the future.' },
+  CLASS_ARCHIVED: { status: 409, description: 'The class is archived and cannot be scheduled.' },
+  OCCURRENCE_EXISTS: { status: 409, description: 'The class is already scheduled at that start.' },
+  OCCURRENCE_CANCELLED: { status: 409, description: 'The class occurrence was cancelled and takes no bookings.' },
+  CLASS_STARTED: { status: 409, description: 'The class has started (a drop-in: ended) and takes no more bookings.' },
+  CLASS_FULL: { status: 409, description: 'The class is full and within its promotion cutoff, so its waitlist is closed.' },
+  ALREADY_BOOKED: { status: 409, description: 'The person already has a booking or waitlist place for this class occurrence.' },
+  OFFER_EXPIRED: { status: 409, description: 'The offered seat was not accepted in time; it went to the next in line.' },
+  NO_OFFER: { status: 409, description: 'The class booking has no offered seat to accept.' },
+  CAPACITY_BELOW_BOOKED: { status: 409, description: 'A capacity below the seats already booked and offered in an occurrence it applies to.' },
+  CLASS_SCHEDULED: { status: 409, description: 'The unit teaches a class in that time (time-off cannot cover it).' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

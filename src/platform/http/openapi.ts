@@ -22,6 +22,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
   { name: 'Online booking', description: 'Online booking: settings, opening hours, availability, holds, deposits and the customer\'s own appointments.' },
   { name: 'Booking page', description: 'The shop\'s own booking page at /book/{slug}: its public reads, the guest\'s hold, email code sign-in, confirm, and the manage link.' },
+  { name: 'Classes', description: 'Classes: the timetable (classes and their occurrences), bookings with capacity, the waitlist and its offers, check-in and no-show.' },
   { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
   { name: 'Import', description: 'Bring a shop\'s customers and appointments in from CSV files: a dry run reports every row, then the real run writes the good ones.' },
   { name: 'Reports', description: 'How the shop did over a range of its days: appointments, no-shows, utilisation, revenue and customers, as JSON or CSV.' },
