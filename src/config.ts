@@ -6,6 +6,7 @@ import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/re
 import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metrics.config.ts';
 import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
+import { parseStaffConfig, type StaffConfig } from './staff/staff.config.ts';
 
 export interface Config {
   readonly port: number;
@@ -72,6 +73,8 @@ export interface Config {
   readonly messages: MessagesConfig;
   /** The shop's booking page (src/booking-page/). */
   readonly bookingPage: BookingPageConfig;
+  /** Staff accounts: session lifetimes and the cookie (src/staff/). */
+  readonly staff: StaffConfig;
 }
 
 export interface MessagesConfig {
@@ -243,6 +246,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookingPage: parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
       throw new ConfigError(message);
     }),
+    staff: parseStaffConfig(env, parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
+      throw new ConfigError(message);
+    }).publicUrl, (name, fallback, min, max) => int(env, name, fallback, min, max)),
     messages: Object.freeze({
       smtpUrl,
       smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),
