@@ -7,6 +7,7 @@ import type { Database } from './platform/db/port.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { createTokenService, type TokenService } from './platform/auth/tokens.ts';
 import { registerAuthGuard } from './platform/auth/guard.ts';
+import { staffCredentials } from './staff/staff-auth.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
@@ -106,7 +107,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     inFlight--;
   });
 
-  registerAuthGuard(app, tokens, config.adminToken);
+  registerAuthGuard(app, tokens, config.adminToken, staffCredentials({ db, clock, config }));
 
   app.decorateRequest('requestContext', null);
   app.decorateRequest('context', function <A extends Actor>(this: any, actor: A): RequestContext<A> {
