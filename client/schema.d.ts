@@ -557,6 +557,42 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/auth/passkeys/registration/options": {
+    /**
+     * Start adding a passkey to your account
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    post: operations["passkeyRegistrationOptions"];
+  };
+  "/api/v1/auth/passkeys/registration/verify": {
+    /**
+     * Finish adding a passkey: the browser's answer to the options
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    post: operations["passkeyRegistrationVerify"];
+  };
+  "/api/v1/auth/passkeys/authentication/options": {
+    /** Start signing in with a passkey */
+    post: operations["passkeySignInOptions"];
+  };
+  "/api/v1/auth/passkeys/authentication/verify": {
+    /** Sign in with a passkey: the browser's answer to the options; sets the session cookie */
+    post: operations["passkeySignIn"];
+  };
+  "/api/v1/auth/passkeys": {
+    /**
+     * Your passkeys
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    get: operations["listOwnPasskeys"];
+  };
+  "/api/v1/auth/passkeys/{passkeyId}": {
+    /**
+     * Remove one of your passkeys; answers the ones left
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    delete: operations["removeOwnPasskey"];
+  };
 }
 
 export interface webhooks {
@@ -7178,6 +7214,318 @@ export interface operations {
             };
             /** @description the moved booking's manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end) */
             manage_url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Start adding a passkey to your account
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  passkeyRegistrationOptions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Pass to startRegistration({ optionsJSON }) of @simplewebauthn/browser. */
+      200: {
+        content: {
+          "application/json": {
+            challenge: string;
+            rp: {
+              name: string;
+              id: string;
+            };
+            user: {
+              id: string;
+              name: string;
+              displayName: string;
+            };
+            pubKeyCredParams: {
+                alg: number;
+                /** @enum {string} */
+                type: "public-key";
+              }[];
+            timeout: number;
+            attestation: string;
+            excludeCredentials: {
+                id: string;
+                /** @enum {string} */
+                type: "public-key";
+                transports?: string[];
+              }[];
+            authenticatorSelection: {
+              residentKey: string;
+              userVerification: string;
+              requireResidentKey: boolean;
+            };
+            extensions: {
+              credProps: boolean;
+            };
+            hints: string[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Finish adding a passkey: the browser's answer to the options
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  passkeyRegistrationVerify: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description What the person calls this passkey ("Work laptop"); "Passkey" when absent. */
+          name?: string;
+          /** @description What startRegistration() of @simplewebauthn/browser answered. */
+          credential: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              attestationObject: string;
+              authenticatorData?: string;
+              transports?: string[];
+              publicKeyAlgorithm?: number;
+              publicKey?: string;
+            };
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The credential id (base64url). */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            last_used_at: string | null;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Start signing in with a passkey */
+  passkeySignInOptions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Pass to startAuthentication({ optionsJSON }) of @simplewebauthn/browser; no allowCredentials: the passkey names its person (discoverable credentials). */
+      200: {
+        content: {
+          "application/json": {
+            challenge: string;
+            rpId: string;
+            timeout: number;
+            userVerification: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Sign in with a passkey: the browser's answer to the options; sets the session cookie */
+  passkeySignIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The store to sign in to; without it, the one the person signed in to last.
+           */
+          store_id?: string;
+          /** @description What startAuthentication() of @simplewebauthn/browser answered. */
+          credential: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+              userHandle?: string;
+            };
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in: the answer sets the session cookie. */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            store_id: string;
+            /**
+             * Format: date-time
+             * @description The session's absolute expiry (it also ends after the idle time).
+             */
+            expires_at: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Your passkeys
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  listOwnPasskeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkeys: ({
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Remove one of your passkeys; answers the ones left
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  removeOwnPasskey: {
+    parameters: {
+      path: {
+        passkeyId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkeys: ({
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
           };
         };
       };

@@ -19,6 +19,7 @@ import { customerPageRoutes } from './customers/customer-page/customer-page.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
+import { passkeysRoutes } from './staff/passkeys/passkeys.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
 
 /**
@@ -65,4 +66,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(onlineRoutes);
   // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
   await app.register(bookingPage);
+  // Staff passkeys (src/staff/passkeys): add one when signed in, sign in with one.
+  await app.register(passkeysRoutes, { prefix: '/api/v1/auth/passkeys' });
 }

@@ -33,6 +33,7 @@ export const ERRORS = {
   REQUEST_TIMEOUT: { status: 408, description: 'The request was not received in time.' },
   WEAK_PASSWORD: { status: 400, description: 'The password breaks the rules: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one; the message says which.' },
   INVITATION_INVALID: { status: 400, description: 'The invitation or setup link is unknown, expired, already used or replaced by a newer one; ask for a new one.' },
+  PASSKEY_INVALID: { status: 400, description: 'Adding a passkey failed: the registration was not started here, expired (5 minutes) or was already used, the response does not verify, or the passkey is already registered; nothing changed.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
