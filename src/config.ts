@@ -7,6 +7,7 @@ import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metri
 import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
 import { parseStaffConfig, type StaffConfig } from './staff/staff.config.ts';
+import { parseOidcConfig, type OidcConfig } from './staff/oidc/oidc.config.ts';
 
 export interface Config {
   readonly port: number;
@@ -75,6 +76,8 @@ export interface Config {
   readonly bookingPage: BookingPageConfig;
   /** Staff accounts: session lifetimes and the cookie (src/staff/). */
   readonly staff: StaffConfig;
+  /** Staff sign-in through the shop's identity provider (OIDC_*); null when off (src/staff/oidc/). */
+  readonly oidc: OidcConfig | null;
 }
 
 export interface MessagesConfig {
@@ -249,6 +252,9 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     staff: parseStaffConfig(env, parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
       throw new ConfigError(message);
     }).publicUrl, (name, fallback, min, max) => int(env, name, fallback, min, max)),
+    oidc: parseOidcConfig(env, (message) => {
+      throw new ConfigError(message);
+    }),
     messages: Object.freeze({
       smtpUrl,
       smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),

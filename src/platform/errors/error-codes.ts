@@ -46,6 +46,7 @@ export const ERRORS = {
   CROSS_ORIGIN_REFUSED: { status: 403, description: 'A write authenticated by the session cookie came from another origin (Origin or Sec-Fetch-Site); send it from the service\'s own origin or use a bearer token.' },
   SIGN_IN_FAILED: { status: 401, description: 'The email and password do not match an enabled staff account (the same answer whether or not the email has one).' },
   LAST_OWNER: { status: 409, description: 'The change would leave the store without an enabled owner.' },
+  OIDC_NOT_CONFIGURED: { status: 404, description: 'Sign-in through an identity provider is off: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are not set.' },
   ADMIN_DISABLED: { status: 404, description: 'The operator surface is off (ADMIN_TOKEN is not set).' },
 
   // Lookup
