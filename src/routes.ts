@@ -20,8 +20,8 @@ import { consoleRoutes } from './console/console.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { passkeysRoutes } from './staff/passkeys/passkeys.routes.ts';
-import { oidcRoutes } from './staff/oidc/oidc.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 
 /**
  * Named schemas that routes reference by `$ref: '<$id>#'` (for example the branches of a
@@ -67,8 +67,8 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(onlineRoutes);
   // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
   await app.register(bookingPage);
+  // Staff accounts (src/staff): /api/v1/auth, /api/v1/staff, /api/v1/api-keys, and the operator's invitation.
+  await app.register(staffRoutes);
   // Staff passkeys (src/staff/passkeys): add one when signed in, sign in with one.
   await app.register(passkeysRoutes, { prefix: '/api/v1/auth/passkeys' });
-  // GET /api/v1/auth/options, and sign-in through the shop's identity provider (src/staff/oidc).
-  await app.register(oidcRoutes, { prefix: '/api/v1/auth' });
 }

