@@ -20,6 +20,7 @@ import { consoleRoutes } from './console/console.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
 import { passkeysRoutes } from './staff/passkeys/passkeys.routes.ts';
+import { oidcRoutes } from './staff/oidc/oidc.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
 import { staffRoutes } from './staff/staff.routes.ts';
 
@@ -71,4 +72,6 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(staffRoutes);
   // Staff passkeys (src/staff/passkeys): add one when signed in, sign in with one.
   await app.register(passkeysRoutes, { prefix: '/api/v1/auth/passkeys' });
+  // GET /api/v1/auth/options, and sign-in through the shop's identity provider (src/staff/oidc).
+  await app.register(oidcRoutes, { prefix: '/api/v1/auth' });
 }
