@@ -557,6 +557,103 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/auth/sign-in": {
+    /**
+     * Sign in with email and password; sets the session cookie
+     * @description A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.
+     */
+    post: operations["signIn"];
+  };
+  "/api/v1/auth/invitations/accept": {
+    /**
+     * Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie
+     * @description Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.
+     */
+    post: operations["acceptStaffInvitation"];
+  };
+  "/api/v1/auth/me": {
+    /**
+     * Who is signed in, at which store, with which role
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["getMe"];
+  };
+  "/api/v1/auth/sign-out": {
+    /**
+     * End this session on the server and clear the cookie
+     * @description Merchant token, scope merchant:write.
+     */
+    post: operations["signOut"];
+  };
+  "/api/v1/auth/sessions": {
+    /**
+     * Your live sessions at this store
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listSessions"];
+  };
+  "/api/v1/auth/sessions/{sessionId}": {
+    /**
+     * End one of your sessions (another device, or this one)
+     * @description Merchant token, scope merchant:write.
+     */
+    delete: operations["endSession"];
+  };
+  "/api/v1/staff/invitations": {
+    /**
+     * Invite a person to the store with a role
+     * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["createStaffInvitation"];
+  };
+  "/api/v1/staff": {
+    /**
+     * The store's staff with their roles
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listStaff"];
+  };
+  "/api/v1/staff/{staffId}": {
+    /**
+     * Change a person's role, permissions, unit or disabled
+     * @description Nobody raises their own role or permissions, or gives a role above their own; the store keeps an enabled owner (409 LAST_OWNER). Disabling ends the person's sessions at once; a role change applies from their next request.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    patch: operations["updateStaff"];
+  };
+  "/api/v1/api-keys": {
+    /**
+     * The store's API keys (never the keys themselves)
+     * @description Merchant token, scope merchant:write.
+     */
+    get: operations["listApiKeys"];
+    /**
+     * Create a store API key (the key is shown only in this answer)
+     * @description Send it as `Authorization: Bearer bbo_live_...`. Only its hash is kept.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["createApiKey"];
+  };
+  "/api/v1/api-keys/{keyId}": {
+    /**
+     * Revoke an API key: refused from the next request
+     * @description Merchant token, scope merchant:write.
+     */
+    delete: operations["revokeApiKey"];
+  };
+  "/admin/v1/stores/{storeId}/staff/invitations": {
+    /**
+     * Invite a store's staff (its first owner)
+     * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+     *
+     * Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
+    post: operations["adminInviteStaff"];
+  };
   "/api/v1/auth/passkeys/registration/options": {
     /**
      * Start adding a passkey to your account
@@ -592,6 +689,24 @@ export interface paths {
      * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
      */
     delete: operations["removeOwnPasskey"];
+  };
+  "/api/v1/auth/options": {
+    /** The ways to sign in here (the console's sign-in page asks) */
+    get: operations["signInOptions"];
+  };
+  "/api/v1/auth/oidc/start": {
+    /**
+     * Sign in through the shop's identity provider: redirects there
+     * @description A browser navigation. Redirects (302) to the provider's authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.
+     */
+    get: operations["oidcStart"];
+  };
+  "/api/v1/auth/oidc/callback": {
+    /**
+     * Where the identity provider sends the browser back: signs in and redirects to the console
+     * @description The provider's redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.
+     */
+    get: operations["oidcCallback"];
   };
 }
 
@@ -7232,6 +7347,701 @@ export interface operations {
     };
   };
   /**
+   * Sign in with email and password; sets the session cookie
+   * @description A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.
+   */
+  signIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          password: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+            stores: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie
+   * @description Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.
+   */
+  acceptStaffInvitation: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          name: string;
+          password: string;
+          /** @description An email address */
+          email?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+            stores: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Who is signed in, at which store, with which role
+   * @description Merchant token, scope merchant:read.
+   */
+  getMe: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * End this session on the server and clear the cookie
+   * @description Merchant token, scope merchant:write.
+   */
+  signOut: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            ended: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Your live sessions at this store
+   * @description Merchant token, scope merchant:read.
+   */
+  listSessions: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            sessions: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                expires_at: string;
+                user_agent: string | null;
+                current: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * End one of your sessions (another device, or this one)
+   * @description Merchant token, scope merchant:write.
+   */
+  endSession: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        sessionId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            ended: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Invite a person to the store with a role
+   * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  createStaffInvitation: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          /** @description owner, manager, front_desk or staff */
+          role: "owner" | "manager" | "front_desk" | "staff";
+          name?: string;
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            invitation: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The store's staff with their roles
+   * @description Merchant token, scope merchant:read.
+   */
+  listStaff: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                email: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+                permissions: string[];
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                unit_id: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_sign_in_at: string | null;
+                disabled: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Change a person's role, permissions, unit or disabled
+   * @description Nobody raises their own role or permissions, or gives a role above their own; the store keeps an enabled owner (409 LAST_OWNER). Disabling ends the person's sessions at once; a role change applies from their next request.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  updateStaff: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        staffId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description owner, manager, front_desk or staff */
+          role?: "owner" | "manager" | "front_desk" | "staff";
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+          disabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              name: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              permissions: string[];
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              last_sign_in_at: string | null;
+              disabled: boolean;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The store's API keys (never the keys themselves)
+   * @description Merchant token, scope merchant:write.
+   */
+  listApiKeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            api_keys: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                scopes: string[];
+                hint: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a store API key (the key is shown only in this answer)
+   * @description Send it as `Authorization: Bearer bbo_live_...`. Only its hash is kept.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  createApiKey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: ("merchant:read" | "merchant:write")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            api_key: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              scopes: string[];
+              hint: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              last_used_at: string | null;
+            };
+            key: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke an API key: refused from the next request
+   * @description Merchant token, scope merchant:write.
+   */
+  revokeApiKey: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        keyId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            revoked: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Invite a store's staff (its first owner)
+   * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+   *
+   * Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
+  adminInviteStaff: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        storeId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          /** @description owner, manager, front_desk or staff */
+          role: "owner" | "manager" | "front_desk" | "staff";
+          name?: string;
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            invitation: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * Start adding a passkey to your account
    * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
    */
@@ -7528,6 +8338,96 @@ export interface operations {
               })[];
           };
         };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** The ways to sign in here (the console's sign-in page asks) */
+  signInOptions: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Email and password (POST /api/v1/auth/sign-in). */
+            password: boolean;
+            /** @description Passkeys (POST /api/v1/auth/passkeys/authentication/options, then /verify). */
+            passkey: boolean;
+            /** @description The shop's identity provider (GET /api/v1/auth/oidc/start): OIDC_ISSUER is set. */
+            oidc: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Sign in through the shop's identity provider: redirects there
+   * @description A browser navigation. Redirects (302) to the provider's authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.
+   */
+  oidcStart: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+      };
+    };
+    responses: {
+      /** @description To the identity provider */
+      302: {
+        content: never;
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Where the identity provider sends the browser back: signs in and redirects to the console
+   * @description The provider's redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.
+   */
+  oidcCallback: {
+    parameters: {
+      query?: {
+        code?: string;
+        state?: string;
+      };
+    };
+    responses: {
+      /** @description To the console, signed in or with #oidc_error= */
+      302: {
+        content: never;
       };
       /** @description Every non-2xx answer */
       "4XX": {

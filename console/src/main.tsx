@@ -1,6 +1,7 @@
 // The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
-// #/customers/<id>, #/catalogue, #/settings). Only the page's fragment changes, so the server serves
-// one page and no route (or token) ever reaches its logs.
+// #/customers/<id>, #/catalogue, #/settings, #/staff, #/account; #/accept#token= for an invitation).
+// Only the page's fragment changes, so the server serves one page and no route (or token) ever
+// reaches its logs. The navigation shows what the signed-in role may open (roles.ts).
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppContext, makeClient, type Ctx } from './api.ts';
@@ -13,6 +14,11 @@ import { Customers } from './screens/Customers.tsx';
 import { CustomerPage } from './screens/CustomerPage.tsx';
 import { Catalogue } from './screens/Catalogue.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { Staff } from './screens/Staff.tsx';
+import { Account } from './screens/Account.tsx';
+import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
+import { currentStaff, signOutOnServer, takeOidcError } from './staff-auth.ts';
+import { mayOpen } from './roles.ts';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -30,7 +36,17 @@ const NAV = [
   ['/customers', 'Customers'],
   ['/catalogue', 'Catalogue'],
   ['/settings', 'Settings'],
+  ['/staff', 'Staff'],
+  ['/account', 'Your account'],
 ] as const;
+
+/** The invitation token of an accept link (#/accept#token=...), taken out of the address bar. */
+function takeInvitationToken(): string | null {
+  const match = /^#\/accept#token=([A-Za-z0-9_-]{20,100})/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, '', location.pathname + location.search + '#/accept');
+  return match[1];
+}
 
 function initialSession(): Session | null {
   const fromLink = takeTokenFromFragment();
@@ -43,16 +59,41 @@ function initialSession(): Session | null {
   return stored ? decode(stored) : null;
 }
 
+const INVITATION = takeInvitationToken();
+const OIDC_ERROR = takeOidcError();
+
 function App() {
   const [session, setSession] = useState<Session | null>(initialSession);
-  const [signOutMessage, setSignOutMessage] = useState<string | null>(null);
+  // Without a token, a staff session cookie may be there: ask who is signed in before showing sign-in.
+  const [checking, setChecking] = useState(session === null && INVITATION === null);
+  const [invitation, setInvitation] = useState<string | null>(INVITATION);
+  const [signOutMessage, setSignOutMessage] = useState<string | null>(OIDC_ERROR);
   const [toast, setToast] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   const route = useRoute();
+
+  useEffect(() => {
+    if (!checking) return;
+    void currentStaff().then((s) => {
+      if (s) setSession(s);
+      setChecking(false);
+    }, () => setChecking(false));
+  }, []);
 
   const signOut = (message: string | null) => {
     forgetToken();
     setSession(null);
     setSignOutMessage(message);
+  };
+  // A staff session ends on the server too; a token is only forgotten (the platform that minted it revokes it).
+  const signOutClicked = async () => {
+    if (session?.kind === 'staff') await signOutOnServer();
+    signOut('You signed out.');
+  };
+  const staffSignedIn = (s: Session) => {
+    setInvitation(null);
+    setSignOutMessage(null);
+    setSession(s);
+    if (!location.hash.startsWith('#/') || location.hash.startsWith('#/accept')) location.hash = '#/diary';
   };
 
   const ctx = useMemo<Ctx | null>(() => {
@@ -69,11 +110,14 @@ function App() {
     return () => clearTimeout(t);
   }, [toast]);
 
+  if (checking) return <main id="main" class="signin" aria-busy="true"><p>Loading…</p></main>;
+  if (invitation && !session) return <AcceptInvitation token={invitation} onSignIn={staffSignedIn} />;
   if (!session || !ctx || !hub) {
     return (
       <SignIn
         message={signOutMessage}
-        onSignIn={(token) => {
+        onSignIn={staffSignedIn}
+        onToken={(token) => {
           const s = decode(token);
           if (!s) return 'That is not a merchant token (it names no store).';
           saveToken(token);
@@ -93,6 +137,8 @@ function App() {
   else if (route.startsWith('/customers')) screen = <Customers />;
   else if (route.startsWith('/catalogue')) screen = <Catalogue />;
   else if (route.startsWith('/settings')) screen = <Settings />;
+  else if (route.startsWith('/staff') && mayOpen(session, '/staff')) screen = <Staff />;
+  else if (route.startsWith('/account') && session.kind === 'staff') screen = <Account onSignedOut={signOut} />;
   else screen = <Diary hub={hub} />;
 
   return (
@@ -100,7 +146,7 @@ function App() {
       <header class="top">
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([href]) => mayOpen(session, href)).map(([href, label]) => (
               <li key={href}>
                 <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>{label}</a>
               </li>
@@ -109,7 +155,7 @@ function App() {
         </nav>
         <div class="who">
           <span>{session.staffName ?? 'Staff'}</span>
-          <button type="button" onClick={() => signOut('You signed out.')}>Sign out</button>
+          <button type="button" onClick={() => void signOutClicked()}>Sign out</button>
         </div>
       </header>
       <main id="main">{screen}</main>

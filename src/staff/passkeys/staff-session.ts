@@ -14,14 +14,16 @@ export async function signedInStaff(request: FastifyRequest, options: { write: b
   return principal;
 }
 
-/** A cookie-authenticated write from another origin is refused (Origin, else Fetch Metadata). */
+/**
+ * A cookie-authenticated write from another origin is refused, as the guard does for the rest: the
+ * Origin header, when sent, names PUBLIC_URL; Fetch Metadata, when sent, says same-origin.
+ */
 export function refuseCrossOrigin(request: FastifyRequest): void {
+  const site = request.headers['sec-fetch-site'];
   const origin = request.headers.origin;
-  const own = request.server.deps.config.staff.origin;
-  if (typeof origin === 'string' && origin !== 'null' && new URL(own).origin !== origin.toLowerCase()) {
-    throw new AppError('CROSS_ORIGIN_REFUSED', 'This request came from another origin');
-  }
-  if (origin === 'null' || request.headers['sec-fetch-site'] === 'cross-site') {
+  const own = new URL(request.server.deps.config.staff.origin).origin;
+  const crossSite = typeof site === 'string' && site !== 'same-origin' && site !== 'none';
+  if (crossSite || (typeof origin === 'string' && origin.toLowerCase() !== own)) {
     throw new AppError('CROSS_ORIGIN_REFUSED', 'This request came from another origin');
   }
 }
