@@ -23,7 +23,7 @@ export async function findLiveKey(db: Queryable, keyHash: Buffer, at: Date): Pro
     `WITH k AS (SELECT id, store_id, name, scopes FROM api_keys WHERE key_hash = $1 AND revoked_at IS NULL),
      touch AS (
        UPDATE api_keys SET last_used_at = $2
-        WHERE id = (SELECT id FROM k) AND (last_used_at IS NULL OR last_used_at < $2 - interval '1 minute'))
+        WHERE id = (SELECT id FROM k) AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute'))
      SELECT * FROM k`,
     [keyHash, at],
   );

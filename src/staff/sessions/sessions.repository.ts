@@ -48,10 +48,10 @@ export async function findLiveSession(db: Queryable, tokenHash: Buffer, at: Date
          JOIN staff_memberships m ON m.store_id = s.store_id AND m.staff_id = s.staff_id
          JOIN staff_people p ON p.id = s.staff_id
         WHERE s.token_hash = $1 AND s.ended_at IS NULL AND s.expires_at > $2
-          AND s.last_seen_at > $2 - make_interval(secs => $3::double precision / 1000) AND NOT m.disabled),
+          AND s.last_seen_at > $2::timestamptz - make_interval(secs => $3::double precision / 1000) AND NOT m.disabled),
      touch AS (
        UPDATE staff_sessions SET last_seen_at = $2
-        WHERE id = (SELECT session_id FROM s) AND last_seen_at < $2 - interval '1 minute')
+        WHERE id = (SELECT session_id FROM s) AND last_seen_at < $2::timestamptz - interval '1 minute')
      SELECT * FROM s`,
     [tokenHash, at, idleMs],
   );
@@ -89,7 +89,7 @@ export async function listLiveSessions(db: Queryable, input: { staffId: string; 
     `SELECT id, created_at, last_seen_at, expires_at, user_agent
        FROM staff_sessions
       WHERE staff_id = $1 AND store_id = $2 AND ended_at IS NULL AND expires_at > $3
-        AND last_seen_at > $3 - make_interval(secs => $4::double precision / 1000)
+        AND last_seen_at > $3::timestamptz - make_interval(secs => $4::double precision / 1000)
       ORDER BY created_at DESC, id`,
     [input.staffId, input.storeId, input.at, input.idleMs],
   );
