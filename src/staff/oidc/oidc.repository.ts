@@ -1,6 +1,6 @@
 // Started OIDC sign-ins (migration 229) and how a verified email finds its person: an existing
 // staff member, or a pending invitation accepted here. Nothing here creates a person otherwise.
-import type { Database, Queryable } from '../../platform/db/port.ts';
+import type { Queryable, Tx } from '../../platform/db/port.ts';
 
 export interface StartedLogin {
   code_verifier: string;
@@ -37,42 +37,41 @@ export async function personByEmail(db: Queryable, email: string): Promise<strin
 }
 
 /**
- * Accepts the newest live invitation for this email (at the named store, when one is named), in
- * one transaction: the invitation row is locked and marked accepted by a conditional update, the
- * person is found or created by their email, and the membership is added with the invitation's
+ * Accepts the newest live invitation for this email (at the named store, when one is named), inside
+ * the caller's transaction: the invitation row is locked and marked accepted by a conditional update,
+ * the person is found or created by their email, and the membership is added with the invitation's
  * role, permissions and unit (a place the person already has stays as it is, disabled or not).
  * Null when there is no such invitation.
  */
 export async function acceptInvitationByEmail(
-  db: Database,
+  tx: Tx,
   input: { email: string; name: string; storeId: string | null; at: Date },
-): Promise<{ staff_id: string; store_id: string } | null> {
-  return db.transaction(async (tx) => {
-    const invitation = await tx.query<{ id: string; store_id: string; role: string; permissions: string[]; unit_id: string | null; name: string | null }>(
-      `UPDATE staff_invitations SET accepted_at = $3
-        WHERE id = (SELECT id FROM staff_invitations
-                     WHERE store_id IS NOT NULL AND lower(email) = lower($1) AND accepted_at IS NULL AND expires_at > $3
-                       AND ($2::uuid IS NULL OR store_id = $2)
-                     ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
-          AND accepted_at IS NULL
-        RETURNING id, store_id, role, permissions, unit_id, name`,
-      [input.email, input.storeId, input.at],
-    );
-    const inv = invitation.rows[0];
-    if (!inv) return null;
-    const person = await tx.query<{ id: string }>(
-      `INSERT INTO staff_people (email, name, created_at, updated_at) VALUES (lower($1), $2, $3, $3)
-       ON CONFLICT (lower(email)) DO UPDATE SET updated_at = EXCLUDED.updated_at
-       RETURNING id`,
-      [input.email, (inv.name ?? input.name).slice(0, 120) || input.email, input.at],
-    );
-    const staffId = person.rows[0].id;
-    await tx.query(
-      `INSERT INTO staff_memberships (store_id, staff_id, role, permissions, unit_id, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $6)
-       ON CONFLICT (store_id, staff_id) DO NOTHING`,
-      [inv.store_id, staffId, inv.role, inv.permissions, inv.unit_id, input.at],
-    );
-    return { staff_id: staffId, store_id: inv.store_id };
-  });
+): Promise<{ staff_id: string; store_id: string; name: string; role: string; invitation_id: string } | null> {
+  const invitation = await tx.query<{ id: string; store_id: string; role: string; permissions: string[]; unit_id: string | null; name: string | null }>(
+    `UPDATE staff_invitations SET accepted_at = $3
+      WHERE id = (SELECT id FROM staff_invitations
+                   WHERE store_id IS NOT NULL AND lower(email) = lower($1) AND accepted_at IS NULL AND expires_at > $3
+                     AND ($2::uuid IS NULL OR store_id = $2)
+                   ORDER BY created_at DESC LIMIT 1 FOR UPDATE)
+        AND accepted_at IS NULL
+      RETURNING id, store_id, role, permissions, unit_id, name`,
+    [input.email, input.storeId, input.at],
+  );
+  const inv = invitation.rows[0];
+  if (!inv) return null;
+  const name = (inv.name ?? input.name).slice(0, 120) || input.email;
+  const person = await tx.query<{ id: string }>(
+    `INSERT INTO staff_people (email, name, created_at, updated_at) VALUES (lower($1), $2, $3, $3)
+     ON CONFLICT (lower(email)) DO UPDATE SET updated_at = EXCLUDED.updated_at
+     RETURNING id`,
+    [input.email, name, input.at],
+  );
+  const staffId = person.rows[0].id;
+  await tx.query(
+    `INSERT INTO staff_memberships (store_id, staff_id, role, permissions, unit_id, created_at, updated_at)
+     VALUES ($1, $2, $3, $4, $5, $6, $6)
+     ON CONFLICT (store_id, staff_id) DO NOTHING`,
+    [inv.store_id, staffId, inv.role, inv.permissions, inv.unit_id, input.at],
+  );
+  return { staff_id: staffId, store_id: inv.store_id, name, role: inv.role, invitation_id: inv.id };
 }

@@ -5,6 +5,8 @@
 import * as client from 'openid-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../platform/db/port.ts';
+import { audit } from '../../platform/audit.ts';
+import type { MerchantActor } from '../../platform/auth/actor.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { newSecret, secretHash } from '../secrets.ts';
 import { startSession, type SessionDeps } from '../sessions/sessions.service.ts';
@@ -133,7 +135,17 @@ export async function finishOidc(deps: SessionDeps & { db: Database }, request: 
   if (staffId && wanted) who = { staff_id: staffId, store_id: wanted };
   else {
     const name = typeof claims?.name === 'string' && claims.name.trim() ? claims.name.trim() : email;
-    who = await repo.acceptInvitationByEmail(deps.db, { email, name, storeId: login.store_id, at });
+    who = await deps.db.transaction(async (tx) => {
+      const joined = await repo.acceptInvitationByEmail(tx, { email, name, storeId: login.store_id, at });
+      if (joined) {
+        // As a password acceptance is audited: the person who joined is the actor.
+        const actor: MerchantActor = { kind: 'merchant', storeId: joined.store_id, userId: joined.staff_id, staffName: joined.name, scopes: [], entitlements: [], permissions: [] };
+        await audit(tx, { actor, requestId: request.id, clock: deps.clock }, {
+          action: 'staff.joined', entity: 'staff', entityId: joined.staff_id, details: { role: joined.role, invitation_id: joined.invitation_id, via: 'oidc' },
+        });
+      }
+      return joined;
+    });
   }
   if (!who) return fail('no_account');
   try {

@@ -112,6 +112,10 @@ test('a pending invitation to the email is accepted: the person joins with the i
   const inv = await t.db.query(`SELECT accepted_at FROM staff_invitations WHERE email = 'invitee@example.test'`);
   assert.equal(inv.rows[0].accepted_at, t.clock.now().toISOString());
   assert.equal(await liveSessions('invitee@example.test'), 1);
+  const audited = await t.db.query(
+    `SELECT a.actor_name, a.details->>'role' AS role, a.details->>'via' AS via FROM audit_log a JOIN staff_people p ON p.id::text = a.entity_id
+      WHERE a.action = 'staff.joined' AND p.email = 'invitee@example.test'`);
+  assert.deepEqual(audited.rows, [{ actor_name: 'Invited Person', role: 'manager', via: 'oidc' }]);
 });
 
 test('an expired invitation is not accepted', async () => {
