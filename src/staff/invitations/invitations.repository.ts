@@ -18,7 +18,9 @@ export async function replaceInvitation(
   input: { storeId: string | null; email: string | null; name: string | null; role: string; permissions: string[]; unitId: string | null; tokenHash: Buffer; invitedBy: string | null; at: Date; expiresAt: Date },
 ): Promise<InvitationRow> {
   await tx.query(
-    `DELETE FROM staff_invitations WHERE store_id IS NOT DISTINCT FROM $1 AND lower(email) = lower($2) AND accepted_at IS NULL`,
+    `DELETE FROM staff_invitations
+      WHERE store_id IS NOT DISTINCT FROM $1 AND accepted_at IS NULL
+        AND (lower(email) = lower($2::text) OR ($2::text IS NULL AND email IS NULL))`,
     [input.storeId, input.email],
   );
   const res = await tx.query<InvitationRow>(

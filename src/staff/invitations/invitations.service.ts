@@ -99,6 +99,8 @@ export async function acceptInvitation(
   const who = await deps.db.transaction(async (tx) => {
     const inv = await repo.takeInvitation(tx, secretHash(body.token), at);
     if (!inv) throw new AppError('INVITATION_INVALID', INVALID);
+    // The setup link makes the first owner of a database with no staff account, and no other.
+    if (!inv.store_id && (await repo.anyStaff(tx))) throw new AppError('INVITATION_INVALID', INVALID);
     const email = (inv.email ?? body.email ?? '').trim().toLowerCase();
     if (!email) throw new AppError('VALIDATION_FAILED', 'The setup link needs the owner\'s email');
     const person = await repo.personByEmail(tx, email);
