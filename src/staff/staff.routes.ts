@@ -9,6 +9,10 @@ import { sessionsRoutes } from './sessions/sessions.routes.ts';
 
 export async function staffRoutes(app: FastifyInstance) {
   const config = app.deps.config;
+  // Answers about sign-in and sessions are never cached, public ones (sign-in, accept) included.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   const mailer = invitationMailer(config, app.log);
   app.addHook('onClose', () => mailer.close());
   const common = publishedCommonPasswords(

@@ -7,7 +7,8 @@ import { ROLES } from './roles.ts';
 // A plain address check: one @, a dot in the domain, no spaces; the mail server decides the rest.
 export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'An email address' });
 export const RoleField = Type.Union(ROLES.map((r) => Type.Literal(r)), { description: 'owner, manager, front_desk or staff' });
-export const PermissionsField = Type.Array(Type.Union(PERMISSIONS.map((p) => Type.Literal(p))), { uniqueItems: true, maxItems: 10 });
+// One permission today: a plain enum of strings (a one-branch union would be an illogical anyOf).
+export const PermissionsField = Type.Array(Type.String({ enum: [...PERMISSIONS] }), { uniqueItems: true, maxItems: 10 });
 // Long passphrases are welcome: 256 characters accepted (NIST asks at least 64); the rules are the service's.
 export const Password = Type.String({ minLength: 1, maxLength: 1024 });
 

@@ -39,6 +39,8 @@ export async function registerOpenApi(app: FastifyInstance) {
     if (!rule || route.url.startsWith('/docs')) return;
     const schema = (route.schema ??= {});
     const response = ((schema as any).response ??= {});
+    // A public operation says so (an empty requirement), as the booking page's do.
+    if (rule.kind === 'public') (schema as any).security ??= [{}];
     if (rule.kind !== 'public') {
       response['4xx'] ??= ERROR_REF;
       response['5xx'] ??= ERROR_REF;
