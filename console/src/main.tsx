@@ -40,12 +40,12 @@ const NAV = [
   ['/account', 'Your account'],
 ] as const;
 
-/** The invitation token of an accept link (#/accept#token=...), taken out of the address bar. */
-function takeInvitationToken(): string | null {
-  const match = /^#\/accept#token=([A-Za-z0-9_-]{20,100})/.exec(location.hash);
+/** The token of an invitation (#/accept#token=...) or of the first-run setup link (#/setup#token=...), taken out of the address bar. */
+function takeInvitationToken(): { token: string; setup: boolean } | null {
+  const match = /^#\/(accept|setup)#token=([A-Za-z0-9_-]{20,100})/.exec(location.hash);
   if (!match) return null;
-  history.replaceState(null, '', location.pathname + location.search + '#/accept');
-  return match[1];
+  history.replaceState(null, '', `${location.pathname}${location.search}#/${match[1]}`);
+  return { token: match[2], setup: match[1] === 'setup' };
 }
 
 function initialSession(): Session | null {
@@ -66,7 +66,7 @@ function App() {
   const [session, setSession] = useState<Session | null>(initialSession);
   // Without a token, a staff session cookie may be there: ask who is signed in before showing sign-in.
   const [checking, setChecking] = useState(session === null && INVITATION === null);
-  const [invitation, setInvitation] = useState<string | null>(INVITATION);
+  const [invitation, setInvitation] = useState(INVITATION);
   const [signOutMessage, setSignOutMessage] = useState<string | null>(OIDC_ERROR);
   const [toast, setToast] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   const route = useRoute();
@@ -93,7 +93,7 @@ function App() {
     setInvitation(null);
     setSignOutMessage(null);
     setSession(s);
-    if (!location.hash.startsWith('#/') || location.hash.startsWith('#/accept')) location.hash = '#/diary';
+    if (!location.hash.startsWith('#/') || /^#\/(accept|setup)/.test(location.hash)) location.hash = '#/diary';
   };
 
   const ctx = useMemo<Ctx | null>(() => {
@@ -111,7 +111,7 @@ function App() {
   }, [toast]);
 
   if (checking) return <main id="main" class="signin" aria-busy="true"><p>Loading…</p></main>;
-  if (invitation && !session) return <AcceptInvitation token={invitation} onSignIn={staffSignedIn} />;
+  if (invitation && !session) return <AcceptInvitation token={invitation.token} setup={invitation.setup} onSignIn={staffSignedIn} />;
   if (!session || !ctx || !hub) {
     return (
       <SignIn
