@@ -179,3 +179,15 @@ test('removing a passkey answers the ones left; another person\'s passkey reads 
   assert.deepEqual(res.body.passkeys.map((p: { name: string }) => p.name), ['B']);
   assert.equal((await signIn(a)).res.status, 401);
 });
+
+test('two racing answers to one sign-in challenge start one session: the DELETE decides', async () => {
+  const m = await member('race@example.test');
+  const key = new SoftAuthenticator(ORIGIN, 'shop.example.test');
+  assert.equal((await register(m.cookie, key)).status, 200);
+  const options = await call(t.app, 'POST', `${P}/authentication/options`, { headers: own, body: {} });
+  const credential = key.authenticate(options.body);
+  const answers = await Promise.all([1, 2, 3].map(() => call(t.app, 'POST', `${P}/authentication/verify`, { headers: own, body: { credential } })));
+  assert.deepEqual(answers.map((a) => a.status).sort(), [200, 401, 401]);
+  const sessions = await t.db.query(`SELECT count(*)::int AS n FROM staff_sessions WHERE staff_id = $1 AND ended_at IS NULL`, [m.staffId]);
+  assert.equal(sessions.rows[0].n, 2);
+});
