@@ -196,3 +196,12 @@ test('the audit trail names the acting staff member', async () => {
   const rows = await t.db.query(`SELECT actor_id, actor_name FROM audit_log WHERE action = 'staff.updated' ORDER BY id LIMIT 1`);
   assert.deepEqual(rows.rows[0], { actor_id: owner.id, actor_name: 'Olive Owner' });
 });
+
+test('with an https PUBLIC_URL the cookie is Secure too', async () => {
+  const { startSession } = await import('../../src/staff/sessions/sessions.service.ts');
+  const { testConfig } = await import('../support/app.ts');
+  const headers: Record<string, string> = {};
+  const reply = { header: (name: string, value: string) => { headers[name] = value; return reply; } };
+  await startSession({ db: t.db, clock: t.clock, config: testConfig({ PUBLIC_URL: 'https://shop.example' }) }, { staffId: owner.id, storeId: store.id }, reply as any);
+  assert.match(headers['set-cookie'], /^bbo_session=[A-Za-z0-9_-]{43}; Path=\/; HttpOnly; SameSite=Lax; Max-Age=2592000; Secure$/);
+});
