@@ -691,22 +691,11 @@ export interface paths {
     delete: operations["removeOwnPasskey"];
   };
   "/api/v1/auth/options": {
-    /** The ways to sign in here (the console's sign-in page asks) */
+    /**
+     * The ways to sign in here (the console's sign-in page asks)
+     * @description When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.
+     */
     get: operations["signInOptions"];
-  };
-  "/api/v1/auth/oidc/start": {
-    /**
-     * Sign in through the shop's identity provider: redirects there
-     * @description A browser navigation. Redirects (302) to the provider's authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.
-     */
-    get: operations["oidcStart"];
-  };
-  "/api/v1/auth/oidc/callback": {
-    /**
-     * Where the identity provider sends the browser back: signs in and redirects to the console
-     * @description The provider's redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.
-     */
-    get: operations["oidcCallback"];
   };
 }
 
@@ -8353,7 +8342,10 @@ export interface operations {
       };
     };
   };
-  /** The ways to sign in here (the console's sign-in page asks) */
+  /**
+   * The ways to sign in here (the console's sign-in page asks)
+   * @description When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.
+   */
   signInOptions: {
     responses: {
       /** @description Default Response */
@@ -8368,66 +8360,6 @@ export interface operations {
             oidc: boolean;
           };
         };
-      };
-      /** @description Every non-2xx answer */
-      "4XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Every non-2xx answer */
-      "5XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  /**
-   * Sign in through the shop's identity provider: redirects there
-   * @description A browser navigation. Redirects (302) to the provider's authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.
-   */
-  oidcStart: {
-    parameters: {
-      query?: {
-        /** @description uuid */
-        store_id?: string;
-      };
-    };
-    responses: {
-      /** @description To the identity provider */
-      302: {
-        content: never;
-      };
-      /** @description Every non-2xx answer */
-      "4XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Every non-2xx answer */
-      "5XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-    };
-  };
-  /**
-   * Where the identity provider sends the browser back: signs in and redirects to the console
-   * @description The provider's redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.
-   */
-  oidcCallback: {
-    parameters: {
-      query?: {
-        code?: string;
-        state?: string;
-      };
-    };
-    responses: {
-      /** @description To the console, signed in or with #oidc_error= */
-      302: {
-        content: never;
       };
       /** @description Every non-2xx answer */
       "4XX": {

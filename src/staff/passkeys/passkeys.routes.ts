@@ -20,6 +20,10 @@ const sessionNote = 'Needs the staff session cookie (sign in first); a write mus
 export async function passkeysRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const deps = app.deps;
+  // Sign-in answers (options, challenges, session cookies) are never kept by a cache.
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+  });
   // The sign-in options are public and each stores a challenge: limited per client address.
   const limited = { auth: auth.public(), rateLimit: routeLimit(deps.config.rateLimits.searchPerMinute) };
 
