@@ -12,6 +12,7 @@ import { migrate } from '../src/platform/db/migrate.ts';
 import { systemClock } from '../src/platform/clock.ts';
 import { createMessagesWorker } from '../src/notifications/messages/worker.ts';
 import { demoWebhooks } from './demo-webhooks.ts';
+import { demoOwnerLink } from '../src/staff/first-run.ts';
 
 const DEMO_STORE = 'Demo Salon';
 const base = loadConfig();
@@ -155,6 +156,9 @@ const mailboxLines = kept
     `List them all: curl -s "$BASE/admin/v1/stores/$STORE/messages" -H "Authorization: Bearer $ADMIN_TOKEN"`]
   : ['', 'No message in the local mailbox yet (the demo bookings are in the past).'];
 
+// The demo owner (a staff account, issue 43) and a one-time link to sign in as them.
+const ownerLink = await demoOwnerLink(db, config, systemClock, { storeId, email: 'owner@demo-salon.example', name: 'Demo Owner' });
+
 await app.close();
 await db.close();
 await (await embeddedCluster())?.stop(); // only when the demo started the database itself
@@ -164,10 +168,13 @@ for (const n of notes) console.log(`note: ${n}`);
 for (const line of webhookLines) console.log(line);
 for (const line of mailboxLines) console.log(line);
 console.log(`
-Start the service (npm start), then open the merchant console (the token stays in the link's
-fragment, which the browser never sends to the server):
+Start the service (npm start), then sign in to the merchant console as the demo owner
+(owner@demo-salon.example) with this one-time link (72 hours): choose a password and you are in.
+The token stays in the link's fragment, which the browser never sends to the server:
 
-  ${baseUrl}/console/#token=${merchant}
+  ${ownerLink}
+
+A platform that mints its own merchant tokens can still open the console with /console/#token=<jwt>.
 ${pageLines}
 or paste:
 

@@ -7,6 +7,7 @@ import type { Database } from './platform/db/port.ts';
 import { systemClock, type Clock } from './platform/clock.ts';
 import { createTokenService, type TokenService } from './platform/auth/tokens.ts';
 import { registerAuthGuard } from './platform/auth/guard.ts';
+import { staffCredentials } from './staff/staff-auth.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
 import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
@@ -53,22 +54,27 @@ declare module 'fastify' {
   }
 }
 
+/** The service's logger settings (tests reuse them with a stream of their own to read what is logged). */
+export function loggerOptions(config: Config): FastifyServerOptions['logger'] {
+  return {
+    level: config.logLevel,
+    // Paths only: query strings can carry search terms (names, emails, phones).
+    serializers: {
+      req: (req: any) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
+      res: (res: any) => ({ statusCode: res.statusCode }),
+      // Database errors carry the statement and its parameters (personal data): keep only what helps.
+      err: (err: any) => ({ type: err?.name, message: err?.message, code: err?.code, stack: err?.stack }),
+    },
+  };
+}
+
 export async function buildApp(deps: AppDeps): Promise<App> {
   const clock = deps.clock ?? systemClock;
   const tokens = deps.tokens ?? createTokenService(deps.config);
   const { config, db } = deps;
 
   const app = Fastify({
-    logger: deps.logger ?? {
-      level: config.logLevel,
-      // Paths only: query strings can carry search terms (names, emails, phones).
-      serializers: {
-        req: (req) => ({ method: req.method, path: req.url.split('?')[0], remoteAddress: req.ip }),
-        res: (res) => ({ statusCode: res.statusCode }),
-        // Database errors carry the statement and its parameters (personal data): keep only what helps.
-        err: (err: any) => ({ type: err?.name, message: err?.message, code: err?.code, stack: err?.stack }),
-      },
-    },
+    logger: deps.logger ?? loggerOptions(config),
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
     // During a graceful shutdown, requests already on an open connection are served normally (the
@@ -106,7 +112,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     inFlight--;
   });
 
-  registerAuthGuard(app, tokens, config.adminToken);
+  registerAuthGuard(app, tokens, config.adminToken, staffCredentials({ db, clock, config }));
 
   app.decorateRequest('requestContext', null);
   app.decorateRequest('context', function <A extends Actor>(this: any, actor: A): RequestContext<A> {

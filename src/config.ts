@@ -6,6 +6,8 @@ import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/re
 import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metrics.config.ts';
 import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
+import { parseStaffConfig, type StaffConfig } from './staff/staff.config.ts';
+import { parseOidcConfig, type OidcConfig } from './staff/oidc/oidc.config.ts';
 
 export interface Config {
   readonly port: number;
@@ -74,6 +76,10 @@ export interface Config {
   readonly messages: MessagesConfig;
   /** The shop's booking page (src/booking-page/). */
   readonly bookingPage: BookingPageConfig;
+  /** Staff accounts: session lifetimes and the cookie (src/staff/). */
+  readonly staff: StaffConfig;
+  /** Staff sign-in through the shop's identity provider (OIDC_*); null when off (src/staff/oidc/). */
+  readonly oidc: OidcConfig | null;
 }
 
 export interface MessagesConfig {
@@ -244,6 +250,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
     bookingPage: parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
+      throw new ConfigError(message);
+    }),
+    staff: parseStaffConfig(env, parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
+      throw new ConfigError(message);
+    }).publicUrl, (name, fallback, min, max) => int(env, name, fallback, min, max)),
+    oidc: parseOidcConfig(env, (message) => {
       throw new ConfigError(message);
     }),
     messages: Object.freeze({

@@ -19,7 +19,10 @@ import { customerPageRoutes } from './customers/customer-page/customer-page.ts';
 import { consoleRoutes } from './console/console.routes.ts';
 import { eventsRoutes } from './events/events.routes.ts';
 import { webhooksRoutes } from './webhooks/webhooks.routes.ts';
+import { passkeysRoutes } from './staff/passkeys/passkeys.routes.ts';
+import { oidcRoutes } from './staff/oidc/oidc.routes.ts';
 import { ACTIVITY_KINDS } from './customers/activity/activity.schemas.ts';
+import { staffRoutes } from './staff/staff.routes.ts';
 
 /**
  * Named schemas that routes reference by `$ref: '<$id>#'` (for example the branches of a
@@ -82,4 +85,10 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(classesRoutes, { prefix: '/api/v1/classes' });
   await app.register(occurrencesRoutes, { prefix: '/api/v1/classes' });
   await app.register(classBookingsRoutes, { prefix: '/api/v1/classes' });
+  // Staff accounts (src/staff): /api/v1/auth, /api/v1/staff, /api/v1/api-keys, and the operator's invitation.
+  await app.register(staffRoutes);
+  // Staff passkeys (src/staff/passkeys): add one when signed in, sign in with one.
+  await app.register(passkeysRoutes, { prefix: '/api/v1/auth/passkeys' });
+  // GET /api/v1/auth/options, and sign-in through the shop's identity provider (src/staff/oidc).
+  await app.register(oidcRoutes, { prefix: '/api/v1/auth' });
 }

@@ -6,6 +6,7 @@ import { isDevSecret, loadConfigOrExit } from './config.ts';
 import { openDatabase } from './platform/db/open.ts';
 import { embeddedCluster } from './platform/db/embedded-postgres.adapter.ts';
 import { migrate } from './platform/db/migrate.ts';
+import { firstRunSetupLink } from './staff/first-run.ts';
 import { purgeExpiredIdempotency } from './platform/idempotency.ts';
 import { startPruning } from './events/retention.ts';
 import { pruneAvailabilityChanges } from './bookings/availability/availability-changes.repository.ts';
@@ -45,6 +46,10 @@ if (migration.functions.length) app.log.info({ functions: migration.functions },
 if (migration.unowned.length) app.log.warn({ functions: migration.unowned }, 'functions in the database that no db/functions/ file defines');
 if (isDevSecret(config)) app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
 if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surface (/admin/v1) is disabled');
+// First run: no staff account yet, so a one-time link to create the first owner (src/staff/first-run.ts).
+// Printed on the terminal only: the logger never carries a token.
+const setupLink = await firstRunSetupLink(db, config, systemClock);
+if (setupLink) console.log(`\nNo staff account yet. Create the first owner (one-time link, 24 hours):\n\n  ${setupLink}\n`);
 
 const sweeper = setInterval(() => {
   purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));

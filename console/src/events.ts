@@ -64,12 +64,12 @@ export function openEventStream(options: StreamOptions): () => void {
   async function connect(attempt: number): Promise<void> {
     if (stopped) return;
     options.onStatus?.(attempt ? 'retrying' : 'connecting');
+    // A staff session rides on its cookie (same origin); a merchant token goes in the header.
     const token = options.token();
-    if (!token) return;
     const params: Query<typeof STREAM_PATH, 'get'> = { store_id: options.storeId };
     if (options.types?.length) params.types = options.types.join(',');
     const query = new URLSearchParams(params as Record<string, string>);
-    const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'text/event-stream' };
+    const headers: Record<string, string> = { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) };
     if (lastId) headers['last-event-id'] = lastId;
     try {
       const res = await fetch(`${STREAM_PATH}?${query}`, { headers, signal: controller.signal, cache: 'no-store' });

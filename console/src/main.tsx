@@ -1,6 +1,7 @@
 // The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
-// #/customers/<id>, #/catalogue, #/import, #/reports, #/settings). Only the page's fragment changes, so the server serves
-// one page and no route (or token) ever reaches its logs.
+// #/customers/<id>, #/catalogue, #/import, #/reports, #/settings, #/staff, #/account; #/accept#token=
+// for an invitation). Only the page's fragment changes, so the server serves one page and no route (or
+// token) ever reaches its logs. The navigation shows what the signed-in role may open (roles.ts).
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppContext, makeClient, type Ctx } from './api.ts';
@@ -15,6 +16,11 @@ import { Catalogue } from './screens/Catalogue.tsx';
 import { Settings } from './screens/Settings.tsx';
 import { Import } from './screens/Import.tsx';
 import { Reports } from './screens/Reports.tsx';
+import { Staff } from './screens/Staff.tsx';
+import { Account } from './screens/Account.tsx';
+import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
+import { currentStaff, signOutOnServer, takeOidcError } from './staff-auth.ts';
+import { mayOpen } from './roles.ts';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -34,7 +40,17 @@ const NAV = [
   ['/import', 'Import'],
   ['/reports', 'Reports'],
   ['/settings', 'Settings'],
+  ['/staff', 'Staff'],
+  ['/account', 'Your account'],
 ] as const;
+
+/** The token of an invitation (#/accept#token=...) or of the first-run setup link (#/setup#token=...), taken out of the address bar. */
+function takeInvitationToken(): { token: string; setup: boolean } | null {
+  const match = /^#\/(accept|setup)#token=([A-Za-z0-9_-]{20,100})/.exec(location.hash);
+  if (!match) return null;
+  history.replaceState(null, '', `${location.pathname}${location.search}#/${match[1]}`);
+  return { token: match[2], setup: match[1] === 'setup' };
+}
 
 function initialSession(): Session | null {
   const fromLink = takeTokenFromFragment();
@@ -47,16 +63,41 @@ function initialSession(): Session | null {
   return stored ? decode(stored) : null;
 }
 
+const INVITATION = takeInvitationToken();
+const OIDC_ERROR = takeOidcError();
+
 function App() {
   const [session, setSession] = useState<Session | null>(initialSession);
-  const [signOutMessage, setSignOutMessage] = useState<string | null>(null);
+  // Without a token, a staff session cookie may be there: ask who is signed in before showing sign-in.
+  const [checking, setChecking] = useState(session === null && INVITATION === null);
+  const [invitation, setInvitation] = useState(INVITATION);
+  const [signOutMessage, setSignOutMessage] = useState<string | null>(OIDC_ERROR);
   const [toast, setToast] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);
   const route = useRoute();
+
+  useEffect(() => {
+    if (!checking) return;
+    void currentStaff().then((s) => {
+      if (s) setSession(s);
+      setChecking(false);
+    }, () => setChecking(false));
+  }, []);
 
   const signOut = (message: string | null) => {
     forgetToken();
     setSession(null);
     setSignOutMessage(message);
+  };
+  // A staff session ends on the server too; a token is only forgotten (the platform that minted it revokes it).
+  const signOutClicked = async () => {
+    if (session?.kind === 'staff') await signOutOnServer();
+    signOut('You signed out.');
+  };
+  const staffSignedIn = (s: Session) => {
+    setInvitation(null);
+    setSignOutMessage(null);
+    setSession(s);
+    if (!location.hash.startsWith('#/') || /^#\/(accept|setup)/.test(location.hash)) location.hash = '#/diary';
   };
 
   const ctx = useMemo<Ctx | null>(() => {
@@ -73,11 +114,14 @@ function App() {
     return () => clearTimeout(t);
   }, [toast]);
 
+  if (checking) return <main id="main" class="signin" aria-busy="true"><p>Loading…</p></main>;
+  if (invitation && !session) return <AcceptInvitation token={invitation.token} setup={invitation.setup} onSignIn={staffSignedIn} />;
   if (!session || !ctx || !hub) {
     return (
       <SignIn
         message={signOutMessage}
-        onSignIn={(token) => {
+        onSignIn={staffSignedIn}
+        onToken={(token) => {
           const s = decode(token);
           if (!s) return 'That is not a merchant token (it names no store).';
           saveToken(token);
@@ -97,8 +141,10 @@ function App() {
   else if (route.startsWith('/customers')) screen = <Customers />;
   else if (route.startsWith('/catalogue')) screen = <Catalogue />;
   else if (route.startsWith('/settings')) screen = <Settings />;
-  else if (route.startsWith('/import')) screen = <Import />;
-  else if (route.startsWith('/reports')) screen = <Reports />;
+  else if (route.startsWith('/import') && mayOpen(session, '/import')) screen = <Import />;
+  else if (route.startsWith('/reports') && mayOpen(session, '/reports')) screen = <Reports />;
+  else if (route.startsWith('/staff') && mayOpen(session, '/staff')) screen = <Staff />;
+  else if (route.startsWith('/account') && session.kind === 'staff') screen = <Account onSignedOut={signOut} />;
   else screen = <Diary hub={hub} />;
 
   return (
@@ -106,7 +152,7 @@ function App() {
       <header class="top">
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([href, label]) => (
+            {NAV.filter(([href]) => mayOpen(session, href)).map(([href, label]) => (
               <li key={href}>
                 <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>{label}</a>
               </li>
@@ -115,7 +161,7 @@ function App() {
         </nav>
         <div class="who">
           <span>{session.staffName ?? 'Staff'}</span>
-          <button type="button" onClick={() => signOut('You signed out.')}>Sign out</button>
+          <button type="button" onClick={() => void signOutClicked()}>Sign out</button>
         </div>
       </header>
       <main id="main">{screen}</main>

@@ -44,7 +44,7 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
   assert.deepEqual(await seriousViolations(page), []);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
-  await page.getByLabel('Merchant token').waitFor();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   assert.equal(await page.evaluate(() => sessionStorage.length), 0);
   assert.deepEqual(await seriousViolations(page), []);
   await context.close();
@@ -57,7 +57,7 @@ test('a token the server refuses (401) returns to sign-in with a message', { ski
   const page = await context.newPage();
   await page.goto(`${base}/console/#token=${forged}`);
   await page.getByText('Signed out: The token is invalid or expired').waitFor();
-  await page.getByLabel('Merchant token').waitFor();
+  await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await context.close();
 });
 

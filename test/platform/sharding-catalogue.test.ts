@@ -16,6 +16,7 @@ const REFERENCE_TABLES: Record<string, string> = {
   customers: 'a customer is one person across every shop (email and phone are unique platform-wide)',
   schema_migrations: 'the migrations applied (the same on every node)',
   schema_functions: 'the db/functions/ files applied (the same on every node)',
+  staff_people: 'a staff member is one person across every shop (one email, a place at each store in staff_memberships)',
 };
 
 /** Tables that are neither store-owned nor reference tables, and where each goes. */
@@ -24,6 +25,8 @@ const OTHER_TABLES: Record<string, string> = {
   spent_challenges: 'the booking page\'s used ALTCHA signatures: platform-wide replay protection, distributed by signature on its own (each lookup names one)',
   webhook_dispatch_cursor: 'the webhook dispatcher\'s one position in the feed of every store: per node under Citus (the feed\'s order, by transaction id, is a node\'s own)',
   message_planner_cursor: 'the message planner\'s position in the feed: per node under Citus, like the dispatcher\'s',
+  staff_sign_in_failures: 'the sign-in throttle, by account (an email\'s hash) or client address, before any store is known: distributed by subject on its own',
+  staff_passkeys: 'a person\'s passkeys, whatever store they sign in to: distributed by staff_id with staff_people\'s colocation (reference) group',
   webhook_attempts: 'the delivery log: store-owned, but it has no store_id yet. Before distribution it gains store_id (copied from its delivery) and its key to webhook_deliveries goes through (store_id, delivery_id): on paper only',
 };
 
@@ -39,11 +42,19 @@ const EXCEPTIONS: Record<string, string> = {
   messages_key: 'the message key (kind, subject_id, version, channel) is the planner\'s ON CONFLICT target; a subject (an appointment or queue entry) is one store\'s, so at distribution it becomes (store_id, kind, subject_id, version, channel) with the planner\'s conflict target',
   unit_occupancy_appointment_id_key: 'one occupancy row per appointment; the occupancy trigger\'s ON CONFLICT target. At distribution: (store_id, appointment_id), with the trigger',
   unit_occupancy_hold_id_key: 'one occupancy row per hold; as for appointments: (store_id, hold_id) at distribution',
+  staff_invitations_token_hash_key: 'an invitation is found by its token alone (the link names no store): a random 256-bit hash, unique platform-wide; at distribution the lookup goes through a global token table',
+  staff_sessions_token_hash_key: 'a session is found by its cookie alone: as for invitations, a global token lookup at distribution',
+  api_keys_key_hash_key: 'an API key is found by the key alone: as for sessions, a global key lookup at distribution',
+  staff_webauthn_challenges_pkey: 'a passkey challenge is found by itself (sign-in names no store yet): a global table at distribution',
+  staff_oidc_logins_pkey: 'an OIDC sign-in in progress is found by its state (no store yet): a global table at distribution',
   webhook_deliveries_endpoint_id_event_id_key: 'one delivery per (endpoint, event); the dispatcher\'s ON CONFLICT target. An endpoint is one store\'s, so at distribution: (store_id, endpoint_id, event_id)',
 };
 
 /** Store-owned tables whose store_id may be NULL (a distributed table's rows each need a shard). */
 const NULLABLE_STORE: Record<string, string> = {
+  staff_invitations: 'the first-run setup link names no store yet (it makes the first owner): one such row at a time, a global row at distribution',
+  staff_webauthn_challenges: 'a passkey sign-in challenge is issued before any store is known',
+  staff_oidc_logins: 'an OIDC sign-in may start before the store is chosen',
   audit_log: 'an action on no store (an operator\'s or a customer\'s own) has no store: at distribution such rows go to a reference-free global audit table; on paper only',
 };
 

@@ -18,6 +18,21 @@ export interface MerchantActor {
   scopes: string[];
   entitlements: string[];
   permissions: string[];
+  /** Set when the caller signed in as a staff member (session cookie) or sent a store API key. */
+  staff?: StaffIdentity;
+}
+
+/** A merchant actor that is a person with a role, or an API key: what the role table checks. */
+export interface StaffIdentity {
+  via: 'session' | 'api_key';
+  /** The staff member's id, or the API key's. */
+  id: string;
+  /** The member's role at the store; null for an API key (it acts as its scopes allow, see src/staff/roles.ts). */
+  role: 'owner' | 'manager' | 'front_desk' | 'staff' | null;
+  /** The unit a `staff` member works on. */
+  unitId: string | null;
+  /** The session (for sign-out and the sessions list). */
+  sessionId: string | null;
 }
 
 export interface CustomerActor {

@@ -3,7 +3,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppError } from '../errors/app-error.ts';
-import type { Actor, Entitlement, Permission } from './actor.ts';
+import type { Actor, Entitlement, MerchantActor, Permission } from './actor.ts';
 import { InvalidToken, type TokenService } from './tokens.ts';
 
 export type AuthRule =
@@ -44,6 +44,27 @@ declare module 'fastify' {
   }
 }
 
+/**
+ * Other ways a merchant is known besides a JWT: a staff session cookie and a store API key, with the
+ * role table that limits them. Supplied by the composition root (app.ts); the platform never
+ * imports the feature that implements it. Bearer JWTs are never passed to it: they act exactly as
+ * their scopes, entitlements and permissions say.
+ */
+export interface MerchantCredentials {
+  /** Whether a bearer text is this kind's (an API key's recognisable prefix) rather than a JWT. */
+  isApiKey(token: string): boolean;
+  /** The actor for an API key; throws UNAUTHENTICATED for an unknown or revoked key. */
+  apiKey(token: string, request: FastifyRequest): Promise<MerchantActor>;
+  /** The actor for the request's session cookie; null when it carries none; throws UNAUTHENTICATED for an ended one. */
+  session(request: FastifyRequest): Promise<MerchantActor | null>;
+  /** Whether the operation has an entry in the role table (a merchant route without one fails at start). */
+  declares(operationId: string): boolean;
+  /** Throws ROLE_FORBIDDEN when the actor's role may not call the operation (before the body is read). */
+  authorize(request: FastifyRequest, actor: MerchantActor): void;
+  /** Throws ROLE_FORBIDDEN when the actor may not touch the record the validated request names. */
+  authorizeRecord(request: FastifyRequest, actor: MerchantActor): Promise<void>;
+}
+
 function bearer(request: FastifyRequest): string {
   const header = request.headers.authorization;
   if (!header) throw new AppError('UNAUTHENTICATED', 'Authorization: Bearer <token> is required');
@@ -64,7 +85,7 @@ function hasScope(scopes: string[], needed: string): boolean {
   return needed.endsWith(':read') && scopes.includes(needed.replace(':read', ':write'));
 }
 
-export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, adminToken: string | null) {
+export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, adminToken: string | null, credentials: MerchantCredentials | null = null) {
   app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
@@ -74,7 +95,25 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
     if (!route.config?.auth && !route.url.startsWith('/docs') && !corsPreflight) {
       throw new Error(`Route ${route.method} ${route.url} declares no auth rule`);
     }
+    // Every merchant operation says which staff roles may call it (src/staff/roles.ts); a route
+    // without an operationId (a test's probe) has no entry, so no staff role may call it.
+    const kind = route.config?.auth?.kind;
+    const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
+    if (credentials && (kind === 'merchant' || kind === 'merchant_or_customer') && operationId && !credentials.declares(operationId)) {
+      throw new Error(`Route ${route.method} ${route.url} (${operationId}) has no entry in the role table`);
+    }
   });
+
+  /** The merchant behind a session cookie or an API key, when the request carries one; else null. */
+  async function staffActor(request: FastifyRequest): Promise<MerchantActor | null> {
+    if (!credentials) return null;
+    const header = request.headers.authorization;
+    if (header) {
+      const token = bearer(request);
+      return credentials.isApiKey(token) ? credentials.apiKey(token, request) : null;
+    }
+    return credentials.session(request);
+  }
 
   async function verify(token: string) {
     try {
@@ -105,11 +144,12 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
       throw new AppError('WRONG_TOKEN_KIND', 'The operator surface needs the admin token');
     }
 
-    const actor = await verify(bearer(request));
+    const actor = (await staffActor(request)) ?? (await verify(bearer(request)));
     if (rule.kind === 'merchant_or_customer') {
       const scope = actor.kind === 'merchant' ? rule.merchantScope : actor.kind === 'customer' ? rule.customerScope : null;
       if (!scope) throw new AppError('WRONG_TOKEN_KIND', 'This operation needs a merchant or customer token');
       if (!hasScope(actor.scopes, scope)) throw new AppError('INSUFFICIENT_SCOPE', `This operation needs the scope ${scope}`);
+      if (actor.kind === 'merchant' && actor.staff) credentials?.authorize(request, actor);
       request.actor = actor;
       return;
     }
@@ -124,7 +164,16 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
       if (entitlement) throw new AppError('MISSING_ENTITLEMENT', `The store needs the ${entitlement} entitlement`);
       const permission = rule.permissions?.find((p) => !actor.permissions.includes(p));
       if (permission) throw new AppError('MISSING_PERMISSION', `The staff member needs the ${permission} permission`);
+      if (actor.staff) credentials?.authorize(request, actor);
     }
     request.actor = actor;
   });
+
+  // After validation: the role table's record-level rules (a `staff` member's own unit and customers).
+  if (credentials) {
+    app.addHook('preHandler', async (request) => {
+      const actor = request.actor;
+      if (actor?.kind === 'merchant' && actor.staff) await credentials.authorizeRecord(request, actor);
+    });
+  }
 }

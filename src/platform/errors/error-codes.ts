@@ -31,6 +31,9 @@ export const ERRORS = {
   URI_TOO_LONG: { status: 414, description: 'A path segment is longer than 200 characters.' },
   HEADERS_TOO_LARGE: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
   REQUEST_TIMEOUT: { status: 408, description: 'The request was not received in time.' },
+  WEAK_PASSWORD: { status: 400, description: 'The password breaks the rules: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one; the message says which.' },
+  INVITATION_INVALID: { status: 400, description: 'The invitation or setup link is unknown, expired, already used or replaced by a newer one; ask for a new one.' },
+  PASSKEY_INVALID: { status: 400, description: 'Adding a passkey failed: the registration was not started here, expired (5 minutes) or was already used, the response does not verify, or the passkey is already registered; nothing changed.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
@@ -39,6 +42,11 @@ export const ERRORS = {
   MISSING_ENTITLEMENT: { status: 403, description: 'The store lacks the paid entitlement this operation needs.' },
   MISSING_PERMISSION: { status: 403, description: 'The staff member lacks the permission this operation needs.' },
   MANAGE_LINK_INVALID: { status: 401, description: 'The booking\'s manage link is not valid, has expired (the appointment ended) or the booking was cancelled.' },
+  ROLE_FORBIDDEN: { status: 403, description: 'The signed-in staff member\'s role (or an API key\'s) does not allow this operation, on this record, or this change of roles; nothing changed.' },
+  CROSS_ORIGIN_REFUSED: { status: 403, description: 'A write authenticated by the session cookie came from another origin (Origin or Sec-Fetch-Site); send it from the service\'s own origin or use a bearer token.' },
+  SIGN_IN_FAILED: { status: 401, description: 'The email and password do not match an enabled staff account (the same answer whether or not the email has one).' },
+  LAST_OWNER: { status: 409, description: 'The change would leave the store without an enabled owner.' },
+  OIDC_NOT_CONFIGURED: { status: 404, description: 'Sign-in through an identity provider is off: OIDC_ISSUER, OIDC_CLIENT_ID and OIDC_CLIENT_SECRET are not set.' },
   ADMIN_DISABLED: { status: 404, description: 'The operator surface is off (ADMIN_TOKEN is not set).' },
 
   // Lookup
@@ -90,6 +98,7 @@ export const ERRORS = {
   // Limits and failures
   RATE_LIMITED: { status: 429, description: 'Too many requests; retry after the Retry-After seconds.' },
   TOO_MANY_CODES: { status: 429, description: 'Too many sign-in codes asked for this email (5 an hour) or from this address (20 an hour); retry after the Retry-After seconds.' },
+  TOO_MANY_SIGN_INS: { status: 429, description: 'Too many failed sign-ins for this account (10 in 15 minutes) or from this address (100 an hour); retry after the Retry-After seconds. Nothing locks an account for good.' },
   TOO_MANY_HOLDS: { status: 429, description: 'This address already keeps the most live booking-page holds allowed; retry after the Retry-After seconds, when one lapses.' },
   INTERNAL: { status: 500, description: 'Unexpected failure; nothing about it is disclosed.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached; retry shortly.' },

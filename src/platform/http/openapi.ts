@@ -29,6 +29,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
   { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
   { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
+  { name: 'Staff', description: 'The shop\'s own people: sign-in (password, passkey, OIDC), sessions, invitations, roles and store API keys. A session is the cookie bbo_session; an API key is sent as Authorization: Bearer bbo_live_....' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 
@@ -41,6 +42,8 @@ export async function registerOpenApi(app: FastifyInstance) {
     if (!rule || route.url.startsWith('/docs')) return;
     const schema = (route.schema ??= {});
     const response = ((schema as any).response ??= {});
+    // A public operation says so (an empty requirement), as the booking page's do.
+    if (rule.kind === 'public') (schema as any).security ??= [{}];
     if (rule.kind !== 'public') {
       response['4xx'] ??= ERROR_REF;
       response['5xx'] ??= ERROR_REF;

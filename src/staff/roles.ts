@@ -1,0 +1,118 @@
+// Roles as data: the one table of which staff roles may call each merchant operation of
+// /openapi.json, by operationId. The auth guard enforces it for staff sessions and API keys (a route
+// with a merchant rule and no entry here fails at start); test/staff/role-matrix.test.ts generates
+// its matrix from it and docs/decisions/staff-accounts.md shows it. Bearer JWTs (AUTH_SECRET,
+// AUTH_JWKS_URL) are not limited by it: they act as their scopes, entitlements and permissions say.
+//
+// Record-level rules (RECORD_RULES) narrow the `staff` role further, after the body is validated:
+// status changes and settling only on their own unit's appointments, customers only those they serve.
+
+export const ROLES = ['owner', 'manager', 'front_desk', 'staff'] as const;
+export type Role = (typeof ROLES)[number];
+
+/** Rank for "nobody raises anyone above their own role": a higher number is more power. */
+export const ROLE_RANK: Readonly<Record<Role, number>> = Object.freeze({ owner: 4, manager: 3, front_desk: 2, staff: 1 });
+
+const ALL: readonly Role[] = Object.freeze(['owner', 'manager', 'front_desk', 'staff']);
+const DESK: readonly Role[] = Object.freeze(['owner', 'manager', 'front_desk']);
+const MANAGE: readonly Role[] = Object.freeze(['owner', 'manager']);
+
+export const ROLE_TABLE: Readonly<Record<string, readonly Role[]>> = Object.freeze({
+  // The diary and appointments: everyone reads; the front desk books, moves and cancels.
+  getDiary: ALL,
+  getAppointment: ALL,
+  listUnits: ALL,
+  listServices: ALL,
+  createAppointment: DESK,
+  rescheduleAppointment: DESK,
+  cancelAppointment: DESK,
+  searchAppointmentPeople: DESK,
+  searchAvailability: DESK,
+  // `staff`: only on their own unit (RECORD_RULES). Settling also needs can_process_payments (the route's rule).
+  checkInAppointment: ALL,
+  completeAppointment: ALL,
+  markAppointmentNoShow: ALL,
+  settleAppointment: ALL,
+  markDepositPaid: DESK,
+  createTimeOff: DESK,
+  deleteTimeOff: DESK,
+  // The queue.
+  listQueue: ALL,
+  joinQueue: DESK,
+  callQueueEntry: DESK,
+  assignQueueEntry: DESK,
+  removeQueueEntry: DESK,
+  // Customers: the front desk keeps them (notes, blocks, mutes, archive); `staff` reads those they serve.
+  getCustomer: ALL,
+  listCustomerAttendance: ALL,
+  getCustomerJourney: ALL,
+  listCustomerRoster: DESK,
+  searchCustomers: DESK,
+  updateCustomer: DESK,
+  updateCustomerBlock: DESK,
+  bulkUpdateCustomerBlocks: DESK,
+  // The catalogue and settings: the front desk reads, managers change.
+  listServicePeriods: DESK,
+  getUnitHours: DESK,
+  getBookingSettings: DESK,
+  createUnit: MANAGE,
+  updateUnit: MANAGE,
+  createService: MANAGE,
+  updateService: MANAGE,
+  createServicePeriod: MANAGE,
+  updateServicePeriod: MANAGE,
+  deleteServicePeriod: MANAGE,
+  putUnitHours: MANAGE,
+  updateBookingSettings: MANAGE,
+  // Integrations: events, webhooks, API keys.
+  listEvents: MANAGE,
+  streamEvents: MANAGE,
+  createWebhookEndpoint: MANAGE,
+  listWebhookEndpoints: MANAGE,
+  updateWebhookEndpoint: MANAGE,
+  deleteWebhookEndpoint: MANAGE,
+  rotateWebhookSecret: MANAGE,
+  listWebhookDeliveries: MANAGE,
+  retryWebhookDelivery: MANAGE,
+  replayWebhookDeliveries: MANAGE,
+  createApiKey: MANAGE,
+  listApiKeys: MANAGE,
+  revokeApiKey: MANAGE,
+  // Staff: managers invite and change people, but only an owner makes, changes or removes an owner (the service).
+  createStaffInvitation: MANAGE,
+  listStaff: MANAGE,
+  updateStaff: MANAGE,
+  // One's own sign-in: every signed-in person (a session, never an API key).
+  getMe: ALL,
+  signOut: ALL,
+  listSessions: ALL,
+  endSession: ALL,
+});
+
+/**
+ * API keys act for a shop's own software: what a manager may do, within the key's scopes, except
+ * these, which belong to a signed-in person (a key cannot mint keys or invite staff).
+ */
+export const NOT_FOR_API_KEYS: ReadonlySet<string> = new Set([
+  'createApiKey', 'listApiKeys', 'revokeApiKey', 'createStaffInvitation', 'listStaff', 'updateStaff',
+  'getMe', 'signOut', 'listSessions', 'endSession',
+]);
+
+/** Whether a role, or an API key (role null), may call the operation, by the table alone. */
+export function roleMay(operationId: string, role: Role | null): boolean {
+  const roles = ROLE_TABLE[operationId];
+  if (!roles) return false;
+  if (role === null) return roles.includes('manager') && !NOT_FOR_API_KEYS.has(operationId);
+  return roles.includes(role);
+}
+
+/** Where the `staff` role is limited to its own unit's records, and how the record is named. */
+export const RECORD_RULES: Readonly<Record<string, { kind: 'own_unit_appointment' | 'served_customer'; from: 'body.appointment_id' | 'params.customerId' }>> = Object.freeze({
+  checkInAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
+  completeAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
+  markAppointmentNoShow: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
+  settleAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
+  getCustomer: { kind: 'served_customer', from: 'params.customerId' },
+  listCustomerAttendance: { kind: 'served_customer', from: 'params.customerId' },
+  getCustomerJourney: { kind: 'served_customer', from: 'params.customerId' },
+});
