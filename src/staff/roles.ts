@@ -78,6 +78,33 @@ export const ROLE_TABLE: Readonly<Record<string, readonly Role[]>> = Object.free
   createApiKey: MANAGE,
   listApiKeys: MANAGE,
   revokeApiKey: MANAGE,
+  // Classes (issue 44): everyone reads the timetable; the desk books, cancels and takes offers, and
+  // marks attendance (no per-instructor record rule yet, so `staff` does not); managers run the timetable.
+  listClasses: ALL,
+  getClass: ALL,
+  listClassOccurrences: ALL,
+  getClassOccurrence: ALL,
+  getClassBooking: ALL,
+  bookClass: DESK,
+  cancelClassBooking: DESK,
+  acceptClassOffer: DESK,
+  checkInClassBooking: DESK,
+  noShowClassBooking: DESK,
+  createClass: MANAGE,
+  updateClass: MANAGE,
+  createClassOccurrence: MANAGE,
+  scheduleClassWeekly: MANAGE,
+  updateClassOccurrence: MANAGE,
+  cancelClassOccurrence: MANAGE,
+  // Moving in and looking back (issue 45): imports, reports and the units' calendar feeds are the managers'.
+  importCustomers: MANAGE,
+  importAppointments: MANAGE,
+  reportSummary: MANAGE,
+  getUnitCalendarFeed: MANAGE,
+  rotateUnitCalendarFeed: MANAGE,
+  // How customer messages reach people, and the development mailbox (issue 41).
+  getMessageDelivery: DESK,
+  listDevMailbox: MANAGE,
   // Staff: managers invite and change people, but only an owner makes, changes or removes an owner (the service).
   createStaffInvitation: MANAGE,
   listStaff: MANAGE,
