@@ -598,6 +598,284 @@ export interface paths {
      */
     post: operations["rotateUnitCalendarFeed"];
   };
+  "/api/v1/classes": {
+    /**
+     * List classes
+     * @description Ordered by name. Archived classes only with include_archived=true.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["listClasses"];
+    /**
+     * Create a class
+     * @description A class is what occurrences are scheduled from: its length, its capacity, its instructor (a unit, which each occurrence occupies) and how its waitlist promotes.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["createClass"];
+  };
+  "/api/v1/classes/{classId}": {
+    /**
+     * Read a class
+     * @description Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClass"];
+    /**
+     * Update, archive or restore a class
+     * @description Partial update: omitted fields are unchanged. archived true archives the class (never deletes it); false restores it.
+     *
+     * A capacity applies to the future occurrences that set none of their own: below the seats booked and offered in any of them it is refused (409 CAPACITY_BELOW_BOOKED) and nothing changes; raised, freed seats promote from the waitlist.
+     *
+     * Length and instructor apply to occurrences scheduled afterwards.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    patch: operations["updateClass"];
+  };
+  "/api/v1/classes/{classId}/occurrences": {
+    /**
+     * Schedule one occurrence of a class
+     * @description starts_at must be in the future. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["createClassOccurrence"];
+  };
+  "/api/v1/classes/{classId}/schedule": {
+    /**
+     * Schedule a class weekly for the weeks ahead
+     * @description Creates weeks occurrences, the first at starts_at, each at the same store-local wall time (across a clock change). All or none. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["scheduleClassWeekly"];
+  };
+  "/api/v1/classes/occurrences": {
+    /**
+     * The timetable: occurrences on store-local days, with seats
+     * @description Occurrences starting on the store-local days from..to (inclusive, at most 62 days), in start order, each with booked (confirmed and attended), offered (promotion_pending), waitlisted and seats_left.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["listClassOccurrences"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}": {
+    /**
+     * An occurrence and its roster
+     * @description Every booking: seats first (by when booked), then the waitlist in order, then cancelled and lapsed ones.
+     *
+     * Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClassOccurrence"];
+    /**
+     * Set an occurrence's own capacity
+     * @description null returns it to the class's. Below the seats booked and offered: 409 CAPACITY_BELOW_BOOKED, nothing changes; raised: freed seats promote from the waitlist.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    patch: operations["updateClassOccurrence"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}/cancel": {
+    /**
+     * Cancel an occurrence
+     * @description Frees the instructor's time and cancels every booking, waitlist place and offer, each told (class.booking.cancelled with reason occurrence_cancelled). Again: nothing changes.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["cancelClassOccurrence"];
+  };
+  "/api/v1/classes/occurrences/{occurrenceId}/bookings": {
+    /**
+     * Book a person into an occurrence, or onto its waitlist
+     * @description customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["bookClass"];
+  };
+  "/api/v1/classes/bookings/{bookingId}": {
+    /**
+     * Read a class booking
+     * @description Merchant token, scope merchant:read; entitlements classes.
+     */
+    get: operations["getClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/cancel": {
+    /**
+     * Cancel a class booking or waitlist place
+     * @description A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["cancelClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/check-in": {
+    /**
+     * Check a confirmed booking in (attended)
+     * @description Sets status attended and attended_at. Again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["checkInClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/no-show": {
+    /**
+     * Mark a confirmed booking a no-show
+     * @description Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["noShowClassBooking"];
+  };
+  "/api/v1/classes/bookings/{bookingId}/accept": {
+    /**
+     * Accept an offered seat (for the customer)
+     * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+     *
+     * Merchant token, scope merchant:write; entitlements classes.
+     */
+    post: operations["acceptClassOffer"];
+  };
+  "/api/v1/auth/sign-in": {
+    /**
+     * Sign in with email and password; sets the session cookie
+     * @description A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.
+     */
+    post: operations["signIn"];
+  };
+  "/api/v1/auth/invitations/accept": {
+    /**
+     * Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie
+     * @description Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.
+     */
+    post: operations["acceptStaffInvitation"];
+  };
+  "/api/v1/auth/me": {
+    /**
+     * Who is signed in, at which store, with which role
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["getMe"];
+  };
+  "/api/v1/auth/sign-out": {
+    /**
+     * End this session on the server and clear the cookie
+     * @description Merchant token, scope merchant:write.
+     */
+    post: operations["signOut"];
+  };
+  "/api/v1/auth/sessions": {
+    /**
+     * Your live sessions at this store
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listSessions"];
+  };
+  "/api/v1/auth/sessions/{sessionId}": {
+    /**
+     * End one of your sessions (another device, or this one)
+     * @description Merchant token, scope merchant:write.
+     */
+    delete: operations["endSession"];
+  };
+  "/api/v1/staff/invitations": {
+    /**
+     * Invite a person to the store with a role
+     * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["createStaffInvitation"];
+  };
+  "/api/v1/staff": {
+    /**
+     * The store's staff with their roles
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listStaff"];
+  };
+  "/api/v1/staff/{staffId}": {
+    /**
+     * Change a person's role, permissions, unit or disabled
+     * @description Nobody raises their own role or permissions, or gives a role above their own; the store keeps an enabled owner (409 LAST_OWNER). Disabling ends the person's sessions at once; a role change applies from their next request.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    patch: operations["updateStaff"];
+  };
+  "/api/v1/api-keys": {
+    /**
+     * The store's API keys (never the keys themselves)
+     * @description Merchant token, scope merchant:write.
+     */
+    get: operations["listApiKeys"];
+    /**
+     * Create a store API key (the key is shown only in this answer)
+     * @description Send it as `Authorization: Bearer bbo_live_...`. Only its hash is kept.
+     *
+     * Merchant token, scope merchant:write.
+     */
+    post: operations["createApiKey"];
+  };
+  "/api/v1/api-keys/{keyId}": {
+    /**
+     * Revoke an API key: refused from the next request
+     * @description Merchant token, scope merchant:write.
+     */
+    delete: operations["revokeApiKey"];
+  };
+  "/admin/v1/stores/{storeId}/staff/invitations": {
+    /**
+     * Invite a store's staff (its first owner)
+     * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+     *
+     * Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+     */
+    post: operations["adminInviteStaff"];
+  };
+  "/api/v1/auth/passkeys/registration/options": {
+    /**
+     * Start adding a passkey to your account
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    post: operations["passkeyRegistrationOptions"];
+  };
+  "/api/v1/auth/passkeys/registration/verify": {
+    /**
+     * Finish adding a passkey: the browser's answer to the options
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    post: operations["passkeyRegistrationVerify"];
+  };
+  "/api/v1/auth/passkeys/authentication/options": {
+    /** Start signing in with a passkey */
+    post: operations["passkeySignInOptions"];
+  };
+  "/api/v1/auth/passkeys/authentication/verify": {
+    /** Sign in with a passkey: the browser's answer to the options; sets the session cookie */
+    post: operations["passkeySignIn"];
+  };
+  "/api/v1/auth/passkeys": {
+    /**
+     * Your passkeys
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    get: operations["listOwnPasskeys"];
+  };
+  "/api/v1/auth/passkeys/{passkeyId}": {
+    /**
+     * Remove one of your passkeys; answers the ones left
+     * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+     */
+    delete: operations["removeOwnPasskey"];
+  };
+  "/api/v1/auth/options": {
+    /**
+     * The ways to sign in here (the console's sign-in page asks)
+     * @description When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.
+     */
+    get: operations["signInOptions"];
+  };
 }
 
 export interface webhooks {
@@ -796,6 +1074,62 @@ export interface webhooks {
      * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
      */
     post: operations["event_customer_created"];
+  };
+  "class.booking.created": {
+    /**
+     * class.booking.created event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_created"];
+  };
+  "class.booking.waitlisted": {
+    /**
+     * class.booking.waitlisted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_waitlisted"];
+  };
+  "class.booking.promoted": {
+    /**
+     * class.booking.promoted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_promoted"];
+  };
+  "class.booking.accepted": {
+    /**
+     * class.booking.accepted event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_accepted"];
+  };
+  "class.booking.offer_expired": {
+    /**
+     * class.booking.offer_expired event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_offer_expired"];
+  };
+  "class.booking.cancelled": {
+    /**
+     * class.booking.cancelled event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_cancelled"];
+  };
+  "class.booking.attended": {
+    /**
+     * class.booking.attended event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_attended"];
+  };
+  "class.booking.no_show": {
+    /**
+     * class.booking.no_show event
+     * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+     */
+    post: operations["event_class_booking_no_show"];
   };
 }
 
@@ -1619,7 +1953,7 @@ export interface operations {
     parameters: {
       query?: {
         status?: "pending" | "sending" | "sent" | "mailbox" | "suppressed" | "withdrawn" | "failed";
-        kind?: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge";
+        kind?: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge" | "class_confirmation" | "class_waitlisted" | "class_offer" | "class_promoted" | "class_cancelled" | "class_reminder";
         limit?: number;
       };
       path: {
@@ -1644,7 +1978,7 @@ export interface operations {
                  */
                 id: string;
                 /** @enum {string} */
-                kind: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge";
+                kind: "confirmation" | "change" | "cancellation" | "reminder" | "queue_called" | "rebook_nudge" | "class_confirmation" | "class_waitlisted" | "class_offer" | "class_promoted" | "class_cancelled" | "class_reminder";
                 /** @enum {string} */
                 channel: "email" | "sms";
                 /** @enum {string} */
@@ -7550,6 +7884,2713 @@ export interface operations {
     };
   };
   /**
+   * List classes
+   * @description Ordered by name. Archived classes only with include_archived=true.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  listClasses: {
+    parameters: {
+      query?: {
+        /** @description uuid */
+        store_id?: string;
+        include_archived?: boolean;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            classes: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                category: string | null;
+                duration_min: number;
+                /** @description Seats of every occurrence that sets none of its own */
+                capacity: number;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                price_pence: number | null;
+                waitlist_mode: "auto" | "offer";
+                offer_minutes: number;
+                promotion_cutoff_minutes: number;
+                archived: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                updated_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a class
+   * @description A class is what occurrences are scheduled from: its length, its capacity, its instructor (a unit, which each occurrence occupies) and how its waitlist promotes.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  createClass: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Not blank; up to 200 characters */
+          name: string;
+          category?: string | null;
+          /** @description Minutes (1 to 1440) */
+          duration_min: number;
+          /** @description Seats (1 to 1000) */
+          capacity: number;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          price_pence?: number | null;
+          /** @description auto (default): a freed seat books the first in line at once; offer: it is offered for offer_minutes */
+          waitlist_mode?: "auto" | "offer";
+          /** @description How long an offered seat waits for its acceptance (1 to 1440; default 60) */
+          offer_minutes?: number;
+          /** @description Within this many minutes of the start nobody is promoted, and a full class takes no waitlist (default 0) */
+          promotion_cutoff_minutes?: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a class
+   * @description Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Update, archive or restore a class
+   * @description Partial update: omitted fields are unchanged. archived true archives the class (never deletes it); false restores it.
+   *
+   * A capacity applies to the future occurrences that set none of their own: below the seats booked and offered in any of them it is refused (409 CAPACITY_BELOW_BOOKED) and nothing changes; raised, freed seats promote from the waitlist.
+   *
+   * Length and instructor apply to occurrences scheduled afterwards.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  updateClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description Not blank; up to 200 characters */
+          name?: string;
+          category?: string | null;
+          /** @description Minutes (1 to 1440) */
+          duration_min?: number;
+          /** @description Applies to future occurrences without their own; refused (409) below the seats booked and offered in any of them */
+          capacity?: number;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          price_pence?: number | null;
+          /** @description auto (default): a freed seat books the first in line at once; offer: it is offered for offer_minutes */
+          waitlist_mode?: "auto" | "offer";
+          /** @description How long an offered seat waits for its acceptance (1 to 1440; default 60) */
+          offer_minutes?: number;
+          /** @description Within this many minutes of the start nobody is promoted, and a full class takes no waitlist (default 0) */
+          promotion_cutoff_minutes?: number;
+          /** @description true archives the class (never deletes it); false restores it */
+          archived?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            class: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              category: string | null;
+              duration_min: number;
+              /** @description Seats of every occurrence that sets none of its own */
+              capacity: number;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              price_pence: number | null;
+              waitlist_mode: "auto" | "offer";
+              offer_minutes: number;
+              promotion_cutoff_minutes: number;
+              archived: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              updated_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Schedule one occurrence of a class
+   * @description starts_at must be in the future. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  createClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: date-time
+           * @description The start (in the future)
+           */
+          starts_at: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          /** @description Its own capacity; omitted or null: the class's */
+          capacity?: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Schedule a class weekly for the weeks ahead
+   * @description Creates weeks occurrences, the first at starts_at, each at the same store-local wall time (across a clock change). All or none. The occurrence occupies its instructor's unit (its own instructor_unit_id, else the class's) through the constraint that keeps appointments and holds apart: an appointment or a class in the way answers 409 SLOT_TAKEN, time-off or a hold 409 UNIT_UNAVAILABLE.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  scheduleClassWeekly: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        classId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: date-time
+           * @description The start (in the future)
+           */
+          starts_at: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          instructor_unit_id?: string | null;
+          /** @description Its own capacity; omitted or null: the class's */
+          capacity?: number | null;
+          /** @description How many weekly occurrences, the first at starts_at, each at the same store-local time (1 to 52) */
+          weeks: number;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrences: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                name: string;
+                category: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                /** @description Its own capacity, else the class's */
+                capacity: number;
+                /** @description Bookings confirmed or attended */
+                booked: number;
+                /** @description Seats offered and not yet accepted (promotion_pending) */
+                offered: number;
+                waitlisted: number;
+                /** @description capacity - booked - offered, never below 0 */
+                seats_left: number;
+                /** @enum {string} */
+                waitlist_mode: "auto" | "offer";
+                cancelled: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The timetable: occurrences on store-local days, with seats
+   * @description Occurrences starting on the store-local days from..to (inclusive, at most 62 days), in start order, each with booked (confirmed and attended), offered (promotion_pending), waitlisted and seats_left.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  listClassOccurrences: {
+    parameters: {
+      query: {
+        /** @description uuid */
+        store_id?: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        from: string;
+        /** @description store-local calendar date, YYYY-MM-DD */
+        to: string;
+        /** @description uuid */
+        class_id?: string;
+        include_cancelled?: boolean;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrences: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                name: string;
+                category: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                instructor_unit_id: string | null;
+                /** @description Its own capacity, else the class's */
+                capacity: number;
+                /** @description Bookings confirmed or attended */
+                booked: number;
+                /** @description Seats offered and not yet accepted (promotion_pending) */
+                offered: number;
+                waitlisted: number;
+                /** @description capacity - booked - offered, never below 0 */
+                seats_left: number;
+                /** @enum {string} */
+                waitlist_mode: "auto" | "offer";
+                cancelled: boolean;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * An occurrence and its roster
+   * @description Every booking: seats first (by when booked), then the waitlist in order, then cancelled and lapsed ones.
+   *
+   * Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+            /** @description Every booking, seats first (by when booked), then the waitlist in order, then the rest */
+            bookings: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                occurrence_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                class_id: string;
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                customer_id: string | null;
+                guest_name: string | null;
+                guest_email: string | null;
+                /** @enum {string} */
+                source: "app" | "staff" | "drop_in";
+                /** @enum {string} */
+                status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+                /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+                waitlist_position: number | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                offer_expires_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                promoted_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                attended_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                no_show_marked_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                cancelled_at: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Set an occurrence's own capacity
+   * @description null returns it to the class's. Below the seats booked and offered: 409 CAPACITY_BELOW_BOOKED, nothing changes; raised: freed seats promote from the waitlist.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  updateClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /** @description null: the class's */
+          capacity: number | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Cancel an occurrence
+   * @description Frees the instructor's time and cancels every booking, waitlist place and offer, each told (class.booking.cancelled with reason occurrence_cancelled). Again: nothing changes.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  cancelClassOccurrence: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            occurrence: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              name: string;
+              category: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              instructor_unit_id: string | null;
+              /** @description Its own capacity, else the class's */
+              capacity: number;
+              /** @description Bookings confirmed or attended */
+              booked: number;
+              /** @description Seats offered and not yet accepted (promotion_pending) */
+              offered: number;
+              waitlisted: number;
+              /** @description capacity - booked - offered, never below 0 */
+              seats_left: number;
+              /** @enum {string} */
+              waitlist_mode: "auto" | "offer";
+              cancelled: boolean;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Book a person into an occurrence, or onto its waitlist
+   * @description customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  bookClass: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          customer_id?: string;
+          guest_name?: string;
+          /** Format: email */
+          guest_email?: string;
+          /**
+           * @description app, staff (default) or drop_in (drop-in is read as drop_in)
+           * @enum {string}
+           */
+          source?: "app" | "staff" | "drop_in" | "drop-in";
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Read a class booking
+   * @description Merchant token, scope merchant:read; entitlements classes.
+   */
+  getClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Cancel a class booking or waitlist place
+   * @description A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  cancelClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Check a confirmed booking in (attended)
+   * @description Sets status attended and attended_at. Again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  checkInClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Mark a confirmed booking a no-show
+   * @description Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  noShowClassBooking: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept an offered seat (for the customer)
+   * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+   *
+   * Merchant token, scope merchant:write; entitlements classes.
+   */
+  acceptClassOffer: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+            /** @description true when the booking already had this outcome (nothing changed) */
+            noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Sign in with email and password; sets the session cookie
+   * @description A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.
+   */
+  signIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          password: string;
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+            stores: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie
+   * @description Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.
+   */
+  acceptStaffInvitation: {
+    requestBody: {
+      content: {
+        "application/json": {
+          token: string;
+          name: string;
+          password: string;
+          /** @description An email address */
+          email?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+            stores: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                store_id: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Who is signed in, at which store, with which role
+   * @description Merchant token, scope merchant:read.
+   */
+  getMe: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              email: string;
+            };
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            store_id: string;
+            /** @description owner, manager, front_desk or staff */
+            role: "owner" | "manager" | "front_desk" | "staff";
+            permissions: string[];
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            unit_id: string | null;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * End this session on the server and clear the cookie
+   * @description Merchant token, scope merchant:write.
+   */
+  signOut: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            ended: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Your live sessions at this store
+   * @description Merchant token, scope merchant:read.
+   */
+  listSessions: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            sessions: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_seen_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                expires_at: string;
+                user_agent: string | null;
+                current: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * End one of your sessions (another device, or this one)
+   * @description Merchant token, scope merchant:write.
+   */
+  endSession: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        sessionId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            ended: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Invite a person to the store with a role
+   * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  createStaffInvitation: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          /** @description owner, manager, front_desk or staff */
+          role: "owner" | "manager" | "front_desk" | "staff";
+          name?: string;
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            invitation: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The store's staff with their roles
+   * @description Merchant token, scope merchant:read.
+   */
+  listStaff: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                email: string;
+                name: string;
+                /** @description owner, manager, front_desk or staff */
+                role: "owner" | "manager" | "front_desk" | "staff";
+                permissions: string[];
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                unit_id: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_sign_in_at: string | null;
+                disabled: boolean;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Change a person's role, permissions, unit or disabled
+   * @description Nobody raises their own role or permissions, or gives a role above their own; the store keeps an enabled owner (409 LAST_OWNER). Disabling ends the person's sessions at once; a role change applies from their next request.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  updateStaff: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        staffId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description owner, manager, front_desk or staff */
+          role?: "owner" | "manager" | "front_desk" | "staff";
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+          disabled?: boolean;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            staff: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              name: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              permissions: string[];
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              unit_id: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              last_sign_in_at: string | null;
+              disabled: boolean;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The store's API keys (never the keys themselves)
+   * @description Merchant token, scope merchant:write.
+   */
+  listApiKeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            api_keys: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                scopes: string[];
+                hint: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Create a store API key (the key is shown only in this answer)
+   * @description Send it as `Authorization: Bearer bbo_live_...`. Only its hash is kept.
+   *
+   * Merchant token, scope merchant:write.
+   */
+  createApiKey: {
+    requestBody: {
+      content: {
+        "application/json": {
+          name: string;
+          scopes: ("merchant:read" | "merchant:write")[];
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            api_key: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string;
+              scopes: string[];
+              hint: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              last_used_at: string | null;
+            };
+            key: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Revoke an API key: refused from the next request
+   * @description Merchant token, scope merchant:write.
+   */
+  revokeApiKey: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        keyId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            revoked: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Invite a store's staff (its first owner)
+   * @description Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.
+   *
+   * Operator surface: Authorization: Bearer <ADMIN_TOKEN>.
+   */
+  adminInviteStaff: {
+    parameters: {
+      path: {
+        /** @description uuid */
+        storeId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description An email address */
+          email: string;
+          /** @description owner, manager, front_desk or staff */
+          role: "owner" | "manager" | "front_desk" | "staff";
+          name?: string;
+          permissions?: "can_process_payments"[];
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          unit_id?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            invitation: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              email: string;
+              /** @description owner, manager, front_desk or staff */
+              role: "owner" | "manager" | "front_desk" | "staff";
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              expires_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Start adding a passkey to your account
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  passkeyRegistrationOptions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Pass to startRegistration({ optionsJSON }) of @simplewebauthn/browser. */
+      200: {
+        content: {
+          "application/json": {
+            challenge: string;
+            rp: {
+              name: string;
+              id: string;
+            };
+            user: {
+              id: string;
+              name: string;
+              displayName: string;
+            };
+            pubKeyCredParams: {
+                alg: number;
+                /** @enum {string} */
+                type: "public-key";
+              }[];
+            timeout: number;
+            attestation: string;
+            excludeCredentials: {
+                id: string;
+                /** @enum {string} */
+                type: "public-key";
+                transports?: string[];
+              }[];
+            authenticatorSelection: {
+              residentKey: string;
+              userVerification: string;
+              requireResidentKey: boolean;
+            };
+            extensions: {
+              credProps: boolean;
+            };
+            hints: string[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Finish adding a passkey: the browser's answer to the options
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  passkeyRegistrationVerify: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description What the person calls this passkey ("Work laptop"); "Passkey" when absent. */
+          name?: string;
+          /** @description What startRegistration() of @simplewebauthn/browser answered. */
+          credential: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              attestationObject: string;
+              authenticatorData?: string;
+              transports?: string[];
+              publicKeyAlgorithm?: number;
+              publicKey?: string;
+            };
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description The credential id (base64url). */
+            id: string;
+            name: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            last_used_at: string | null;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Start signing in with a passkey */
+  passkeySignInOptions: {
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Pass to startAuthentication({ optionsJSON }) of @simplewebauthn/browser; no allowCredentials: the passkey names its person (discoverable credentials). */
+      200: {
+        content: {
+          "application/json": {
+            challenge: string;
+            rpId: string;
+            timeout: number;
+            userVerification: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Sign in with a passkey: the browser's answer to the options; sets the session cookie */
+  passkeySignIn: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The store to sign in to; without it, the one the person signed in to last.
+           */
+          store_id?: string;
+          /** @description What startAuthentication() of @simplewebauthn/browser answered. */
+          credential: {
+            id: string;
+            rawId: string;
+            /** @enum {string} */
+            type: "public-key";
+            response: {
+              clientDataJSON: string;
+              authenticatorData: string;
+              signature: string;
+              userHandle?: string;
+            };
+            authenticatorAttachment?: string;
+            clientExtensionResults: {
+              [key: string]: unknown;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Signed in: the answer sets the session cookie. */
+      200: {
+        content: {
+          "application/json": {
+            /** Format: uuid */
+            store_id: string;
+            /**
+             * Format: date-time
+             * @description The session's absolute expiry (it also ends after the idle time).
+             */
+            expires_at: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Your passkeys
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  listOwnPasskeys: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkeys: ({
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Remove one of your passkeys; answers the ones left
+   * @description Needs the staff session cookie (sign in first); a write must come from the service's own origin.
+   */
+  removeOwnPasskey: {
+    parameters: {
+      path: {
+        passkeyId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            passkeys: ({
+                /** @description The credential id (base64url). */
+                id: string;
+                name: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                last_used_at: string | null;
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The ways to sign in here (the console's sign-in page asks)
+   * @description When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.
+   */
+  signInOptions: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description Email and password (POST /api/v1/auth/sign-in). */
+            password: boolean;
+            /** @description Passkeys (POST /api/v1/auth/passkeys/authentication/options, then /verify). */
+            passkey: boolean;
+            /** @description The shop's identity provider (GET /api/v1/auth/oidc/start): OIDC_ISSUER is set. */
+            oidc: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
    * appointment.created event
    * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
    */
@@ -9885,6 +12926,935 @@ export interface operations {
              * @constant
              */
             source: "import";
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.created event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_created: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.created";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking with a seat (status confirmed) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.waitlisted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_waitlisted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.waitlisted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking on the waitlist (status waitlisted, with its waitlist_position) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.promoted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_promoted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.promoted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A waitlisted booking given a freed seat: confirmed (waitlist_mode auto) or offered until offer_expires_at (promotion_pending) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.accepted event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_accepted: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.accepted";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description An offered seat accepted (confirmed) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.offer_expired event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_offer_expired: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.offer_expired";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description An offered seat not accepted in time (promotion_expired); the next in line is offered it */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.cancelled event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_cancelled: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.cancelled";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A cancelled class booking (reason occurrence_cancelled when the class was cancelled) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous?: {
+              status: string;
+            };
+            reason?: string;
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.attended event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_attended: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.attended";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking checked in (attended, attended_at) */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
+          };
+        };
+      };
+    };
+    responses: {
+      /** @description Received; any 2xx acknowledges the delivery */
+      "2XX": {
+        content: never;
+      };
+    };
+  };
+  /**
+   * class.booking.no_show event
+   * @description Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.
+   */
+  event_class_booking_no_show: {
+    requestBody: {
+      content: {
+        "application/json": {
+          /**
+           * Format: uuid
+           * @description The event id: the receiver's de-duplication key
+           */
+          id: string;
+          /** @constant */
+          type: "class.booking.no_show";
+          /**
+           * Format: uuid
+           * @description uuid
+           */
+          store_id: string;
+          /**
+           * Format: date-time
+           * @description When the change happened (UTC)
+           */
+          occurred_at: string;
+          /** @description The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+          occurred_at_local: string;
+          /** @description The store's IANA zone occurred_at_local is read in */
+          timezone: string;
+          /** @description A class booking marked a no-show */
+          data: {
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            occurrence_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            class_id: string;
+            /**
+             * Format: uuid
+             * @description uuid
+             */
+            customer_id: string | null;
+            guest_name: string | null;
+            guest_email: string | null;
+            /** @enum {string} */
+            source: "app" | "staff" | "drop_in";
+            /** @enum {string} */
+            status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+            /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+            waitlist_position: number | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            offer_expires_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            promoted_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            attended_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            no_show_marked_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            cancelled_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            starts_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 instant
+             */
+            ends_at: string;
+            /** @description starts_at as store-local wall time, YYYY-MM-DDTHH:MM:SS */
+            local_starts_at: string;
+            /** @description ends_at as store-local wall time */
+            local_ends_at: string;
+            /** @description What the change replaced */
+            previous: {
+              status: string;
+            };
           };
         };
       };

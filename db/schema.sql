@@ -75,6 +75,8 @@ CREATE TABLE public.appointments (
     guest_note text,
     variant_id uuid,
     addon_ids uuid[] DEFAULT '{}'::uuid[] NOT NULL,
+    cancelled_by text,
+    CONSTRAINT appointments_cancelled_by_check CHECK ((cancelled_by = ANY (ARRAY['customer'::text, 'merchant'::text, 'deposit_sweep'::text]))),
     CONSTRAINT appointments_check CHECK ((ends_at > starts_at)),
     CONSTRAINT appointments_check1 CHECK (((lower(block) <= starts_at) AND (upper(block) >= ends_at))),
     CONSTRAINT appointments_children_check CHECK ((children >= 0)),
@@ -89,6 +91,84 @@ CREATE TABLE public.appointments (
     CONSTRAINT appointments_status_check CHECK ((status = ANY (ARRAY['pending_payment'::text, 'confirmed'::text, 'checked_in'::text, 'completed'::text, 'cancelled'::text, 'no_show'::text])))
 )
 WITH (fillfactor='85');
+
+-- table: class_bookings
+CREATE TABLE public.class_bookings (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    customer_id uuid,
+    status text NOT NULL,
+    booking_date date,
+    booking_source text,
+    class_name text,
+    class_category text,
+    class_instructor_name text,
+    occurrence_instructor_name text,
+    scheduled_date date,
+    start_time time without time zone,
+    end_time time without time zone,
+    attended_at timestamp with time zone,
+    no_show_marked_at timestamp with time zone,
+    cancelled_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    occurrence_id uuid,
+    guest_name text,
+    guest_email text,
+    waitlist_position integer,
+    promoted_at timestamp with time zone,
+    offer_expires_at timestamp with time zone,
+    updated_at timestamp with time zone,
+    CONSTRAINT class_bookings_booking_source_check CHECK ((booking_source = ANY (ARRAY['app'::text, 'staff'::text, 'drop-in'::text]))),
+    CONSTRAINT class_bookings_guest_email_check CHECK ((length(guest_email) <= 320)),
+    CONSTRAINT class_bookings_guest_name_check CHECK ((length(guest_name) <= 200)),
+    CONSTRAINT class_bookings_offer CHECK (((occurrence_id IS NULL) OR (status <> 'promotion_pending'::text) OR (offer_expires_at IS NOT NULL))),
+    CONSTRAINT class_bookings_status_check CHECK ((status = ANY (ARRAY['attended'::text, 'no_show'::text, 'cancelled'::text, 'confirmed'::text, 'waitlisted'::text, 'promotion_pending'::text, 'promotion_expired'::text]))),
+    CONSTRAINT class_bookings_waitlist_position_check CHECK ((waitlist_position >= 1)),
+    CONSTRAINT class_bookings_who CHECK (((customer_id IS NOT NULL) OR ((occurrence_id IS NOT NULL) AND (guest_email IS NOT NULL))))
+);
+
+-- table: class_occurrences
+CREATE TABLE public.class_occurrences (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    class_id uuid NOT NULL,
+    starts_at timestamp with time zone NOT NULL,
+    ends_at timestamp with time zone NOT NULL,
+    instructor_unit_id uuid,
+    unit_id uuid,
+    capacity integer,
+    last_waitlist_position integer DEFAULT 0 NOT NULL,
+    cancelled_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT class_occurrences_capacity_check CHECK (((capacity >= 1) AND (capacity <= 1000))),
+    CONSTRAINT class_occurrences_check CHECK ((ends_at > starts_at))
+);
+
+-- table: classes
+CREATE TABLE public.classes (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    name text NOT NULL,
+    category text,
+    duration_min integer NOT NULL,
+    capacity integer NOT NULL,
+    instructor_unit_id uuid,
+    price_pence integer,
+    waitlist_mode text DEFAULT 'auto'::text NOT NULL,
+    offer_minutes integer DEFAULT 60 NOT NULL,
+    promotion_cutoff_minutes integer DEFAULT 0 NOT NULL,
+    archived boolean DEFAULT false NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT classes_capacity_check CHECK (((capacity >= 1) AND (capacity <= 1000))),
+    CONSTRAINT classes_category_check CHECK ((length(category) <= 200)),
+    CONSTRAINT classes_duration_min_check CHECK (((duration_min >= 1) AND (duration_min <= 1440))),
+    CONSTRAINT classes_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT classes_offer_minutes_check CHECK (((offer_minutes >= 1) AND (offer_minutes <= 1440))),
+    CONSTRAINT classes_price_pence_check CHECK (((price_pence >= 0) AND (price_pence <= 10000000))),
+    CONSTRAINT classes_promotion_cutoff_minutes_check CHECK (((promotion_cutoff_minutes >= 0) AND (promotion_cutoff_minutes <= 10080))),
+    CONSTRAINT classes_waitlist_mode_check CHECK ((waitlist_mode = ANY (ARRAY['auto'::text, 'offer'::text])))
+);
 
 -- table: holds
 CREATE TABLE public.holds (
@@ -162,6 +242,21 @@ CREATE TABLE public.queue_entries (
     CONSTRAINT queue_entries_status_check CHECK ((status = ANY (ARRAY['waiting'::text, 'called'::text, 'assigned'::text, 'completed'::text, 'left'::text, 'no_show'::text, 'converted_to_appointment'::text])))
 );
 
+-- table: api_keys
+CREATE TABLE public.api_keys (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    name text NOT NULL,
+    scopes text[] NOT NULL,
+    key_hash bytea NOT NULL,
+    key_hint text NOT NULL,
+    created_by uuid,
+    created_at timestamp with time zone NOT NULL,
+    last_used_at timestamp with time zone,
+    revoked_at timestamp with time zone,
+    CONSTRAINT api_keys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100)))
+);
+
 -- table: areas
 CREATE TABLE public.areas (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -201,29 +296,6 @@ CREATE TABLE public.availability_changes (
     txid xid8 DEFAULT pg_current_xact_id() NOT NULL,
     changed_at timestamp with time zone DEFAULT clock_timestamp() NOT NULL,
     blocks tstzmultirange
-);
-
--- table: class_bookings
-CREATE TABLE public.class_bookings (
-    id uuid DEFAULT gen_random_uuid() NOT NULL,
-    store_id uuid NOT NULL,
-    customer_id uuid NOT NULL,
-    status text NOT NULL,
-    booking_date date,
-    booking_source text,
-    class_name text,
-    class_category text,
-    class_instructor_name text,
-    occurrence_instructor_name text,
-    scheduled_date date,
-    start_time time without time zone,
-    end_time time without time zone,
-    attended_at timestamp with time zone,
-    no_show_marked_at timestamp with time zone,
-    cancelled_at timestamp with time zone,
-    created_at timestamp with time zone NOT NULL,
-    CONSTRAINT class_bookings_booking_source_check CHECK ((booking_source = ANY (ARRAY['app'::text, 'staff'::text, 'drop-in'::text]))),
-    CONSTRAINT class_bookings_status_check CHECK ((status = ANY (ARRAY['attended'::text, 'no_show'::text, 'cancelled'::text, 'confirmed'::text, 'waitlisted'::text, 'promotion_pending'::text, 'promotion_expired'::text])))
 );
 
 -- table: customer_agreements
@@ -273,7 +345,7 @@ CREATE TABLE public.events (
     occurred_at_local text NOT NULL,
     timezone text NOT NULL,
     data jsonb NOT NULL,
-    CONSTRAINT events_type_check CHECK ((type ~ '^[a-z_]+\.[a-z_]+$'::text))
+    CONSTRAINT events_type_check CHECK ((type ~ '^[a-z_]+(\.[a-z_]+){1,2}$'::text))
 );
 
 -- table: events_pruned
@@ -373,7 +445,7 @@ CREATE TABLE public.messages (
     CONSTRAINT messages_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text]))),
     CONSTRAINT messages_check CHECK (((status = ANY (ARRAY['suppressed'::text, 'withdrawn'::text, 'failed'::text])) = (reason IS NOT NULL))),
     CONSTRAINT messages_check1 CHECK (((status = 'sent'::text) = (sent_at IS NOT NULL))),
-    CONSTRAINT messages_kind_check CHECK ((kind = ANY (ARRAY['confirmation'::text, 'change'::text, 'cancellation'::text, 'reminder'::text, 'queue_called'::text, 'rebook_nudge'::text]))),
+    CONSTRAINT messages_kind_check CHECK ((kind = ANY (ARRAY['confirmation'::text, 'change'::text, 'cancellation'::text, 'reminder'::text, 'queue_called'::text, 'rebook_nudge'::text, 'class_confirmation'::text, 'class_waitlisted'::text, 'class_offer'::text, 'class_promoted'::text, 'class_cancelled'::text, 'class_reminder'::text]))),
     CONSTRAINT messages_status_check CHECK ((status = ANY (ARRAY['pending'::text, 'sending'::text, 'sent'::text, 'mailbox'::text, 'suppressed'::text, 'withdrawn'::text, 'failed'::text])))
 );
 
@@ -590,6 +662,117 @@ CREATE TABLE public.spent_challenges (
     expires_at timestamp with time zone NOT NULL
 );
 
+-- table: staff_invitations
+CREATE TABLE public.staff_invitations (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid,
+    email text,
+    name text,
+    role text NOT NULL,
+    permissions text[] DEFAULT '{}'::text[] NOT NULL,
+    unit_id uuid,
+    token_hash bytea NOT NULL,
+    invited_by uuid,
+    expires_at timestamp with time zone NOT NULL,
+    accepted_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT staff_invitations_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'manager'::text, 'front_desk'::text, 'staff'::text])))
+);
+
+-- table: staff_memberships
+CREATE TABLE public.staff_memberships (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    staff_id uuid NOT NULL,
+    role text NOT NULL,
+    permissions text[] DEFAULT '{}'::text[] NOT NULL,
+    unit_id uuid,
+    disabled boolean DEFAULT false NOT NULL,
+    last_sign_in_at timestamp with time zone,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT staff_memberships_role_check CHECK ((role = ANY (ARRAY['owner'::text, 'manager'::text, 'front_desk'::text, 'staff'::text])))
+);
+
+-- table: staff_oidc_logins
+CREATE TABLE public.staff_oidc_logins (
+    state text NOT NULL,
+    browser_hash bytea NOT NULL,
+    code_verifier text NOT NULL,
+    nonce text NOT NULL,
+    store_id uuid,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT staff_oidc_logins_state_check CHECK (((length(state) >= 20) AND (length(state) <= 100)))
+);
+
+-- table: staff_passkeys
+CREATE TABLE public.staff_passkeys (
+    credential_id text NOT NULL,
+    staff_id uuid NOT NULL,
+    public_key bytea NOT NULL,
+    counter bigint DEFAULT 0 NOT NULL,
+    transports text[] DEFAULT '{}'::text[] NOT NULL,
+    name text NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    last_used_at timestamp with time zone,
+    CONSTRAINT staff_passkeys_counter_check CHECK ((counter >= 0)),
+    CONSTRAINT staff_passkeys_credential_id_check CHECK (((length(credential_id) >= 16) AND (length(credential_id) <= 1400))),
+    CONSTRAINT staff_passkeys_name_check CHECK (((length(name) >= 1) AND (length(name) <= 100)))
+);
+
+-- table: staff_people
+CREATE TABLE public.staff_people (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    email text NOT NULL,
+    name text NOT NULL,
+    password_hash text,
+    created_at timestamp with time zone NOT NULL,
+    updated_at timestamp with time zone NOT NULL,
+    CONSTRAINT staff_people_email_check CHECK (((length(email) >= 3) AND (length(email) <= 254))),
+    CONSTRAINT staff_people_name_check CHECK (((length(name) >= 1) AND (length(name) <= 120)))
+);
+
+-- table: staff_sessions
+CREATE TABLE public.staff_sessions (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    token_hash bytea NOT NULL,
+    staff_id uuid NOT NULL,
+    store_id uuid NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    last_seen_at timestamp with time zone NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    ended_at timestamp with time zone,
+    user_agent text
+);
+
+-- table: staff_sign_in_failures
+CREATE TABLE public.staff_sign_in_failures (
+    id bigint NOT NULL,
+    subject text NOT NULL,
+    failed_at timestamp with time zone NOT NULL
+);
+
+-- sequence: staff_sign_in_failures_id_seq
+ALTER TABLE public.staff_sign_in_failures ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME public.staff_sign_in_failures_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+-- table: staff_webauthn_challenges
+CREATE TABLE public.staff_webauthn_challenges (
+    challenge text NOT NULL,
+    purpose text NOT NULL,
+    staff_id uuid,
+    store_id uuid,
+    expires_at timestamp with time zone NOT NULL,
+    CONSTRAINT staff_webauthn_challenges_check CHECK (((purpose = 'register'::text) = (staff_id IS NOT NULL))),
+    CONSTRAINT staff_webauthn_challenges_purpose_check CHECK ((purpose = ANY (ARRAY['register'::text, 'authenticate'::text])))
+);
+
 -- table: stamps
 CREATE TABLE public.stamps (
     id uuid DEFAULT gen_random_uuid() NOT NULL,
@@ -627,8 +810,10 @@ CREATE TABLE public.store_customers (
     total_spent_pence bigint DEFAULT 0 NOT NULL,
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     previous_visit_at timestamp with time zone,
+    external_id text,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
+    CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
     CONSTRAINT store_customers_merchant_note_check CHECK ((length(merchant_note) <= 2000))
 );
 
@@ -653,6 +838,7 @@ CREATE TABLE public.stores (
     cors_origins text[] DEFAULT '{}'::text[] NOT NULL,
     booking_page_slug text,
     booking_page_enabled boolean DEFAULT false NOT NULL,
+    calendar_feed_contacts boolean DEFAULT false NOT NULL,
     CONSTRAINT stores_booking_horizon_days_check CHECK (((booking_horizon_days >= 1) AND (booking_horizon_days <= 365))),
     CONSTRAINT stores_booking_page_needs_slug CHECK (((NOT booking_page_enabled) OR (booking_page_slug IS NOT NULL))),
     CONSTRAINT stores_booking_page_slug_check CHECK ((booking_page_slug ~ '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$'::text)),
@@ -685,6 +871,15 @@ CREATE TABLE public.time_off (
     CONSTRAINT time_off_reason_check CHECK ((length(reason) <= 500))
 );
 
+-- table: unit_calendar_feeds
+CREATE TABLE public.unit_calendar_feeds (
+    store_id uuid NOT NULL,
+    unit_id uuid NOT NULL,
+    nonce text NOT NULL,
+    token_hash text NOT NULL,
+    created_at timestamp with time zone NOT NULL
+);
+
 -- table: unit_hours
 CREATE TABLE public.unit_hours (
     store_id uuid NOT NULL,
@@ -714,7 +909,8 @@ CREATE TABLE public.unit_occupancy (
     block tstzrange NOT NULL,
     appointment_id uuid,
     hold_id uuid,
-    CONSTRAINT unit_occupancy_check CHECK ((num_nonnulls(appointment_id, hold_id) = 1))
+    occurrence_id uuid,
+    CONSTRAINT unit_occupancy_one_owner CHECK ((num_nonnulls(appointment_id, hold_id, occurrence_id) = 1))
 );
 
 -- table: webhook_attempts
@@ -798,6 +994,18 @@ CREATE TABLE public.webhook_endpoints (
     CONSTRAINT webhook_endpoints_event_types_check CHECK (((event_types IS NULL) OR (cardinality(event_types) > 0)))
 );
 
+-- constraint: api_keys api_keys_key_hash_key
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_key_hash_key UNIQUE (key_hash);
+
+-- constraint: api_keys api_keys_pkey
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_pkey PRIMARY KEY (id);
+
+-- constraint: api_keys api_keys_store_id_id_key
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_store_id_id_key UNIQUE (store_id, id);
+
 -- constraint: appointments appointments_pkey
 ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_pkey PRIMARY KEY (id);
@@ -825,6 +1033,26 @@ ALTER TABLE ONLY public.availability_changes
 -- constraint: class_bookings class_bookings_pkey
 ALTER TABLE ONLY public.class_bookings
     ADD CONSTRAINT class_bookings_pkey PRIMARY KEY (id);
+
+-- constraint: class_bookings class_bookings_store_id_id_key
+ALTER TABLE ONLY public.class_bookings
+    ADD CONSTRAINT class_bookings_store_id_id_key UNIQUE (store_id, id);
+
+-- constraint: class_occurrences class_occurrences_pkey
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_pkey PRIMARY KEY (id);
+
+-- constraint: class_occurrences class_occurrences_store_id_id_key
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_store_id_id_key UNIQUE (store_id, id);
+
+-- constraint: classes classes_pkey
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_pkey PRIMARY KEY (id);
+
+-- constraint: classes classes_store_id_id_key
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_store_id_id_key UNIQUE (store_id, id);
 
 -- constraint: customer_agreements customer_agreements_pkey
 ALTER TABLE ONLY public.customer_agreements
@@ -934,6 +1162,54 @@ ALTER TABLE ONLY public.settlements
 ALTER TABLE ONLY public.spent_challenges
     ADD CONSTRAINT spent_challenges_pkey PRIMARY KEY (signature);
 
+-- constraint: staff_invitations staff_invitations_pkey
+ALTER TABLE ONLY public.staff_invitations
+    ADD CONSTRAINT staff_invitations_pkey PRIMARY KEY (id);
+
+-- constraint: staff_invitations staff_invitations_token_hash_key
+ALTER TABLE ONLY public.staff_invitations
+    ADD CONSTRAINT staff_invitations_token_hash_key UNIQUE (token_hash);
+
+-- constraint: staff_memberships staff_memberships_pkey
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_pkey PRIMARY KEY (id);
+
+-- constraint: staff_memberships staff_memberships_store_id_id_key
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_store_id_id_key UNIQUE (store_id, id);
+
+-- constraint: staff_memberships staff_memberships_store_id_staff_id_key
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_store_id_staff_id_key UNIQUE (store_id, staff_id);
+
+-- constraint: staff_oidc_logins staff_oidc_logins_pkey
+ALTER TABLE ONLY public.staff_oidc_logins
+    ADD CONSTRAINT staff_oidc_logins_pkey PRIMARY KEY (state);
+
+-- constraint: staff_passkeys staff_passkeys_pkey
+ALTER TABLE ONLY public.staff_passkeys
+    ADD CONSTRAINT staff_passkeys_pkey PRIMARY KEY (credential_id);
+
+-- constraint: staff_people staff_people_pkey
+ALTER TABLE ONLY public.staff_people
+    ADD CONSTRAINT staff_people_pkey PRIMARY KEY (id);
+
+-- constraint: staff_sessions staff_sessions_pkey
+ALTER TABLE ONLY public.staff_sessions
+    ADD CONSTRAINT staff_sessions_pkey PRIMARY KEY (id);
+
+-- constraint: staff_sessions staff_sessions_token_hash_key
+ALTER TABLE ONLY public.staff_sessions
+    ADD CONSTRAINT staff_sessions_token_hash_key UNIQUE (token_hash);
+
+-- constraint: staff_sign_in_failures staff_sign_in_failures_pkey
+ALTER TABLE ONLY public.staff_sign_in_failures
+    ADD CONSTRAINT staff_sign_in_failures_pkey PRIMARY KEY (id);
+
+-- constraint: staff_webauthn_challenges staff_webauthn_challenges_pkey
+ALTER TABLE ONLY public.staff_webauthn_challenges
+    ADD CONSTRAINT staff_webauthn_challenges_pkey PRIMARY KEY (challenge);
+
 -- constraint: stamps stamps_pkey
 ALTER TABLE ONLY public.stamps
     ADD CONSTRAINT stamps_pkey PRIMARY KEY (id);
@@ -950,6 +1226,14 @@ ALTER TABLE ONLY public.stores
 ALTER TABLE ONLY public.time_off
     ADD CONSTRAINT time_off_pkey PRIMARY KEY (id);
 
+-- constraint: unit_calendar_feeds unit_calendar_feeds_pkey
+ALTER TABLE ONLY public.unit_calendar_feeds
+    ADD CONSTRAINT unit_calendar_feeds_pkey PRIMARY KEY (store_id, unit_id);
+
+-- constraint: unit_calendar_feeds unit_calendar_feeds_token_hash_key
+ALTER TABLE ONLY public.unit_calendar_feeds
+    ADD CONSTRAINT unit_calendar_feeds_token_hash_key UNIQUE (token_hash);
+
 -- constraint: unit_occupancy unit_occupancy_appointment_id_key
 ALTER TABLE ONLY public.unit_occupancy
     ADD CONSTRAINT unit_occupancy_appointment_id_key UNIQUE (appointment_id);
@@ -961,6 +1245,10 @@ ALTER TABLE ONLY public.unit_occupancy
 -- constraint: unit_occupancy unit_occupancy_no_overlap
 ALTER TABLE ONLY public.unit_occupancy
     ADD CONSTRAINT unit_occupancy_no_overlap EXCLUDE USING gist (store_id WITH =, unit_id WITH =, block WITH &&);
+
+-- constraint: unit_occupancy unit_occupancy_occurrence_key
+ALTER TABLE ONLY public.unit_occupancy
+    ADD CONSTRAINT unit_occupancy_occurrence_key UNIQUE (store_id, occurrence_id);
 
 -- constraint: units units_pkey
 ALTER TABLE ONLY public.units
@@ -993,6 +1281,9 @@ ALTER TABLE ONLY public.webhook_endpoints
 -- constraint: webhook_endpoints webhook_endpoints_store_id_id_key
 ALTER TABLE ONLY public.webhook_endpoints
     ADD CONSTRAINT webhook_endpoints_store_id_id_key UNIQUE (store_id, id);
+
+-- index: api_keys_store
+CREATE INDEX api_keys_store ON public.api_keys USING btree (store_id, created_at) WHERE (revoked_at IS NULL);
 
 -- index: appointments_by_customer
 CREATE INDEX appointments_by_customer ON public.appointments USING btree (customer_id, store_id) WHERE (customer_id IS NOT NULL);
@@ -1035,6 +1326,33 @@ CREATE INDEX class_bookings_customer ON public.class_bookings USING btree (store
 
 -- index: class_bookings_journey_order
 CREATE INDEX class_bookings_journey_order ON public.class_bookings USING btree (store_id, customer_id, COALESCE(attended_at, no_show_marked_at, cancelled_at, created_at) DESC, id DESC);
+
+-- index: class_bookings_occurrence
+CREATE INDEX class_bookings_occurrence ON public.class_bookings USING btree (occurrence_id, status) WHERE (occurrence_id IS NOT NULL);
+
+-- index: class_bookings_offers_due
+CREATE INDEX class_bookings_offers_due ON public.class_bookings USING btree (offer_expires_at) WHERE (status = 'promotion_pending'::text);
+
+-- index: class_bookings_one_customer
+CREATE UNIQUE INDEX class_bookings_one_customer ON public.class_bookings USING btree (store_id, occurrence_id, customer_id) WHERE ((occurrence_id IS NOT NULL) AND (customer_id IS NOT NULL) AND (status = ANY (ARRAY['confirmed'::text, 'waitlisted'::text, 'promotion_pending'::text, 'attended'::text])));
+
+-- index: class_bookings_one_guest
+CREATE UNIQUE INDEX class_bookings_one_guest ON public.class_bookings USING btree (store_id, occurrence_id, lower(guest_email)) WHERE ((occurrence_id IS NOT NULL) AND (customer_id IS NULL) AND (status = ANY (ARRAY['confirmed'::text, 'waitlisted'::text, 'promotion_pending'::text, 'attended'::text])));
+
+-- index: class_bookings_waiting
+CREATE INDEX class_bookings_waiting ON public.class_bookings USING btree (occurrence_id, waitlist_position) WHERE (status = 'waitlisted'::text);
+
+-- index: class_bookings_waitlist_position
+CREATE UNIQUE INDEX class_bookings_waitlist_position ON public.class_bookings USING btree (store_id, occurrence_id, waitlist_position) WHERE ((occurrence_id IS NOT NULL) AND (waitlist_position IS NOT NULL));
+
+-- index: class_occurrences_one_start
+CREATE UNIQUE INDEX class_occurrences_one_start ON public.class_occurrences USING btree (store_id, class_id, starts_at) WHERE (cancelled_at IS NULL);
+
+-- index: class_occurrences_store_start
+CREATE INDEX class_occurrences_store_start ON public.class_occurrences USING btree (store_id, starts_at);
+
+-- index: classes_store_name
+CREATE INDEX classes_store_name ON public.classes USING btree (store_id, name);
 
 -- index: customer_agreements_customer
 CREATE INDEX customer_agreements_customer ON public.customer_agreements USING btree (store_id, customer_id);
@@ -1151,6 +1469,30 @@ CREATE INDEX settlements_appointment ON public.settlements USING btree (store_id
 -- index: spent_challenges_expiry
 CREATE INDEX spent_challenges_expiry ON public.spent_challenges USING btree (expires_at);
 
+-- index: staff_invitations_one_live
+CREATE UNIQUE INDEX staff_invitations_one_live ON public.staff_invitations USING btree (store_id, lower(email)) WHERE ((accepted_at IS NULL) AND (email IS NOT NULL));
+
+-- index: staff_memberships_staff
+CREATE INDEX staff_memberships_staff ON public.staff_memberships USING btree (staff_id);
+
+-- index: staff_oidc_logins_expiry
+CREATE INDEX staff_oidc_logins_expiry ON public.staff_oidc_logins USING btree (expires_at);
+
+-- index: staff_passkeys_staff
+CREATE INDEX staff_passkeys_staff ON public.staff_passkeys USING btree (staff_id);
+
+-- index: staff_people_email
+CREATE UNIQUE INDEX staff_people_email ON public.staff_people USING btree (lower(email));
+
+-- index: staff_sessions_staff
+CREATE INDEX staff_sessions_staff ON public.staff_sessions USING btree (staff_id, store_id) WHERE (ended_at IS NULL);
+
+-- index: staff_sign_in_failures_subject
+CREATE INDEX staff_sign_in_failures_subject ON public.staff_sign_in_failures USING btree (subject, failed_at);
+
+-- index: staff_webauthn_challenges_expiry
+CREATE INDEX staff_webauthn_challenges_expiry ON public.staff_webauthn_challenges USING btree (expires_at);
+
 -- index: stamps_by_customer
 CREATE INDEX stamps_by_customer ON public.stamps USING btree (customer_id, store_id);
 
@@ -1159,6 +1501,9 @@ CREATE INDEX stamps_customer ON public.stamps USING btree (store_id, customer_id
 
 -- index: store_customers_customer
 CREATE INDEX store_customers_customer ON public.store_customers USING btree (customer_id);
+
+-- index: store_customers_external_id
+CREATE UNIQUE INDEX store_customers_external_id ON public.store_customers USING btree (store_id, external_id) WHERE (external_id IS NOT NULL);
 
 -- index: store_customers_last_visit
 CREATE INDEX store_customers_last_visit ON public.store_customers USING btree (store_id, last_visit_at DESC NULLS LAST, customer_id) WHERE (NOT archived);
@@ -1226,6 +1571,12 @@ CREATE TRIGGER appointments_pending_deposit AFTER INSERT ON public.appointments 
 -- trigger: appointments appointments_pending_deposit_changed
 CREATE TRIGGER appointments_pending_deposit_changed AFTER UPDATE OF status ON public.appointments FOR EACH ROW WHEN (((old.status = 'pending_payment'::text) IS DISTINCT FROM (new.status = 'pending_payment'::text))) EXECUTE FUNCTION public.appointments_pending_deposit();
 
+-- trigger: class_occurrences class_occurrences_availability
+CREATE TRIGGER class_occurrences_availability AFTER INSERT OR DELETE OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at ON public.class_occurrences FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
+
+-- trigger: class_occurrences class_occurrences_occupancy
+CREATE TRIGGER class_occurrences_occupancy AFTER INSERT OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at ON public.class_occurrences FOR EACH ROW EXECUTE FUNCTION public.class_occurrences_occupancy();
+
 -- trigger: holds holds_availability
 CREATE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON public.holds FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
 
@@ -1262,6 +1613,14 @@ CREATE TRIGGER unit_hours_exceptions_availability AFTER INSERT OR DELETE OR UPDA
 -- trigger: units units_availability
 CREATE TRIGGER units_availability AFTER INSERT OR DELETE OR UPDATE ON public.units FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
 
+-- fk constraint: api_keys api_keys_created_by_fkey
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_created_by_fkey FOREIGN KEY (created_by) REFERENCES public.staff_people(id);
+
+-- fk constraint: api_keys api_keys_store_id_fkey
+ALTER TABLE ONLY public.api_keys
+    ADD CONSTRAINT api_keys_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
 -- fk constraint: appointments appointments_customer_id_fkey
 ALTER TABLE ONLY public.appointments
     ADD CONSTRAINT appointments_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(id);
@@ -1290,9 +1649,37 @@ ALTER TABLE ONLY public.areas
 ALTER TABLE ONLY public.class_bookings
     ADD CONSTRAINT class_bookings_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(id);
 
+-- fk constraint: class_bookings class_bookings_occurrence_fkey
+ALTER TABLE ONLY public.class_bookings
+    ADD CONSTRAINT class_bookings_occurrence_fkey FOREIGN KEY (store_id, occurrence_id) REFERENCES public.class_occurrences(store_id, id);
+
 -- fk constraint: class_bookings class_bookings_store_id_fkey
 ALTER TABLE ONLY public.class_bookings
     ADD CONSTRAINT class_bookings_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: class_occurrences class_occurrences_store_id_class_id_fkey
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_store_id_class_id_fkey FOREIGN KEY (store_id, class_id) REFERENCES public.classes(store_id, id);
+
+-- fk constraint: class_occurrences class_occurrences_store_id_fkey
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: class_occurrences class_occurrences_store_id_instructor_unit_id_fkey
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_store_id_instructor_unit_id_fkey FOREIGN KEY (store_id, instructor_unit_id) REFERENCES public.units(store_id, id);
+
+-- fk constraint: class_occurrences class_occurrences_store_id_unit_id_fkey
+ALTER TABLE ONLY public.class_occurrences
+    ADD CONSTRAINT class_occurrences_store_id_unit_id_fkey FOREIGN KEY (store_id, unit_id) REFERENCES public.units(store_id, id);
+
+-- fk constraint: classes classes_store_id_fkey
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: classes classes_store_id_instructor_unit_id_fkey
+ALTER TABLE ONLY public.classes
+    ADD CONSTRAINT classes_store_id_instructor_unit_id_fkey FOREIGN KEY (store_id, instructor_unit_id) REFERENCES public.units(store_id, id);
 
 -- fk constraint: customer_agreements customer_agreements_customer_id_fkey
 ALTER TABLE ONLY public.customer_agreements
@@ -1398,6 +1785,54 @@ ALTER TABLE ONLY public.services
 ALTER TABLE ONLY public.settlements
     ADD CONSTRAINT settlements_store_id_appointment_id_fkey FOREIGN KEY (store_id, appointment_id) REFERENCES public.appointments(store_id, id);
 
+-- fk constraint: staff_invitations staff_invitations_invited_by_fkey
+ALTER TABLE ONLY public.staff_invitations
+    ADD CONSTRAINT staff_invitations_invited_by_fkey FOREIGN KEY (invited_by) REFERENCES public.staff_people(id);
+
+-- fk constraint: staff_invitations staff_invitations_store_id_fkey
+ALTER TABLE ONLY public.staff_invitations
+    ADD CONSTRAINT staff_invitations_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: staff_memberships staff_memberships_staff_id_fkey
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES public.staff_people(id);
+
+-- fk constraint: staff_memberships staff_memberships_store_id_fkey
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: staff_memberships staff_memberships_store_id_unit_id_fkey
+ALTER TABLE ONLY public.staff_memberships
+    ADD CONSTRAINT staff_memberships_store_id_unit_id_fkey FOREIGN KEY (store_id, unit_id) REFERENCES public.units(store_id, id);
+
+-- fk constraint: staff_oidc_logins staff_oidc_logins_store_id_fkey
+ALTER TABLE ONLY public.staff_oidc_logins
+    ADD CONSTRAINT staff_oidc_logins_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: staff_passkeys staff_passkeys_staff_id_fkey
+ALTER TABLE ONLY public.staff_passkeys
+    ADD CONSTRAINT staff_passkeys_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES public.staff_people(id) ON DELETE CASCADE;
+
+-- fk constraint: staff_sessions staff_sessions_staff_id_fkey
+ALTER TABLE ONLY public.staff_sessions
+    ADD CONSTRAINT staff_sessions_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES public.staff_people(id);
+
+-- fk constraint: staff_sessions staff_sessions_store_id_fkey
+ALTER TABLE ONLY public.staff_sessions
+    ADD CONSTRAINT staff_sessions_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: staff_sessions staff_sessions_store_id_staff_id_fkey
+ALTER TABLE ONLY public.staff_sessions
+    ADD CONSTRAINT staff_sessions_store_id_staff_id_fkey FOREIGN KEY (store_id, staff_id) REFERENCES public.staff_memberships(store_id, staff_id) ON DELETE CASCADE;
+
+-- fk constraint: staff_webauthn_challenges staff_webauthn_challenges_staff_id_fkey
+ALTER TABLE ONLY public.staff_webauthn_challenges
+    ADD CONSTRAINT staff_webauthn_challenges_staff_id_fkey FOREIGN KEY (staff_id) REFERENCES public.staff_people(id) ON DELETE CASCADE;
+
+-- fk constraint: staff_webauthn_challenges staff_webauthn_challenges_store_id_fkey
+ALTER TABLE ONLY public.staff_webauthn_challenges
+    ADD CONSTRAINT staff_webauthn_challenges_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
 -- fk constraint: stamps stamps_customer_id_fkey
 ALTER TABLE ONLY public.stamps
     ADD CONSTRAINT stamps_customer_id_fkey FOREIGN KEY (customer_id) REFERENCES public.customers(id);
@@ -1418,6 +1853,10 @@ ALTER TABLE ONLY public.store_customers
 ALTER TABLE ONLY public.time_off
     ADD CONSTRAINT time_off_store_id_unit_id_fkey FOREIGN KEY (store_id, unit_id) REFERENCES public.units(store_id, id);
 
+-- fk constraint: unit_calendar_feeds unit_calendar_feeds_store_id_unit_id_fkey
+ALTER TABLE ONLY public.unit_calendar_feeds
+    ADD CONSTRAINT unit_calendar_feeds_store_id_unit_id_fkey FOREIGN KEY (store_id, unit_id) REFERENCES public.units(store_id, id);
+
 -- fk constraint: unit_hours_exceptions unit_hours_exceptions_store_id_unit_id_fkey
 ALTER TABLE ONLY public.unit_hours_exceptions
     ADD CONSTRAINT unit_hours_exceptions_store_id_unit_id_fkey FOREIGN KEY (store_id, unit_id) REFERENCES public.units(store_id, id);
@@ -1433,6 +1872,10 @@ ALTER TABLE ONLY public.unit_occupancy
 -- fk constraint: unit_occupancy unit_occupancy_hold_fkey
 ALTER TABLE ONLY public.unit_occupancy
     ADD CONSTRAINT unit_occupancy_hold_fkey FOREIGN KEY (store_id, hold_id) REFERENCES public.holds(store_id, id) ON DELETE CASCADE;
+
+-- fk constraint: unit_occupancy unit_occupancy_occurrence_fkey
+ALTER TABLE ONLY public.unit_occupancy
+    ADD CONSTRAINT unit_occupancy_occurrence_fkey FOREIGN KEY (store_id, occurrence_id) REFERENCES public.class_occurrences(store_id, id) ON DELETE CASCADE;
 
 -- fk constraint: units units_store_id_fkey
 ALTER TABLE ONLY public.units
