@@ -26,6 +26,8 @@ const SERVER_RUN = [
   'test/bookings/**/*.test.ts',
   'test/customers/**/*.test.ts',
   'test/notifications/preferences*.test.ts',
+  'test/imports/**/*.test.ts',
+  'test/reports/**/*.test.ts',
   'test/**/*race*.test.ts',
   'test/**/concurrency.test.ts',
   ...['audit', 'backlog-cost', 'conformance', 'db-functions', 'envelope', 'framework-errors', 'hot-updates', 'idempotency',
