@@ -27,6 +27,8 @@ const SERVER_RUN = [
   'test/customers/**/*.test.ts',
   'test/classes/**/*.test.ts',
   'test/notifications/preferences*.test.ts',
+  'test/imports/**/*.test.ts',
+  'test/reports/**/*.test.ts',
   'test/**/*race*.test.ts',
   'test/**/concurrency.test.ts',
   // Staff passkeys: the single-use challenge is raced there.

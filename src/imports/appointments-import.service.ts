@@ -90,5 +90,7 @@ async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], repo
 export async function importAppointmentsFile(ctx: MerchantContext, input: Omit<ImportInput, 'kind' | 'fields'>): Promise<ImportReportBody> {
   const seen = new SeenInFile();
   const cat = await storeCatalogue(ctx.db, ctx.actor.storeId);
-  return runImport(ctx, { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat));
+  // 200 a statement: each row is a subtransaction with its triggers, and one statement must stay well
+  // inside the adapter's 15 s read timeout on a busy host (docs/performance.md, issue 45).
+  return runImport(ctx, { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS, batchRows: 200 }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat));
 }

@@ -26,6 +26,8 @@ export interface ImportInput {
   limitBytes: number;
   mapping: string | undefined;
   dryRun: boolean;
+  /** Rows a statement; BATCH_ROWS unless the kind needs fewer. */
+  batchRows?: number;
 }
 
 export class Report {
@@ -69,7 +71,7 @@ export async function runImport(
           yield { line: record.line, fields: fieldsOf(columns, record.values) };
         }
       }
-      for await (const batch of batches(rows(), BATCH_ROWS)) {
+      for await (const batch of batches(rows(), input.batchRows ?? BATCH_ROWS)) {
         collectEvents(tx);
         try {
           await processBatch(tx, batch, report);
