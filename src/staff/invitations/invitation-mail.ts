@@ -28,7 +28,7 @@ export function acceptUrl(config: Config, token: string): string {
   return `${config.bookingPage.publicUrl}/console/#/accept#token=${token}`;
 }
 
-const escape = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export function renderInvitationMail(config: Config, mail: InvitationMail): { subject: string; text: string; html: string } {
   const url = acceptUrl(config, mail.token);
@@ -37,7 +37,7 @@ export function renderInvitationMail(config: Config, mail: InvitationMail): { su
   return {
     subject: `Join ${mail.storeName} as ${role}`,
     text: `${by} to join ${mail.storeName} as ${role}.\n\nAccept and choose your password:\n${url}\n\nThe link works once, for ${mail.hours} hours.\nIf you did not expect it, ignore this email.\n`,
-    html: `<!doctype html><html><body><p>${escape(by)} to join ${escape(mail.storeName)} as ${escape(role)}.</p><p><a href="${escape(url)}">Accept and choose your password</a></p><p>The link works once, for ${mail.hours} hours.</p><p>If you did not expect it, ignore this email.</p></body></html>`,
+    html: `<!doctype html><html><body><p>${escapeHtml(by)} to join ${escapeHtml(mail.storeName)} as ${escapeHtml(role)}.</p><p><a href="${escapeHtml(url)}">Accept and choose your password</a></p><p>The link works once, for ${mail.hours} hours.</p><p>If you did not expect it, ignore this email.</p></body></html>`,
   };
 }
 
