@@ -11,7 +11,7 @@ const store = await fx.store({ name: 'Moving In', timezone: 'Europe/London' });
 const token = await fx.merchantToken(store.id);
 const ana = await fx.unit(store.id, { display_name: 'Ana' });
 const ben = await fx.unit(store.id, { display_name: 'Ben' });
-const cut = await fx.service(store.id, { name: 'Cut', duration_min: 45, price_pence: 3000 });
+await fx.service(store.id, { name: 'Cut', duration_min: 45, price_pence: 3000 });
 const known = await fx.customer({ name: 'Kim Known', email: 'kim@example.com' });
 
 const upload = (csv: string, query: Record<string, string> = {}) =>
