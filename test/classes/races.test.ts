@@ -19,6 +19,14 @@ const second = new ServerProcess({
 });
 after(() => second.kill());
 await second.spawn();
+// Both processes' pools opened before the races: on a busy host, opening 25 connections at once inside
+// the first burst can outlast the connect timeout (a 503 that says nothing about the seat decision).
+await Promise.all(Array.from({ length: 25 }, async (_, i) => {
+  const res = i % 2
+    ? await fetch(`${second.baseUrl}${BASE}`, { headers: { authorization: `Bearer ${w.token}` } }).then((r) => r.status)
+    : (await api(w, 'GET', '')).status;
+  if (res !== 200) throw new Error(`warm-up read answered ${res}`);
+}));
 
 /** The same call through the second process, over HTTP. */
 async function overHttp(method: string, path: string, body: unknown): Promise<CallResult> {
