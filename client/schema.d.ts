@@ -5754,6 +5754,14 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
         };
       };
     };
@@ -5805,6 +5813,14 @@ export interface operations {
                * @description uuid
                */
               store_id: string;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
               timezone: string;
               /** @description minutes between offered starts, counted from local midnight; default 15 */
               slot_step_min: number;
@@ -5840,6 +5856,14 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
         };
       };
     };
@@ -6462,6 +6486,25 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
+              shop: {
+                address: string | null;
+                /** @description E.164 (+44...) */
+                phone: string | null;
+                /** @description https only */
+                website: string | null;
+                about: string | null;
+                /** @description an OpenStreetMap search for the address; null without one */
+                map_url: string | null;
+                /** @description the week, Monday first, open days only: from the earliest opening to the latest close among the staff bookable online */
+                opening_hours: {
+                    /** @description 0 = Sunday .. 6 = Saturday */
+                    weekday: number;
+                    /** @description HH:MM, store-local */
+                    open: string;
+                    /** @description HH:MM, store-local (24:00 = midnight) */
+                    close: string;
+                  }[];
+              };
         };
       };
     };

@@ -5,6 +5,7 @@ import { Instant, Nullable, NullableString, Uuid } from '../platform/http/schema
 import { AvailabilityQuery } from '../bookings/availability/availability.schemas.ts';
 import { Appointment } from '../bookings/appointments/appointments.schemas.ts';
 import { Hold } from '../bookings/holds/holds.schemas.ts';
+import { ShopWindow } from './shop-window.schemas.ts';
 
 const strict = { additionalProperties: false } as const;
 
@@ -43,6 +44,7 @@ export const BookingPageResponse = Type.Object({
     cancellation_window_min: Type.Integer({ description: 'a booking cannot be cancelled or moved within this many minutes of its start; 0 = any time before' }),
     services: Type.Array(PageService, { description: 'services shown online, by sort then name' }),
     staff: Type.Array(Type.Object({ unit_id: Uuid, name: Type.String() }), { description: 'units bookable online, in diary order' }),
+    shop: ShopWindow,
   }),
 });
 export type BookingPageResponse = Static<typeof BookingPageResponse>;

@@ -12,6 +12,7 @@ import { slotAsked } from '../bookings/holds/holds.service.ts';
 import { keyedHash } from './page-keys.ts';
 import type { PageDeps } from './page-deps.ts';
 import * as repo from './booking-page.repository.ts';
+import { shopWindow } from './shop-window.repository.ts';
 import type {
   BookingPageResponse, PageAvailabilityQuery, PageConfirmBody, PageConfirmResponse, PageHoldBody, PageHoldResponse,
 } from './booking-page.schemas.ts';
@@ -33,6 +34,7 @@ export async function getBookingPage(deps: PageDeps, slug: string): Promise<Book
     page: {
       slug: store.slug, store_name: store.name, timezone: store.timezone, currency: store.currency,
       hold_minutes: store.hold_minutes, cancellation_window_min: store.cancellation_window_min, ...contents,
+      shop: await shopWindow(deps.db, store.id),
     },
   };
 }

@@ -31,6 +31,7 @@ export const ERRORS = {
   URI_TOO_LONG: { status: 414, description: 'A path segment is longer than 200 characters.' },
   HEADERS_TOO_LARGE: { status: 431, description: 'The request headers are larger than the server accepts (16 KiB).' },
   REQUEST_TIMEOUT: { status: 408, description: 'The request was not received in time.' },
+  INVALID_SHOP_DETAILS: { status: 400, description: 'A shop detail is malformed: an address or about text too long, a phone that is not a UK number, a website not on https; the message names the field.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
