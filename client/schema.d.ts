@@ -557,6 +557,20 @@ export interface paths {
     /** Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes */
     post: operations["rescheduleManagedBooking"];
   };
+  "/api/v1/notifications/delivery": {
+    /**
+     * How customer messages and booking page sign-in codes reach customers in this deployment
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["getMessageDelivery"];
+  };
+  "/api/v1/dev/mailbox": {
+    /**
+     * Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listDevMailbox"];
+  };
 }
 
 export interface webhooks {
@@ -5740,6 +5754,14 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
             };
           };
         };
@@ -5754,14 +5776,6 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
-              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
-              address: string | null;
-              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
-              phone: string | null;
-              /** @description the shop's own website, https only; default null */
-              website: string | null;
-              /** @description a short text about the shop for its booking page; default null */
-              about: string | null;
         };
       };
     };
@@ -5799,6 +5813,14 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -5813,14 +5835,6 @@ export interface operations {
                * @description uuid
                */
               store_id: string;
-          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
-          address?: string | null;
-          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
-          phone?: string | null;
-          /** @description the shop's own website, https only; default null */
-          website?: string | null;
-          /** @description a short text about the shop for its booking page; default null */
-          about?: string | null;
               timezone: string;
               /** @description minutes between offered starts, counted from local midnight; default 15 */
               slot_step_min: number;
@@ -5842,6 +5856,14 @@ export interface operations {
               booking_page_slug: string | null;
               /** @description the booking page answers at /book/{slug}; needs a slug; default false */
               booking_page_enabled: boolean;
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
             };
           };
         };
@@ -5856,14 +5878,6 @@ export interface operations {
       "5XX": {
         content: {
           "application/json": components["schemas"]["ErrorEnvelope"];
-              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
-              address: string | null;
-              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
-              phone: string | null;
-              /** @description the shop's own website, https only; default null */
-              website: string | null;
-              /** @description a short text about the shop for its booking page; default null */
-              about: string | null;
         };
       };
     };
@@ -6472,20 +6486,6 @@ export interface operations {
                   unit_id: string;
                   name: string;
                 }[];
-            };
-          };
-        };
-      };
-      /** @description Every non-2xx answer */
-      "4XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
-        };
-      };
-      /** @description Every non-2xx answer */
-      "5XX": {
-        content: {
-          "application/json": components["schemas"]["ErrorEnvelope"];
               shop: {
                 address: string | null;
                 /** @description E.164 (+44...) */
@@ -6505,6 +6505,25 @@ export interface operations {
                     close: string;
                   }[];
               };
+              /**
+               * @description how a sign-in code can reach the customer here; none: the page shows the shop's phone and address instead of the sign-in step
+               * @enum {string}
+               */
+              sign_in: "email" | "email_or_sms" | "sms" | "none";
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
         };
       };
     };
@@ -7221,6 +7240,114 @@ export interface operations {
             };
             /** @description the moved booking's manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end) */
             manage_url: string;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * How customer messages and booking page sign-in codes reach customers in this deployment
+   * @description Merchant token, scope merchant:read.
+   */
+  getMessageDelivery: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * @description smtp: sent (SMTP_URL); dev_mailbox: kept in the development mailbox (no SMTP_URL, not production); none: no way to send (production without SMTP_URL)
+             * @enum {string}
+             */
+            email: "smtp" | "dev_mailbox" | "none";
+            /**
+             * @description provider: texts are sent (SMS_*); none: no SMS provider
+             * @enum {string}
+             */
+            sms: "provider" | "none";
+            /**
+             * @description how the booking page can send a sign-in code; none: online booking cannot confirm
+             * @enum {string}
+             */
+            sign_in: "email" | "email_or_sms" | "sms" | "none";
+            /** @description true when the development mailbox (listDevMailbox) holds what would have been sent */
+            dev_mailbox: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)
+   * @description Merchant token, scope merchant:read.
+   */
+  listDevMailbox: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            development_only: true;
+            /** @description newest first */
+            messages: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * @description a booking page sign-in code, or a customer message held for want of a channel
+                 * @enum {string}
+                 */
+                source: "sign_in_code" | "message";
+                /** @description sign_in_code, or the message kind (confirmation, reminder, ...) */
+                kind: string;
+                /** @enum {string} */
+                channel: "email" | "sms";
+                to: string;
+                subject: string;
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                expires_at: string | null;
+              })[];
           };
         };
       };

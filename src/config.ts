@@ -8,6 +8,8 @@ import { parseTracingConfig, type TracingConfig } from './platform/tracing/traci
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
 
 export interface Config {
+  /** NODE_ENV=production: no development secret, no development mailbox, https webhooks. */
+  readonly production: boolean;
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string | null;
@@ -189,6 +191,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smsSet !== 0 && smsSet !== 3) throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
 
   return Object.freeze({
+    production,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,

@@ -32,6 +32,7 @@ import { settingsRoutes } from './bookings/settings/settings.routes.ts';
 import { depositsAdminRoutes, depositsRoutes } from './bookings/deposits/deposits.routes.ts';
 import { onlineRoutes } from './bookings/online/online.routes.ts';
 import { bookingPage } from './booking-page/booking-page.plugin.ts';
+import { deliveryRoutes, devMailboxRoutes } from './notifications/delivery/delivery.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -65,4 +66,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(onlineRoutes);
   // The shop's booking page: its public API (/api/v1/book/{slug}/...) and its files (/book/...).
   await app.register(bookingPage);
+  // How messages reach customers here, and the development mailbox (never in production).
+  await app.register(deliveryRoutes, { prefix: '/api/v1/notifications/delivery' });
+  if (!app.deps.config.production) await app.register(devMailboxRoutes, { prefix: '/api/v1/dev/mailbox' });
 }

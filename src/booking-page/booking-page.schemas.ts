@@ -45,6 +45,7 @@ export const BookingPageResponse = Type.Object({
     services: Type.Array(PageService, { description: 'services shown online, by sort then name' }),
     staff: Type.Array(Type.Object({ unit_id: Uuid, name: Type.String() }), { description: 'units bookable online, in diary order' }),
     shop: ShopWindow,
+    sign_in: Type.String({ enum: ['email', 'email_or_sms', 'sms', 'none'], description: 'how a sign-in code can reach the customer here; none: the page shows the shop\'s phone and address instead of the sign-in step' }),
   }),
 });
 export type BookingPageResponse = Static<typeof BookingPageResponse>;

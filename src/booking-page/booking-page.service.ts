@@ -35,6 +35,7 @@ export async function getBookingPage(deps: PageDeps, slug: string): Promise<Book
       slug: store.slug, store_name: store.name, timezone: store.timezone, currency: store.currency,
       hold_minutes: store.hold_minutes, cancellation_window_min: store.cancellation_window_min, ...contents,
       shop: await shopWindow(deps.db, store.id),
+      sign_in: deps.signIn.signInMode,
     },
   };
 }

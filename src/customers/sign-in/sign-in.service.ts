@@ -18,6 +18,7 @@ import { keyedHash } from '../../booking-page/page-keys.ts';
 import type { Budget } from './send-limits.ts';
 import type { CodeMailer } from './code-mail.ts';
 import * as repo from './email-codes.repository.ts';
+import type { SignInMode } from '../../notifications/delivery/delivery-mode.ts';
 
 export const CODE_TTL_S = 600;
 export const MAX_WRONG_TRIES = 5;
@@ -35,6 +36,8 @@ export interface SignInDeps {
   codeKey: Buffer;
   budget: Budget;
   mailer: CodeMailer;
+  /** How codes can reach a customer here (src/notifications/delivery/delivery-mode.ts). */
+  signInMode: SignInMode;
 }
 
 export interface PageStore {
@@ -46,6 +49,8 @@ const normaliseEmail = (email: string) => email.trim().toLowerCase();
 const codeHash = (deps: SignInDeps, storeId: string, emailHash: string, code: string) => keyedHash(deps.codeKey, `${storeId}:${emailHash}:${code}`);
 
 export async function sendCode(deps: SignInDeps, store: PageStore, rawEmail: string, addressHash: string): Promise<{ sent: true; expires_in_s: number }> {
+  // The page is told (sign_in 'none'); an answer of "sent" here would be a lie.
+  if (deps.signInMode === 'none' || deps.signInMode === 'sms') throw new AppError('SIGN_IN_UNAVAILABLE', 'This shop cannot send a code by email; please call the shop to book');
   const email = normaliseEmail(rawEmail);
   const emailHash = keyedHash(deps.emailKey, email);
   const now = deps.clock.now();
@@ -60,7 +65,7 @@ export async function sendCode(deps: SignInDeps, store: PageStore, rawEmail: str
   await repo.dropExpired(deps.db, now.toISOString());
   await repo.replaceCode(deps.db, store.id, emailHash, codeHash(deps, store.id, emailHash, code), expiresAt, now.toISOString());
   // After the answer: its time never depends on the mail server, nor on whose address it is.
-  setImmediate(() => void deps.mailer.send({ to: email, code, storeName: store.name, minutes: CODE_TTL_S / 60 }));
+  setImmediate(() => void deps.mailer.send({ storeId: store.id, to: email, code, storeName: store.name, minutes: CODE_TTL_S / 60, expiresAt, sentAt: now.toISOString() }));
   return { sent: true, expires_in_s: CODE_TTL_S };
 }
 

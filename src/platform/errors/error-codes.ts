@@ -87,6 +87,7 @@ export const ERRORS = {
   TOO_MANY_HOLDS: { status: 429, description: 'This address already keeps the most live booking-page holds allowed; retry after the Retry-After seconds, when one lapses.' },
   INTERNAL: { status: 500, description: 'Unexpected failure; nothing about it is disclosed.' },
   SERVICE_UNAVAILABLE: { status: 503, description: 'The database cannot be reached; retry shortly.' },
+  SIGN_IN_UNAVAILABLE: { status: 503, description: 'This deployment has no way to send a sign-in code by that channel (production without SMTP_URL or an SMS provider); the booking page says so with page.sign_in.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

@@ -26,6 +26,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
   { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
   { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
+  { name: 'Development', description: 'Development only, absent when NODE_ENV=production: the development mailbox (messages and sign-in codes kept instead of sent).' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 
