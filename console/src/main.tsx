@@ -1,6 +1,7 @@
 // The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
-// #/customers/<id>, #/catalogue, #/settings). Only the page's fragment changes, so the server serves
-// one page and no route (or token) ever reaches its logs.
+// #/customers/<id>, #/catalogue, #/settings, and #/mailbox where the development mailbox exists).
+// Only the page's fragment changes, so the server serves one page and no route (or token) ever
+// reaches its logs.
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppContext, makeClient, type Ctx } from './api.ts';
@@ -13,6 +14,7 @@ import { Customers } from './screens/Customers.tsx';
 import { CustomerPage } from './screens/CustomerPage.tsx';
 import { Catalogue } from './screens/Catalogue.tsx';
 import { Settings } from './screens/Settings.tsx';
+import { Mailbox } from './screens/Mailbox.tsx';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -31,6 +33,8 @@ const NAV = [
   ['/catalogue', 'Catalogue'],
   ['/settings', 'Settings'],
 ] as const;
+// Shown only where the development mailbox exists (outside production, no SMTP_URL).
+const MAILBOX_NAV = ['/mailbox', 'Mailbox'] as const;
 
 function initialSession(): Session | null {
   const fromLink = takeTokenFromFragment();
@@ -63,6 +67,10 @@ function App() {
 
   const hub = useMemo(() => (session ? new LiveHub(session.storeId, () => storedToken(), (message) => signOut(`Signed out: ${message}. Sign in again.`)) : null), [session]);
   useEffect(() => () => hub?.close(), [hub]);
+  const [devMailbox, setDevMailbox] = useState(false);
+  useEffect(() => {
+    if (ctx) void ctx.api.GET('/api/v1/notifications/delivery').then(({ data }) => setDevMailbox(Boolean(data?.dev_mailbox)));
+  }, [ctx]);
   useEffect(() => {
     if (!toast) return;
     const t = setTimeout(() => setToast(null), 6000);
@@ -93,6 +101,7 @@ function App() {
   else if (route.startsWith('/customers')) screen = <Customers />;
   else if (route.startsWith('/catalogue')) screen = <Catalogue />;
   else if (route.startsWith('/settings')) screen = <Settings />;
+  else if (route.startsWith('/mailbox')) screen = <Mailbox />;
   else screen = <Diary hub={hub} />;
 
   return (
@@ -100,7 +109,7 @@ function App() {
       <header class="top">
         <nav aria-label="Main">
           <ul>
-            {NAV.map(([href, label]) => (
+            {[...NAV, ...(devMailbox ? [MAILBOX_NAV] : [])].map(([href, label]) => (
               <li key={href}>
                 <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>{label}</a>
               </li>

@@ -3,6 +3,7 @@
 // address (slug) and switch are settings too; once it is on, its link and embed snippet are shown.
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
+import { DeliveryWarning } from './DeliveryWarning.tsx';
 import type { Body, Ok } from '../../../client/index.ts';
 
 type Settings = Ok<'/api/v1/bookings/settings', 'get'>['settings'];
@@ -68,6 +69,7 @@ export function Settings() {
   return (
     <section aria-labelledby="settings-title">
       <div class="toolbar"><h1 id="settings-title">Settings</h1>{saved && <span class="tz">{saved.timezone}</span>}</div>
+      <DeliveryWarning />
       {error && <p class="error" role="alert">{error}</p>}
       {saved && (
         <form class="card form settings" onSubmit={submit} aria-label="Booking settings">
