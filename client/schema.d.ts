@@ -6488,8 +6488,10 @@ export interface operations {
                 }[];
               shop: {
                 address: string | null;
-                /** @description E.164 (+44...) */
+                /** @description E.164 (+44...), for tel: links */
                 phone: string | null;
+                /** @description the phone as people read it in the UK (0113 496 0000) */
+                phone_display: string | null;
                 /** @description https only */
                 website: string | null;
                 about: string | null;

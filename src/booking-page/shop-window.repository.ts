@@ -1,13 +1,14 @@
 // SQL of the shop's window: its details (migration 205) and the week's opening hours, read as the
 // span from the earliest opening to the latest close of each weekday among the units bookable online
 // whose hours are set (the hours customers can book in; a unit without hours is offered nothing).
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
 import type { Queryable } from '../platform/db/port.ts';
 import type { ShopWindow } from './shop-window.schemas.ts';
 
 const HHMM = (col: string) => `CASE WHEN ${col} = '24:00'::time THEN '24:00' ELSE to_char(${col}, 'HH24:MI') END`;
 
 export async function shopWindow(q: Queryable, storeId: string): Promise<ShopWindow> {
-  const res = await q.query<Omit<ShopWindow, 'map_url'>>(
+  const res = await q.query<Omit<ShopWindow, 'map_url' | 'phone_display'>>(
     `SELECT s.address, s.phone, s.website, s.about,
             COALESCE((SELECT json_agg(json_build_object('weekday', d.weekday, 'open', ${HHMM('d.opens')}, 'close', ${HHMM('d.closes')})
                                ORDER BY (d.weekday + 6) % 7)  -- Monday first
@@ -20,7 +21,11 @@ export async function shopWindow(q: Queryable, storeId: string): Promise<ShopWin
     [storeId],
   );
   const row = res.rows[0];
-  return { ...row, map_url: row.address ? osmSearch(row.address) : null };
+  return {
+    ...row,
+    phone_display: row.phone ? parsePhoneNumberFromString(row.phone)?.formatNational() ?? row.phone : null,
+    map_url: row.address ? osmSearch(row.address) : null,
+  };
 }
 
 /** An OpenStreetMap search for the address: a plain link, no map script on the page. */

@@ -81,6 +81,7 @@ test('the page\'s public config carries the shop\'s details, an OpenStreetMap li
   const shop = res.body.page.shop;
   assert.equal(shop.address, '12 High Street\nLeeds LS1 4AB');
   assert.equal(shop.phone, '+441134960000');
+  assert.equal(shop.phone_display, '0113 496 0000');
   assert.equal(shop.website, null);
   assert.equal(shop.about, null);
   assert.equal(shop.map_url, 'https://www.openstreetmap.org/search?query=12%20High%20Street%2C%20Leeds%20LS1%204AB');
