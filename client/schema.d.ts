@@ -535,8 +535,16 @@ export interface paths {
     post: operations["sendBookingPageCode"];
   };
   "/api/v1/book/{slug}/email-code/verify": {
-    /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+    /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike */
     post: operations["verifyBookingPageCode"];
+  };
+  "/api/v1/book/{slug}/sms-code": {
+    /** Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code's limits, lifetime and single use */
+    post: operations["sendBookingPageSmsCode"];
+  };
+  "/api/v1/book/{slug}/sms-code/verify": {
+    /** Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer */
+    post: operations["verifyBookingPageSmsCode"];
   };
   "/api/v1/book/{slug}/holds/{holdId}/confirm": {
     /**
@@ -6822,7 +6830,7 @@ export interface operations {
       };
     };
   };
-  /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+  /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike */
   verifyBookingPageCode: {
     parameters: {
       path: {
@@ -6858,6 +6866,109 @@ export interface operations {
               id: string;
               name: string | null;
               email: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code's limits, lifetime and single use */
+  sendBookingPageSmsCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description a UK mobile, in any spelling */
+          phone: string;
+          /** @description the ALTCHA widget's base64 payload for a challenge from getBookingPageChallenge */
+          altcha: string;
+          /** @description leave empty (a field people never see) */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            sent: true;
+            expires_in_s: number;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer */
+  verifyBookingPageSmsCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the UK mobile the code was texted to */
+          phone: string;
+          code: string;
+          /** @description used only when the customer is new */
+          name?: string | null;
+          /**
+           * Format: email
+           * @description used only when the customer is new
+           */
+          email?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description a customer token of this store; send as Authorization: Bearer */
+            token: string;
+            expires_in_s: number;
+            customer: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string | null;
+              email: string | null;
+              /** @description E.164 */
+              phone: string;
             };
           };
         };

@@ -108,6 +108,26 @@ export const VerifyCodeResponse = Type.Object({
 });
 export type VerifyCodeResponse = Static<typeof VerifyCodeResponse>;
 
+export const SendSmsCodeBody = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 40, description: 'a UK mobile, in any spelling' }),
+  altcha: Altcha,
+  website: Honeypot,
+}, strict);
+export type SendSmsCodeBody = Static<typeof SendSmsCodeBody>;
+
+export const VerifySmsCodeBody = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 40, description: 'the UK mobile the code was texted to' }),
+  code: Type.String({ pattern: '^[0-9]{6}$' }),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, description: 'used only when the customer is new' }))),
+}, strict);
+export type VerifySmsCodeBody = Static<typeof VerifySmsCodeBody>;
+export const VerifySmsCodeResponse = Type.Object({
+  token: Type.String({ description: 'a customer token of this store; send as Authorization: Bearer' }),
+  expires_in_s: Type.Integer(),
+  customer: Type.Object({ id: Uuid, name: NullableString, email: NullableString, phone: Type.String({ description: 'E.164' }) }),
+});
+
 export const PageConfirmBody = Type.Object({ guest_note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) }, strict);
 export type PageConfirmBody = Static<typeof PageConfirmBody>;
 export const PageConfirmResponse = Type.Object({

@@ -12,6 +12,7 @@ import { derivedKey } from './page-keys.ts';
 import { pageTokens, type PageTokens } from './page-tokens.ts';
 import { memoryBudget, redisBudget, type Budget } from '../customers/sign-in/send-limits.ts';
 import { codeMailer } from '../customers/sign-in/code-mail.ts';
+import { codeTexter } from '../customers/sign-in/code-text.ts';
 import type { SignInDeps } from '../customers/sign-in/sign-in.service.ts';
 import { deliveryMode } from '../notifications/delivery/delivery-mode.ts';
 
@@ -61,6 +62,7 @@ export function pageDeps(app: FastifyInstance, redis: Redis | null): PageDeps {
     pageTokens: pageTokens(config.authSecret, clock),
     signIn: {
       db, clock, tokens, budget, mailer,
+      texter: codeTexter(config.messages, app.log),
       signInMode: deliveryMode(config).signIn,
       emailKey: derivedKey(config.authSecret, 'email'),
       codeKey: derivedKey(config.authSecret, 'email-code'),
