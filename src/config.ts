@@ -6,6 +6,7 @@ import { parseReadRoutingConfig, type ReadRoutingConfig } from './platform/db/re
 import { parseMetricsConfig, type MetricsConfig } from './platform/metrics/metrics.config.ts';
 import { parseTracingConfig, type TracingConfig } from './platform/tracing/tracing.config.ts';
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
+import { parseTrustProxy } from './platform/http/proxy.config.ts';
 
 export interface Config {
   /** NODE_ENV=production: no development secret, no development mailbox, https webhooks. */
@@ -37,6 +38,10 @@ export interface Config {
     readonly preferencesPerMinute: number;
   };
   readonly bodyLimitBytes: number;
+  /** Time to receive a whole request, body included (BODY_TIMEOUT_MS, 30 s): a body that never finishes is answered 408. */
+  readonly bodyTimeoutMs: number;
+  /** Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY); null ignores forwarded headers. */
+  readonly trustProxy: readonly string[] | null;
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
@@ -222,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       preferencesPerMinute: int(env, 'RATE_LIMIT_PREFERENCES_PER_MIN', 60, 1, 10_000_000),
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, (message) => {
+      throw new ConfigError(message);
+    }),
     // The embedded PostgreSQL shares a small machine with the service: each connection is a process of its own.
     // Four measured as fast as eight for creates at full rate, with four fewer backends (docs/decisions/embedded-engine.md).
     dbPoolSize: int(env, 'DB_POOL_SIZE', databaseUrl ? 16 : 4, 1, 500),
