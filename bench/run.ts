@@ -67,6 +67,9 @@ const serverEnv = (url: string | null): Record<string, string> => ({
   RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
   RATE_LIMIT_SEARCH_PER_MIN: '10000000',
   RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+  // One bench customer places many holds at once from one address: the caps on live holds are raised too.
+  HOLDS_PER_CUSTOMER: '10000000',
+  HOLDS_PER_ADDRESS: '10000000',
   // The API process alone, as a deployment with `npm run worker` beside it runs it: the event
   // consumers (webhook deliveries, customer messages) have their own phases below, and inside the
   // API's phases they would spend the same two cores planning a confirmation for every booking the

@@ -42,6 +42,8 @@ export interface Config {
   readonly bodyTimeoutMs: number;
   /** Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY); null ignores forwarded headers. */
   readonly trustProxy: readonly string[] | null;
+  /** Live holds at one store per signed-in customer and per client address, at every door (src/bookings/holds/hold-caps.ts). */
+  readonly holdCaps: { readonly perCustomer: number; readonly perAddress: number };
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
@@ -230,6 +232,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 30_000, 100, 600_000),
     trustProxy: parseTrustProxy(env.TRUST_PROXY, (message) => {
       throw new ConfigError(message);
+    }),
+    holdCaps: Object.freeze({
+      perCustomer: int(env, 'HOLDS_PER_CUSTOMER', 3, 1, 10_000_000),
+      perAddress: int(env, 'HOLDS_PER_ADDRESS', 3, 1, 10_000_000),
     }),
     // The embedded PostgreSQL shares a small machine with the service: each connection is a process of its own.
     // Four measured as fast as eight for creates at full rate, with four fewer backends (docs/decisions/embedded-engine.md).

@@ -45,14 +45,3 @@ export async function pageContents(q: Queryable, storeId: string): Promise<Pick<
   );
   return res.rows[0];
 }
-
-/** Seconds until the first of this address's live holds lapses (Retry-After of TOO_MANY_HOLDS). */
-export async function firstAddressHoldLapse(q: Queryable, clientHash: string, now: Date): Promise<number> {
-  const res = await q.query<{ first: string | null }>(
-    `SELECT min(expires_at) AS first FROM holds
-      WHERE client_address_hash = $1 AND released_at IS NULL AND expires_at > $2`,
-    [clientHash, now.toISOString()],
-  );
-  const first = res.rows[0]?.first;
-  return first ? Math.max(1, Math.ceil((Date.parse(first) - now.getTime()) / 1000)) : 1;
-}
