@@ -20,6 +20,7 @@ export const ERRORS = {
   INVALID_HOURS: { status: 400, description: 'Working hours are malformed: an interval does not close after it opens, intervals overlap, or a date repeats; the message names where.' },
   INVALID_ORIGIN: { status: 400, description: 'A CORS origin is not scheme://host[:port] (no path, no wildcard).' },
   BOOKING_PAGE_SLUG_REQUIRED: { status: 400, description: 'The booking page cannot be enabled without a booking_page_slug.' },
+  BOOKING_PAGE_SLUG_RESERVED: { status: 400, description: 'That booking_page_slug is a word the booking page\'s own routes use (assets, embed, manage, ...).' },
   CHALLENGE_FAILED: { status: 400, description: 'The booking page\'s proof-of-work (ALTCHA) payload is missing, wrong, expired or already used; solve a new challenge.' },
   REQUEST_REFUSED: { status: 400, description: 'The booking page refused the request (a field only automated clients fill in was filled).' },
   CODE_INVALID: { status: 400, description: 'The email sign-in code is wrong; the message says how many tries are left.' },
