@@ -14,6 +14,7 @@ import { confirmPageHold, createPageHold, getBookingPage, pageStore, releasePage
 import { sendPageEmailCode, sendPageSmsCode, verifyPageEmailCode, verifyPageSmsCode } from './page-sign-in.service.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './manage.service.ts';
 import type { PageDeps } from './page-deps.ts';
+import { bearerToken } from './page-tokens.ts';
 
 const tags = ['Booking page'];
 // Public routes get no error responses documented by default (openapi.ts): these answer in the envelope.
@@ -127,12 +128,12 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
   app.get('/:slug/manage', {
     config: open,
     schema: { security: anyone, operationId: 'getManagedBooking', tags, summary: 'The booking a manage link names, and what may still be done with it', params: s.PageParams, headers: ManageHeaders, response: { 200: s.ManagedBookingResponse, ...ERR } },
-  }, async (request) => getManagedBooking(deps, request, request.params.slug));
+  }, async (request) => getManagedBooking(deps, request.params.slug, bearerToken(request.headers.authorization)));
 
   app.post('/:slug/manage/cancel', {
     config: open,
     schema: { security: anyone, operationId: 'cancelManagedBooking', tags, summary: 'Cancel the booking a manage link names, inside the store\'s cancellation window rules', params: s.PageParams, headers: ManageHeaders, body: s.ManageCancelBody, response: { 200: s.ManageCancelResponse, ...ERR } },
-  }, async (request) => cancelManagedBooking(deps, request, request.params.slug, request.body ?? {}));
+  }, async (request) => cancelManagedBooking(deps, request, request.params.slug, bearerToken(request.headers.authorization), request.body ?? {}));
 
   app.post('/:slug/manage/reschedule', {
     config: open,
@@ -141,5 +142,5 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
       summary: 'Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes',
       params: s.PageParams, headers: Type.Object({ ...ManageHeaders.properties, ...SessionHeaders.properties }), body: s.ManageRescheduleBody, response: { 200: s.ManageRescheduleResponse, ...ERR },
     },
-  }, async (request) => rescheduleManagedBooking(deps, request, request.params.slug, request.body.hold_id, request.headers['x-page-session']));
+  }, async (request) => rescheduleManagedBooking(deps, request, request.params.slug, bearerToken(request.headers.authorization), request.body.hold_id, request.headers['x-page-session']));
 }
