@@ -205,3 +205,17 @@ curl -s "$BASE/api/v1/me/appointments?store_id=$STORE&upcoming=true" -H "Authori
 ` : ''}` : ''}
 API reference: $BASE/docs   (OpenAPI document: $BASE/openapi.json)
 `);
+// The last step, as a customer (issue 41): a booking made on the page itself.
+if (pageOn?.settings?.booking_page_enabled) {
+  const codeWay = base.messages.smtpUrl
+    ? 'the code arrives by email (SMTP_URL)'
+    : base.production ? 'production with no SMTP_URL cannot send it: the page offers the shop\'s phone instead'
+    : `no SMTP_URL is set, so the code waits in the console's Mailbox (development only): ${baseUrl}/console/#/mailbox`;
+  console.log(`Finally, book as a customer would, on the shop's page:
+
+  1. open ${baseUrl}/book/${PAGE_SLUG} and choose a time: it is held for you for ${pageOn.settings.hold_minutes} minutes;
+  2. type your email and name, then "Email me a code": ${codeWay};
+  3. type the code and press "Confirm booking": the page says "Booked" and offers Add to calendar;
+     the booking is in the console's diary, and the confirmation in the Mailbox.
+`);
+}
