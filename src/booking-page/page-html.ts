@@ -103,7 +103,7 @@ export function body(input: PageHtmlInput): string {
     shop.map_url ? `<a href="${text(shop.map_url)}" rel="noopener">Map</a>` : '',
   ].filter(Boolean).join(' · ');
   const header = `<header class="shop"><h1 data-testid="store-name">${text(page.store_name)}</h1>${contact ? `<p class="contact">${contact}</p>` : ''}</header>`;
-  if (input.manage || (page as { sign_in?: string }).sign_in === 'none') return `${header}<main id="main" aria-busy="true"></main>`;
+  if (input.manage || page.sign_in === 'none') return `${header}<main id="main" aria-busy="true"></main>`;
   const first = page.services[0];
   const services = page.services.map((s, i) =>
     `<label class="choice"><input type="radio" name="service"${i === 0 ? ' checked' : ''} /><span><strong>${text(s.name)}</strong> · ${minutes(s.duration_min)} · ${money(s.price_pence, page.currency)}${s.description ? `<small> ${text(s.description)}</small>` : ''}</span></label>`,
