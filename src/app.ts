@@ -116,6 +116,12 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     request.raw.once('close', () => {
       if (!request.raw.complete) done();
     });
+    // A response that ends without finishing (a client that left an event stream, or left before
+    // the answer) gets no onResponse either: without this, one console tab closed during the live
+    // stream kept a shutdown waiting its full 15 s for a request that would never answer.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) done();
+    });
     reply.header('x-request-id', request.id);
   });
   // onResponse also runs for a request whose client went away, once its handler has finished.

@@ -68,3 +68,21 @@ test('a body that arrives in time is served as before', async () => {
   assert.equal(res.status, 404);
   assert.equal((await res.json()).error.code, 'NOT_FOUND');
 });
+
+test('a client that leaves the live event stream is no longer counted in flight: a shutdown does not wait 15 s for it', async () => {
+  const t = await startTestApp();
+  await t.app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (t.app.server.address() as net.AddressInfo).port;
+  const store = await t.fx.store();
+  const token = await t.fx.merchantToken(store.id);
+  const aborter = new AbortController();
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/events/stream?store_id=${store.id}`, { headers: { authorization: `Bearer ${token}` }, signal: aborter.signal });
+  assert.equal(res.status, 200);
+  const reader = res.body!.getReader();
+  await reader.read(); // the stream is open
+  assert.equal(t.app.inFlight(), 1);
+  aborter.abort();
+  await reader.closed.catch(() => {});
+  for (let i = 0; i < 80 && t.app.inFlight() > 0; i++) await new Promise((r) => setTimeout(r, 25));
+  assert.equal(t.app.inFlight(), 0);
+});
