@@ -51,6 +51,22 @@ export function searchFirstTimes(api: ApiClient, slug: string, page: PageInfo) {
   if (first) early.set(JSON.stringify({ service_id: first.id }), searchTimes(api, slug, { service_id: first.id }));
 }
 
+/**
+ * True from the customer's first touch, key or scroll. The proof-of-work widget (the largest part of
+ * the page's script) waits for it; a time chosen before the widget is ready waits for it in turn
+ * (payloadFrom), so the first press pays at most the widget's load.
+ */
+function useFirstInteraction(): boolean {
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const events = ['pointerdown', 'keydown', 'touchstart', 'scroll'] as const;
+    const arm = () => setArmed(true);
+    for (const e of events) addEventListener(e, arm, { once: true, passive: true });
+    return () => { for (const e of events) removeEventListener(e, arm); };
+  }, []);
+  return armed;
+}
+
 export function Picker(props: PickerProps) {
   const { api, slug, page } = props;
   const services = props.fixedServiceId ? page.services.filter((s) => s.id === props.fixedServiceId) : page.services;
@@ -68,6 +84,7 @@ export function Picker(props: PickerProps) {
   const seq = useRef(0);
   const guard = useRef<Guard | null>(null);
   const service: PageService | undefined = services.find((s) => s.id === serviceId);
+  const armed = useFirstInteraction();
 
   useEffect(() => {
     if (!serviceId) return;
@@ -208,11 +225,14 @@ export function Picker(props: PickerProps) {
 
       <div class="days" role="group" aria-label="Days">
         <button type="button" disabled={!fromDate} onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}>Earlier</button>
-        {avail?.days.map((d) => (
-          <button key={d.date} type="button" aria-pressed={d.date === day} disabled={!d.slots.length} onClick={() => setDay(d.date)} data-date={d.date}>
-            {shortDate(d.date)}
-          </button>
-        ))}
+        {/* Earlier and Later keep their places as the days arrive between them (no layout shift). */}
+        <div class="day-list">
+          {avail?.days.map((d) => (
+            <button key={d.date} type="button" aria-pressed={d.date === day} disabled={!d.slots.length} onClick={() => setDay(d.date)} data-date={d.date}>
+              {shortDate(d.date)}
+            </button>
+          ))}
+        </div>
         <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>Later</button>
       </div>
 
@@ -236,8 +256,9 @@ export function Picker(props: PickerProps) {
         </ul>
       </section>
       <Honeypot id="hp-hold" />
-      {/* Mounted once times are shown: the widget's code loads after the first paint that matters. */}
-      {avail && <Altcha api={api} slug={slug} guard={guard} />}
+      {/* Mounted once times are shown and the customer has touched the page: the widget's code loads
+          after the first paint that matters, and outside the page's load (total blocking time). */}
+      {avail && armed && <Altcha api={api} slug={slug} guard={guard} />}
     </div>
   );
 }

@@ -115,7 +115,7 @@ export function body(input: PageHtmlInput): string {
   return `${header}<main id="main"><section aria-labelledby="pick-title"><h2 id="pick-title" tabindex="-1">Choose a time</h2><div class="picker">`
     + (first ? fold('Service', `${text(first.name)} · ${minutes(first.duration_min)}`, services) : '')
     + fold('With', 'Anyone available', staff)
-    + '<div class="days" role="group" aria-label="Days"><button type="button" disabled>Earlier</button><button type="button" disabled>Later</button></div>'
+    + '<div class="days" role="group" aria-label="Days"><button type="button" disabled>Earlier</button><div class="day-list"></div><button type="button" disabled>Later</button></div>'
     + `<section class="times-area" aria-labelledby="time-title"><h3 id="time-title">Times</h3><p class="zone" data-testid="zone-note">Times are in the shop's time zone, ${text(page.timezone)}.</p><ul class="times" aria-label="Times"></ul></section>`
     + '</div></section></main>';
 }
