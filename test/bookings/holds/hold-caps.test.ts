@@ -78,3 +78,17 @@ test('the caps are counted per store: a customer and an address at their limit i
   assert.equal(await live(w), 6);
   assert.equal(await live(w, s2.id), 2);
 });
+
+test('races: eight holds placed at once by one customer from eight addresses: exactly 3 are placed, the rest refused TOO_MANY_HOLDS', async () => {
+  const w = await pageShop({ units: 1 });
+  const app = w.t.engine === 'pg' ? await w.t.sibling() : w.t.app;
+  const answers = await Promise.all([9, 10, 11, 12, 13, 14, 15, 16].map((h, i) =>
+    callFrom(i % 2 ? app : w.t.app, 'POST', HOLDS, `192.0.2.${i + 1}`, {
+      headers: { authorization: `Bearer ${w.customer}` },
+      body: { store_id: w.storeId, service_id: w.serviceId, unit_id: w.units[0], starts_at: at(h) },
+    })));
+  const statuses = answers.map((a) => a.status).sort();
+  assert.deepEqual(statuses, [200, 200, 200, 429, 429, 429, 429, 429], JSON.stringify(answers.map((a) => a.body)));
+  assert.ok(answers.filter((a) => a.status === 429).every((a) => errorCode(a) === 'TOO_MANY_HOLDS'));
+  assert.equal(await live(w), 3);
+});
