@@ -8,7 +8,7 @@
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { deliveryMode } from '../../notifications/delivery/delivery-mode.ts';
-import { keepCode } from '../../notifications/delivery/dev-mailbox.repository.ts';
+import { dropExpiredCodes, keepCode } from '../../notifications/delivery/dev-mailbox.repository.ts';
 import { smtpTransport } from '../../notifications/channels/smtp.transport.ts';
 import type { Transport } from '../../notifications/channels/transport.ts';
 import { mailDomain } from '../../notifications/messages/worker.ts';
@@ -47,7 +47,9 @@ export function codeMailer(fullConfig: Pick<Config, 'production' | 'messages'>, 
     async send(mail) {
       const body = renderCodeMail(mail);
       if (route === 'dev_mailbox') {
-        await keepCode(db, { storeId: mail.storeId, channel: 'email', to: mail.to, subject: body.subject, text: body.text, expiresAt: mail.expiresAt, createdAt: mail.sentAt })
+        // Codes past their expiry go as new ones come (and as the mailbox is read): none outlives it for long.
+        await dropExpiredCodes(db, mail.sentAt)
+          .then(() => keepCode(db, { storeId: mail.storeId, channel: 'email', to: mail.to, subject: body.subject, text: body.text, expiresAt: mail.expiresAt, createdAt: mail.sentAt }))
           .catch((err: any) => log.warn({ error: err?.code ?? 'keep_failed' }, 'sign-in code not kept in the development mailbox'));
         return;
       }

@@ -68,6 +68,20 @@ test('a kept code lives only until it expires: then it is neither shown nor kept
   assert.equal(await keptRows(w), 0, 'the expired code is deleted');
 });
 
+test('an expired code is deleted when the next one is kept, even if nobody read the mailbox', async () => {
+  const w = await pageShopWith({});
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'first@example.com', altcha: await solved(w.t.app) } });
+  for (let i = 0; i < 200 && (await keptRows(w)) === 0; i++) await new Promise((r) => setTimeout(r, 25));
+  w.t.clock.advance(601_000);
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'second@example.com', altcha: await solved(w.t.app) } });
+  for (let i = 0; i < 200; i++) {
+    const rows = (await w.t.db.query('SELECT to_address FROM dev_mailbox')).rows;
+    if (rows.length === 1 && rows[0].to_address === 'second@example.com') return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  assert.fail('the expired code is still kept');
+});
+
 test('another store\'s merchant never sees the code; a customer token cannot read the mailbox', async () => {
   const w = await pageShopWith({});
   await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'mine@example.com', altcha: await solved(w.t.app) } });
