@@ -72,6 +72,9 @@ const serverEnv = (c: Candidate, dataDir: string): Record<string, string> => ({
   RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
   RATE_LIMIT_SEARCH_PER_MIN: '10000000',
   RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+  // One bench customer places many holds at once from one address: the caps on live holds are raised too.
+  HOLDS_PER_CUSTOMER: '10000000',
+  HOLDS_PER_ADDRESS: '10000000',
   ...c.env,
 });
 

@@ -119,6 +119,11 @@ const unit = (await db.query<{ id: string }>('SELECT id FROM units WHERE store_i
 const PAGE_SLUG = 'demo-salon';
 const pageOn = await api('PATCH', '/api/v1/bookings/settings', { store_id: storeId, booking_page_slug: PAGE_SLUG, booking_page_enabled: true }, merchant)
   .catch((err) => { notes.push(`booking page not turned on: ${(err as Error).message.slice(0, 120)}`); return null; });
+// The shop's window on its page (issue 41): where it is, how to call it (a number from Ofcom's range for drama), a few words.
+await api('PATCH', '/api/v1/bookings/settings', {
+  store_id: storeId, address: '12 Market Street\nLeeds LS1 6DT', phone: '0113 496 0000', website: 'https://demo-salon.example',
+  about: 'A neighbourhood salon: cuts, colour and hot towel shaves. Walk-ins welcome when a chair is free.',
+}, merchant).catch((err) => notes.push(`shop details not set: ${(err as Error).message.slice(0, 120)}`));
 const pageLines = pageOn?.settings?.booking_page_enabled
   ? `\nThe shop's booking page, to share (customers book with an email code; no token needed):\n\n  ${baseUrl}/book/${PAGE_SLUG}\n\non the shop's own site (list that site under Settings, "Websites allowed"):\n\n  <script src="${baseUrl}/book/embed.js" data-slug="${PAGE_SLUG}"></script>\n`
   : '';
@@ -207,3 +212,17 @@ curl -s "$BASE/api/v1/me/appointments?store_id=$STORE&upcoming=true" -H "Authori
 ` : ''}` : ''}
 API reference: $BASE/docs   (OpenAPI document: $BASE/openapi.json)
 `);
+// The last step, as a customer (issue 41): a booking made on the page itself.
+if (pageOn?.settings?.booking_page_enabled) {
+  const codeWay = base.messages.smtpUrl
+    ? 'the code arrives by email (SMTP_URL)'
+    : base.production ? 'production with no SMTP_URL cannot send it: the page offers the shop\'s phone instead'
+    : `no SMTP_URL is set, so the code waits in the console's Mailbox (development only): ${baseUrl}/console/#/mailbox`;
+  console.log(`Finally, book as a customer would, on the shop's page:
+
+  1. open ${baseUrl}/book/${PAGE_SLUG} and choose a time: it is held for you for ${pageOn.settings.hold_minutes} minutes;
+  2. type your email and name, then "Email me a code": ${codeWay};
+  3. type the code and press "Confirm booking": the page says "Booked" and offers Add to calendar;
+     the booking is in the console's diary, and the confirmation in the Mailbox.
+`);
+}

@@ -14,6 +14,7 @@ import { addSharedSchemas, validatorCompiler } from './platform/http/validation.
 import { lazySerializers } from './platform/http/lazy-compile.ts';
 import { genRequestId } from './platform/http/request-id.ts';
 import { registerRateLimits } from './platform/http/rate-limit.ts';
+import { registerBodyDeadline, serverTimeouts } from './platform/http/body-deadline.ts';
 import { registerCompression } from './booking-page/compression.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
@@ -77,6 +78,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     logger: deps.logger ?? loggerOptions(config),
     genReqId: genRequestId,
     bodyLimit: config.bodyLimitBytes,
+    // A body that never finishes is answered 408 (body-deadline.ts); forwarded addresses count only
+    // from TRUST_PROXY's proxies (proxy.config.ts), for every per-address limit.
+    ...serverTimeouts(config.bodyTimeoutMs),
+    trustProxy: config.trustProxy ? [...config.trustProxy] : false,
     // During a graceful shutdown, requests already on an open connection are served normally (the
     // database closes only after they finish) rather than answered with a bare 503 outside the envelope.
     return503OnClosing: false,
@@ -102,16 +107,35 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   await registerSecurityHeaders(app);
 
   let inFlight = 0;
+  const release = new WeakMap<object, () => void>();
   app.decorate('inFlight', () => inFlight);
   app.addHook('onRequest', async (request, reply) => {
     inFlight++;
+    let counted = true;
+    const done = () => {
+      if (counted) inFlight--;
+      counted = false;
+    };
+    release.set(request, done);
+    // A connection that ends before the body has arrived (a client gone, the body deadline, a
+    // shutdown) never reaches a handler, and may never see onResponse: it is no longer in flight.
+    request.raw.once('close', () => {
+      if (!request.raw.complete) done();
+    });
+    // A response that ends without finishing (a client that left an event stream, or left before
+    // the answer) gets no onResponse either: without this, one console tab closed during the live
+    // stream kept a shutdown waiting its full 15 s for a request that would never answer.
+    reply.raw.once('close', () => {
+      if (!reply.raw.writableFinished) done();
+    });
     reply.header('x-request-id', request.id);
   });
   // onResponse also runs for a request whose client went away, once its handler has finished.
-  app.addHook('onResponse', async () => {
-    inFlight--;
+  app.addHook('onResponse', async (request) => {
+    release.get(request)?.();
   });
 
+  registerBodyDeadline(app);
   registerAuthGuard(app, tokens, config.adminToken, staffCredentials({ db, clock, config }));
 
   app.decorateRequest('requestContext', null);

@@ -8,8 +8,11 @@ import { parseTracingConfig, type TracingConfig } from './platform/tracing/traci
 import { parseBackgroundConfig, type BackgroundConfig } from './platform/background/background.config.ts';
 import { parseStaffConfig, type StaffConfig } from './staff/staff.config.ts';
 import { parseOidcConfig, type OidcConfig } from './staff/oidc/oidc.config.ts';
+import { parseTrustProxy } from './platform/http/proxy.config.ts';
 
 export interface Config {
+  /** NODE_ENV=production: no development secret, no development mailbox, https webhooks. */
+  readonly production: boolean;
   readonly port: number;
   readonly host: string;
   readonly databaseUrl: string | null;
@@ -39,6 +42,12 @@ export interface Config {
   readonly bodyLimitBytes: number;
   /** The largest CSV an import accepts (its own limit: BODY_LIMIT_BYTES does not apply to it). */
   readonly importLimitBytes: number;
+  /** Time to receive a whole request, body included (BODY_TIMEOUT_MS, 30 s): a body that never finishes is answered 408. */
+  readonly bodyTimeoutMs: number;
+  /** Proxies whose X-Forwarded-For gives the client's address (TRUST_PROXY); null ignores forwarded headers. */
+  readonly trustProxy: readonly string[] | null;
+  /** Live holds at one store per signed-in customer and per client address, at every door (src/bookings/holds/hold-caps.ts). */
+  readonly holdCaps: { readonly perCustomer: number; readonly perAddress: number };
   readonly dbPoolSize: number;
   /** Named prepared statements on the PostgreSQL server (off behind a pooler that cannot keep them). */
   readonly dbPreparedStatements: boolean;
@@ -197,6 +206,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (smsSet !== 0 && smsSet !== 3) throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
 
   return Object.freeze({
+    production,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
@@ -228,6 +238,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     }),
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     importLimitBytes: int(env, 'IMPORT_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 512 * 1024 * 1024),
+    bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 30_000, 100, 600_000),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, (message) => {
+      throw new ConfigError(message);
+    }),
+    holdCaps: Object.freeze({
+      perCustomer: int(env, 'HOLDS_PER_CUSTOMER', 3, 1, 10_000_000),
+      perAddress: int(env, 'HOLDS_PER_ADDRESS', 3, 1, 10_000_000),
+    }),
     // The embedded PostgreSQL shares a small machine with the service: each connection is a process of its own.
     // Four measured as fast as eight for creates at full rate, with four fewer backends (docs/decisions/embedded-engine.md).
     dbPoolSize: int(env, 'DB_POOL_SIZE', databaseUrl ? 16 : 4, 1, 500),

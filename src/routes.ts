@@ -41,6 +41,7 @@ import { calendarFeedFileRoutes, calendarFeedRoutes } from './bookings/calendar-
 import { classesRoutes } from './classes/classes.routes.ts';
 import { occurrencesRoutes } from './classes/occurrences.routes.ts';
 import { classBookingsRoutes } from './classes/class-bookings.routes.ts';
+import { deliveryRoutes, devMailboxRoutes } from './notifications/delivery/delivery.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
   await app.register(adminRoutes, { prefix: '/admin/v1' });
@@ -91,4 +92,7 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(passkeysRoutes, { prefix: '/api/v1/auth/passkeys' });
   // GET /api/v1/auth/options, and sign-in through the shop's identity provider (src/staff/oidc).
   await app.register(oidcRoutes, { prefix: '/api/v1/auth' });
+  // How messages reach customers here, and the development mailbox (never in production).
+  await app.register(deliveryRoutes, { prefix: '/api/v1/notifications/delivery' });
+  if (!app.deps.config.production) await app.register(devMailboxRoutes, { prefix: '/api/v1/dev/mailbox' });
 }

@@ -1,5 +1,6 @@
 // Process entry: load config, open and migrate the database, listen, and shut down gracefully.
 import pino from 'pino';
+import { deliveryMode } from './notifications/delivery/delivery-mode.ts';
 import { buildApp } from './app.ts';
 import { systemClock } from './platform/clock.ts';
 import { isDevSecret, loadConfigOrExit } from './config.ts';
@@ -146,3 +147,8 @@ process.on('SIGINT', () => void shutdown('SIGINT'));
 
 await app.listen({ port: config.port, host: config.host });
 app.log.info({ engine: db.engine, docs: `http://${config.host}:${config.port}/docs` }, 'listening');
+// Where what would have been sent is (the development mailbox), or that nothing can be (issue 41).
+const delivery = deliveryMode(config);
+if (delivery.devMailbox) app.log.info({ mailbox: `${config.bookingPage.publicUrl}/console/#/mailbox` }, 'development mailbox: no SMTP_URL, so messages and sign-in codes are kept in the console\'s Mailbox, not sent');
+if (delivery.signIn === 'none') app.log.warn('no SMTP_URL or SMS provider in production: the booking page cannot send sign-in codes, so online booking cannot confirm');
+

@@ -154,7 +154,8 @@ export function holdAndConfirm(): Scenario {
       const { createHold, confirmHold } = await import('../../src/bookings/holds/holds.service.ts');
       // Both steps, each with its own request context and Idempotency-Key, as the two HTTP requests have.
       return async (ctx, call) => {
-        const { hold } = await createHold(ctx as any, call.body as any);
+        // The caps on live holds (hold-caps.ts) are the HTTP runs' to raise (HOLDS_PER_* in their server's env).
+        const { hold } = await createHold(ctx as any, call.body as any, { addressHash: 'bench', perAddress: 1_000_000, perCustomer: 1_000_000 });
         const next = call.then!({ hold });
         const key = ctx.idempotency ? `${ctx.idempotency.key}-then` : undefined;
         const confirmCtx = contextFor(ctx.db as any, { actor: next.actor, method: next.method, url: next.route, body: next.body, idempotencyKey: key });

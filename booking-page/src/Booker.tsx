@@ -8,6 +8,7 @@ import { depositText, Picker, type PickerProps } from './Picker.tsx';
 import { EmailCode, type SignedIn } from './EmailCode.tsx';
 import { Countdown, useRemaining } from './Countdown.tsx';
 import { dateIn, money, when } from './time.ts';
+import { googleCalendarUrl, icsHref, type CalendarEvent } from './calendar.ts';
 import type { Confirmed, Held, PageInfo } from './types.ts';
 
 type Step = 'pick' | 'details' | 'done';
@@ -107,7 +108,7 @@ function Details(props: {
         <p class="error" role="alert">Your hold has ended, so the time may be given to someone else. <button type="button" onClick={() => props.back('Your hold ended. Choose a time again.')}>Choose a time again</button></p>
       )}
       {!signedIn ? (
-        <EmailCode api={api} slug={slug} onSignedIn={props.setSignedIn} />
+        <EmailCode api={api} slug={slug} mode={page.sign_in} onSignedIn={props.setSignedIn} />
       ) : (
         <ConfirmForm onSubmit={confirm}>
           <p data-testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</p>
@@ -154,7 +155,27 @@ function Done(props: { page: PageInfo; held: Held; done: Confirmed }) {
       <p>{pending
         ? 'Once the deposit is paid, a confirmation email with a calendar file and a link to change or cancel follows.'
         : 'A confirmation email with a calendar file and a link to change or cancel is on its way.'}</p>
+      <AddToCalendar page={props.page} label={props.held.choice.label} done={props.done} />
       {props.done.manage_url && <p><a href={props.done.manage_url}>Manage this booking</a></p>}
     </section>
+  );
+}
+
+function AddToCalendar(props: { page: PageInfo; label: string; done: Confirmed }) {
+  const a = props.done.appointment;
+  const event: CalendarEvent = {
+    uid: `${a.id}@${location.host}`,
+    title: `${props.label} at ${props.page.store_name}`,
+    startsAt: a.starts_at,
+    endsAt: a.ends_at,
+    location: props.page.shop.address?.replace(/\s*\n\s*/g, ', ') ?? null,
+    details: `Booked at ${location.origin}/book/${props.page.slug}${props.page.shop.phone ? `. The shop: ${props.page.shop.phone_display ?? props.page.shop.phone}` : ''}`,
+  };
+  return (
+    <p class="actions" data-testid="add-to-calendar">
+      <span>Add to calendar:</span>
+      <a href={icsHref(event)} download="booking.ics" data-testid="ics-download">Calendar file (.ics)</a>
+      <a href={googleCalendarUrl(event)} target="_blank" rel="noopener" data-testid="google-calendar">Google Calendar</a>
+    </p>
   );
 }

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient, type Outcome } from './api.ts';
 import { Altcha, CHECK_FAILED, payloadFrom, type Guard } from './altcha.tsx';
 import { Honeypot, honeypot } from './honeypot.tsx';
-import { addDays, browserZone, clock, longDate, minutes, money, shortDate, zoneName } from './time.ts';
+import { addDays, browserZone, clock, dayTitle, minutes, money, shortDate, zoneName } from './time.ts';
 import type { Availability, Choice, Held, PageInfo, PageService, Slot } from './types.ts';
 
 export interface PickerProps {
@@ -51,6 +51,22 @@ export function searchFirstTimes(api: ApiClient, slug: string, page: PageInfo) {
   if (first) early.set(JSON.stringify({ service_id: first.id }), searchTimes(api, slug, { service_id: first.id }));
 }
 
+/**
+ * True from the customer's first touch, key or scroll. The proof-of-work widget (the largest part of
+ * the page's script) waits for it; a time chosen before the widget is ready waits for it in turn
+ * (payloadFrom), so the first press pays at most the widget's load.
+ */
+function useFirstInteraction(): boolean {
+  const [armed, setArmed] = useState(false);
+  useEffect(() => {
+    const events = ['pointerdown', 'keydown', 'touchstart', 'scroll'] as const;
+    const arm = () => setArmed(true);
+    for (const e of events) addEventListener(e, arm, { once: true, passive: true });
+    return () => { for (const e of events) removeEventListener(e, arm); };
+  }, []);
+  return armed;
+}
+
 export function Picker(props: PickerProps) {
   const { api, slug, page } = props;
   const services = props.fixedServiceId ? page.services.filter((s) => s.id === props.fixedServiceId) : page.services;
@@ -68,6 +84,7 @@ export function Picker(props: PickerProps) {
   const seq = useRef(0);
   const guard = useRef<Guard | null>(null);
   const service: PageService | undefined = services.find((s) => s.id === serviceId);
+  const armed = useFirstInteraction();
 
   useEffect(() => {
     if (!serviceId) return;
@@ -143,66 +160,84 @@ export function Picker(props: PickerProps) {
 
   const toggleAddon = (id: string, on: boolean) => setAddonIds((a) => (on ? [...a, id] : a.filter((x) => x !== id)));
   const first = avail?.days[0]?.date;
+  const variant = service?.variants.find((v) => v.id === variantId);
+  const staffName = page.staff.find((s) => s.unit_id === unitId)?.name ?? 'Anyone available';
+  // A tapped choice that needs nothing more folds its picker back to one line. Not one made with the
+  // arrow keys (a click with detail 0): they move through the choices, each one a change.
+  const fold = (e: MouseEvent) => {
+    if (e.detail > 0) (e.currentTarget as HTMLElement).closest('details')?.removeAttribute('open');
+  };
 
+  // The first screen on a phone: the pickers fold to one line each (a tap opens one), the days scroll
+  // sideways, and the times' area keeps its room before they arrive (styles.css: .times-area). The
+  // server renders the same first screen (src/booking-page/page-html.ts).
   return (
     <div class="picker">
-      <fieldset>
-        <legend>1. Service</legend>
-        {services.map((s) => (
-          <label key={s.id} class="choice">
-            <input type="radio" name="service" checked={s.id === serviceId} onChange={() => { setServiceId(s.id); setVariantId(''); setAddonIds([]); }} />
-            <span>
-              <strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s.price_pence)}{depositText(page, s) ? ` · ${depositText(page, s)}` : ''}
-              {s.description ? <small> {s.description}</small> : null}
-            </span>
-          </label>
-        ))}
-        {service && service.variants.length > 0 && (
-          <label>Option
-            <select value={variantId} onChange={(e) => setVariantId(e.currentTarget.value)}>
-              <option value="">Standard ({minutes(service.duration_min)}, {price(page, service.price_pence)})</option>
-              {service.variants.map((v) => (
-                <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min ?? service.duration_min)}, {price(page, v.price_pence ?? service.price_pence)})</option>
-              ))}
-            </select>
-          </label>
-        )}
-        {service && service.addons.length > 0 && (
-          <fieldset class="addons">
-            <legend>Add-ons</legend>
-            {service.addons.map((a) => (
-              <label key={a.id} class="choice">
-                <input type="checkbox" checked={addonIds.includes(a.id)} onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)} />
-                <span>{a.name}{a.extra_min ? ` · +${minutes(a.extra_min)}` : ''} · +{price(page, a.extra_pence)}</span>
+      {service && (
+        <details class="fold">
+          <summary><span class="what">Service</span> <span class="chosen">{[service.name, variant?.name].filter(Boolean).join(', ')} · {minutes(variant?.duration_min ?? service.duration_min)}</span></summary>
+          <fieldset>
+            <legend class="sr-only">Service</legend>
+            {services.map((s) => (
+              <label key={s.id} class="choice">
+                <input type="radio" name="service" checked={s.id === serviceId} onChange={() => { setServiceId(s.id); setVariantId(''); setAddonIds([]); }} onClick={(e) => { if (!s.variants.length && !s.addons.length) fold(e); }} />
+                <span>
+                  <strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s.price_pence)}{depositText(page, s) ? ` · ${depositText(page, s)}` : ''}
+                  {s.description ? <small> {s.description}</small> : null}
+                </span>
               </label>
             ))}
+            {service.variants.length > 0 && (
+              <label>Option
+                <select value={variantId} onChange={(e) => setVariantId(e.currentTarget.value)}>
+                  <option value="">Standard ({minutes(service.duration_min)}, {price(page, service.price_pence)})</option>
+                  {service.variants.map((v) => (
+                    <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min ?? service.duration_min)}, {price(page, v.price_pence ?? service.price_pence)})</option>
+                  ))}
+                </select>
+              </label>
+            )}
+            {service.addons.length > 0 && (
+              <fieldset class="addons">
+                <legend>Add-ons</legend>
+                {service.addons.map((a) => (
+                  <label key={a.id} class="choice">
+                    <input type="checkbox" checked={addonIds.includes(a.id)} onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)} />
+                    <span>{a.name}{a.extra_min ? ` · +${minutes(a.extra_min)}` : ''} · +{price(page, a.extra_pence)}</span>
+                  </label>
+                ))}
+              </fieldset>
+            )}
           </fieldset>
-        )}
-      </fieldset>
+        </details>
+      )}
 
-      <fieldset>
-        <legend>2. With</legend>
-        <label class="choice"><input type="radio" name="staff" checked={!unitId} onChange={() => setUnitId('')} /> <span>Anyone available</span></label>
-        {page.staff.map((s) => (
-          <label key={s.unit_id} class="choice"><input type="radio" name="staff" checked={unitId === s.unit_id} onChange={() => setUnitId(s.unit_id)} /> <span>{s.name}</span></label>
-        ))}
-      </fieldset>
+      <details class="fold">
+        <summary><span class="what">With</span> <span class="chosen">{staffName}</span></summary>
+        <fieldset>
+          <legend class="sr-only">With</legend>
+          <label class="choice"><input type="radio" name="staff" checked={!unitId} onChange={() => setUnitId('')} onClick={fold} /> <span>Anyone available</span></label>
+          {page.staff.map((s) => (
+            <label key={s.unit_id} class="choice"><input type="radio" name="staff" checked={unitId === s.unit_id} onChange={() => setUnitId(s.unit_id)} onClick={fold} /> <span>{s.name}</span></label>
+          ))}
+        </fieldset>
+      </details>
 
-      <section aria-labelledby="day-title">
-        <h3 id="day-title">3. Day</h3>
-        <div class="days" role="group" aria-label="Days">
-          <button type="button" disabled={!fromDate} onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}>Earlier</button>
+      <div class="days" role="group" aria-label="Days">
+        <button type="button" disabled={!fromDate} onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}>Earlier</button>
+        {/* Earlier and Later keep their places as the days arrive between them (no layout shift). */}
+        <div class="day-list">
           {avail?.days.map((d) => (
             <button key={d.date} type="button" aria-pressed={d.date === day} disabled={!d.slots.length} onClick={() => setDay(d.date)} data-date={d.date}>
               {shortDate(d.date)}
             </button>
           ))}
-          <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>Later</button>
         </div>
-      </section>
+        <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>Later</button>
+      </div>
 
-      <section aria-labelledby="time-title">
-        <h3 id="time-title">4. Time{day ? ` on ${longDate(day)}` : ''}</h3>
+      <section class="times-area" aria-labelledby="time-title">
+        <h3 id="time-title">Times{day ? ` on ${dayTitle(day)}` : ''}</h3>
         <p class="zone" data-testid="zone-note">
           Times are in the shop's time zone, {tz}{shown?.slots[0] ? ` (${zoneName(shown.slots[0].starts_at, tz)})` : ''}.
           {here !== tz ? ` Your time (${here}) is shown beside each.` : ''}
@@ -219,11 +254,11 @@ export function Picker(props: PickerProps) {
             </li>
           ))}
         </ul>
-        <p class="hint">Choosing a time holds it for you for {page.hold_minutes} minutes while you sign in with your email.</p>
       </section>
       <Honeypot id="hp-hold" />
-      {/* Mounted once times are shown: the widget's code loads after the first paint that matters. */}
-      {avail && <Altcha api={api} slug={slug} guard={guard} />}
+      {/* Mounted once times are shown and the customer has touched the page: the widget's code loads
+          after the first paint that matters, and outside the page's load (total blocking time). */}
+      {avail && armed && <Altcha api={api} slug={slug} guard={guard} />}
     </div>
   );
 }

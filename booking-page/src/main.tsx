@@ -7,6 +7,7 @@ import { attempt, makeClient, route, sentence } from './api.ts';
 import { Booker } from './Booker.tsx';
 import { searchFirstTimes } from './Picker.tsx';
 import { Manage } from './Manage.tsx';
+import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
 import { minutes } from './time.ts';
 import type { PageInfo } from './types.ts';
 import './styles.css';
@@ -28,21 +29,32 @@ function Policies(props: { page: PageInfo }) {
 
 const where = route();
 const api = makeClient();
-// Asked before the first render, and the first times as soon as the page is known (the first paint
-// with times waits on these two answers, one after the other).
-const pageAnswer = where ? attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })) : null;
+// The server renders the page's config into the HTML (src/booking-page/page-html.ts): the first
+// render has the shop at once, and the first times are asked for before it. Without it (Vite's dev
+// server), the config is asked for first.
+const served = (() => {
+  const el = document.getElementById('page-data');
+  try {
+    return el ? (JSON.parse(el.textContent ?? '') as { page: PageInfo }).page : null;
+  } catch {
+    return null;
+  }
+})();
+const pageAnswer = served ? null : where ? attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })) : null;
+if (served && where && !where.manage) searchFirstTimes(api, where.slug, served);
 void pageAnswer?.then((r) => { if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page); });
 
 function App() {
-  const [page, setPage] = useState<PageInfo | null>(null);
+  const [page, setPage] = useState<PageInfo | null>(served);
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
+    if (served) return;
     if (!where || !pageAnswer) return setError('There is no booking page at this address.');
     void pageAnswer.then((r) => {
       if (!r.ok) return setError(sentence(r.refusal));
       setPage(r.data.page);
-      document.title = `${where.manage ? 'Your booking' : 'Book'} · ${r.data.page.store_name}`;
+      document.title = `${where.manage ? 'Your booking at' : 'Book at'} ${r.data.page.store_name}`;
     });
   }, []);
 
@@ -50,10 +62,13 @@ function App() {
   if (!page || !where) return <main id="main" aria-busy="true"><h1>Booking</h1><p>Loading…</p></main>;
   return (
     <>
-      <header class="shop"><h1 data-testid="store-name">{page.store_name}</h1></header>
+      <ShopHeader page={page} />
       <main id="main">
-        {where.manage ? <Manage api={api} slug={where.slug} page={page} /> : <Booker api={api} slug={where.slug} page={page} />}
-        <Policies page={page} />
+        {where.manage ? <Manage api={api} slug={where.slug} page={page} />
+          : page.sign_in === 'none' ? <BookByPhone page={page} />
+          : <Booker api={api} slug={where.slug} page={page} />}
+        {!where.manage && <Visit page={page} />}
+        {page.sign_in !== 'none' && <Policies page={page} />}
       </main>
     </>
   );

@@ -26,6 +26,11 @@ export function longDate(date: string): string {
   return fmt('UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
 }
 
+/** "Wednesday 10 March" for a store-local date: one line on a phone. */
+export function dayTitle(date: string): string {
+  return fmt('UTC', { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${date}T12:00:00Z`));
+}
+
 /** "Wed 10 Mar" for a store-local date. */
 export function shortDate(date: string): string {
   return fmt('UTC', { weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${date}T12:00:00Z`));

@@ -1,7 +1,8 @@
 // The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
-// #/customers/<id>, #/catalogue, #/import, #/reports, #/settings, #/staff, #/account; #/accept#token=
-// for an invitation). Only the page's fragment changes, so the server serves one page and no route (or
-// token) ever reaches its logs. The navigation shows what the signed-in role may open (roles.ts).
+// #/customers/<id>, #/catalogue, #/import, #/reports, #/settings, #/staff, #/account, and #/mailbox
+// where the development mailbox exists; #/accept#token= for an invitation). Only the page's fragment
+// changes, so the server serves one page and no route (or token) ever reaches its logs. The navigation
+// shows what the signed-in role may open (roles.ts).
 import { render } from 'preact';
 import { useEffect, useMemo, useState } from 'preact/hooks';
 import { AppContext, makeClient, type Ctx } from './api.ts';
@@ -21,6 +22,7 @@ import { Account } from './screens/Account.tsx';
 import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { currentStaff, signOutOnServer, takeOidcError } from './staff-auth.ts';
 import { mayOpen } from './roles.ts';
+import { Mailbox } from './screens/Mailbox.tsx';
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -43,6 +45,8 @@ const NAV = [
   ['/staff', 'Staff'],
   ['/account', 'Your account'],
 ] as const;
+// Shown only where the development mailbox exists (outside production, no SMTP_URL).
+const MAILBOX_NAV = ['/mailbox', 'Mailbox'] as const;
 
 /** The token of an invitation (#/accept#token=...) or of the first-run setup link (#/setup#token=...), taken out of the address bar. */
 function takeInvitationToken(): { token: string; setup: boolean } | null {
@@ -108,6 +112,10 @@ function App() {
 
   const hub = useMemo(() => (session ? new LiveHub(session.storeId, () => storedToken(), (message) => signOut(`Signed out: ${message}. Sign in again.`)) : null), [session]);
   useEffect(() => () => hub?.close(), [hub]);
+  const [devMailbox, setDevMailbox] = useState(false);
+  useEffect(() => {
+    if (ctx) void ctx.api.GET('/api/v1/notifications/delivery').then(({ data }) => setDevMailbox(Boolean(data?.dev_mailbox)));
+  }, [ctx]);
   useEffect(() => {
     if (!toast) return;
     const t = setTimeout(() => setToast(null), 6000);
@@ -145,6 +153,7 @@ function App() {
   else if (route.startsWith('/reports') && mayOpen(session, '/reports')) screen = <Reports />;
   else if (route.startsWith('/staff') && mayOpen(session, '/staff')) screen = <Staff />;
   else if (route.startsWith('/account') && session.kind === 'staff') screen = <Account onSignedOut={signOut} />;
+  else if (route.startsWith('/mailbox') && mayOpen(session, '/mailbox')) screen = <Mailbox />;
   else screen = <Diary hub={hub} />;
 
   return (
@@ -152,7 +161,7 @@ function App() {
       <header class="top">
         <nav aria-label="Main">
           <ul>
-            {NAV.filter(([href]) => mayOpen(session, href)).map(([href, label]) => (
+            {[...NAV, ...(devMailbox ? [MAILBOX_NAV] : [])].filter(([href]) => mayOpen(session, href)).map(([href, label]) => (
               <li key={href}>
                 <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>{label}</a>
               </li>

@@ -3,16 +3,16 @@
 // always did, since it acts as its scopes say.
 import type { Role, Session } from './session.ts';
 
-type Screen = '/diary' | '/queue' | '/customers' | '/catalogue' | '/import' | '/reports' | '/settings' | '/staff' | '/account';
+type Screen = '/diary' | '/queue' | '/customers' | '/catalogue' | '/import' | '/reports' | '/settings' | '/staff' | '/account' | '/mailbox';
 
 const SCREENS: Record<Role, readonly Screen[]> = {
-  owner: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account'],
-  manager: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account'],
+  owner: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
+  manager: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
   front_desk: ['/diary', '/queue', '/customers', '/catalogue', '/settings', '/account'],
   staff: ['/diary', '/account'],
 };
 
-const TOKEN_SCREENS: readonly Screen[] = ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings'];
+const TOKEN_SCREENS: readonly Screen[] = ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/mailbox'];
 
 export function mayOpen(session: Session, screen: string): boolean {
   const list = session.role ? SCREENS[session.role] : TOKEN_SCREENS;

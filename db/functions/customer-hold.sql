@@ -54,9 +54,10 @@ BEGIN
 END $$;
 
 -- POST /bookings/holds. req: {store_id, service_id, variant_id, addon_ids, unit_id, party_size,
--- starts_at, customer_id}; addon_ids distinct and lower-cased by the caller, customer_id the
--- signed-in customer's (null only from bbo_page_hold: a guest's hold). Returns {hold: {id, unit_id,
--- starts_at, ends_at, expires_at, price_pence, deposit_pence, currency}}.
+-- starts_at, customer_id, client_address_hash, address_cap, customer_cap}; addon_ids distinct and
+-- lower-cased by the caller, customer_id the signed-in customer's (null only from bbo_page_hold: a
+-- guest's hold); the caps and the address hash (per store) from src/bookings/holds/hold-caps.ts. Returns {hold: {id, unit_id, starts_at, ends_at, expires_at,
+-- price_pence, deposit_pence, currency}}.
 CREATE OR REPLACE FUNCTION bbo_customer_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -69,6 +70,8 @@ DECLARE
   v_party    integer := coalesce((req->>'party_size')::integer, 1);
   v_customer uuid := (req->>'customer_id')::uuid;
   v_start    timestamptz := (req->>'starts_at')::timestamptz;
+  v_address  text := req->>'client_address_hash';
+  v_live     integer;
   t          record;
   slot       record;
   v_offered  boolean := false;
@@ -117,6 +120,26 @@ BEGIN
     PERFORM bbo_refuse('CUSTOMER_BLOCKED', 'The store does not take online bookings from this customer');
   END IF;
 
+  -- The caps on live holds at this store (issue 41, hold-caps.ts): per client address, then per
+  -- customer, each decided under its advisory lock (address before customer, the order bbo_page_hold
+  -- uses too), so two holds placed at once cannot both pass the count.
+  IF v_address IS NOT NULL AND req->>'address_cap' IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtext('bbo-page-address:' || v_address));
+    SELECT count(*) INTO v_live FROM holds x
+     WHERE x.store_id = v_store AND x.client_address_hash = v_address AND x.released_at IS NULL AND x.expires_at > at;
+    IF v_live >= (req->>'address_cap')::integer THEN
+      PERFORM bbo_refuse('TOO_MANY_HOLDS', format('This connection already holds %s times here; book one of them or wait a few minutes for one to lapse', v_live));
+    END IF;
+  END IF;
+  IF v_customer IS NOT NULL AND req->>'customer_cap' IS NOT NULL THEN
+    PERFORM pg_advisory_xact_lock(hashtext('bbo-customer-holds:' || v_store::text || ':' || v_customer::text));
+    SELECT count(*) INTO v_live FROM holds x
+     WHERE x.store_id = v_store AND x.customer_id = v_customer AND x.released_at IS NULL AND x.expires_at > at;
+    IF v_live >= (req->>'customer_cap')::integer THEN
+      PERFORM bbo_refuse('TOO_MANY_HOLDS', format('You already hold %s times here; book one of them or let one go first', v_live));
+    END IF;
+  END IF;
+
   -- Lock every unit that could take the start, by id, then ask the availability function whether
   -- the start is offered and on which units: a hold lands only where the search would offer it.
   -- Without a unit asked for, the first free unit in diary order is taken.
@@ -135,10 +158,10 @@ BEGIN
   v_price := bbo_party_price(t.price_type, t.price_pence, v_party);
   event_rows := bbo_release_expired_holds(v_store, v_chosen, slot.block_starts_at, slot.block_ends_at, at);
   INSERT INTO holds (store_id, unit_id, customer_id, service_id, variant_id, addon_ids, party_size, starts_at, ends_at, block,
-    expires_at, unit_choice, created_at)
+    expires_at, unit_choice, created_at, client_address_hash)
   VALUES (v_store, v_chosen, v_customer, v_service, v_variant, v_addons, v_party, slot.starts_at, slot.ends_at,
     tstzrange(slot.block_starts_at, slot.block_ends_at), at + make_interval(mins => t.hold_minutes),
-    CASE WHEN v_unit IS NULL THEN 'first_free' ELSE 'asked' END, at)
+    CASE WHEN v_unit IS NULL THEN 'first_free' ELSE 'asked' END, at, v_address)
   RETURNING * INTO h;
 
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,

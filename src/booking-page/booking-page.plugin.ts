@@ -4,6 +4,7 @@ import type { Redis } from 'ioredis';
 import { bookingPageRoutes } from './booking-page.routes.ts';
 import { pageFilesRoutes } from './page-files.routes.ts';
 import { pageDeps } from './page-deps.ts';
+import { getBookingPage } from './booking-page.service.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -15,5 +16,5 @@ declare module 'fastify' {
 export async function bookingPage(app: FastifyInstance) {
   const deps = pageDeps(app, app.hasDecorator('sharedRedis') ? app.sharedRedis : null);
   await app.register(bookingPageRoutes, { prefix: '/api/v1/book', deps });
-  await app.register(pageFilesRoutes, { db: deps.db });
+  await app.register(pageFilesRoutes, { db: deps.db, pageConfig: (slug) => getBookingPage(deps, slug), publicUrl: deps.config.bookingPage.publicUrl });
 }

@@ -1,5 +1,6 @@
 // SQL of the booking page's reads: the store behind an enabled slug, and what the page shows.
 import type { Queryable } from '../platform/db/port.ts';
+import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../bookings/booking-authority.ts';
 import type { BookingPageResponse } from './booking-page.schemas.ts';
 
 export interface PageStoreRow {
@@ -46,13 +47,21 @@ export async function pageContents(q: Queryable, storeId: string): Promise<Pick<
   return res.rows[0];
 }
 
-/** Seconds until the first of this address's live holds lapses (Retry-After of TOO_MANY_HOLDS). */
-export async function firstAddressHoldLapse(q: Queryable, clientHash: string, now: Date): Promise<number> {
-  const res = await q.query<{ first: string | null }>(
-    `SELECT min(expires_at) AS first FROM holds
-      WHERE client_address_hash = $1 AND released_at IS NULL AND expires_at > $2`,
-    [clientHash, now.toISOString()],
+export type ManagedRow = AppointmentRow & { service_name: string | null; unit_name: string | null; variant_id: string | null; addon_ids: string[] };
+
+/** The appointment a manage link names, in its store, with its service's and unit's names; null when none. */
+export async function managedAppointment(q: Queryable, storeId: string, appointmentId: string): Promise<ManagedRow | null> {
+  const res = await q.query<ManagedRow>(
+    `SELECT x.*, (SELECT sv.name FROM services sv WHERE sv.id = x.service_id) AS service_name,
+            (SELECT u.display_name FROM units u WHERE u.id = x.unit_id) AS unit_name
+       FROM (SELECT ${APPOINTMENT_COLUMNS}, variant_id, addon_ids::text[] AS addon_ids FROM appointments WHERE store_id = $1 AND id = $2) x`,
+    [storeId, appointmentId],
   );
-  const first = res.rows[0]?.first;
-  return first ? Math.max(1, Math.ceil((Date.parse(first) - now.getTime()) / 1000)) : 1;
+  return res.rows[0] ?? null;
+}
+
+/** The appointment as it is now (after a cancel), or null. */
+export async function appointmentIn(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentRow | null> {
+  const res = await q.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2`, [storeId, appointmentId]);
+  return res.rows[0] ?? null;
 }

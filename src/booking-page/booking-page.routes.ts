@@ -9,11 +9,12 @@ import { auth } from '../platform/auth/guard.ts';
 import { routeLimit } from '../platform/http/rate-limit.ts';
 import { AvailabilityResponse } from '../bookings/availability/availability.schemas.ts';
 import type { AvailabilityResponse as AvailabilityAnswer } from '../bookings/availability/availability.schemas.ts';
-import { sendCode, verifyCode } from '../customers/sign-in/sign-in.service.ts';
 import * as s from './booking-page.schemas.ts';
-import { addressHash, confirmPageHold, createPageHold, getBookingPage, pageStore, refuseHoneypot, releasePageHold, searchPageAvailability } from './booking-page.service.ts';
+import { confirmPageHold, createPageHold, getBookingPage, pageStore, releasePageHold, searchPageAvailability } from './booking-page.service.ts';
+import { sendPageEmailCode, sendPageSmsCode, verifyPageEmailCode, verifyPageSmsCode } from './page-sign-in.service.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './manage.service.ts';
 import type { PageDeps } from './page-deps.ts';
+import { bearerToken } from './page-tokens.ts';
 
 const tags = ['Booking page'];
 // Public routes get no error responses documented by default (openapi.ts): these answer in the envelope.
@@ -86,22 +87,34 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
       summary: 'Email a 6-digit sign-in code (10 minutes, once); the same answer whether or not the email is known. At most 5 an hour per email, 20 per address',
       params: s.PageParams, body: s.SendCodeBody, response: { 200: s.SendCodeResponse, ...ERR },
     },
-  }, async (request, reply) => {
-    const store = await pageStore(deps, request.params.slug);
-    refuseHoneypot(request.body.website);
-    await deps.challenges.spend(request.body.altcha);
-    const answer = await sendCode(deps.signIn, store, request.body.email, addressHash(deps, request.ip));
-    return reply.send(answer);
-  });
+  }, async (request) => sendPageEmailCode(deps, request, request.params.slug, request.body));
 
   app.post('/:slug/email-code/verify', {
     config: open,
     schema: {
       security: anyone, operationId: 'verifyBookingPageCode', tags,
-      summary: 'Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer',
+      summary: 'Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike',
       params: s.PageParams, body: s.VerifyCodeBody, response: { 200: s.VerifyCodeResponse, ...ERR },
     },
-  }, async (request) => verifyCode(deps.signIn, await pageStore(deps, request.params.slug), request.body));
+  }, async (request) => verifyPageEmailCode(deps, request, request.params.slug, request.body));
+
+  app.post('/:slug/sms-code', {
+    config: open,
+    schema: {
+      security: anyone, operationId: 'sendBookingPageSmsCode', tags,
+      summary: 'Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code\'s limits, lifetime and single use',
+      params: s.PageParams, body: s.SendSmsCodeBody, response: { 200: s.SendCodeResponse, ...ERR },
+    },
+  }, async (request) => sendPageSmsCode(deps, request, request.params.slug, request.body));
+
+  app.post('/:slug/sms-code/verify', {
+    config: open,
+    schema: {
+      security: anyone, operationId: 'verifyBookingPageSmsCode', tags,
+      summary: 'Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer',
+      params: s.PageParams, body: s.VerifySmsCodeBody, response: { 200: s.VerifySmsCodeResponse, ...ERR },
+    },
+  }, async (request) => verifyPageSmsCode(deps, request, request.params.slug, request.body));
 
   app.post('/:slug/holds/:holdId/confirm', {
     config: { auth: auth.customerWrite() },
@@ -115,12 +128,12 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
   app.get('/:slug/manage', {
     config: open,
     schema: { security: anyone, operationId: 'getManagedBooking', tags, summary: 'The booking a manage link names, and what may still be done with it', params: s.PageParams, headers: ManageHeaders, response: { 200: s.ManagedBookingResponse, ...ERR } },
-  }, async (request) => getManagedBooking(deps, request, request.params.slug));
+  }, async (request) => getManagedBooking(deps, request.params.slug, bearerToken(request.headers.authorization)));
 
   app.post('/:slug/manage/cancel', {
     config: open,
     schema: { security: anyone, operationId: 'cancelManagedBooking', tags, summary: 'Cancel the booking a manage link names, inside the store\'s cancellation window rules', params: s.PageParams, headers: ManageHeaders, body: s.ManageCancelBody, response: { 200: s.ManageCancelResponse, ...ERR } },
-  }, async (request) => cancelManagedBooking(deps, request, request.params.slug, request.body ?? {}));
+  }, async (request) => cancelManagedBooking(deps, request, request.params.slug, bearerToken(request.headers.authorization), request.body ?? {}));
 
   app.post('/:slug/manage/reschedule', {
     config: open,
@@ -129,5 +142,5 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
       summary: 'Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes',
       params: s.PageParams, headers: Type.Object({ ...ManageHeaders.properties, ...SessionHeaders.properties }), body: s.ManageRescheduleBody, response: { 200: s.ManageRescheduleResponse, ...ERR },
     },
-  }, async (request) => rescheduleManagedBooking(deps, request, request.params.slug, request.body.hold_id, request.headers['x-page-session']));
+  }, async (request) => rescheduleManagedBooking(deps, request, request.params.slug, bearerToken(request.headers.authorization), request.body.hold_id, request.headers['x-page-session']));
 }

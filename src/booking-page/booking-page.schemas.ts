@@ -5,6 +5,7 @@ import { Instant, Nullable, NullableString, Uuid } from '../platform/http/schema
 import { AvailabilityQuery } from '../bookings/availability/availability.schemas.ts';
 import { Appointment } from '../bookings/appointments/appointments.schemas.ts';
 import { Hold } from '../bookings/holds/holds.schemas.ts';
+import { ShopWindow } from './shop-window.schemas.ts';
 
 const strict = { additionalProperties: false } as const;
 
@@ -43,6 +44,8 @@ export const BookingPageResponse = Type.Object({
     cancellation_window_min: Type.Integer({ description: 'a booking cannot be cancelled or moved within this many minutes of its start; 0 = any time before' }),
     services: Type.Array(PageService, { description: 'services shown online, by sort then name' }),
     staff: Type.Array(Type.Object({ unit_id: Uuid, name: Type.String() }), { description: 'units bookable online, in diary order' }),
+    shop: ShopWindow,
+    sign_in: Type.String({ enum: ['email', 'email_or_sms', 'sms', 'none'], description: 'how a sign-in code can reach the customer here; none: the page shows the shop\'s phone and address instead of the sign-in step' }),
   }),
 });
 export type BookingPageResponse = Static<typeof BookingPageResponse>;
@@ -104,6 +107,26 @@ export const VerifyCodeResponse = Type.Object({
   customer: Type.Object({ id: Uuid, name: NullableString, email: Type.String() }),
 });
 export type VerifyCodeResponse = Static<typeof VerifyCodeResponse>;
+
+export const SendSmsCodeBody = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 40, description: 'a UK mobile, in any spelling' }),
+  altcha: Altcha,
+  website: Honeypot,
+}, strict);
+export type SendSmsCodeBody = Static<typeof SendSmsCodeBody>;
+
+export const VerifySmsCodeBody = Type.Object({
+  phone: Type.String({ minLength: 1, maxLength: 40, description: 'the UK mobile the code was texted to' }),
+  code: Type.String({ pattern: '^[0-9]{6}$' }),
+  name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
+  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, description: 'used only when the customer is new' }))),
+}, strict);
+export type VerifySmsCodeBody = Static<typeof VerifySmsCodeBody>;
+export const VerifySmsCodeResponse = Type.Object({
+  token: Type.String({ description: 'a customer token of this store; send as Authorization: Bearer' }),
+  expires_in_s: Type.Integer(),
+  customer: Type.Object({ id: Uuid, name: NullableString, email: NullableString, phone: Type.String({ description: 'E.164' }) }),
+});
 
 export const PageConfirmBody = Type.Object({ guest_note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) }, strict);
 export type PageConfirmBody = Static<typeof PageConfirmBody>;

@@ -9,15 +9,15 @@ import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { confirmForPage, holdForPage, releaseForPage } from '../bookings/booking-authority.ts';
 import { searchAvailability } from '../bookings/availability/availability.service.ts';
 import { slotAsked } from '../bookings/holds/holds.service.ts';
+import { holdAddressHash, withRetryAfter } from '../bookings/holds/hold-caps.ts';
 import { keyedHash } from './page-keys.ts';
 import type { PageDeps } from './page-deps.ts';
 import * as repo from './booking-page.repository.ts';
+import { shopWindow } from './shop-window.repository.ts';
 import type {
   BookingPageResponse, PageAvailabilityQuery, PageConfirmBody, PageConfirmResponse, PageHoldBody, PageHoldResponse,
 } from './booking-page.schemas.ts';
 
-/** Live holds one client address may keep at once, across the page: enough for a family, not a day. */
-export const HOLDS_PER_ADDRESS = 3;
 
 /** The store behind an enabled page; an unknown slug and a page switched off read the same. */
 export async function pageStore(deps: PageDeps, slug: string): Promise<repo.PageStoreRow> {
@@ -33,6 +33,8 @@ export async function getBookingPage(deps: PageDeps, slug: string): Promise<Book
     page: {
       slug: store.slug, store_name: store.name, timezone: store.timezone, currency: store.currency,
       hold_minutes: store.hold_minutes, cancellation_window_min: store.cancellation_window_min, ...contents,
+      shop: await shopWindow(deps.db, store.id),
+      sign_in: deps.signIn.signInMode,
     },
   };
 }
@@ -64,7 +66,8 @@ export async function createPageHold(
   // The browser's session, or a new one: it owns the hold until the customer confirms.
   const known = await deps.pageTokens.session(sessionToken);
   const session = known ? { sessionId: known, token: sessionToken! } : await deps.pageTokens.newSession();
-  const clientHash = addressHash(deps, request.ip);
+  // Per store: one shop's customers never use up another's (hold-caps.ts).
+  const clientHash = holdAddressHash(deps.addressKey, store.id, request);
   const guest: GuestActor = { kind: 'guest', sessionId: session.sessionId };
   try {
     const answer = await holdForPage<Pick<PageHoldResponse, 'hold'>>(request.context(guest), {
@@ -72,15 +75,11 @@ export async function createPageHold(
       ...slotAsked(body),
       page_session: session.sessionId,
       client_address_hash: clientHash,
-      address_cap: HOLDS_PER_ADDRESS,
+      address_cap: deps.config.holdCaps.perAddress,
     }, { exhausted: contended });
     return { hold: answer.hold, page_session: session.token };
   } catch (err) {
-    if (err instanceof AppError && err.code === 'TOO_MANY_HOLDS') {
-      const retryAfter = await repo.firstAddressHoldLapse(deps.db, clientHash, deps.clock.now());
-      throw new AppError('TOO_MANY_HOLDS', err.message, { 'retry-after': String(retryAfter) });
-    }
-    throw err;
+    return withRetryAfter(err, deps.db, store.id, { addressHash: clientHash }, deps.clock.now());
   }
 }
 

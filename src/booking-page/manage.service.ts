@@ -1,11 +1,13 @@
 // The manage link's operations: read the booking, cancel it, move it. The link's token (page-tokens.ts)
 // names one appointment of one store and expires when the appointment ends; it is refused once the
 // booking is cancelled, and a token for one appointment never acts on another (Cal.com #11660).
-// Every change is a POST: a mail scanner that opens the link changes nothing.
+// Every change is a POST: a mail scanner that opens the link changes nothing. The token comes from
+// the route (the Authorization header, read by page-tokens.ts bearerToken); the SQL is the repository's.
 import type { FastifyRequest } from 'fastify';
 import type { CustomerActor } from '../platform/auth/actor.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
-import { APPOINTMENT_COLUMNS, rescheduleForPage, type AppointmentRow } from '../bookings/booking-authority.ts';
+import { rescheduleForPage } from '../bookings/booking-authority.ts';
+import * as repo from './booking-page.repository.ts';
 import { presentAppointment } from '../bookings/appointments/appointments.service.ts';
 import { cancelMyAppointment } from '../bookings/my-appointments/my-appointments.service.ts';
 import type { PageDeps } from './page-deps.ts';
@@ -16,27 +18,16 @@ const LIVE = new Set(['pending_payment', 'confirmed']);
 
 interface Managed {
   store: Awaited<ReturnType<typeof pageStore>>;
-  row: AppointmentRow & { service_name: string | null; unit_name: string | null; variant_id: string | null; addon_ids: string[] };
-}
-
-function bearer(request: FastifyRequest): string | undefined {
-  const match = /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(request.headers.authorization?.trim() ?? '');
-  return match?.[1];
+  row: repo.ManagedRow;
 }
 
 /** The booking the link names, in the page's store, still live; anything else is MANAGE_LINK_INVALID. */
-async function managed(deps: PageDeps, request: FastifyRequest, slug: string): Promise<Managed> {
+async function managed(deps: PageDeps, slug: string, manageToken: string | undefined): Promise<Managed> {
   const store = await pageStore(deps, slug);
-  const claims = await deps.pageTokens.manage(bearer(request));
+  const claims = await deps.pageTokens.manage(manageToken);
   const invalid = (message: string) => new AppError('MANAGE_LINK_INVALID', message);
   if (claims.storeId !== store.id) throw invalid('This booking link is not valid or has expired');
-  const res = await deps.db.query<Managed['row']>(
-    `SELECT x.*, (SELECT sv.name FROM services sv WHERE sv.id = x.service_id) AS service_name,
-            (SELECT u.display_name FROM units u WHERE u.id = x.unit_id) AS unit_name
-       FROM (SELECT ${APPOINTMENT_COLUMNS}, variant_id, addon_ids::text[] AS addon_ids FROM appointments WHERE store_id = $1 AND id = $2) x`,
-    [store.id, claims.appointmentId],
-  );
-  const row = res.rows[0];
+  const row = await repo.managedAppointment(deps.db, store.id, claims.appointmentId);
   if (!row || !row.customer_id) throw invalid('This booking link is not valid or has expired');
   if (row.status === 'cancelled') throw invalid('This booking was cancelled, so its link no longer works');
   if (Date.parse(row.ends_at) <= deps.clock.now().getTime()) throw invalid('This booking has ended, so its link no longer works');
@@ -52,8 +43,8 @@ function rules(m: Managed, nowMs: number) {
 
 const customerOf = (m: Managed): CustomerActor => ({ kind: 'customer', customerId: m.row.customer_id!, scopes: ['customer:read', 'customer:write'] });
 
-export async function getManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string): Promise<ManagedBookingResponse> {
-  const m = await managed(deps, request, slug);
+export async function getManagedBooking(deps: PageDeps, slug: string, manageToken: string | undefined): Promise<ManagedBookingResponse> {
+  const m = await managed(deps, slug, manageToken);
   return {
     appointment: presentAppointment(m.row),
     ...rules(m, deps.clock.now().getTime()),
@@ -65,14 +56,14 @@ export async function getManagedBooking(deps: PageDeps, request: FastifyRequest,
 }
 
 async function reread(deps: PageDeps, storeId: string, id: string) {
-  const res = await deps.db.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2`, [storeId, id]);
-  if (!res.rows[0]) throw notFound('Appointment');
-  return presentAppointment(res.rows[0]);
+  const row = await repo.appointmentIn(deps.db, storeId, id);
+  if (!row) throw notFound('Appointment');
+  return presentAppointment(row);
 }
 
 /** Cancelled inside the rules of POST /me/appointments/{id}/cancel, by that same service. */
-export async function cancelManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string, body: ManageCancelBody) {
-  const m = await managed(deps, request, slug);
+export async function cancelManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string, manageToken: string | undefined, body: ManageCancelBody) {
+  const m = await managed(deps, slug, manageToken);
   await cancelMyAppointment(request.context(customerOf(m)), m.row.id, { reason: body.reason ?? null });
   return { appointment: await reread(deps, m.store.id, m.row.id) };
 }
@@ -84,9 +75,9 @@ export async function cancelManagedBooking(deps: PageDeps, request: FastifyReque
  * link that lasts until the moved booking ends.
  */
 export async function rescheduleManagedBooking(
-  deps: PageDeps, request: FastifyRequest, slug: string, holdId: string, sessionToken: string | undefined,
+  deps: PageDeps, request: FastifyRequest, slug: string, manageToken: string | undefined, holdId: string, sessionToken: string | undefined,
 ): Promise<ManageRescheduleResponse> {
-  const m = await managed(deps, request, slug);
+  const m = await managed(deps, slug, manageToken);
   const sessionId = await deps.pageTokens.session(sessionToken);
   if (!sessionId) throw notFound('Hold');
   const customer = customerOf(m);

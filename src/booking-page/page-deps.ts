@@ -12,7 +12,9 @@ import { derivedKey } from './page-keys.ts';
 import { pageTokens, type PageTokens } from './page-tokens.ts';
 import { memoryBudget, redisBudget, type Budget } from '../customers/sign-in/send-limits.ts';
 import { codeMailer } from '../customers/sign-in/code-mail.ts';
+import { codeTexter } from '../customers/sign-in/code-text.ts';
 import type { SignInDeps } from '../customers/sign-in/sign-in.service.ts';
+import { deliveryMode } from '../notifications/delivery/delivery-mode.ts';
 
 export interface ManageLinkInput {
   appointmentId: string;
@@ -49,7 +51,7 @@ function resilient(shared: Budget, local: Budget): Budget {
 export function pageDeps(app: FastifyInstance, redis: Redis | null): PageDeps {
   const { config, db, clock, tokens } = app.deps as { config: Config; db: Database; clock: Clock; tokens: TokenService };
   const budget = redis ? resilient(redisBudget(redis), memoryBudget()) : memoryBudget();
-  const mailer = codeMailer(config.messages, app.log);
+  const mailer = codeMailer(config, db, app.log);
   app.addHook('onClose', async () => mailer.close());
   return {
     db,
@@ -60,6 +62,8 @@ export function pageDeps(app: FastifyInstance, redis: Redis | null): PageDeps {
     pageTokens: pageTokens(config.authSecret, clock),
     signIn: {
       db, clock, tokens, budget, mailer,
+      texter: codeTexter(config.messages, app.log),
+      signInMode: deliveryMode(config).signIn,
       emailKey: derivedKey(config.authSecret, 'email'),
       codeKey: derivedKey(config.authSecret, 'email-code'),
     },

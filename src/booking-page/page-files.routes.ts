@@ -1,12 +1,14 @@
 // The booking page's built files (booking-page/dist, built by Vite from booking-page/), served by
 // this same process:
-// - /book/{slug} and /book/{slug}/manage: index.html, for an enabled page only (an unknown slug and a
-//   page switched off answer the same plain 404), with a Content-Security-Policy whose frame-ancestors
+// - /book/{slug} and /book/{slug}/manage: index.html rendered for the shop (page-html.ts: its head,
+//   first screen, config and inlined stylesheet), for an enabled page only (an unknown slug and a
+//   page switched off answer the same plain 404), revalidated on every visit (no-cache, not no-store:
+//   the back/forward cache may keep it), with a Content-Security-Policy whose frame-ancestors
 //   is the store's cors_origins ('none' when the list is empty): only the shop's own sites can frame
 //   it. No X-Frame-Options here (DENY would override frame-ancestors in older browsers);
 // - /book/assets/*: the hashed assets, immutable; /book/embed.js: the embed script; /favicon.ico;
 // - compression: @fastify/compress (registered in app.ts) compresses these files when accepted.
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync, statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyReply } from 'fastify';
@@ -15,6 +17,8 @@ import { AppError } from '../platform/errors/app-error.ts';
 import { CONSOLE_DIST } from '../console/console.routes.ts';
 import { storeBySlug } from './booking-page.repository.ts';
 import type { Database } from '../platform/db/port.ts';
+import type { BookingPageResponse } from './booking-page.schemas.ts';
+import { renderPage } from './page-html.ts';
 
 export const PAGE_DIST = fileURLToPath(new URL('../../booking-page/dist/', import.meta.url));
 const PAGE_PUBLIC = fileURLToPath(new URL('../../booking-page/public/', import.meta.url));
@@ -51,12 +55,36 @@ function pageHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
 /** The first of these files that exists (dist first: Vite copies public/ into it). */
 const firstOf = (...paths: Array<[root: string, file: string]>) => paths.find(([root, file]) => existsSync(`${root}${file}`)) ?? null;
 
-export async function pageFilesRoutes(app: FastifyInstance, opts: { db: Database; root?: string }) {
+/** The built index.html and its stylesheet, read again only when the build changes. */
+function builtTemplate(root: string) {
+  let cached: { mtime: number; html: string; css: string | null } | null = null;
+  return () => {
+    const mtime = statSync(`${root}index.html`).mtimeMs;
+    if (cached?.mtime !== mtime) {
+      const html = readFileSync(`${root}index.html`, 'utf8');
+      const href = /<link rel="stylesheet"[^>]*href="\/book\/(assets\/[\w.-]+\.css)"/.exec(html)?.[1];
+      cached = { mtime, html, css: href && existsSync(`${root}${href}`) ? readFileSync(`${root}${href}`, 'utf8') : null };
+    }
+    return cached;
+  };
+}
+
+export interface PageFilesOptions {
+  db: Database;
+  /** The page's public config (getBookingPage), rendered into its HTML. */
+  pageConfig: (slug: string) => Promise<BookingPageResponse>;
+  /** PUBLIC_URL: the page's canonical and preview address. */
+  publicUrl: string;
+  root?: string;
+}
+
+export async function pageFilesRoutes(app: FastifyInstance, opts: PageFilesOptions) {
   const root = opts.root ?? PAGE_DIST;
   await app.register(fastifyStatic, { root, serve: false, decorateReply: true });
   const common = { config: { auth: auth.public() }, schema: { hide: true } } as const;
+  const template = builtTemplate(root);
 
-  async function page(slug: string, reply: FastifyReply) {
+  async function page(slug: string, reply: FastifyReply, manage: boolean) {
     const store = SLUG.test(slug) ? await storeBySlug(opts.db, slug) : null;
     if (!store) {
       pageHeaders(reply, []);
@@ -64,12 +92,15 @@ export async function pageFilesRoutes(app: FastifyInstance, opts: { db: Database
     }
     pageHeaders(reply, store.cors_origins);
     if (!existsSync(`${root}index.html`)) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
-    // The HTML names the current hashed assets: never cached.
-    return reply.header('cache-control', 'no-store').sendFile('index.html', root, { cacheControl: false });
+    const built = template();
+    const { page: config } = await opts.pageConfig(slug);
+    const html = renderPage(built.html, built.css, { page: config, url: `${opts.publicUrl}/book/${config.slug}`, manage });
+    // The HTML names the current hashed assets and the shop as it is now: revalidated on every visit.
+    return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   }
 
-  app.get<{ Params: { slug: string } }>('/book/:slug', common, (request, reply) => page(request.params.slug, reply));
-  app.get<{ Params: { slug: string } }>('/book/:slug/manage', common, (request, reply) => page(request.params.slug, reply));
+  app.get<{ Params: { slug: string } }>('/book/:slug', common, (request, reply) => page(request.params.slug, reply, false));
+  app.get<{ Params: { slug: string } }>('/book/:slug/manage', common, (request, reply) => page(request.params.slug, reply, true));
 
   app.get<{ Params: { '*': string } }>('/book/assets/*', common, (request, reply) => {
     const file = request.params['*'];

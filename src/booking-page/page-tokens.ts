@@ -29,6 +29,11 @@ export interface PageTokens {
   manage(token: string | undefined): Promise<ManageClaims>;
 }
 
+/** The token of an "Authorization: Bearer <token>" header, or undefined. */
+export function bearerToken(header: string | undefined): string | undefined {
+  return /^Bearer ([A-Za-z0-9\-._~+/]+=*)$/.exec(header?.trim() ?? '')?.[1];
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 export function pageTokens(authSecret: string, clock: Clock): PageTokens {

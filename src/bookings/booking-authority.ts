@@ -191,6 +191,10 @@ export interface CustomerHold {
   party_size: number;
   starts_at: string;
   customer_id: string;
+  /** The caps of src/bookings/holds/hold-caps.ts, counted at this store. */
+  client_address_hash: string;
+  address_cap: number;
+  customer_cap: number;
 }
 
 /**

@@ -187,12 +187,20 @@ export async function tabTo(page: Page, matches: (el: { tag: string; text: strin
 /** A time on the page's list, by the start it books. */
 export const slot = (page: Page, startsAt: string) => page.locator(`.times button[data-starts-at^="${startsAt}"]`);
 
-/** Picks service, who and day on the page, waiting for the day's times. */
+/** Opens a folded picker (Service, With) unless it is open already. */
+export async function unfold(page: Page, what: 'Service' | 'With') {
+  const details = page.locator('details.fold', { has: page.locator('summary .what', { hasText: what }) });
+  if (!(await details.evaluate((d) => (d as HTMLDetailsElement).open))) await details.locator('summary').click();
+}
+
+/** Picks service, who and day on the page (opening the folded pickers), waiting for the day's times. */
 export async function pick(page: Page, service: string, who: string, date: string) {
+  await unfold(page, 'Service');
   await page.getByRole('radio', { name: new RegExp(`^${service}`) }).check();
+  await unfold(page, 'With');
   await page.getByRole('radio', { name: who, exact: true }).check();
   await page.locator(`.days button[data-date="${date}"]`).click();
-  await page.getByRole('heading', { name: new RegExp(`^4\\. Time on`) }).waitFor();
+  await page.getByRole('heading', { name: /^Times on / }).waitFor();
   await page.locator('.times button').first().waitFor();
 }
 

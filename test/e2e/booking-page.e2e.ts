@@ -47,9 +47,10 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
 
   // The shop, its services with price and duration, its staff, its policies; times in both zones.
   assert.equal(await page.getByTestId('store-name').innerText(), 'Fade Barbers');
-  await page.getByText('Haircut · 45 min · £30.00 · deposit £10.00').waitFor();
-  await page.getByText('Beard trim · 20 min · £15.00').waitFor();
-  for (const name of ['Anyone available', 'Alex', 'Sam']) await page.getByRole('radio', { name, exact: true }).waitFor();
+  // The pickers are folded to one line each; their choices are in the page (a tap opens them).
+  await page.getByText('Haircut · 45 min · £30.00 · deposit £10.00').waitFor({ state: 'attached' });
+  await page.getByText('Beard trim · 20 min · £15.00').waitFor({ state: 'attached' });
+  for (const name of ['Anyone available', 'Alex', 'Sam']) await page.getByRole('radio', { name, exact: true, includeHidden: true }).waitFor({ state: 'attached' });
   assert.match(await page.getByTestId('cancellation-policy').innerText(), /up to 1 h before it starts/);
   assert.match(await page.getByTestId('deposit-policy').innerText(), /deposit/);
   assert.match(await page.getByTestId('zone-note').innerText(), /Europe\/London \(GMT\)\. Your time \(America\/New_York\)/);
@@ -210,15 +211,20 @@ test('booking from start to finish with the keyboard alone (a service with a dep
   await page.locator('.times button').first().waitFor();
   step('keyboard');
   const label = (re: RegExp) => (el: { label: string; text: string }) => re.test(el.label || el.text);
+  // Each folded picker opens from its one line with Enter.
+  await tabTo(page, (el) => el.tag === 'summary' && /^Service/.test(el.text));
+  await page.keyboard.press('Enter');
   await tabTo(page, (el) => el.attrs.type === 'radio' && el.attrs.name === 'service');
   await page.keyboard.press('ArrowDown'); // Beard trim -> Haircut
   assert.ok(await page.getByRole('radio', { name: /^Haircut/ }).isChecked());
+  await tabTo(page, (el) => el.tag === 'summary' && /^With/.test(el.text));
+  await page.keyboard.press('Enter');
   await tabTo(page, (el) => el.attrs.type === 'radio' && el.attrs.name === 'staff');
   await page.keyboard.press('ArrowDown'); // Anyone -> Alex
   assert.ok(await page.getByRole('radio', { name: 'Alex', exact: true }).isChecked());
   await tabTo(page, (el) => el.attrs['data-date'] === '2027-03-16');
   await page.keyboard.press('Enter');
-  await page.getByRole('heading', { name: /Tuesday, 16 March 2027/ }).waitFor();
+  await page.getByRole('heading', { name: /Tuesday 16 March/ }).waitFor();
   await tabTo(page, (el) => (el.attrs['data-starts-at'] ?? '').startsWith('2027-03-16T09:00'));
   await page.keyboard.press('Enter');
   await page.locator('#details-title:focus').waitFor();

@@ -3,12 +3,21 @@
 // address (slug) and switch are settings too; once it is on, its link and embed snippet are shown.
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
+import { DeliveryWarning } from './DeliveryWarning.tsx';
 import type { Body, Ok } from '../../../client/index.ts';
 import { CalendarFeeds } from './CalendarFeeds.tsx';
 
 type Settings = Ok<'/api/v1/bookings/settings', 'get'>['settings'];
 type Patch = Body<'/api/v1/bookings/settings', 'patch'>;
-type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins' | 'booking_page_slug' | 'booking_page_enabled' | 'calendar_feed_contacts'>;
+type NumberField = Exclude<keyof Settings, 'store_id' | 'timezone' | 'cors_origins' | 'booking_page_slug' | 'booking_page_enabled' | 'calendar_feed_contacts' | DetailField>;
+// The shop's details on its booking page (blank clears one): [field, label, lines, most characters].
+type DetailField = 'address' | 'phone' | 'website' | 'about';
+const DETAILS: Array<[DetailField, string, number, number]> = [
+  ['address', 'Address (shown with a map link)', 3, 300],
+  ['phone', 'Phone (a UK number)', 1, 40],
+  ['website', 'Website (https://...)', 1, 300],
+  ['about', 'About the shop (a few lines)', 3, 600],
+];
 
 const FIELDS: Array<[NumberField, string, string]> = [
   ['slot_step_min', 'Minutes between offered start times', 'from local midnight'],
@@ -32,6 +41,7 @@ export function Settings() {
     setForm({
       ...Object.fromEntries(FIELDS.map(([k]) => [k, String(s[k])])), cors_origins: s.cors_origins.join('\n'),
       booking_page_slug: s.booking_page_slug ?? '', booking_page_enabled: String(s.booking_page_enabled),
+      ...Object.fromEntries(DETAILS.map(([k]) => [k, s[k] ?? ''])),
     });
   };
   useEffect(() => {
@@ -51,6 +61,7 @@ export function Settings() {
     const slug = form.booking_page_slug.trim() || null;
     if (slug !== saved.booking_page_slug) body.booking_page_slug = slug;
     if (form.booking_page_enabled !== String(saved.booking_page_enabled)) body.booking_page_enabled = form.booking_page_enabled === 'true';
+    for (const [k] of DETAILS) if (form[k].trim() !== (saved[k] ?? '')) body[k] = form[k].trim() || null;
     if (Object.keys(body).length === 1) return notify('Nothing changed');
     const r = await save.run((key) => api.PATCH('/api/v1/bookings/settings', { body, headers: idem(key) }));
     if (r) { fill(r.settings); notify('Settings saved'); }
@@ -59,6 +70,7 @@ export function Settings() {
   return (
     <section aria-labelledby="settings-title">
       <div class="toolbar"><h1 id="settings-title">Settings</h1>{saved && <span class="tz">{saved.timezone}</span>}</div>
+      <DeliveryWarning />
       {error && <p class="error" role="alert">{error}</p>}
       {saved && (
         <form class="card form settings" onSubmit={submit} aria-label="Booking settings">
@@ -81,6 +93,16 @@ export function Settings() {
               <input type="checkbox" checked={form.booking_page_enabled === 'true'} onChange={(e) => setForm({ ...form, booking_page_enabled: String(e.currentTarget.checked) })} name="booking_page_enabled" />
               {' '}Customers can book on the page
             </label>
+          </fieldset>
+          <fieldset>
+            <legend>Shop details on the booking page</legend>
+            {DETAILS.map(([k, label, lines, max]) => (
+              <label key={k}>{label}
+                {lines > 1
+                  ? <textarea rows={lines} maxLength={max} value={form[k]} onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })} name={k} />
+                  : <input type={(k === 'phone' ? 'tel' : 'text') as 'text'} inputMode={k === 'website' ? 'url' : undefined} maxLength={max} value={form[k]} onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })} name={k} />}
+              </label>
+            ))}
           </fieldset>
           {save.error && <p class="error" role="alert" data-testid="settings-error">{save.error}</p>}
           <button type="submit" disabled={save.busy}>Save settings</button>

@@ -5,11 +5,14 @@ import { auth } from '../../platform/auth/guard.ts';
 import { customerContext } from '../../platform/context.ts';
 import { ConfirmBody, ConfirmResponse, HoldBody, HoldParams, HoldResponse, ReleaseResponse } from './holds.schemas.ts';
 import { confirmHold, createHold, releaseHold } from './holds.service.ts';
+import { holdAddressHash, holdAddressKey } from './hold-caps.ts';
 
 const tags = ['Online booking'];
 
 export async function holdsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const addressKey = holdAddressKey(fastify.deps.config.authSecret);
+  const caps = fastify.deps.config.holdCaps;
 
   app.post('', {
     config: { auth: auth.customerWrite(), onlineCors: true },
@@ -20,7 +23,9 @@ export async function holdsRoutes(fastify: FastifyInstance) {
       body: HoldBody,
       response: { 200: HoldResponse },
     },
-  }, async (request) => createHold(customerContext(request), request.body));
+  }, async (request) => createHold(customerContext(request), request.body, {
+    addressHash: holdAddressHash(addressKey, request.body.store_id, request), ...caps,
+  }));
 
   app.post('/:holdId/confirm', {
     config: { auth: auth.customerWrite(), onlineCors: true },

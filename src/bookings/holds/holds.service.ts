@@ -6,6 +6,7 @@
 import type { CustomerContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { confirmForCustomer, holdForCustomer, releaseForCustomer } from '../booking-authority.ts';
+import { withRetryAfter, type HoldGuard } from './hold-caps.ts';
 import type { ConfirmBody, ConfirmResponse, HoldBody, HoldResponse, ReleaseResponse } from './holds.schemas.ts';
 
 const contended = () => new AppError('SLOT_UNAVAILABLE', 'The slot is contended; search again');
@@ -22,12 +23,22 @@ export function slotAsked(body: Omit<HoldBody, 'store_id'>) {
   };
 }
 
-export async function createHold(ctx: CustomerContext, body: HoldBody): Promise<HoldResponse> {
-  return holdForCustomer<HoldResponse>(ctx, {
-    store_id: body.store_id,
-    ...slotAsked(body),
-    customer_id: ctx.actor.customerId,
-  }, { exhausted: contended });
+/** guard: the client's address as holds keep it (per store) and the caps (hold-caps.ts). */
+export async function createHold(ctx: CustomerContext, body: HoldBody, guard: HoldGuard): Promise<HoldResponse> {
+  const customerId = ctx.actor.customerId;
+  try {
+    return await holdForCustomer<HoldResponse>(ctx, {
+      store_id: body.store_id,
+      ...slotAsked(body),
+      customer_id: customerId,
+      // The same caps as the booking page's door (issue 41): a customer token is no way round them.
+      client_address_hash: guard.addressHash,
+      address_cap: guard.perAddress,
+      customer_cap: guard.perCustomer,
+    }, { exhausted: contended });
+  } catch (err) {
+    return withRetryAfter(err, ctx.db, body.store_id, { addressHash: guard.addressHash, customerId }, ctx.clock.now());
+  }
 }
 
 export async function confirmHold(ctx: CustomerContext, holdId: string, body: ConfirmBody): Promise<ConfirmResponse> {

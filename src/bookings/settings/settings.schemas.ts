@@ -24,6 +24,11 @@ export const SettingsFields = {
   })),
   booking_page_enabled: Type.Boolean({ description: 'the booking page answers at /book/{slug}; needs a slug; default false' }),
   calendar_feed_contacts: Type.Boolean({ description: 'staff calendar feeds show customers\' names, emails and phones; default false (service and "Booked" only)' }),
+  // The shop's details on its booking page (issue 41); blank is null. Bounds: shop-details.ts and migration 205.
+  address: Nullable(Type.String({ maxLength: 300, description: 'the shop\'s postal address, lines separated by line breaks; shown on the booking page with a map link; default null' })),
+  phone: Nullable(Type.String({ maxLength: 40, description: 'a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null' })),
+  website: Nullable(Type.String({ maxLength: 300, description: 'the shop\'s own website, https only; default null' })),
+  about: Nullable(Type.String({ maxLength: 600, description: 'a short text about the shop for its booking page; default null' })),
 };
 export const SETTING_NAMES = Object.keys(SettingsFields) as Array<keyof typeof SettingsFields>;
 

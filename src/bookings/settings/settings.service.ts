@@ -4,6 +4,7 @@ import { audit } from '../../platform/audit.ts';
 import { notFound } from '../../platform/errors/app-error.ts';
 import { normaliseOrigins } from './origins.ts';
 import { asSlugRefusal } from './booking-page-slug.ts';
+import { normaliseShopDetails } from './shop-details.ts';
 import * as repo from './settings.repository.ts';
 import { SETTING_NAMES, type PatchSettingsBody, type SettingsResponse } from './settings.schemas.ts';
 
@@ -16,6 +17,7 @@ export async function getSettings(ctx: MerchantContext): Promise<SettingsRespons
 export async function patchSettings(ctx: MerchantContext, body: PatchSettingsBody): Promise<SettingsResponse> {
   const { store_id: _ignored, ...fields } = body as Record<string, unknown>;
   if (Array.isArray(fields.cors_origins)) fields.cors_origins = normaliseOrigins(fields.cors_origins as string[]);
+  normaliseShopDetails(fields);
   return inTransaction(ctx, async (tx) => {
     const settings = await repo.updateSettings(tx, ctx.actor.storeId, fields, ctx.clock.now()).catch(asSlugRefusal);
     if (!settings) throw notFound('Store');

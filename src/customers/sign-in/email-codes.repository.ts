@@ -1,5 +1,6 @@
-// SQL of the email sign-in codes (table email_codes, migration 130): one live code per store and
-// email, kept only as keyed hashes; and the customer found by a verified email, or created.
+// SQL of the sign-in codes (table email_codes, migration 130): one live code per store and email (or
+// phone: the email_hash column holds the keyed hash of either), kept only as keyed hashes; and the
+// customer found by a verified email or phone, or created.
 import type { Queryable } from '../../platform/db/port.ts';
 
 export interface CodeRow {
@@ -49,7 +50,7 @@ export async function dropExpired(q: Queryable, now: string): Promise<void> {
 export interface SignedInCustomer {
   id: string;
   name: string | null;
-  email: string;
+  email: string | null;
   erased_at: string | null;
   created: boolean;
 }
@@ -71,5 +72,25 @@ export async function findOrCreateCustomer(
   );
   if (inserted.rows[0]) return inserted.rows[0];
   const found = await q.query<SignedInCustomer>('SELECT id, name, email, erased_at, false AS created FROM customers WHERE email = $1', [email]);
+  return found.rows[0];
+}
+
+/**
+ * The customer with this (verified) UK mobile, or a new one with the name and email typed on the
+ * page; as by email, unverified input never changes an existing customer, and an email already
+ * another customer's is not taken for the new one.
+ */
+export async function findOrCreateCustomerByPhone(
+  q: Queryable, phone: string, fresh: { name: string | null; email: string | null }, now: string,
+): Promise<SignedInCustomer> {
+  const inserted = await q.query<SignedInCustomer>(
+    `INSERT INTO customers (name, phone, email, created_at, updated_at)
+     SELECT $2, $1, CASE WHEN EXISTS (SELECT 1 FROM customers e WHERE e.email = $3) THEN NULL ELSE $3 END, $4, $4
+     ON CONFLICT (phone) WHERE phone IS NOT NULL DO NOTHING
+     RETURNING id, name, email, erased_at, true AS created`,
+    [phone, fresh.name, fresh.email, now],
+  );
+  if (inserted.rows[0]) return inserted.rows[0];
+  const found = await q.query<SignedInCustomer>('SELECT id, name, email, erased_at, false AS created FROM customers WHERE phone = $1', [phone]);
   return found.rows[0];
 }

@@ -20,6 +20,7 @@ export const ERRORS = {
   INVALID_HOURS: { status: 400, description: 'Working hours are malformed: an interval does not close after it opens, intervals overlap, or a date repeats; the message names where.' },
   INVALID_ORIGIN: { status: 400, description: 'A CORS origin is not scheme://host[:port] (no path, no wildcard).' },
   BOOKING_PAGE_SLUG_REQUIRED: { status: 400, description: 'The booking page cannot be enabled without a booking_page_slug.' },
+  BOOKING_PAGE_SLUG_RESERVED: { status: 400, description: 'That booking_page_slug is a word the booking page\'s own routes use (assets, embed, manage, ...).' },
   CHALLENGE_FAILED: { status: 400, description: 'The booking page\'s proof-of-work (ALTCHA) payload is missing, wrong, expired or already used; solve a new challenge.' },
   REQUEST_REFUSED: { status: 400, description: 'The booking page refused the request (a field only automated clients fill in was filled).' },
   CODE_INVALID: { status: 400, description: 'The email sign-in code is wrong; the message says how many tries are left.' },
@@ -34,6 +35,7 @@ export const ERRORS = {
   WEAK_PASSWORD: { status: 400, description: 'The password breaks the rules: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one; the message says which.' },
   INVITATION_INVALID: { status: 400, description: 'The invitation or setup link is unknown, expired, already used or replaced by a newer one; ask for a new one.' },
   PASSKEY_INVALID: { status: 400, description: 'Adding a passkey failed: the registration was not started here, expired (5 minutes) or was already used, the response does not verify, or the passkey is already registered; nothing changed.' },
+  INVALID_SHOP_DETAILS: { status: 400, description: 'A shop detail is malformed: an address or about text too long, a phone that is not a UK number, a website not on https; the message names the field.' },
 
   // Identity and permission
   UNAUTHENTICATED: { status: 401, description: 'The bearer token is missing, malformed, badly signed or expired.' },
@@ -115,6 +117,7 @@ export const ERRORS = {
   NO_OFFER: { status: 409, description: 'The class booking has no offered seat to accept.' },
   CAPACITY_BELOW_BOOKED: { status: 409, description: 'A capacity below the seats already booked and offered in an occurrence it applies to.' },
   CLASS_SCHEDULED: { status: 409, description: 'The unit teaches a class in that time (time-off cannot cover it).' },
+  SIGN_IN_UNAVAILABLE: { status: 503, description: 'This deployment has no way to send a sign-in code by that channel (production without SMTP_URL or an SMS provider); the booking page says so with page.sign_in.' },
 } as const satisfies Record<string, { status: number; description: string }>;
 
 export type ErrorCode = keyof typeof ERRORS;

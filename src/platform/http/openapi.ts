@@ -30,6 +30,7 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
   { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
   { name: 'Staff', description: 'The shop\'s own people: sign-in (password, passkey, OIDC), sessions, invitations, roles and store API keys. A session is the cookie bbo_session; an API key is sent as Authorization: Bearer bbo_live_....' },
+  { name: 'Development', description: 'Development only, absent when NODE_ENV=production: the development mailbox (messages and sign-in codes kept instead of sent).' },
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 

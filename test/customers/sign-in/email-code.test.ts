@@ -39,22 +39,23 @@ test('a code: 6 digits over real SMTP, kept only as a hash, works once; the toke
   assert.ok((await rowsOf(w))[0].used_at, 'the code is marked used');
 });
 
-test('5 wrong codes kill the code: the right one is then refused too', async () => {
+test('5 wrong codes kill the code: the right one is then refused too, with the answer a wrong code gets', async () => {
   const w = await pageShop();
   await sendCode(w, 'wrong@example.com');
   const code = await codeFor(w, 'wrong@example.com');
   const wrong = code === '000000' ? '111111' : '000000';
-  for (let i = 1; i <= 4; i++) {
+  const answers: string[] = [];
+  for (let i = 1; i <= 5; i++) {
     const res = await call(w.t.app, 'POST', VERIFY, { body: { email: 'wrong@example.com', code: wrong } });
     assert.equal(res.status, 400);
-    assert.equal(errorCode(res), 'CODE_INVALID');
-    assert.match(res.body.error.message, new RegExp(`${5 - i} tr`));
+    answers.push(JSON.stringify({ ...res.body.error, requestId: undefined }));
   }
-  const fifth = await call(w.t.app, 'POST', VERIFY, { body: { email: 'wrong@example.com', code: wrong } });
-  assert.equal(errorCode(fifth), 'CODE_EXPIRED');
   const right = await call(w.t.app, 'POST', VERIFY, { body: { email: 'wrong@example.com', code } });
   assert.equal(right.status, 400);
-  assert.equal(errorCode(right), 'CODE_EXPIRED');
+  answers.push(JSON.stringify({ ...right.body.error, requestId: undefined }));
+  // Wrong, wrong again, and dead read alike: nothing counts down for a prober to watch.
+  assert.equal(new Set(answers).size, 1, answers.join('\n'));
+  assert.equal(errorCode(right), 'CODE_INVALID');
   assert.equal((await rowsOf(w))[0].attempts, 5);
   assert.equal((await w.t.db.query(`SELECT count(*)::int AS n FROM customers WHERE email = 'wrong@example.com'`)).rows[0].n, 0);
 });
