@@ -535,8 +535,16 @@ export interface paths {
     post: operations["sendBookingPageCode"];
   };
   "/api/v1/book/{slug}/email-code/verify": {
-    /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+    /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike */
     post: operations["verifyBookingPageCode"];
+  };
+  "/api/v1/book/{slug}/sms-code": {
+    /** Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code's limits, lifetime and single use */
+    post: operations["sendBookingPageSmsCode"];
+  };
+  "/api/v1/book/{slug}/sms-code/verify": {
+    /** Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer */
+    post: operations["verifyBookingPageSmsCode"];
   };
   "/api/v1/book/{slug}/holds/{holdId}/confirm": {
     /**
@@ -875,6 +883,20 @@ export interface paths {
      * @description When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.
      */
     get: operations["signInOptions"];
+  };
+  "/api/v1/notifications/delivery": {
+    /**
+     * How customer messages and booking page sign-in codes reach customers in this deployment
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["getMessageDelivery"];
+  };
+  "/api/v1/dev/mailbox": {
+    /**
+     * Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)
+     * @description Merchant token, scope merchant:read.
+     */
+    get: operations["listDevMailbox"];
   };
 }
 
@@ -6126,6 +6148,14 @@ export interface operations {
               booking_page_enabled: boolean;
               /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
               calendar_feed_contacts: boolean;
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
             };
           };
         };
@@ -6179,6 +6209,14 @@ export interface operations {
           booking_page_enabled?: boolean;
           /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
           calendar_feed_contacts?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -6216,6 +6254,14 @@ export interface operations {
               booking_page_enabled: boolean;
               /** @description staff calendar feeds show customers' names, emails and phones; default false (service and "Booked" only) */
               calendar_feed_contacts: boolean;
+              /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+              address: string | null;
+              /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+              phone: string | null;
+              /** @description the shop's own website, https only; default null */
+              website: string | null;
+              /** @description a short text about the shop for its booking page; default null */
+              about: string | null;
             };
           };
         };
@@ -6843,6 +6889,32 @@ export interface operations {
                   unit_id: string;
                   name: string;
                 }[];
+              shop: {
+                address: string | null;
+                /** @description E.164 (+44...), for tel: links */
+                phone: string | null;
+                /** @description the phone as people read it in the UK (0113 496 0000) */
+                phone_display: string | null;
+                /** @description https only */
+                website: string | null;
+                about: string | null;
+                /** @description an OpenStreetMap search for the address; null without one */
+                map_url: string | null;
+                /** @description the week, Monday first, open days only: from the earliest opening to the latest close among the staff bookable online */
+                opening_hours: {
+                    /** @description 0 = Sunday .. 6 = Saturday */
+                    weekday: number;
+                    /** @description HH:MM, store-local */
+                    open: string;
+                    /** @description HH:MM, store-local (24:00 = midnight) */
+                    close: string;
+                  }[];
+              };
+              /**
+               * @description how a sign-in code can reach the customer here; none: the page shows the shop's phone and address instead of the sign-in step
+               * @enum {string}
+               */
+              sign_in: "email" | "email_or_sms" | "sms" | "none";
             };
           };
         };
@@ -7158,7 +7230,7 @@ export interface operations {
       };
     };
   };
-  /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer */
+  /** Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike */
   verifyBookingPageCode: {
     parameters: {
       path: {
@@ -7194,6 +7266,109 @@ export interface operations {
               id: string;
               name: string | null;
               email: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code's limits, lifetime and single use */
+  sendBookingPageSmsCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description a UK mobile, in any spelling */
+          phone: string;
+          /** @description the ALTCHA widget's base64 payload for a challenge from getBookingPageChallenge */
+          altcha: string;
+          /** @description leave empty (a field people never see) */
+          website?: string;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            sent: true;
+            expires_in_s: number;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /** Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer */
+  verifyBookingPageSmsCode: {
+    parameters: {
+      path: {
+        slug: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          /** @description the UK mobile the code was texted to */
+          phone: string;
+          code: string;
+          /** @description used only when the customer is new */
+          name?: string | null;
+          /**
+           * Format: email
+           * @description used only when the customer is new
+           */
+          email?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @description a customer token of this store; send as Authorization: Bearer */
+            token: string;
+            expires_in_s: number;
+            customer: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              name: string | null;
+              email: string | null;
+              /** @description E.164 */
+              phone: string;
             };
           };
         };
@@ -10573,6 +10748,114 @@ export interface operations {
             passkey: boolean;
             /** @description The shop's identity provider (GET /api/v1/auth/oidc/start): OIDC_ISSUER is set. */
             oidc: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * How customer messages and booking page sign-in codes reach customers in this deployment
+   * @description Merchant token, scope merchant:read.
+   */
+  getMessageDelivery: {
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /**
+             * @description smtp: sent (SMTP_URL); dev_mailbox: kept in the development mailbox (no SMTP_URL, not production); none: no way to send (production without SMTP_URL)
+             * @enum {string}
+             */
+            email: "smtp" | "dev_mailbox" | "none";
+            /**
+             * @description provider: texts are sent (SMS_*); none: no SMS provider
+             * @enum {string}
+             */
+            sms: "provider" | "none";
+            /**
+             * @description how the booking page can send a sign-in code; none: online booking cannot confirm
+             * @enum {string}
+             */
+            sign_in: "email" | "email_or_sms" | "sms" | "none";
+            /** @description true when the development mailbox (listDevMailbox) holds what would have been sent */
+            dev_mailbox: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)
+   * @description Merchant token, scope merchant:read.
+   */
+  listDevMailbox: {
+    parameters: {
+      query?: {
+        limit?: number;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            /** @enum {boolean} */
+            development_only: true;
+            /** @description newest first */
+            messages: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                /**
+                 * @description a booking page sign-in code, or a customer message held for want of a channel
+                 * @enum {string}
+                 */
+                source: "sign_in_code" | "message";
+                /** @description sign_in_code, or the message kind (confirmation, reminder, ...) */
+                kind: string;
+                /** @enum {string} */
+                channel: "email" | "sms";
+                to: string;
+                subject: string;
+                text: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                created_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                expires_at: string | null;
+              })[];
           };
         };
       };

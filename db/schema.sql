@@ -322,6 +322,19 @@ CREATE TABLE public.customers (
 );
 ALTER TABLE ONLY public.customers ALTER COLUMN email SET STATISTICS 1000;
 
+-- table: dev_mailbox
+CREATE TABLE public.dev_mailbox (
+    id uuid DEFAULT gen_random_uuid() NOT NULL,
+    store_id uuid NOT NULL,
+    channel text NOT NULL,
+    to_address text NOT NULL,
+    subject text NOT NULL,
+    body_text text NOT NULL,
+    expires_at timestamp with time zone NOT NULL,
+    created_at timestamp with time zone NOT NULL,
+    CONSTRAINT dev_mailbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text])))
+);
+
 -- table: email_codes
 CREATE TABLE public.email_codes (
     store_id uuid NOT NULL,
@@ -838,10 +851,17 @@ CREATE TABLE public.stores (
     cors_origins text[] DEFAULT '{}'::text[] NOT NULL,
     booking_page_slug text,
     booking_page_enabled boolean DEFAULT false NOT NULL,
+    address text,
+    phone text,
+    website text,
+    about text,
     calendar_feed_contacts boolean DEFAULT false NOT NULL,
+    CONSTRAINT stores_about_check CHECK (((length(about) >= 1) AND (length(about) <= 600))),
+    CONSTRAINT stores_address_check CHECK (((length(address) >= 1) AND (length(address) <= 300))),
     CONSTRAINT stores_booking_horizon_days_check CHECK (((booking_horizon_days >= 1) AND (booking_horizon_days <= 365))),
     CONSTRAINT stores_booking_page_needs_slug CHECK (((NOT booking_page_enabled) OR (booking_page_slug IS NOT NULL))),
     CONSTRAINT stores_booking_page_slug_check CHECK ((booking_page_slug ~ '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$'::text)),
+    CONSTRAINT stores_booking_page_slug_reserved CHECK (((booking_page_slug IS NULL) OR (booking_page_slug <> ALL (ARRAY['admin'::text, 'api'::text, 'assets'::text, 'book'::text, 'console'::text, 'docs'::text, 'embed'::text, 'embed-js'::text, 'favicon'::text, 'health'::text, 'manage'::text, 'static'::text])))),
     CONSTRAINT stores_called_hold_minutes_check CHECK (((called_hold_minutes >= 0) AND (called_hold_minutes <= 1440))),
     CONSTRAINT stores_cancellation_window_min_check CHECK (((cancellation_window_min >= 0) AND (cancellation_window_min <= 525600))),
     CONSTRAINT stores_currency_check CHECK ((currency ~ '^[A-Z]{3}$'::text)),
@@ -850,9 +870,11 @@ CREATE TABLE public.stores (
     CONSTRAINT stores_last_seating_offset_min_check CHECK (((last_seating_offset_min >= 0) AND (last_seating_offset_min <= 1440))),
     CONSTRAINT stores_min_notice_min_check CHECK (((min_notice_min >= 0) AND (min_notice_min <= 43200))),
     CONSTRAINT stores_name_check CHECK (((length(name) >= 1) AND (length(name) <= 200))),
+    CONSTRAINT stores_phone_check CHECK ((phone ~ '^\+44[1-9][0-9]{8,10}$'::text)),
     CONSTRAINT stores_reminder_lead_hours_check CHECK (((reminder_lead_hours >= 1) AND (reminder_lead_hours <= 168))),
     CONSTRAINT stores_slot_step_min_check CHECK (((slot_step_min >= 5) AND (slot_step_min <= 240))),
-    CONSTRAINT stores_walkin_mode_check CHECK ((walkin_mode = ANY (ARRAY['appointments_only'::text, 'walk_ins_only'::text, 'mixed'::text])))
+    CONSTRAINT stores_walkin_mode_check CHECK ((walkin_mode = ANY (ARRAY['appointments_only'::text, 'walk_ins_only'::text, 'mixed'::text]))),
+    CONSTRAINT stores_website_check CHECK (((length(website) <= 300) AND (website ~ '^https://'::text)))
 );
 
 -- table: time_off
@@ -1061,6 +1083,10 @@ ALTER TABLE ONLY public.customer_agreements
 -- constraint: customers customers_pkey
 ALTER TABLE ONLY public.customers
     ADD CONSTRAINT customers_pkey PRIMARY KEY (id);
+
+-- constraint: dev_mailbox dev_mailbox_pkey
+ALTER TABLE ONLY public.dev_mailbox
+    ADD CONSTRAINT dev_mailbox_pkey PRIMARY KEY (id);
 
 -- constraint: email_codes email_codes_pkey
 ALTER TABLE ONLY public.email_codes
@@ -1379,6 +1405,12 @@ CREATE UNIQUE INDEX customers_phone_key ON public.customers USING btree (phone) 
 -- index: customers_phone_trgm
 CREATE INDEX customers_phone_trgm ON public.customers USING gin (phone public.gin_trgm_ops);
 
+-- index: dev_mailbox_expiry
+CREATE INDEX dev_mailbox_expiry ON public.dev_mailbox USING btree (expires_at);
+
+-- index: dev_mailbox_store
+CREATE INDEX dev_mailbox_store ON public.dev_mailbox USING btree (store_id, created_at DESC);
+
 -- index: email_codes_expiry
 CREATE INDEX email_codes_expiry ON public.email_codes USING btree (expires_at);
 
@@ -1688,6 +1720,10 @@ ALTER TABLE ONLY public.customer_agreements
 -- fk constraint: customer_agreements customer_agreements_store_id_fkey
 ALTER TABLE ONLY public.customer_agreements
     ADD CONSTRAINT customer_agreements_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id);
+
+-- fk constraint: dev_mailbox dev_mailbox_store_id_fkey
+ALTER TABLE ONLY public.dev_mailbox
+    ADD CONSTRAINT dev_mailbox_store_id_fkey FOREIGN KEY (store_id) REFERENCES public.stores(id) ON DELETE CASCADE;
 
 -- fk constraint: email_codes email_codes_store_id_fkey
 ALTER TABLE ONLY public.email_codes
