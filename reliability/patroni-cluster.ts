@@ -32,14 +32,8 @@ export const other = (n: NodeName): NodeName => (n === 'node1' ? 'node2' : 'node
 export const nodeUrl = (n: NodeName, database = 'postgres') => `postgres://postgres@127.0.0.1:${NODES[n].pgPort}/${database}`;
 
 const pidFile = (what: string) => path.join(BASE, `${what}.pid`);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// Signal 0 only asks whether the process exists.
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 const readPid = (file: string): number | null => {
   try {
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
