@@ -132,6 +132,7 @@ export function patient<T extends Queryable>(db: T, patienceMs = 60_000): Querya
 /** `SELECT 1` through a URL, in a fresh connection, bounded. */
 export async function answers(url: string, sql = 'SELECT 1'): Promise<any[] | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000, query_timeout: 2_000 });
+  client.on('error', () => {}); // a session HAProxy cuts must not end the process
   try {
     await client.connect();
     return (await client.query(sql)).rows;
