@@ -17,6 +17,7 @@ export function urlFor(serverUrl: string, database: string): string {
 
 export async function adminQuery(serverUrl: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
+  client.on('error', () => {}); // a cut session fails the query; unheard, its 'error' event would end the process
   await client.connect();
   try {
     await client.query(sql);
@@ -65,6 +66,7 @@ export async function dropAll(): Promise<void> {
 /** Databases left by an earlier run that was killed (same prefix, any pid). */
 export async function dropStale(serverUrl: string): Promise<void> {
   const client = new pg.Client({ connectionString: serverUrl });
+  client.on('error', () => {}); // a cut session fails the query; unheard, its 'error' event would end the process
   await client.connect();
   try {
     const res = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bbo\\_rel\\_%'");

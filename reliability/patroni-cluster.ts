@@ -32,14 +32,8 @@ export const other = (n: NodeName): NodeName => (n === 'node1' ? 'node2' : 'node
 export const nodeUrl = (n: NodeName, database = 'postgres') => `postgres://postgres@127.0.0.1:${NODES[n].pgPort}/${database}`;
 
 const pidFile = (what: string) => path.join(BASE, `${what}.pid`);
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-};
+// Signal 0 only asks whether the process exists.
+const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
 const readPid = (file: string): number | null => {
   try {
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
@@ -138,6 +132,7 @@ export function patient<T extends Queryable>(db: T, patienceMs = 60_000): Querya
 /** `SELECT 1` through a URL, in a fresh connection, bounded. */
 export async function answers(url: string, sql = 'SELECT 1'): Promise<any[] | null> {
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 1_000, query_timeout: 2_000 });
+  client.on('error', () => {}); // a session HAProxy cuts must not end the process
   try {
     await client.connect();
     return (await client.query(sql)).rows;
