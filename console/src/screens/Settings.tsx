@@ -97,6 +97,7 @@ export function Settings() {
           <fieldset>
             <legend>Shop details on the booking page</legend>
             {DETAILS.map(([k, label, lines, max]) => (
+              // biome-ignore lint/a11y/noLabelWithoutControl: the control is the textarea or input chosen just below
               <label key={k}>{label}
                 {lines > 1
                   ? <textarea rows={lines} maxLength={max} value={form[k]} onInput={(e) => setForm({ ...form, [k]: e.currentTarget.value })} name={k} />

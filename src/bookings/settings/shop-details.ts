@@ -12,6 +12,7 @@ const UK_PLAN_REGIONS = new Set(['GB', 'GG', 'JE', 'IM']);
 // Landlines, mobiles and 03 numbers (charged as landlines); not premium rate, pagers or personal numbers.
 const SHOP_PHONE_TYPES = new Set(['FIXED_LINE', 'MOBILE', 'FIXED_LINE_OR_MOBILE', 'UAN']);
 // Control characters other than the line break an address may use between its lines.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is this pattern's purpose
 const CONTROL = /[\u0000-\u0009\u000b-\u001f\u007f]/;
 
 const refuse = (field: Detail, why: string) => new AppError('INVALID_SHOP_DETAILS', `${field}: ${why}`);
@@ -19,7 +20,7 @@ const refuse = (field: Detail, why: string) => new AppError('INVALID_SHOP_DETAIL
 /** The E.164 form of a UK landline or mobile number, or null when the input is not one. */
 export function ukShopPhoneE164(input: string): string | null {
   const parsed = parsePhoneNumberFromString(input.trim(), { defaultCountry: 'GB', extract: false });
-  if (!parsed || parsed.countryCallingCode !== '44' || parsed.ext) return null;
+  if (parsed?.countryCallingCode !== '44' || parsed.ext) return null;
   if (!parsed.country || !UK_PLAN_REGIONS.has(parsed.country)) return null;
   if (!parsed.isValid() || !SHOP_PHONE_TYPES.has(parsed.getType() ?? '')) return null;
   return parsed.number;
