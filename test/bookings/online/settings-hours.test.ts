@@ -59,6 +59,7 @@ test('settings: defaults, a PATCH of some fields, bounds and origins checked; th
       store_id: s.id, timezone: 'Europe/London', slot_step_min: 15, min_notice_min: 60, booking_horizon_days: 90, hold_minutes: 10,
       deposit_due_minutes: 30, reminder_lead_hours: 24, cancellation_window_min: 0, cors_origins: [],
       booking_page_slug: null, booking_page_enabled: false, calendar_feed_contacts: false,
+      address: null, phone: null, website: null, about: null,
     },
   });
   const patched = await call(t.app, 'PATCH', SETTINGS, {
