@@ -17,6 +17,7 @@ import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerBodyDeadline, serverTimeouts } from './platform/http/body-deadline.ts';
 import { registerCompression } from './booking-page/compression.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { webhooksDocument } from './events/event-payloads.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
@@ -184,7 +185,7 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   await registerCompression(app);
-  await registerOpenApi(app);
+  await registerOpenApi(app, webhooksDocument());
   addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));
   await app.register(featureRoutes);
