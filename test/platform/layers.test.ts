@@ -22,7 +22,7 @@ export const LAYERS: readonly (readonly string[])[] = [
   ['classes', 'imports', 'reports', 'booking-page', 'admin'],
   ['routes'],
   ['app', 'worker'],
-  ['server'],
+  ['server', 'tracing-preload'],
 ];
 
 /** Same-level imports that are declared, as "from -> to" between folders. */
@@ -41,10 +41,6 @@ const KNOWN_UP_ARROWS = new Set<string>([
   'src/events/event-payloads.ts -> src/customers/blocks/blocks.schemas.ts',
   'src/events/event-payloads.ts -> src/notifications/preferences.schemas.ts',
   'src/events/event-payloads.ts -> src/webhooks/webhooks.schemas.ts',
-  'src/platform/auth/tokens.ts -> src/config.ts',
-  'src/platform/db/open.ts -> src/config.ts',
-  'src/platform/db/read-routing.open.ts -> src/config.ts',
-  'src/platform/tracing/preload.ts -> src/config.ts',
 ]);
 
 /** The layer unit of a src/ file: "config" for a feature's config file, else its folder or its own name. */
