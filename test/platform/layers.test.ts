@@ -28,21 +28,6 @@ export const LAYERS: readonly (readonly string[])[] = [
 /** Same-level imports that are declared, as "from -> to" between folders. */
 const SAME_LEVEL = new Set<string>([]);
 
-/**
- * Up-arrows not yet removed (issue 42), file -> file. Each is a debt: the test fails on any arrow not
- * listed here, and on a listed one that is gone (so the list only shrinks).
- */
-const KNOWN_UP_ARROWS = new Set<string>([
-  'src/events/event-payloads.ts -> src/bookings/appointments/appointments.schemas.ts',
-  'src/events/event-payloads.ts -> src/bookings/queue/queue.schemas.ts',
-  'src/events/event-payloads.ts -> src/bookings/service-periods/service-periods.schemas.ts',
-  'src/events/event-payloads.ts -> src/bookings/services/services.schemas.ts',
-  'src/events/event-payloads.ts -> src/classes/class-bookings.schemas.ts',
-  'src/events/event-payloads.ts -> src/customers/blocks/blocks.schemas.ts',
-  'src/events/event-payloads.ts -> src/notifications/preferences.schemas.ts',
-  'src/events/event-payloads.ts -> src/webhooks/webhooks.schemas.ts',
-]);
-
 /** The layer unit of a src/ file: "config" for a feature's config file, else its folder or its own name. */
 export function unitOf(file: string): string {
   if (file === 'src/config.ts' || (file.endsWith('.config.ts') && !file.startsWith('src/platform/'))) return 'config';
@@ -77,11 +62,7 @@ test('no src/ file imports a layer above its own', () => {
   const files = fs.globSync('src/**/*.ts', { cwd: root }).map((f) => f.split(path.sep).join('/'));
   assert.ok(files.length > 100);
   const arrows = upArrows(importGraph(files, (f) => fs.readFileSync(path.join(root, f), 'utf8')));
-  const fresh = arrows.filter((a) => !KNOWN_UP_ARROWS.has(a));
-  const gone = [...KNOWN_UP_ARROWS].filter((a) => !arrows.includes(a));
-  if (arrows.length) console.log(`up-arrows (${arrows.length}):\n  ${arrows.join('\n  ')}`);
-  assert.deepEqual(fresh, [], `new up-arrows:\n  ${fresh.join('\n  ')}`);
-  assert.deepEqual(gone, [], 'arrows fixed: remove them from KNOWN_UP_ARROWS');
+  assert.deepEqual(arrows, [], `up-arrows (${arrows.length}):\n  ${arrows.join('\n  ')}`);
 });
 
 test('the check sees an up-arrow, a sideways arrow and a type-only one, and passes a config parser', () => {
