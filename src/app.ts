@@ -17,6 +17,12 @@ import { registerRateLimits } from './platform/http/rate-limit.ts';
 import { registerBodyDeadline, serverTimeouts } from './platform/http/body-deadline.ts';
 import { registerCompression } from './booking-page/compression.ts';
 import { registerOpenApi } from './platform/http/openapi.ts';
+import { webhooksDocument } from './events/event-payloads.ts';
+import { BOOKING_EVENT_DATA } from './bookings/bookings.events.ts';
+import { CUSTOMER_EVENT_DATA } from './customers/customers.events.ts';
+import { NOTIFICATION_EVENT_DATA } from './notifications/notifications.events.ts';
+import { WEBHOOK_EVENT_DATA } from './webhooks/webhooks.events.ts';
+import { CLASS_EVENT_DATA } from './classes/classes.events.ts';
 import { registerSecurityHeaders } from './platform/http/security-headers.ts';
 import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
@@ -184,7 +190,9 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }
 
   await registerCompression(app);
-  await registerOpenApi(app);
+  // Each feature's event payload schemas, in one OpenAPI `webhooks` map (events/event-payloads.ts).
+  const eventData = { ...BOOKING_EVENT_DATA, ...CUSTOMER_EVENT_DATA, ...NOTIFICATION_EVENT_DATA, ...WEBHOOK_EVENT_DATA, ...CLASS_EVENT_DATA };
+  await registerOpenApi(app, webhooksDocument(eventData));
   addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));
   await app.register(featureRoutes);

@@ -11,7 +11,7 @@ import { lockUnits, placeRawHold } from '../bookings/booking-authority.ts';
 import { normaliseOrigins } from '../bookings/settings/origins.ts';
 import { asSlugRefusal } from '../bookings/settings/booking-page-slug.ts';
 import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
-import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
+import { ukMobileE164 } from '../platform/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
 import type { CreateCustomerBody, CreateHoldBody, CreateStoreBody, TokenBody, UpdateStoreBody } from './admin.schemas.ts';
 

@@ -10,7 +10,7 @@ import { confirmForPage, holdForPage, releaseForPage } from '../bookings/booking
 import { searchAvailability } from '../bookings/availability/availability.service.ts';
 import { slotAsked } from '../bookings/holds/holds.service.ts';
 import { holdAddressHash, withRetryAfter } from '../bookings/holds/hold-caps.ts';
-import { keyedHash } from './page-keys.ts';
+import { keyedHash } from '../platform/auth/page-keys.ts';
 import type { PageDeps } from './page-deps.ts';
 import * as repo from './booking-page.repository.ts';
 import { shopWindow } from './shop-window.repository.ts';

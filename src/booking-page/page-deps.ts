@@ -8,7 +8,7 @@ import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/port.ts';
 import type { TokenService } from '../platform/auth/tokens.ts';
 import { challenges, type Challenges } from './challenge.ts';
-import { derivedKey } from './page-keys.ts';
+import { derivedKey } from '../platform/auth/page-keys.ts';
 import { pageTokens, type PageTokens } from './page-tokens.ts';
 import { memoryBudget, redisBudget, type Budget } from '../customers/sign-in/send-limits.ts';
 import { codeMailer } from '../customers/sign-in/code-mail.ts';

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../platform/clock.ts';
 import { AppError } from '../platform/errors/app-error.ts';
-import { derivedKey } from './page-keys.ts';
+import { derivedKey } from '../platform/auth/page-keys.ts';
 
 const ISSUER = 'bookings-back-office';
 const SESSION_AUDIENCE = 'bbo:booking-page-session';

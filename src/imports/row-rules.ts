@@ -1,7 +1,7 @@
 // The checks a row's person fields pass, shared by both imports, with the rules the customer edit
 // uses (docs/decisions/customers.md): names at most 80 characters, emails lower-cased with one @ and
 // a dotted domain, mobiles UK (libphonenumber) stored as E.164.
-import { ukMobileE164 } from '../customers/profile/uk-mobile.ts';
+import { ukMobileE164 } from '../platform/uk-mobile.ts';
 import type { Report } from './import-run.ts';
 
 const EMAIL = /^[^@\s]+@[^@\s]+\.[^@\s.]+$/;

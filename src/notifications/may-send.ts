@@ -2,7 +2,7 @@
 // customer C a message of category K on channel X? It combines the customer's own toggles for the
 // store with the store's block record. Callers outside this folder use only this module.
 import type { Queryable } from '../platform/db/port.ts';
-import { CHANNELS, type Channel } from '../customers/blocks/blocks.schemas.ts';
+import { CHANNELS, type Channel } from './channels/channels.ts';
 import { loadSendStates } from './preferences.repository.ts';
 import { DEFAULT_TOGGLES, TOGGLE_NAMES, type Toggle, type Toggles } from './preferences.schemas.ts';
 

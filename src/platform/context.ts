@@ -9,7 +9,7 @@ import type { Database, Tx } from './db/port.ts';
 import { isRetryable } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
 import { collectAudit, dropAudit, takeAudit } from './audit.ts';
-import { collectEvents, dropEvents, takeEvents } from '../events/outbox.ts';
+import { collectEvents, dropEvents, takeEvents } from './outbox.ts';
 import { writeCollected } from './flush.ts';
 import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from './idempotency.ts';
 

@@ -16,7 +16,7 @@
 import type { RequestContext } from './context.ts';
 import { retryTransient, type TransactionOptions } from './context.ts';
 import { auditActor } from './audit.ts';
-import { eventsDisabledForBench } from '../events/outbox.ts';
+import { eventsDisabledForBench } from './outbox.ts';
 import { refusalOf } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
 import { ERRORS, type ErrorCode } from './errors/error-codes.ts';

@@ -48,7 +48,7 @@ for (const dist of ['booking-page/dist/index.html', 'console/dist/index.html']) 
 
 /** `npm start` as package.json runs it; resolves once it listens, with everything it printed so far. */
 function start(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; listening: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', './src/platform/tracing/preload.ts', '--max-semi-space-size=8', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, ['--import', './src/tracing-preload.ts', '--max-semi-space-size=8', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let out = '';
   child.stdout!.on('data', (c) => { out += c; });
   child.stderr!.on('data', (c) => { out += c; });

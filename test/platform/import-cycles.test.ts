@@ -4,26 +4,9 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fs from 'node:fs';
 import path from 'node:path';
+import { importGraph } from './import-graph.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
-
-/** Each src/ file and the src/ files it imports (static, re-exports and dynamic import()). */
-export function importGraph(files: string[], read: (file: string) => string): Map<string, string[]> {
-  const graph = new Map<string, string[]>();
-  for (const file of files) {
-    const text = read(file);
-    const specifiers = [
-      ...text.matchAll(/^\s*(?:import|export)\s[^;'"]*?from\s+['"]([^'"]+)['"]/gm),
-      ...text.matchAll(/^\s*import\s+['"]([^'"]+)['"]/gm),
-      ...text.matchAll(/\bimport\(\s*['"]([^'"]+)['"]\s*\)/g),
-    ].map((m) => m[1]);
-    graph.set(
-      file,
-      specifiers.filter((s) => s.startsWith('.')).map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s))),
-    );
-  }
-  return graph;
-}
 
 /** The cycles of a graph, each as its files (strongly connected components of two or more, or a self-import). */
 export function cycles(graph: Map<string, string[]>): string[][] {

@@ -6,7 +6,7 @@ import type { MerchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { bookForMerchant, moveForMerchant, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
-import { guestPhone } from '../../customers/profile/uk-mobile.ts';
+import { guestPhone } from '../../platform/uk-mobile.ts';
 import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
 
 /** Deadlocks that outlast the retries are reported as the conflict they are, never as a 500. */

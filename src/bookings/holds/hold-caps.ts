@@ -9,7 +9,7 @@
 import type { FastifyRequest } from 'fastify';
 import type { Queryable } from '../../platform/db/port.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
-import { derivedKey, keyedHash } from '../../booking-page/page-keys.ts';
+import { derivedKey, keyedHash } from '../../platform/auth/page-keys.ts';
 
 /** What a door passes to the hold function: the address as holds keep it, and the caps (config.holdCaps). */
 export interface HoldGuard {

@@ -11,7 +11,7 @@ import * as repo from './queue.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
 import { assertPartyFits } from '../services/party-size.ts';
-import { guestPhone } from '../../customers/profile/uk-mobile.ts';
+import { guestPhone } from '../../platform/uk-mobile.ts';
 
 /** Hold after a call when the store has not set called_hold_minutes (docs/decisions/queue.md). */
 export const DEFAULT_CALLED_HOLD_MIN = 10;

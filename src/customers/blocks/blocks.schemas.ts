@@ -2,8 +2,7 @@
 import { Type, type Static } from 'typebox';
 import { NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
 
-export const CHANNELS = ['email', 'sms', 'drops_chat', 'app_message'] as const;
-export type Channel = (typeof CHANNELS)[number];
+export { CHANNELS, type Channel } from '../../notifications/channels/channels.ts';
 const ChannelSchema = Type.Union([Type.Literal('email'), Type.Literal('sms'), Type.Literal('drops_chat'), Type.Literal('app_message')]);
 
 export const BLOCK_REASON_MAX = 500;

@@ -6,7 +6,7 @@ import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import { lockStoreCustomer, updateIdentity, updateMerchantNote } from './profile.repository.ts';
 import { EDITABLE_FIELDS, type EditableField, type EditBody, type EditResponse } from './profile.schemas.ts';
-import { ukMobileE164 } from './uk-mobile.ts';
+import { ukMobileE164 } from '../../platform/uk-mobile.ts';
 
 export const NAME_MAX = 80;
 export const NOTE_MAX = 2000;

@@ -13,7 +13,7 @@ import { KIND_RULES, NOT_SENT } from './message-kinds.ts';
 import { renderMessage } from './render.ts';
 import { address, HOUR_MS, messageIdFor, reminderPlan, renderFields, type AppointmentContext, type Plan } from './message-plan.ts';
 import * as repo from './messages.repository.ts';
-import { ukMobileE164 } from '../../customers/profile/uk-mobile.ts';
+import { ukMobileE164 } from '../../platform/uk-mobile.ts';
 import { CLASS_PLANNED_TYPES, classMessagePlans } from './class-messages.ts';
 
 export { messageIdFor };

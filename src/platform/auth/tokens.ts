@@ -1,6 +1,5 @@
 // Bearer tokens: JWTs verified with jose, against the shared secret (HS256) or a JWKS URL.
 import { createRemoteJWKSet, decodeProtectedHeader, jwtVerify, SignJWT, type JWTPayload } from 'jose';
-import type { Config } from '../../config.ts';
 import type { CustomerActor, MerchantActor } from './actor.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -79,7 +78,15 @@ function verifiedCache() {
   };
 }
 
-export function createTokenService(config: Config): TokenService {
+/** The settings tokens need (a part of config.ts's Config, which is passed whole). */
+export interface TokenSettings {
+  readonly authSecret: string;
+  readonly authJwksUrl: string | null;
+  readonly authIssuer: string;
+  readonly authAudience: string;
+}
+
+export function createTokenService(config: TokenSettings): TokenService {
   const cache = verifiedCache();
   const secret = new TextEncoder().encode(config.authSecret);
   const jwks = config.authJwksUrl ? createRemoteJWKSet(new URL(config.authJwksUrl)) : null;

@@ -1,4 +1,3 @@
-import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
 import { openPg } from './pg.adapter.ts';
 import { embeddedUrl } from './embedded-postgres.adapter.ts';
@@ -12,7 +11,17 @@ export interface OpenOptions {
  * DATABASE_URL selects the PostgreSQL server; otherwise the embedded engine: real PostgreSQL in a
  * child process, its files under DATA_DIR/postgres (docs/decisions/embedded-engine.md).
  */
-export async function openDatabase(config: Config, onError?: (err: Error) => void, options: OpenOptions = {}): Promise<Database> {
+/** The settings opening the database needs (a part of config.ts's Config, which is passed whole). */
+export interface DatabaseSettings {
+  readonly databaseUrl: string | null;
+  readonly dbPoolSize: number;
+  readonly dbPreparedStatements: boolean;
+  readonly dataDir: string;
+  readonly logLevel: string;
+  readonly embeddedSettings: Readonly<Record<string, string>>;
+}
+
+export async function openDatabase(config: DatabaseSettings, onError?: (err: Error) => void, options: OpenOptions = {}): Promise<Database> {
   if (config.databaseUrl) {
     return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
   }

@@ -1,11 +1,11 @@
 // Opens the read replica named by DATABASE_READ_URL (null when none is): its own pool, the write
 // positions (in Redis too when REDIS_URL is set), and the router that polls it.
-import type { Config } from '../../config.ts';
 import type { Database } from './port.ts';
 import { openPg } from './pg.adapter.ts';
 import { openRedis } from '../redis.ts';
 import { ReadRouter } from './read-routing.ts';
 import { WritePositions } from './write-positions.ts';
+import type { ReadRoutingConfig } from './read-routing.config.ts';
 
 interface Log {
   info(obj: object, msg: string): void;
@@ -18,7 +18,15 @@ export interface OpenedReadRouter {
   close(): Promise<void>;
 }
 
-export async function openReadRouter(config: Config, primary: Database, log: Log): Promise<OpenedReadRouter | null> {
+/** The settings the read router needs (a part of config.ts's Config, which is passed whole). */
+export interface ReadRouterSettings {
+  readonly readRouting: ReadRoutingConfig;
+  readonly dbPoolSize: number;
+  readonly dbPreparedStatements: boolean;
+  readonly redisUrl: string | null;
+}
+
+export async function openReadRouter(config: ReadRouterSettings, primary: Database, log: Log): Promise<OpenedReadRouter | null> {
   const settings = config.readRouting;
   if (!settings.readUrl) return null;
   const replica = openPg({

@@ -5,7 +5,6 @@ import type { FastifyInstance } from 'fastify';
 import { ERRORS } from '../errors/error-codes.ts';
 import { ErrorEnvelope } from './schemas.ts';
 import { REPLAY_HEADER } from '../idempotency.ts';
-import { webhooksDocument } from '../../events/event-payloads.ts';
 
 const ERROR_REF = { $ref: 'ErrorEnvelope#' };
 
@@ -34,7 +33,11 @@ export const TAG_ORDER: Array<{ name: string; description: string }> = [
   { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
 ];
 
-export async function registerOpenApi(app: FastifyInstance) {
+/**
+ * webhooks: the OpenAPI `webhooks` map (every event type with its payload), assembled above the
+ * platform from the features' schemas (events/event-payloads.ts) and handed in by buildApp.
+ */
+export async function registerOpenApi(app: FastifyInstance, webhooks: Record<string, unknown>) {
   app.addSchema(ErrorEnvelope);
 
   // Every documented route answers errors in the envelope and states its security.
@@ -96,7 +99,7 @@ export async function registerOpenApi(app: FastifyInstance) {
       },
       'x-error-codes': Object.fromEntries(Object.entries(ERRORS).map(([code, e]) => [code, e])),
       // Every event type with its payload (docs/events.md).
-      webhooks: webhooksDocument(),
+      webhooks,
     } as any,
     refResolver: {
       buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`),

@@ -1,6 +1,6 @@
 // OpenTelemetry traces: one trace per HTTP request (@fastify/otel), with a span per database
 // statement (@opentelemetry/instrumentation-pg) as its children, exported over OTLP/HTTP. Off unless
-// OTEL_EXPORTER_OTLP_ENDPOINT is set; started by preload.ts before anything imports pg.
+// OTEL_EXPORTER_OTLP_ENDPOINT is set; started by src/tracing-preload.ts before anything imports pg.
 //
 // What a span may carry (docs/decisions/observability.md): the route template, the method, the
 // status code, the path without its query string (a customer search's q is a name, email or phone),
@@ -65,7 +65,7 @@ function withoutStatusMessages(inner: SpanProcessor): SpanProcessor {
   };
 }
 
-/** Starts tracing for this process. Call once, before the app is built (preload.ts does). */
+/** Starts tracing for this process. Call once, before the app is built (src/tracing-preload.ts does). */
 export function startTracing(config: TracingConfig, options: TracingOptions = {}): Tracing {
   const exporter = options.exporter ?? new OTLPTraceExporter({ url: `${config.endpoint!.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({

@@ -1,7 +1,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { ukMobileE164 } from '../../../src/customers/profile/uk-mobile.ts';
+import { ukMobileE164 } from '../../src/platform/uk-mobile.ts';
 
 // National significant numbers of real-looking UK mobiles (never Ofcom's 07700 900xxx drama range).
 const NATIONAL = ['7812345678', '7400123456', '7911123456', '7501234567', '7123456789', '7624123456'];

@@ -11,7 +11,7 @@ const UK_PLAN_REGIONS = new Set(['GB', 'GG', 'JE', 'IM']);
 export function ukMobileE164(input: string): string | null {
   // extract: false so "call me on 07812..." is not fished out of surrounding text.
   const parsed = parsePhoneNumberFromString(input.trim(), { defaultCountry: 'GB', extract: false });
-  if (!parsed || parsed.countryCallingCode !== '44') return null;
+  if (parsed?.countryCallingCode !== '44') return null;
   if (parsed.ext) return null; // an extension on a mobile is not a mobile number; never drop it silently
   if (!parsed.country || !UK_PLAN_REGIONS.has(parsed.country)) return null;
   if (!parsed.isValid() || parsed.getType() !== 'MOBILE') return null;

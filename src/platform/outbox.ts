@@ -1,0 +1,95 @@
+// The outbox collector: how a change records its event. emit() is called inside the change's transaction; the
+// rows are collected and written just before commit by inTransaction (platform/context.ts), in one
+// statement with the audit rows and the idempotency record. So a rollback or a retried attempt
+// leaves no event, and a committed change always has its event. Called on a handle that is not
+// collecting (outside inTransaction), emit writes at once.
+//
+// Each row gets the store's zone and local wall time from the stores table at write time, and any
+// top-level starts_at / ends_at in data gains local_starts_at / local_ends_at in that zone.
+//
+// The platform owns the collector so inTransaction can flush it without importing events/; features
+// call emit() from events/outbox.ts, which types the event against the catalogue (event-types.ts).
+import type { Tx } from './db/port.ts';
+
+export interface EventInput {
+  storeId: string;
+  /** An event type of the catalogue (events/event-types.ts); events/outbox.ts narrows it. */
+  type: string;
+  /** The resource as it is after the change (plus changed_fields / previous where that helps). */
+  data: Record<string, unknown>;
+}
+
+interface PendingEvent {
+  store_id: string;
+  type: string;
+  occurred_at: string;
+  data: Record<string, unknown>;
+}
+
+const collecting = new WeakMap<Tx, PendingEvent[]>();
+
+// Bench only (EVENTS_DISABLED_FOR_BENCH, refused in production): changes write no events, so the
+// bench can measure the event write's cost in the same run. Set once by buildApp.
+let disabledForBench = false;
+export function disableEventsForBench(disabled: boolean): void {
+  disabledForBench = disabled;
+}
+/** Whether the bench switch is on (one-statement writes pass it to their function: one-statement.ts). */
+export function eventsDisabledForBench(): boolean {
+  return disabledForBench;
+}
+
+/** Records an event of this transaction; occurredAt comes from the request's clock. */
+export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise<void> {
+  if (disabledForBench) return;
+  const row: PendingEvent = { store_id: event.storeId, type: event.type, occurred_at: occurredAt.toISOString(), data: event.data };
+  const pending = collecting.get(tx);
+  if (pending) pending.push(row);
+  else await writeEvents(tx, [row]);
+}
+
+export function collectEvents(tx: Tx): void {
+  collecting.set(tx, []);
+}
+
+/** The events collected on tx, in call order; tx stops collecting. */
+export function takeEvents(tx: Tx): readonly PendingEvent[] {
+  const rows = collecting.get(tx) ?? [];
+  collecting.delete(tx);
+  return rows;
+}
+
+export function dropEvents(tx: Tx): void {
+  collecting.delete(tx);
+}
+
+const LOCAL = `'YYYY-MM-DD"T"HH24:MI:SS'`;
+
+/**
+ * An INSERT of the events passed as one JSON array in the parameter named by param, in array order
+ * (seq ascends in call order). Usable alone or as a data-modifying WITH item.
+ */
+export function eventsInsertSql(param: string): string {
+  return `INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, data)
+     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, ${LOCAL}), s.timezone,
+            e.data
+              || CASE WHEN jsonb_typeof(e.data->'starts_at') = 'string'
+                      THEN jsonb_build_object('local_starts_at', to_char((e.data->>'starts_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
+                      ELSE '{}'::jsonb END
+              || CASE WHEN jsonb_typeof(e.data->'ends_at') = 'string'
+                      THEN jsonb_build_object('local_ends_at', to_char((e.data->>'ends_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
+                      ELSE '{}'::jsonb END
+       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, type text, occurred_at timestamptz, data jsonb))
+            WITH ORDINALITY AS e
+       JOIN stores s ON s.id = e.store_id
+      ORDER BY e.ordinality`;
+}
+
+export function eventsParam(rows: readonly PendingEvent[]): string {
+  return JSON.stringify(rows);
+}
+
+export async function writeEvents(tx: Tx, rows: readonly PendingEvent[]): Promise<void> {
+  if (rows.length === 0) return;
+  await tx.query(eventsInsertSql('$1'), [eventsParam(rows)]);
+}
