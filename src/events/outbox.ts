@@ -8,6 +8,7 @@
 // top-level starts_at / ends_at in data gains local_starts_at / local_ends_at in that zone.
 import type { Tx } from '../platform/db/port.ts';
 import type { EventType } from './event-types.ts';
+import type { EventActor } from '../platform/audit.ts';
 
 export interface EventInput {
   storeId: string;
@@ -21,6 +22,8 @@ interface PendingEvent {
   type: EventType;
   occurred_at: string;
   data: Record<string, unknown>;
+  /** Who made the change (inTransaction sets the request's); null when no request did. */
+  actor?: EventActor | null;
 }
 
 const collecting = new WeakMap<Tx, PendingEvent[]>();
@@ -49,11 +52,11 @@ export function collectEvents(tx: Tx): void {
   collecting.set(tx, []);
 }
 
-/** The events collected on tx, in call order; tx stops collecting. */
-export function takeEvents(tx: Tx): readonly PendingEvent[] {
+/** The events collected on tx, in call order, each with actor when given; tx stops collecting. */
+export function takeEvents(tx: Tx, actor?: EventActor): readonly PendingEvent[] {
   const rows = collecting.get(tx) ?? [];
   collecting.delete(tx);
-  return rows;
+  return actor ? rows.map((row) => ({ ...row, actor })) : rows;
 }
 
 export function dropEvents(tx: Tx): void {
@@ -67,8 +70,8 @@ const LOCAL = `'YYYY-MM-DD"T"HH24:MI:SS'`;
  * (seq ascends in call order). Usable alone or as a data-modifying WITH item.
  */
 export function eventsInsertSql(param: string): string {
-  return `INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, data)
-     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, ${LOCAL}), s.timezone,
+  return `INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, actor, data)
+     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, ${LOCAL}), s.timezone, e.actor,
             e.data
               || CASE WHEN jsonb_typeof(e.data->'starts_at') = 'string'
                       THEN jsonb_build_object('local_starts_at', to_char((e.data->>'starts_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
@@ -76,7 +79,7 @@ export function eventsInsertSql(param: string): string {
               || CASE WHEN jsonb_typeof(e.data->'ends_at') = 'string'
                       THEN jsonb_build_object('local_ends_at', to_char((e.data->>'ends_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
                       ELSE '{}'::jsonb END
-       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, type text, occurred_at timestamptz, data jsonb))
+       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, type text, occurred_at timestamptz, actor jsonb, data jsonb))
             WITH ORDINALITY AS e
        JOIN stores s ON s.id = e.store_id
       ORDER BY e.ordinality`;
