@@ -8,7 +8,7 @@
 // top-level starts_at / ends_at in data gains local_starts_at / local_ends_at in that zone.
 import type { Tx } from '../platform/db/port.ts';
 import type { EventType } from './event-types.ts';
-import type { EventActor } from '../platform/audit.ts';
+import { SYSTEM_ACTOR, type EventActor } from '../platform/audit.ts';
 
 export interface EventInput {
   storeId: string;
@@ -45,18 +45,26 @@ export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise
   const row: PendingEvent = { store_id: event.storeId, type: event.type, occurred_at: occurredAt.toISOString(), data: event.data };
   const pending = collecting.get(tx);
   if (pending) pending.push(row);
-  else await writeEvents(tx, [row]);
+  else await writeEvents(tx, [{ ...row, actor: actorOf(row, SYSTEM_ACTOR) }]); // no request's transaction: a job's
+}
+
+/**
+ * The event's actor: the request's, or the system's when no request made the change (a job) or when
+ * the event is a hold lapsing (whoever's request noticed it). bbo_write_finish applies the same rule.
+ */
+function actorOf(row: PendingEvent, actor: EventActor | undefined): EventActor {
+  return row.type === 'hold.expired' ? SYSTEM_ACTOR : (row.actor ?? actor ?? SYSTEM_ACTOR);
 }
 
 export function collectEvents(tx: Tx): void {
   collecting.set(tx, []);
 }
 
-/** The events collected on tx, in call order, each with actor when given; tx stops collecting. */
+/** The events collected on tx, in call order, each with its actor (actorOf); tx stops collecting. */
 export function takeEvents(tx: Tx, actor?: EventActor): readonly PendingEvent[] {
   const rows = collecting.get(tx) ?? [];
   collecting.delete(tx);
-  return actor ? rows.map((row) => ({ ...row, actor })) : rows;
+  return rows.map((row) => ({ ...row, actor: actorOf(row, actor) }));
 }
 
 export function dropEvents(tx: Tx): void {

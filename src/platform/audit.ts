@@ -64,6 +64,9 @@ export interface EventActor {
   name: string | null;
 }
 
+/** The service itself: a background job (deposit sweep, webhook worker, import run), or a hold lapsing. */
+export const SYSTEM_ACTOR: EventActor = { type: 'system', id: null, name: null };
+
 export function eventActor(actor: Actor): EventActor {
   switch (actor.kind) {
     case 'merchant':
