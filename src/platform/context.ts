@@ -61,7 +61,7 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
         collectEvents(tx);
         try {
           const result = await fn(tx);
-          const collected = { audit: takeAudit(tx), events: takeEvents(tx, eventActor(ctx.actor)) };
+          const collected = { audit: takeAudit(tx), events: takeEvents(tx, ctx.actor && eventActor(ctx.actor)) }; // a job's context may have no actor: system
           if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), collected);
           else await writeCollected(tx, collected);
           return result;
