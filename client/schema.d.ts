@@ -2752,6 +2752,12 @@ export interface operations {
               /** @description what the guest wrote when confirming online (at most 1000 characters); null when nothing */
               guest_note: string | null;
             };
+            /** @description Who booked the appointment (from its audit trail); null when unknown, e.g. an imported appointment. Beside the appointment, whose fields the spec closes. */
+            booked_by: ({
+              type: "staff" | "api_key" | "merchant_token" | "customer" | "admin";
+              /** @description The staff member's name, or "API key <name>"; null for a customer */
+              name: string | null;
+            }) | null;
           };
         };
       };
@@ -5258,7 +5264,7 @@ export interface operations {
         content: {
           "application/json": {
             /** @description Oldest first */
-            events: {
+            events: ({
                 /**
                  * Format: uuid
                  * @description The event id: the receiver's de-duplication key
@@ -5280,13 +5286,22 @@ export interface operations {
                 occurred_at_local: string;
                 /** @description The store's IANA zone occurred_at_local is read in */
                 timezone: string;
+                /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+                actor: ({
+                  /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+                  type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+                  /** @description The staff member's, key's, token subject's or customer's id */
+                  id: string | null;
+                  /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+                  name: string | null;
+                }) | null;
                 /** @description Opaque feed position; resume after it */
                 cursor: string;
                 /** @description The resource after the change; see the webhooks section for each type */
                 data: {
                   [key: string]: unknown;
                 };
-              }[];
+              })[];
             /** @description The last returned event's cursor, or the given one when none was returned */
             next_cursor: string;
             /** @description More events are readable now after next_cursor */
@@ -10902,6 +10917,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment as booked (a walk-in seat books one too, source walk_in) */
           data: {
             /**
@@ -10997,6 +11021,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after the change */
           data: {
             /**
@@ -11110,6 +11143,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The cancelled appointment (the cancellation reason, a private note, is not included) */
           data: {
             /**
@@ -11209,6 +11251,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after the change */
           data: {
             /**
@@ -11308,6 +11359,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after the change */
           data: {
             /**
@@ -11407,6 +11467,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after the change */
           data: {
             /**
@@ -11506,6 +11575,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after the balance was recorded as taken (completed, paid) */
           data: {
             /**
@@ -11618,6 +11696,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The appointment after its deposit was paid (emitted by online booking) */
           data: {
             [key: string]: unknown;
@@ -11661,6 +11748,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The queue entry after the change */
           data: {
             /**
@@ -11760,6 +11856,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The queue entry after the change */
           data: {
             /**
@@ -11864,6 +11969,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The queue entry after the change */
           data: {
             /**
@@ -11972,6 +12086,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The queue entry after the change */
           data: {
             /**
@@ -12081,6 +12204,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer after an edit (identity fields; merchant_note is named in changed_fields but its text is never included), after an operator erasure (identity null, erased_at set), or the block record after a change of muted channels or block note */
           data: {
             /**
@@ -12150,6 +12282,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer's block record at this store after the change (the block note is never included) */
           data: {
             /**
@@ -12217,6 +12358,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer's block record at this store after the change (the block note is never included) */
           data: {
             /**
@@ -12284,6 +12434,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer's block record at this store after the change (the block note is never included) */
           data: {
             /**
@@ -12351,6 +12510,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer's block record at this store after the change (the block note is never included) */
           data: {
             /**
@@ -12418,6 +12586,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The service as created */
           data: {
             /**
@@ -12514,6 +12691,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The service after the change */
           data: {
             /**
@@ -12612,6 +12798,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           data: {
             /**
              * Format: uuid
@@ -12719,6 +12914,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           data: {
             /**
              * Format: uuid
@@ -12832,6 +13036,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The period as it was when deleted */
           data: {
             /**
@@ -12940,6 +13153,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The customer's own change of their preferences for this store (every toggle as now in effect) */
           data: {
             /**
@@ -13002,6 +13224,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A hold on a unit (emitted by online booking) */
           data: {
             [key: string]: unknown;
@@ -13045,6 +13276,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A hold released (emitted by online booking) */
           data: {
             [key: string]: unknown;
@@ -13088,6 +13328,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A hold expired (emitted by online booking) */
           data: {
             [key: string]: unknown;
@@ -13131,6 +13380,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description The webhook endpoint after the service disabled it (never its secret): disabled_reason 'gone' (it answered 410) or 'failing' (every attempt failed for 5 days) */
           data: {
             /**
@@ -13194,6 +13452,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A customer new to the platform, created by an import (src/imports/); no message is sent */
           data: {
             /**
@@ -13249,6 +13516,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A class booking with a seat (status confirmed) */
           data: {
             /**
@@ -13363,6 +13639,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A class booking on the waitlist (status waitlisted, with its waitlist_position) */
           data: {
             /**
@@ -13477,6 +13762,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A waitlisted booking given a freed seat: confirmed (waitlist_mode auto) or offered until offer_expires_at (promotion_pending) */
           data: {
             /**
@@ -13591,6 +13885,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description An offered seat accepted (confirmed) */
           data: {
             /**
@@ -13709,6 +14012,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description An offered seat not accepted in time (promotion_expired); the next in line is offered it */
           data: {
             /**
@@ -13823,6 +14135,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A cancelled class booking (reason occurrence_cancelled when the class was cancelled) */
           data: {
             /**
@@ -13942,6 +14263,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A class booking checked in (attended, attended_at) */
           data: {
             /**
@@ -14060,6 +14390,15 @@ export interface operations {
           occurred_at_local: string;
           /** @description The store's IANA zone occurred_at_local is read in */
           timezone: string;
+          /** @description Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made */
+          actor: ({
+            /** @description staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself */
+            type: "staff" | "api_key" | "merchant_token" | "customer" | "admin" | "system";
+            /** @description The staff member's, key's, token subject's or customer's id */
+            id: string | null;
+            /** @description The staff member's name, or "API key <name>"; never an email or a phone; null for a customer */
+            name: string | null;
+          }) | null;
           /** @description A class booking marked a no-show */
           data: {
             /**

@@ -358,6 +358,7 @@ CREATE TABLE public.events (
     occurred_at_local text NOT NULL,
     timezone text NOT NULL,
     data jsonb NOT NULL,
+    actor jsonb,
     CONSTRAINT events_type_check CHECK ((type ~ '^[a-z_]+(\.[a-z_]+){1,2}$'::text))
 );
 

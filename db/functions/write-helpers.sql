@@ -65,7 +65,9 @@ END $$;
 -- eventsInsertSql in src/events/outbox.ts does (keep the two in step; test/platform/one-statement.test.ts
 -- compares them). Returns the body. actor: the request's actor; {"events_off": true} in it is the
 -- bench-only EVENTS_DISABLED_FOR_BENCH switch of src/events/outbox.ts (refused in production), under
--- which no event is written, as emit() writes none.
+-- which no event is written, as emit() writes none. Its event_actor (audit.ts eventActor) is each
+-- event's actor unless the event row names its own; the system's when neither does, and always for
+-- hold.expired (a hold lapsing is nobody's doing), as outbox.ts actorOf.
 CREATE OR REPLACE FUNCTION bbo_write_finish(claim jsonb, at timestamptz, body jsonb, audit jsonb, events jsonb, actor jsonb DEFAULT NULL) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
@@ -81,8 +83,10 @@ BEGIN
      ORDER BY r.ordinality;
   END IF;
   IF jsonb_array_length(events) > 0 THEN
-    INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, data)
+    INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, actor, data)
     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, 'YYYY-MM-DD"T"HH24:MI:SS'), s.timezone,
+           CASE WHEN e.type = 'hold.expired' THEN '{"type": "system", "id": null, "name": null}'::jsonb
+                ELSE coalesce(e.actor, bbo_write_finish.actor->'event_actor', '{"type": "system", "id": null, "name": null}'::jsonb) END,
            e.data
              || CASE WHEN jsonb_typeof(e.data->'starts_at') = 'string'
                      THEN jsonb_build_object('local_starts_at', to_char((e.data->>'starts_at')::timestamptz AT TIME ZONE s.timezone, 'YYYY-MM-DD"T"HH24:MI:SS'))
@@ -90,7 +94,7 @@ BEGIN
              || CASE WHEN jsonb_typeof(e.data->'ends_at') = 'string'
                      THEN jsonb_build_object('local_ends_at', to_char((e.data->>'ends_at')::timestamptz AT TIME ZONE s.timezone, 'YYYY-MM-DD"T"HH24:MI:SS'))
                      ELSE '{}'::jsonb END
-      FROM ROWS FROM (jsonb_to_recordset(events) AS (store_id uuid, type text, occurred_at timestamptz, data jsonb))
+      FROM ROWS FROM (jsonb_to_recordset(events) AS (store_id uuid, type text, occurred_at timestamptz, actor jsonb, data jsonb))
            WITH ORDINALITY AS e
       JOIN stores s ON s.id = e.store_id
      ORDER BY e.ordinality;

@@ -12,6 +12,22 @@ const eventFields = {
   occurred_at: Type.String({ format: 'date-time', description: 'When the change happened (UTC)' }),
   occurred_at_local: Type.String({ description: 'The same instant as store-local wall time, YYYY-MM-DDTHH:MM:SS' }),
   timezone: Type.String({ description: 'The store\'s IANA zone occurred_at_local is read in' }),
+  actor: Type.Union(
+    [
+      Type.Object(
+        {
+          type: Type.Union([Type.Literal('staff'), Type.Literal('api_key'), Type.Literal('merchant_token'), Type.Literal('customer'), Type.Literal('admin'), Type.Literal('system')], {
+            description: 'staff: a signed-in staff member; api_key: a store API key; merchant_token: a bearer merchant token; customer: a customer or booking page visitor; admin: the operator surface; system: the service itself',
+          }),
+          id: Type.Union([Type.String(), Type.Null()], { description: 'The staff member\'s, key\'s, token subject\'s or customer\'s id' }),
+          name: Type.Union([Type.String(), Type.Null()], { description: 'The staff member\'s name, or "API key <name>"; never an email or a phone; null for a customer' }),
+        },
+        { additionalProperties: false },
+      ),
+      Type.Null(),
+    ],
+    { description: 'Who made the change, as the audit trail names them; null on events recorded before actors were (issue 43) and on changes no request made' },
+  ),
 };
 
 const Cursor = Type.String({ pattern: '^\\d{1,20}\\.\\d{1,19}$', description: 'Opaque feed position; resume after it' });

@@ -24,6 +24,7 @@ export function presentEvent(row: FeedRow): FeedEvent {
     occurred_at: row.occurred_at,
     occurred_at_local: row.occurred_at_local,
     timezone: row.timezone,
+    actor: row.actor ?? null,
     cursor: formatFeedCursor(row),
     data: row.data,
   };

@@ -15,6 +15,7 @@
 // not the start of an index range (the webhook dispatcher's pass did that until round 12).
 import type { Queryable } from '../platform/db/port.ts';
 import type { FeedPosition } from './feed-cursor.ts';
+import type { EventActor } from '../platform/audit.ts';
 
 export interface EventRecord {
   id: string;
@@ -23,6 +24,8 @@ export interface EventRecord {
   occurred_at: string;
   occurred_at_local: string;
   timezone: string;
+  /** Who made the change (audit.ts eventActor); null on events from before the column, or no request's. */
+  actor: EventActor | null;
   data: Record<string, unknown>;
 }
 
@@ -42,7 +45,7 @@ export interface FeedQuery {
 export async function readFeed(db: Queryable, q: FeedQuery): Promise<FeedRow[]> {
   const res = await db.query<FeedRow>(
     `SELECT e.txid::text AS txid, e.seq::text AS seq, e.id, e.type, e.store_id, e.occurred_at,
-            e.occurred_at_local, e.timezone, e.data
+            e.occurred_at_local, e.timezone, e.actor, e.data
        FROM events e
       WHERE e.txid < pg_snapshot_xmin(pg_current_snapshot())              -- horizon
         AND (e.txid, e.seq) > ($1::xid8, $2::bigint)                       -- after
@@ -71,7 +74,7 @@ export async function readFeedPage(db: Queryable, q: FeedQuery): Promise<FeedPag
        FROM (SELECT pg_snapshot_xmin(pg_current_snapshot()) AS horizon) h
        LEFT JOIN LATERAL (
          SELECT e.txid::text AS txid, e.seq::text AS seq, e.id, e.type, e.store_id, e.occurred_at,
-                e.occurred_at_local, e.timezone, e.data
+                e.occurred_at_local, e.timezone, e.actor, e.data
            FROM events e
           WHERE e.txid < h.horizon
             AND (e.txid, e.seq) > ($1::xid8, $2::bigint)

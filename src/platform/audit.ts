@@ -53,6 +53,35 @@ export function auditActor(ctx: AuditSource): Pick<AuditRow, 'store_id' | 'actor
   return { store_id, actor_kind, actor_id, actor_name, request_id };
 }
 
+/**
+ * Who made a change, as its events carry it (the events' actor column, issue 43): the same person or
+ * key the audit row names, never an email or a phone. A customer and a booking page visitor are
+ * named by type only (a visitor has no id yet).
+ */
+export interface EventActor {
+  type: 'staff' | 'api_key' | 'merchant_token' | 'customer' | 'admin' | 'system';
+  id: string | null;
+  name: string | null;
+}
+
+/** The service itself: a background job (deposit sweep, webhook worker, import run), or a hold lapsing. */
+export const SYSTEM_ACTOR: EventActor = { type: 'system', id: null, name: null };
+
+export function eventActor(actor: Actor): EventActor {
+  switch (actor.kind) {
+    case 'merchant':
+      if (actor.staff?.via === 'session') return { type: 'staff', id: actor.staff.id, name: actor.staffName };
+      if (actor.staff?.via === 'api_key') return { type: 'api_key', id: actor.staff.id, name: actor.staffName };
+      return { type: 'merchant_token', id: actor.userId, name: actor.staffName };
+    case 'customer':
+      return { type: 'customer', id: actor.customerId, name: null };
+    case 'guest':
+      return { type: 'customer', id: null, name: null };
+    case 'admin':
+      return { type: 'admin', id: null, name: null };
+  }
+}
+
 function rowOf(ctx: AuditSource, entry: AuditEntry): AuditRow {
   const actor = ctx.actor;
   return {

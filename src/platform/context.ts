@@ -8,7 +8,7 @@ import type { Clock } from './clock.ts';
 import type { Database, Tx } from './db/port.ts';
 import { isRetryable } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
-import { collectAudit, dropAudit, takeAudit } from './audit.ts';
+import { collectAudit, dropAudit, eventActor, takeAudit } from './audit.ts';
 import { collectEvents, dropEvents, takeEvents } from './outbox.ts';
 import { writeCollected } from './flush.ts';
 import { claimIdempotency, storeIdempotentResult, type IdempotencyClaim } from './idempotency.ts';
@@ -61,7 +61,7 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
         collectEvents(tx);
         try {
           const result = await fn(tx);
-          const collected = { audit: takeAudit(tx), events: takeEvents(tx) };
+          const collected = { audit: takeAudit(tx), events: takeEvents(tx, ctx.actor && eventActor(ctx.actor)) }; // a job's context may have no actor: system
           if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), collected);
           else await writeCollected(tx, collected);
           return result;

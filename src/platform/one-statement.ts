@@ -15,7 +15,7 @@
 // Deadlocks and serialization failures are retried as inTransaction retries them.
 import type { RequestContext } from './context.ts';
 import { retryTransient, type TransactionOptions } from './context.ts';
-import { auditActor } from './audit.ts';
+import { auditActor, eventActor } from './audit.ts';
 import { eventsDisabledForBench } from './outbox.ts';
 import { refusalOf } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
@@ -45,7 +45,7 @@ export async function oneStatementWrite<T>(ctx: RequestContext, fn: string, req:
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
   // The bench-only EVENTS_DISABLED_FOR_BENCH switch reaches the function's flush (bbo_write_finish).
-  const actor = eventsDisabledForBench() ? { ...auditActor(ctx), events_off: true } : auditActor(ctx);
+  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor), ...(eventsDisabledForBench() ? { events_off: true } : {}) };
   const params = [claim && JSON.stringify(claim), JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify(req)];
   const sql = callSql(fn);
   const result = await retryTransient(async () => {

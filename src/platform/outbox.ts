@@ -10,6 +10,7 @@
 // The platform owns the collector so inTransaction can flush it without importing events/; features
 // call emit() from events/outbox.ts, which types the event against the catalogue (event-types.ts).
 import type { Tx } from './db/port.ts';
+import { SYSTEM_ACTOR, type EventActor } from './audit.ts';
 
 export interface EventInput {
   storeId: string;
@@ -24,6 +25,8 @@ interface PendingEvent {
   type: string;
   occurred_at: string;
   data: Record<string, unknown>;
+  /** Who made the change (inTransaction sets the request's); null when no request did. */
+  actor?: EventActor | null;
 }
 
 const collecting = new WeakMap<Tx, PendingEvent[]>();
@@ -45,18 +48,26 @@ export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise
   const row: PendingEvent = { store_id: event.storeId, type: event.type, occurred_at: occurredAt.toISOString(), data: event.data };
   const pending = collecting.get(tx);
   if (pending) pending.push(row);
-  else await writeEvents(tx, [row]);
+  else await writeEvents(tx, [{ ...row, actor: actorOf(row, SYSTEM_ACTOR) }]); // no request's transaction: a job's
+}
+
+/**
+ * The event's actor: the request's, or the system's when no request made the change (a job) or when
+ * the event is a hold lapsing (whoever's request noticed it). bbo_write_finish applies the same rule.
+ */
+function actorOf(row: PendingEvent, actor: EventActor | undefined): EventActor {
+  return row.type === 'hold.expired' ? SYSTEM_ACTOR : (row.actor ?? actor ?? SYSTEM_ACTOR);
 }
 
 export function collectEvents(tx: Tx): void {
   collecting.set(tx, []);
 }
 
-/** The events collected on tx, in call order; tx stops collecting. */
-export function takeEvents(tx: Tx): readonly PendingEvent[] {
+/** The events collected on tx, in call order, each with its actor (actorOf); tx stops collecting. */
+export function takeEvents(tx: Tx, actor?: EventActor): readonly PendingEvent[] {
   const rows = collecting.get(tx) ?? [];
   collecting.delete(tx);
-  return rows;
+  return rows.map((row) => ({ ...row, actor: actorOf(row, actor) }));
 }
 
 export function dropEvents(tx: Tx): void {
@@ -70,8 +81,8 @@ const LOCAL = `'YYYY-MM-DD"T"HH24:MI:SS'`;
  * (seq ascends in call order). Usable alone or as a data-modifying WITH item.
  */
 export function eventsInsertSql(param: string): string {
-  return `INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, data)
-     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, ${LOCAL}), s.timezone,
+  return `INSERT INTO events (store_id, type, occurred_at, occurred_at_local, timezone, actor, data)
+     SELECT e.store_id, e.type, e.occurred_at, to_char(e.occurred_at AT TIME ZONE s.timezone, ${LOCAL}), s.timezone, e.actor,
             e.data
               || CASE WHEN jsonb_typeof(e.data->'starts_at') = 'string'
                       THEN jsonb_build_object('local_starts_at', to_char((e.data->>'starts_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
@@ -79,7 +90,7 @@ export function eventsInsertSql(param: string): string {
               || CASE WHEN jsonb_typeof(e.data->'ends_at') = 'string'
                       THEN jsonb_build_object('local_ends_at', to_char((e.data->>'ends_at')::timestamptz AT TIME ZONE s.timezone, ${LOCAL}))
                       ELSE '{}'::jsonb END
-       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, type text, occurred_at timestamptz, data jsonb))
+       FROM ROWS FROM (jsonb_to_recordset(${param}::jsonb) AS (store_id uuid, type text, occurred_at timestamptz, actor jsonb, data jsonb))
             WITH ORDINALITY AS e
        JOIN stores s ON s.id = e.store_id
       ORDER BY e.ordinality`;

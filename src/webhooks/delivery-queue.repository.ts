@@ -70,6 +70,7 @@ export interface ClaimedDelivery {
   occurred_at: string | null;
   occurred_at_local: string | null;
   timezone: string | null;
+  actor: EventRecord['actor'];
   data: Record<string, unknown> | null;
 }
 
@@ -83,6 +84,7 @@ export function eventOf(c: ClaimedDelivery): EventRecord | null {
     occurred_at: c.occurred_at!,
     occurred_at_local: c.occurred_at_local!,
     timezone: c.timezone!,
+    actor: c.actor ?? null,
     data: c.data!,
   };
 }
@@ -148,7 +150,7 @@ export async function claimDue(db: Database, now: Date, limits: ClaimLimits): Pr
        )
        SELECT c.id, c.endpoint_id, c.store_id, c.event_id, c.event_type, c.attempts AS attempt, ep.url, ep.secret,
               CASE WHEN ep.previous_expires_at > $1 THEN ep.previous_secret END AS previous_secret,
-              e.id IS NOT NULL AS event_found, e.occurred_at, e.occurred_at_local, e.timezone, e.data
+              e.id IS NOT NULL AS event_found, e.occurred_at, e.occurred_at_local, e.timezone, e.actor, e.data
          FROM claimed c
          JOIN webhook_endpoints ep ON ep.id = c.endpoint_id
          LEFT JOIN events e ON e.id = c.event_id

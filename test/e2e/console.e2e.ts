@@ -145,6 +145,9 @@ test('check-in, then settle, shows the recorded outcome; staff without can_proce
   await page.locator(`[data-appointment-id="${appts.settle}"]`).click();
   const dialog = page.getByRole('dialog');
   assert.deepEqual(await seriousViolations(page), []);
+  // Who booked it: the token's staff name, from the one-appointment read's booked_by (issue 43).
+  await dialog.getByTestId('appt-booked-by').getByText('Sam Front').waitFor();
+  assert.equal(await dialog.locator('dt', { hasText: 'Booked by' }).count(), 1);
   await dialog.getByRole('button', { name: 'Check in' }).click();
   await dialog.getByTestId('appt-status').getByText('checked in').waitFor();
   await dialog.getByLabel('Settle by').selectOption('cash');

@@ -42,7 +42,7 @@ test('the feed answers the store\'s events oldest first, each with its cursor, U
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.events.map((e: any) => e.data.id), [a.id, b.id]);
   const [first] = res.body.events;
-  assert.deepEqual(Object.keys(first).sort(), ['cursor', 'data', 'id', 'occurred_at', 'occurred_at_local', 'store_id', 'timezone', 'type']);
+  assert.deepEqual(Object.keys(first).sort(), ['actor', 'cursor', 'data', 'id', 'occurred_at', 'occurred_at_local', 'store_id', 'timezone', 'type']);
   assert.equal(first.type, 'appointment.created');
   assert.equal(first.store_id, store.id);
   assert.equal(first.occurred_at, '2026-06-01T09:00:00.000Z');

@@ -19,8 +19,9 @@ test('a delivery is the event JSON, signed so that the package verify accepts it
   assert.equal(r.headers['content-type'], 'application/json');
   assert.match(r.headers['webhook-timestamp'], /^\d+$/);
   const verified = new Webhook(endpoint.secret).verify(r.body, r.headers) as any;
-  assert.deepEqual(Object.keys(verified), ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'data']);
+  assert.deepEqual(Object.keys(verified), ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'actor', 'data']);
   assert.equal(verified.id, eventId);
+  assert.deepEqual(verified.actor, { type: 'system', id: null, name: null }); // emitted outside a request
   assert.equal(verified.type, 'appointment.created');
   assert.equal(verified.store_id, store.id);
   assert.equal(verified.occurred_at, t.clock.now().toISOString());

@@ -25,10 +25,15 @@ export function AppointmentPanel(props: {
   const [moveStart, setMoveStart] = useState(hhmm(a.starts_at, tz));
   const canSettle = session.permissions.includes('can_process_payments');
   // The guest's note is on the one-appointment read, not in the diary's list (the spec closes its fields).
+  // So is who booked it (booked_by, beside the appointment: issue 43).
   const [note, setNote] = useState<string | null>(null);
+  const [bookedBy, setBookedBy] = useState<string | null>(null);
   useEffect(() => {
     void api.GET('/api/v1/bookings/appointments/{appointmentId}', { params: { path: { appointmentId: a.id }, query: { store_id: session.storeId } } })
-      .then(({ data }) => setNote(data?.appointment.guest_note ?? null));
+      .then(({ data }) => {
+        setNote(data?.appointment.guest_note ?? null);
+        setBookedBy(bookedByText(data?.booked_by ?? null));
+      });
   }, [a.id]);
   const body = { store_id: session.storeId, appointment_id: a.id };
 
@@ -77,6 +82,7 @@ export function AppointmentPanel(props: {
         <dt>Payment</dt><dd>{a.payment_status.replace('_', ' ')}</dd>
         {a.guest_email && <><dt>Email</dt><dd>{a.guest_email}</dd></>}
         {a.guest_phone && <><dt>Phone</dt><dd>{a.guest_phone}</dd></>}
+        {bookedBy && <><dt>Booked by</dt><dd data-testid="appt-booked-by">{bookedBy}</dd></>}
         {note && <><dt>Guest's note</dt><dd data-testid="appt-guest-note">{note}</dd></>}
       </dl>
       {action.error && <p class="error" role="alert">{action.error}</p>}
@@ -119,4 +125,13 @@ export function AppointmentPanel(props: {
       </form>
     </Dialog>
   );
+}
+
+/** "Sam", "API key Website", "the customer online": who booked, as the panel's "Booked by" row says it. */
+function bookedByText(by: { type: string; name: string | null } | null): string | null {
+  if (!by) return null;
+  if (by.name) return by.name;
+  if (by.type === 'customer') return 'the customer online';
+  if (by.type === 'admin') return 'the operator';
+  return 'a merchant token';
 }

@@ -5,18 +5,24 @@
 import type { Queryable } from '../../platform/db/port.ts';
 import { UNIT_COLUMNS } from '../units/unit.schemas.ts';
 import type { AppointmentDetail } from './diary.schemas.ts';
+import { BOOKED_BY_SQL, type BookedBy } from './booked-by.repository.ts';
 
-/** One appointment of the store with its diary fields (and the store, unit, source and guest's note), or null. */
-export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentDetail | null> {
-  const res = await q.query<AppointmentDetail>(
-    `SELECT d.*, a.store_id, a.unit_id, a.source, a.guest_note
+/**
+ * One appointment of the store with its diary fields (and the store, unit, source and guest's note),
+ * and who booked it (booked-by.repository.ts), or null; one statement.
+ */
+export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null } | null> {
+  const res = await q.query<AppointmentDetail & { booked_by: BookedBy | null }>(
+    `SELECT d.*, a.store_id, a.unit_id, a.source, a.guest_note, ${BOOKED_BY_SQL} AS booked_by
        FROM appointments a
        LEFT JOIN areas ar ON ar.store_id = a.store_id AND ar.id = a.preferred_area_id
       CROSS JOIN LATERAL bbo_diary_appointment(a, ar.name) d
       WHERE a.store_id = $1 AND a.id = $2`,
     [storeId, appointmentId],
   );
-  return res.rows[0] ?? null;
+  if (!res.rows[0]) return null;
+  const { booked_by, ...appointment } = res.rows[0];
+  return { appointment, booked_by };
 }
 
 export interface DiaryRead {

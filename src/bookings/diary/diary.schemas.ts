@@ -49,7 +49,19 @@ export const AppointmentDetail = Type.Object({
 export type AppointmentDetail = Static<typeof AppointmentDetail>;
 export const AppointmentParams = Type.Object({ appointmentId: Uuid }, { additionalProperties: false });
 export const AppointmentQuery = Type.Object({ store_id: Type.Optional(Uuid) }, { additionalProperties: false });
-export const AppointmentDetailResponse = Type.Object({ appointment: AppointmentDetail });
+export const BookedBy = Type.Object(
+  {
+    type: Type.Union([Type.Literal('staff'), Type.Literal('api_key'), Type.Literal('merchant_token'), Type.Literal('customer'), Type.Literal('admin')]),
+    name: Nullable(Type.String({ description: 'The staff member\'s name, or "API key <name>"; null for a customer' })),
+  },
+  { additionalProperties: false },
+);
+export const AppointmentDetailResponse = Type.Object({
+  appointment: AppointmentDetail,
+  booked_by: Type.Union([BookedBy, Type.Null()], {
+    description: 'Who booked the appointment (from its audit trail); null when unknown, e.g. an imported appointment. Beside the appointment, whose fields the spec closes.',
+  }),
+});
 
 export const Hold = Type.Object({
   id: Uuid,

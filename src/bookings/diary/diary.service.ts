@@ -4,15 +4,19 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { diaryAppointmentById, readDiaryAnswer } from './diary.repository.ts';
+import type { BookedBy } from './booked-by.repository.ts';
 import { MAX_DIARY_DAYS, type AppointmentDetail, type DiaryQuery } from './diary.schemas.ts';
 import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
-/** GET /api/v1/bookings/appointments/{appointmentId}: one appointment with its diary fields; another store's reads as missing. */
-export async function readAppointment(ctx: MerchantContext, appointmentId: string): Promise<{ appointment: AppointmentDetail }> {
+/**
+ * GET /api/v1/bookings/appointments/{appointmentId}: one appointment with its diary fields, and beside
+ * it (not in it: the spec closes the appointment's fields) who booked it; another store's reads as missing.
+ */
+export async function readAppointment(ctx: MerchantContext, appointmentId: string): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null }> {
   const db = await readHandle(ctx); // the replica when it has every write this store made
-  const appointment = await diaryAppointmentById(db, ctx.actor.storeId, appointmentId);
-  if (!appointment) throw notFound('Appointment');
-  return { appointment };
+  const found = await diaryAppointmentById(db, ctx.actor.storeId, appointmentId);
+  if (!found) throw notFound('Appointment');
+  return found;
 }
 
 /** The last day a diary may show: its exclusive end, the next midnight, is still in year 9999. */
