@@ -44,6 +44,7 @@ const EXCEPTIONS: Record<string, string> = {
   unit_occupancy_hold_id_key: 'one occupancy row per hold; as for appointments: (store_id, hold_id) at distribution',
   staff_invitations_token_hash_key: 'an invitation is found by its token alone (the link names no store): a random 256-bit hash, unique platform-wide; at distribution the lookup goes through a global token table',
   staff_sessions_token_hash_key: 'a session is found by its cookie alone: as for invitations, a global token lookup at distribution',
+  unit_calendar_feeds_token_hash_key: 'a calendar feed is fetched by its secret token alone (the URL names no store): a random hash, unique platform-wide; a global token lookup at distribution',
   api_keys_key_hash_key: 'an API key is found by the key alone: as for sessions, a global key lookup at distribution',
   staff_webauthn_challenges_pkey: 'a passkey challenge is found by itself (sign-in names no store yet): a global table at distribution',
   staff_oidc_logins_pkey: 'an OIDC sign-in in progress is found by its state (no store yet): a global table at distribution',
