@@ -1,7 +1,7 @@
 // Roles as data: the one table of which staff roles may call each merchant operation of
 // /openapi.json, by operationId. The auth guard enforces it for staff sessions and API keys (a route
 // with a merchant rule and no entry here fails at start); test/staff/role-matrix.test.ts generates
-// its matrix from it and docs/decisions/staff-accounts.md shows it. Bearer JWTs (AUTH_SECRET,
+// its matrix from it and docs/roles.md shows it (npm run docs:roles). Bearer JWTs (AUTH_SECRET,
 // AUTH_JWKS_URL) are not limited by it: they act as their scopes, entitlements and permissions say.
 //
 // Record-level rules (RECORD_RULES) narrow the `staff` role further, after the body is validated:

@@ -38,7 +38,11 @@ export async function putFeedRow(q: Queryable, storeId: string, unitId: string, 
   );
 }
 
-/** Creates the feed only if the unit has none (two first reads at once agree on one nonce). */
+/**
+ * Creates the feed only if the unit has none (two first reads at once agree on one nonce). When a
+ * concurrent first read inserted it while this statement waited on the conflict, the statement's own
+ * snapshot cannot see that row: it is read again by a second statement, which can.
+ */
 export async function ensureFeedRow(q: Queryable, storeId: string, unitId: string, nonce: string, tokenHash: string, at: string): Promise<string> {
   const res = await q.query<{ nonce: string }>(
     `WITH ins AS (
@@ -47,7 +51,9 @@ export async function ensureFeedRow(q: Queryable, storeId: string, unitId: strin
      SELECT nonce FROM ins UNION ALL SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2 LIMIT 1`,
     [storeId, unitId, nonce, tokenHash, at],
   );
-  return res.rows[0].nonce;
+  const row = res.rows[0] ?? (await readFeedRow(q, storeId, unitId));
+  if (!row) throw new Error('calendar feed row neither inserted nor found');
+  return row.nonce;
 }
 
 export async function unitExists(q: Queryable, storeId: string, unitId: string): Promise<boolean> {

@@ -109,3 +109,12 @@ test('another store\'s unit is not found; a made-up token is not found', async (
   assert.equal((await t.app.inject({ method: 'GET', url: `/feeds/${'A'.repeat(43)}.ics` })).statusCode, 404);
   assert.equal((await t.app.inject({ method: 'GET', url: '/feeds/nothing' })).statusCode, 404);
 });
+
+test('first reads at once all answer the one URL: the feed row is made once, and a read that lost the insert race finds it (never a 5xx)', async () => {
+  const unit = await t.fx.unit(w.storeId, { display_name: 'Rae' });
+  const url = `/api/v1/bookings/units/${unit.id}/calendar-feed`;
+  const answers = await Promise.all(Array.from({ length: 12 }, () => call(t.app, 'GET', url, { token: w.token })));
+  assert.deepEqual(answers.map((a) => a.status), Array(12).fill(200));
+  assert.equal(new Set(answers.map((a) => a.body.url)).size, 1);
+  assert.equal((await t.db.query('SELECT 1 FROM unit_calendar_feeds WHERE unit_id = $1', [unit.id])).rows.length, 1);
+});
