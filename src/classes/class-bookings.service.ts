@@ -12,16 +12,15 @@ export type BookingAction = 'cancel' | 'check_in' | 'no_show' | 'accept';
 export async function book(ctx: MerchantContext, occurrenceId: string, body: BookClassBody): Promise<{ booking: ClassBookingRecord }> {
   const email = body.guest_email?.trim().toLowerCase() || null;
   if (!body.customer_id && !email) throw new AppError('GUEST_CONTACT_REQUIRED', 'A class booking needs customer_id, or guest_name and guest_email');
-  if (body.customer_id && (body.guest_email || body.guest_name)) {
-    throw new AppError('VALIDATION_FAILED', 'Send customer_id, or guest_name and guest_email, not both');
-  }
   if (!body.customer_id && !body.guest_name?.trim()) throw new AppError('GUEST_CONTACT_REQUIRED', 'A guest booking needs guest_name with guest_email');
   return oneStatementWrite(ctx, 'bbo_class_book', {
     store_id: ctx.actor.storeId,
     occurrence_id: occurrenceId,
     customer_id: body.customer_id ?? null,
-    guest_name: body.guest_name?.trim() ?? null,
-    guest_email: email,
+    // A customer's booking is theirs: guest fields sent beside customer_id are ignored, as an
+    // appointment's create does (docs/decisions/classes.md).
+    guest_name: body.customer_id ? null : (body.guest_name?.trim() ?? null),
+    guest_email: body.customer_id ? null : email,
     source: body.source === 'drop-in' ? 'drop_in' : (body.source ?? 'staff'),
   });
 }

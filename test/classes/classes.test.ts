@@ -148,3 +148,16 @@ test('a class\'s raised capacity reaches its future occurrences without their ow
   const promoted = await rows(w, `SELECT data->>'id' AS id FROM events WHERE type = 'class.booking.promoted' AND data->>'occurrence_id' = $1`, [occurrenceId]);
   assert.deepEqual(promoted.map((e) => e.id), [waiting.id]);
 });
+
+test('a customer\'s booking is theirs: guest fields sent beside customer_id are ignored, as on an appointment\'s create', async () => {
+  const customer = await w.t.fx.customer({ name: 'Dana Member' });
+  await w.t.fx.membership(w.storeId, customer.id);
+  const { occurrenceId } = await scheduled(w, { name: 'Spin', capacity: 5 }, '2026-06-03T10:00:00.000Z');
+  const booking = (await ok(api(w, 'POST', `/occurrences/${occurrenceId}/bookings`, {
+    customer_id: customer.id, guest_name: 'Someone Else', guest_email: 'else@example.com', source: 'staff',
+  }))).booking;
+  assert.equal(booking.customer_id, customer.id);
+  assert.deepEqual([booking.guest_name, booking.guest_email], [null, null]);
+  const stored = await rows(w, 'SELECT customer_id, guest_name, guest_email FROM class_bookings WHERE id = $1', [booking.id]);
+  assert.deepEqual(stored, [{ customer_id: customer.id, guest_name: null, guest_email: null }]);
+});
