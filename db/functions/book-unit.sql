@@ -14,6 +14,26 @@
 -- unit is bookable (active and bookable, as locked), then, unless the write is an override, holds
 -- and time-off in the way refuse and expired holds are released (bbo_clear_block). Returns the
 -- hold.expired event rows.
+-- "One of this store's customers, not erased" (storeCustomerSql): what the desk's create and a class
+-- booking both require of a named customer; a relationship row is required. Refuses NOT_FOUND or
+-- CUSTOMER_ERASED; null names nobody and passes.
+CREATE OR REPLACE FUNCTION bbo_require_store_customer(v_store uuid, v_customer uuid) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_erased boolean;
+BEGIN
+  IF v_customer IS NULL THEN RETURN; END IF;
+  SELECT c.erased_at IS NOT NULL INTO v_erased
+    FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
+   WHERE sc.store_id = v_store AND sc.customer_id = v_customer;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Customer not found');
+  END IF;
+  IF v_erased THEN
+    PERFORM bbo_refuse('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
+  END IF;
+END $$;
+
 CREATE OR REPLACE FUNCTION bbo_claim_unit_time(p_store uuid, p_unit uuid, p_bookable boolean, p_block tstzrange, p_override boolean,
   at timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$

@@ -59,7 +59,6 @@ DECLARE
   c classes;
   b class_bookings;
   v_zone text;
-  v_erased boolean;
   v_class_instructor text;
   v_own_instructor text;
   v_position integer;
@@ -71,11 +70,7 @@ BEGIN
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  -- The lock every seat decision of this occurrence takes, in every process.
-  SELECT * INTO o FROM class_occurrences x WHERE x.store_id = v_store AND x.id = (req->>'occurrence_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Occurrence not found');
-  END IF;
+  o := bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   IF o.cancelled_at IS NOT NULL THEN
     PERFORM bbo_refuse('OCCURRENCE_CANCELLED', 'The class was cancelled and takes no bookings');
@@ -84,17 +79,7 @@ BEGIN
   IF at >= o.ends_at OR (at >= o.starts_at AND v_source <> 'drop-in') THEN
     PERFORM bbo_refuse('CLASS_STARTED', 'The class has started and takes no more bookings');
   END IF;
-  IF v_customer IS NOT NULL THEN
-    SELECT cu.erased_at IS NOT NULL INTO v_erased
-      FROM store_customers sc JOIN customers cu ON cu.id = sc.customer_id
-     WHERE sc.store_id = v_store AND sc.customer_id = v_customer;
-    IF NOT FOUND THEN
-      PERFORM bbo_refuse('NOT_FOUND', 'Customer not found');
-    END IF;
-    IF v_erased THEN
-      PERFORM bbo_refuse('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
-    END IF;
-  END IF;
+  PERFORM bbo_require_store_customer(v_store, v_customer);
   -- One live booking per person (the unique indexes of migration 230 are the backstop).
   PERFORM 1 FROM class_bookings x
    WHERE x.occurrence_id = o.id AND x.status IN ('confirmed', 'waitlisted', 'promotion_pending', 'attended')

@@ -55,6 +55,20 @@ LANGUAGE sql STABLE AS $$
     'starts_at', bbo_iso(o.starts_at), 'ends_at', bbo_iso(o.ends_at))
 $$;
 
+-- The lock every seat decision of an occurrence takes, in every process (booking, cancelling it,
+-- the waitlist's moves): the occurrence row FOR UPDATE, or NOT_FOUND for another store's or none.
+CREATE OR REPLACE FUNCTION bbo_lock_occurrence(v_store uuid, v_id uuid) RETURNS class_occurrences
+LANGUAGE plpgsql AS $$
+DECLARE
+  o class_occurrences;
+BEGIN
+  SELECT * INTO o FROM class_occurrences x WHERE x.store_id = v_store AND x.id = v_id FOR UPDATE;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Occurrence not found');
+  END IF;
+  RETURN o;
+END $$;
+
 -- Schedules occurrences of a class: one start, or the same store-local wall time for `weeks` weeks
 -- (so 18:00 stays 18:00 across a clock change). All or nothing. Under the unit's row lock (the lock
 -- every writer of the unit's time takes) time-off and live holds refuse (bbo_clear_block, UNIT_UNAVAILABLE)
@@ -139,10 +153,7 @@ BEGIN
   IF stored IS NOT NULL THEN
     RETURN jsonb_build_object('replayed', true, 'body', stored);
   END IF;
-  SELECT * INTO o FROM class_occurrences x WHERE x.store_id = v_store AND x.id = (req->>'occurrence_id')::uuid FOR UPDATE;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Occurrence not found');
-  END IF;
+  o := bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   IF o.cancelled_at IS NULL THEN
     UPDATE class_occurrences x SET cancelled_at = at WHERE x.id = o.id RETURNING * INTO o;

@@ -30,7 +30,6 @@ DECLARE
   v_pmin       integer;
   v_pmax       integer;
   v_party      integer := coalesce((req->>'party_size')::integer, 1);
-  v_erased     boolean;
   bk           record;
   a            appointments;
   v_reused     boolean;
@@ -65,18 +64,7 @@ BEGIN
         CASE WHEN v_pmin = v_pmax THEN v_pmin::text ELSE v_pmin || ' to ' || v_pmax END));
     END IF;
   END IF;
-  IF v_customer IS NOT NULL THEN
-    -- "One of this store's customers" (storeCustomerSql): a relationship row is required.
-    SELECT c.erased_at IS NOT NULL INTO v_erased
-      FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
-     WHERE sc.store_id = v_store AND sc.customer_id = v_customer;
-    IF NOT FOUND THEN
-      PERFORM bbo_refuse('NOT_FOUND', 'Customer not found');
-    END IF;
-    IF v_erased THEN
-      PERFORM bbo_refuse('CUSTOMER_ERASED', 'The customer asked to be deleted and cannot be booked');
-    END IF;
-  END IF;
+  PERFORM bbo_require_store_customer(v_store, v_customer);
 
   -- What the unit is occupied for, checked (bbo_occupied_block).
   SELECT b.block_start, b.block_end INTO v_bstart, v_bend FROM bbo_occupied_block(req, v_starts, v_ends, v_before, v_after) b;
