@@ -1,8 +1,9 @@
 // npm test: the suite on the embedded engine and, when TEST_DATABASE_URL is set, the files that prove
 // something on the PostgreSQL server (SERVER_RUN below), the two side by side (each test file runs on
 // a fresh database of its own engine, so they share nothing). The first engine's output streams live;
-// the second's is held and printed whole after it, so the log reads one engine at a time. Then the
-// console's end-to-end tests (test/e2e/*.e2e.ts, headless Chromium) run once, on the embedded engine.
+// the second's is held and printed whole after it, so the log reads one engine at a time. The
+// console's end-to-end tests (test/e2e/*.e2e.ts, headless Chromium) run once, on the embedded engine,
+// from the moment the first engine's run ends; their output is printed last.
 // The embedded engine is real PostgreSQL 15 from npm: one cluster per engine run, started by
 // test/support/global-setup.ts.
 import { spawn } from 'node:child_process';
@@ -56,14 +57,17 @@ const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'b
 const label = (engine: string) =>
   engine === 'pg' ? `test suite on the PostgreSQL server (${filesOf.pg.length} of ${unitFiles.length} files)` : 'test suite on the embedded PostgreSQL';
 
-/** Runs one engine's files; `live` streams its output, otherwise it is returned when it ends. */
-function run(engine: string, files: string[], live: boolean): Promise<{ ok: boolean; output: string }> {
+/**
+ * Runs one engine's files; `live` streams its output, otherwise it is returned when it ends. `id` names
+ * the run's own cluster and template, so the end-to-end run beside the embedded one shares neither.
+ */
+function run(engine: string, files: string[], live: boolean, id = engine): Promise<{ ok: boolean; output: string }> {
   const child = spawn(
     process.execPath,
     ['--test', '--test-global-setup=test/support/global-setup.ts', '--test-concurrency=2', '--test-timeout=120000', ...files],
     {
       stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_ENGINE: engine, TEST_RUN_ID: `${process.pid}-${engine}` },
+      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_ENGINE: engine, TEST_RUN_ID: `${process.pid}-${id}` },
     },
   );
   const chunks: Buffer[] = [];
@@ -73,12 +77,20 @@ function run(engine: string, files: string[], live: boolean): Promise<{ ok: bool
 }
 
 let failed = false;
+// The end-to-end files start as soon as the first engine's run ends, beside the engine still running:
+// the server's share (about 100 files) ends minutes before the embedded run (every file), and those
+// minutes of a free core would otherwise wait. Their output is held and printed after the engines'.
+const e2e = (): Promise<{ ok: boolean; output: string }> =>
+  e2eFiles.length ? run('embedded', e2eFiles, false, 'e2e') : Promise.resolve({ ok: true, output: '' });
 // An engine with no file of those named is left out: node --test given no file runs every test it finds.
 const unitEngines = engines.filter((engine) => filesOf[engine].length > 0);
+let e2eRun: Promise<{ ok: boolean; output: string }> | undefined;
+const startE2e = () => (e2eRun ??= e2e());
 if (unitEngines.length) {
   const [first, ...rest] = unitEngines;
   console.log(`\n=== ${label(first)} ===`);
   const runs = [run(first, filesOf[first], true), ...rest.map((engine) => run(engine, filesOf[engine], false))];
+  for (const r of runs) r.then(startE2e);
   const done = await Promise.all(runs);
   done.forEach((r, i) => {
     if (i > 0) process.stdout.write(`\n=== ${label(unitEngines[i])} ===\n${r.output}`);
@@ -86,8 +98,8 @@ if (unitEngines.length) {
   });
 }
 if (e2eFiles.length) {
-  console.log('\n=== console end-to-end in headless Chromium (the embedded PostgreSQL) ===');
-  const r = await run('embedded', e2eFiles, true);
+  const r = await startE2e();
+  process.stdout.write(`\n=== console end-to-end in headless Chromium (the embedded PostgreSQL) ===\n${r.output}`);
   if (!r.ok) failed = true;
 }
 process.exit(failed ? 1 : 0);
