@@ -28,6 +28,8 @@ export interface Disruption {
   killed?: cluster.NodeName;
   /** The drill did not cause the outage itself, so it cannot time it. */
   untimed?: boolean;
+  /** When the outage began, when not at the end of disrupt() (HAProxy's restart: its kill). */
+  startedAt?: number;
   /** When replication stalled before the kill (async): what was acknowledged since is on the primary alone. */
   stalledAt?: number;
   /** What an operator does afterwards (start the lost machine again), awaited before the checks. */
@@ -95,10 +97,15 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
           await cluster.waitWritable(60_000);
         },
       };
-    case 'haproxy-restart':
+    case 'haproxy-restart': {
+      // Every session through HAProxy is cut at once; for half a second nothing listens on 5470/5471;
+      // then a new HAProxy counts both nodes up until its first checks (its first second may send a
+      // write to the replica: 25006, answered 503 and retried).
+      const startedAt = Date.now();
       cluster.killHaproxy();
       await sleep(500);
       await cluster.startHaproxy();
-      return { what: 'HAProxy killed and started again 0.5 s later', waitMs: 30_000 };
+      return { what: 'HAProxy killed (kill -9) and started again 0.5 s later', waitMs: 30_000, startedAt };
+    }
   }
 }
