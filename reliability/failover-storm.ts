@@ -20,6 +20,8 @@ export interface Acked {
   answer: HttpResult;
   /** Sent more than once with its key (a 503, a reset, an in-progress answer before the 2xx). */
   retried: boolean;
+  /** When its 2xx arrived. */
+  at: number;
 }
 
 export interface Tally {
@@ -31,12 +33,14 @@ export interface Tally {
   inProgress: number;
   transport: number;
   transportErrors: Record<string, number>;
+  /** A definitive refusal the caller expects (a hold that lost its race: SLOT_TAKEN, SLOT_UNAVAILABLE). */
+  refused: number;
   /** Any other answer: each one also fails the drill through onUnexpected. */
   other: number;
   slowest503Ms: number;
 }
 
-export const newTally = (): Tally => ({ ok: 0, unavailable: 0, badUnavailable: 0, inProgress: 0, transport: 0, transportErrors: {}, other: 0, slowest503Ms: 0 });
+export const newTally = (): Tally => ({ ok: 0, unavailable: 0, badUnavailable: 0, inProgress: 0, transport: 0, transportErrors: {}, refused: 0, other: 0, slowest503Ms: 0 });
 
 export class Storm {
   readonly creates: Acked[] = [];
@@ -71,14 +75,28 @@ export class Storm {
     return { starts_at: new Date(start).toISOString(), ends_at: new Date(start + 45 * 60_000).toISOString() };
   }
 
-  /** One logical write, retried with its key until it has a definitive answer. */
-  async send(client: number, path: string, body: Record<string, unknown>): Promise<{ answer: HttpResult; key: string; retried: boolean } | null> {
+  /**
+   * One logical write, retried with its key until it has a definitive answer: a 2xx, or (as
+   * `refused`) a 409 whose code is one of o.refusals (a race lost to another client: no retry helps).
+   * o.token acts as someone else than the store's staff (a customer's hold); o.method defaults to POST.
+   */
+  async send(
+    client: number,
+    path: string,
+    body: Record<string, unknown> | undefined,
+    o: { token?: string; method?: string; refusals?: string[] } = {},
+  ): Promise<{ answer: HttpResult; key: string; retried: boolean; refused?: string } | null> {
     const key = randomUUID();
     for (let attempt = 0; attempt < 600; attempt++) {
       const sentAt = Date.now();
       const server = this.servers[(client + attempt) % this.servers.length];
-      const r = await http(server.baseUrl, 'POST', path, { token: this.token, body, idempotencyKey: key, timeoutMs: REQUEST_TIMEOUT_MS });
+      const r = await http(server.baseUrl, o.method ?? 'POST', path, { token: o.token ?? this.token, body, idempotencyKey: key, timeoutMs: REQUEST_TIMEOUT_MS });
       const t = this.tally;
+      const code = errorCodeOf(r);
+      if (r.status === 409 && code && o.refusals?.includes(code)) {
+        t.refused++;
+        return { answer: r, key, retried: attempt > 0, refused: code };
+      }
       if (r.status >= 200 && r.status < 300) {
         t.ok++;
         this.okTimes.push(Date.now());
@@ -89,18 +107,18 @@ export class Storm {
       if (r.status === 503) {
         t.unavailable++;
         t.slowest503Ms = Math.max(t.slowest503Ms, r.ms);
-        if (!r.headers?.get('retry-after') || !isEnvelope(r.body) || errorCodeOf(r) !== 'SERVICE_UNAVAILABLE') {
+        if (!r.headers?.get('retry-after') || !isEnvelope(r.body) || code !== 'SERVICE_UNAVAILABLE') {
           t.badUnavailable++;
           this.onUnexpected(`503 without Retry-After or not SERVICE_UNAVAILABLE in the envelope: ${JSON.stringify(r.body).slice(0, 200)}`);
         }
-      } else if (r.status === 409 && errorCodeOf(r) === 'IDEMPOTENCY_IN_PROGRESS') t.inProgress++;
+      } else if (r.status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS') t.inProgress++;
       else if (r.status === 0) {
         t.transport++;
         t.transportErrors[r.error ?? 'unknown'] = (t.transportErrors[r.error ?? 'unknown'] ?? 0) + 1;
       }
       else {
         t.other++;
-        this.onUnexpected(`${path} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        this.onUnexpected(`${o.method ?? 'POST'} ${path} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
         return null;
       }
       // A client honours Retry-After in spirit, but keeps it short so the drill times the outage finely.
@@ -119,7 +137,7 @@ export class Storm {
       const created = await this.send(c, CREATE, body);
       if (!created) continue;
       const id = created.answer.body.appointment.id as string;
-      this.creates.push({ id, key: created.key, body, answer: created.answer, retried: created.retried });
+      this.creates.push({ id, key: created.key, body, answer: created.answer, retried: created.retried, at: Date.now() });
       if (this.stopped) break;
       const to = this.nextSlot();
       const moved = await this.send(c, MOVE, { store_id: this.store, appointment_id: id, unit_id: unit, ...to });

@@ -12,8 +12,9 @@ import pg from 'pg';
 import { REPO_ROOT, sleep } from './env.ts';
 import type { Queryable } from '../src/platform/db/port.ts';
 import { isUnavailable } from '../src/platform/db/pg-errors.ts';
+import { haproxySettled } from './haproxy-stats.ts';
 
-const run = promisify(execFile);
+export const run = promisify(execFile);
 
 export const BASE = '/tmp/bbo-patroni';
 /** Where `down` leaves the last run's logs. */
@@ -34,7 +35,7 @@ export const nodeUrl = (n: NodeName, database = 'postgres') => `postgres://postg
 const pidFile = (what: string) => path.join(BASE, `${what}.pid`);
 // Signal 0 only asks whether the process exists.
 const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
-const readPid = (file: string): number | null => {
+export const readPid = (file: string): number | null => {
   try {
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
     return Number.isInteger(pid) && pid > 1 ? pid : null;
@@ -175,27 +176,6 @@ export async function killNode(n: NodeName): Promise<void> {
   }
 }
 
-/**
- * Freezes (or thaws) a replica's WAL receiver: the network between the nodes stalls, so the replica
- * falls behind by whatever the primary writes meanwhile. Returns the pid frozen (null if none found).
- */
-export async function freezeWalReceiver(n: NodeName, freeze: boolean, pid?: number | null): Promise<number | null> {
-  if (pid === undefined) {
-    const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
-    if (!pm) return null;
-    const out = await run('pgrep', ['-P', String(pm), '-f', 'walreceiver']).then((r) => r.stdout.trim(), () => '');
-    pid = out ? Number(out.split('\n')[0]) : null;
-  }
-  if (pid) {
-    try {
-      process.kill(pid, freeze ? 'SIGSTOP' : 'SIGCONT');
-    } catch {
-      /* gone */
-    }
-  }
-  return pid ?? null;
-}
-
 /** Starts (or restarts) a node's Patroni: on a data directory that was primary, it rewinds and follows. */
 export async function startNode(n: NodeName): Promise<void> {
   daemon(`patroni-${n}`, '/usr/bin/patroni', [path.join(BASE, `${n}.yml`)], await postgresIds());
@@ -212,22 +192,14 @@ export async function startHaproxy(): Promise<void> {
 }
 export const killHaproxy = () => stopPid(pidFile('haproxy'));
 
+/** HAProxy's checks agree with Patroni: `lead` alone takes writes and (with `replica`) the other alone reads. */
+export async function waitHaproxySettled(lead: NodeName, timeoutMs: number, replica = true): Promise<void> {
+  await waitFor('HAProxy\'s checks to settle', () => haproxySettled(path.join(BASE, 'haproxy.sock'), lead, other(lead), replica), timeoutMs);
+}
+
 export async function etcdHealthy(): Promise<boolean> {
   const res = await fetch(`${ETCD_URL}/health`, { signal: AbortSignal.timeout(1_000) }).catch(() => null);
   return !!res && res.status === 200;
-}
-
-/** The cluster's settings in etcd, changed the operator's way (`patronictl edit-config --set`). */
-export async function setClusterConfig(settings: Record<string, string>): Promise<void> {
-  const args = ['-c', path.join(BASE, 'node1.yml'), 'edit-config', '--force'];
-  for (const [k, v] of Object.entries(settings)) args.push('--set', `${k}=${v}`);
-  await run('/usr/bin/patronictl', args);
-}
-
-/** A planned switchover to candidate (`patronictl switchover`). */
-export async function switchover(from: NodeName, to: NodeName): Promise<string> {
-  const { stdout } = await run('/usr/bin/patronictl', ['-c', path.join(BASE, 'node1.yml'), 'switchover', '--leader', from, '--candidate', to, '--force']);
-  return stdout;
 }
 
 /** Waits until `n` streams from the leader as its synchronous standby (or as a plain replica when sync is off). */
@@ -265,8 +237,14 @@ export async function clusterDown(): Promise<void> {
   rmSync(BASE, { recursive: true, force: true });
 }
 
-/** Builds the topology from nothing: etcd, node1 (bootstraps, leader), node2 (synchronous replica), HAProxy. */
-export async function clusterUp(o: { log?: (line: string) => void } = {}): Promise<void> {
+/**
+ * Builds the topology from nothing: etcd, node1 (bootstraps, leader), HAProxy, and node2 (copied
+ * from node1, then its synchronous standby). Resolves once writes go through HAProxy to node1; with
+ * deferStandby the standby's copy goes on meanwhile and `standby` resolves once it streams
+ * synchronously and HAProxy reads from it (a caller can create its database and start its
+ * processes in those seconds), otherwise it is waited for here.
+ */
+export async function clusterUp(o: { log?: (line: string) => void; deferStandby?: boolean } = {}): Promise<{ standby: Promise<void> }> {
   const log = o.log ?? (() => {});
   for (const bin of ['/usr/bin/patroni', '/usr/bin/etcd', '/usr/sbin/haproxy', '/usr/lib/postgresql/15/bin/postgres']) {
     if (!existsSync(bin)) throw new Error(`${bin} is missing: apt-get install -y patroni etcd-server haproxy postgresql-15`);
@@ -288,11 +266,21 @@ export async function clusterUp(o: { log?: (line: string) => void } = {}): Promi
   await startNode('node1');
   await waitFor('node1 as the leader', async () => (await rest('node1', '/primary')).status === 200, 60_000);
   log(`node1 bootstrapped as primary (${Date.now() - t0} ms)`);
+  // node2 copies node1 (pg_basebackup) while HAProxy starts and the caller goes on.
   await startNode('node2');
-  await waitReplica('node2', 60_000);
-  log(`node2 streaming as the synchronous standby (${Date.now() - t0} ms)`);
   await startHaproxy();
+  await waitHaproxySettled('node1', 15_000, false);
   await waitWritable(10_000);
-  await waitFor('a replica behind HAProxy', async () => !!(await answers(READ_URL)), 10_000);
-  log(`HAProxy up: writes ${WRITE_URL}, reads ${READ_URL} (${Date.now() - t0} ms)`);
+  log(`HAProxy up: writes ${WRITE_URL} (${Date.now() - t0} ms)`);
+  const standby = (async () => {
+    await waitReplica('node2', 90_000);
+    log(`node2 streaming as the synchronous standby (${Date.now() - t0} ms)`);
+    await waitHaproxySettled('node1', 15_000);
+    await waitFor('a replica behind HAProxy', async () => !!(await answers(READ_URL)), 10_000);
+    log(`HAProxy reads from node2: ${READ_URL} (${Date.now() - t0} ms)`);
+  })();
+  // Awaited by the caller later: a failure before then must not count as unhandled.
+  standby.catch(() => {});
+  if (!o.deferStandby) await standby;
+  return { standby };
 }

@@ -2,8 +2,9 @@
 // deploy/patroni/ from Debian's packages (etcd, two Patroni nodes for PostgreSQL 15 in synchronous
 // mode, HAProxy on 5470/5471: reliability/patroni-cluster.ts), runs reliability/proofs/failover.ts
 // against it, prints its figures and tears everything down. Exits non-zero when a guarantee is
-// violated or the drill did not finish in its time bound. Its ports (5461-5462, 5470-5471, 7470,
-// 18008-18009, 23790, 23800) meet none of the other proofs', so CI runs it beside them.
+// violated or the drill did not finish in its time bound. Its ports (PostgreSQL 5461-5462, HAProxy
+// 5470-5472, the three API processes 5473-5475, Patroni 18008-18009, etcd 23790 and 23800) meet none
+// of the other proofs', so CI runs it beside them.
 // Scenarios: sync (the default, what CI runs), async, replica-lost, replica-lost-strict, etcd-lost,
 // haproxy-restart (reliability/proofs/failover-scenarios.ts).
 import { clusterDown, clusterUp } from '../reliability/patroni-cluster.ts';
@@ -30,6 +31,10 @@ const run = new ProofRun(`failover (${scenario})`, BUDGET_MS, WRITE_URL, null);
 let finished = false;
 
 async function finish(reason?: string): Promise<never> {
+  // A server process that died is a failure of the service, whatever else the drill saw: say so, with its last words.
+  for (const s of run.servers) {
+    if (s.pid !== undefined && !s.running) run.fail('a server process exited during the drill', `${s.name}:\n    ${s.output.slice(-12).join('\n    ')}`);
+  }
   await stopAll(run.servers);
   for (const d of run.databases) await d.drop().catch(() => {});
   await clusterDown().catch((err) => console.log(`teardown: ${err.message}`));
@@ -49,8 +54,8 @@ watchdog.unref();
 
 console.log(`=== failover drill (${scenario}): a bad day mid-storm, behind HAProxy and Patroni ===`);
 try {
-  await clusterUp({ log: (line) => console.log(`  ${line}`) });
-  await failoverDrill(run, scenario);
+  const { standby } = await clusterUp({ log: (line) => console.log(`  ${line}`), deferStandby: true });
+  await failoverDrill(run, scenario, standby);
   finished = true;
   await finish();
 } catch (err) {

@@ -7,7 +7,15 @@
 // - etcd-lost: the configuration store lost (Patroni demotes the primary: no leader key, no primary);
 // - haproxy-restart: HAProxy stopped and started again (every connection cut at once).
 import * as cluster from '../patroni-cluster.ts';
+import * as ops from '../patroni-ops.ts';
 import { sleep } from '../env.ts';
+
+/**
+ * How long replication stalls before the primary dies in the async scenario: long enough to
+ * acknowledge some bookings at the storm's rate, short enough that the replica stays within
+ * maximum_lag_on_failover (1 MB) and Patroni still promotes it.
+ */
+const ASYNC_STALL_MS = Number(process.env.FAILOVER_ASYNC_STALL_MS ?? 1_500);
 
 export const SCENARIOS = ['sync', 'async', 'replica-lost', 'replica-lost-strict', 'etcd-lost', 'haproxy-restart'] as const;
 export type Scenario = (typeof SCENARIOS)[number];
@@ -20,6 +28,10 @@ export interface Disruption {
   killed?: cluster.NodeName;
   /** The drill did not cause the outage itself, so it cannot time it. */
   untimed?: boolean;
+  /** When the outage began, when not at the end of disrupt() (HAProxy's restart: its kill). */
+  startedAt?: number;
+  /** When replication stalled before the kill (async): what was acknowledged since is on the primary alone. */
+  stalledAt?: number;
   /** What an operator does afterwards (start the lost machine again), awaited before the checks. */
   recover?: () => Promise<void>;
 }
@@ -28,12 +40,12 @@ export interface Disruption {
 export async function prepare(scenario: Scenario): Promise<void> {
   const lead = await cluster.waitLeader(60_000);
   if (scenario === 'async') {
-    await cluster.setClusterConfig({ synchronous_mode: 'false' });
+    await ops.setClusterConfig({ synchronous_mode: 'false' });
     await cluster.waitReplica(cluster.other(lead), 30_000, false);
     // Give Patroni a moment to clear synchronous_standby_names on the primary.
     await sleep(3_000);
   }
-  if (scenario === 'replica-lost-strict') await cluster.setClusterConfig({ synchronous_mode_strict: 'true' });
+  if (scenario === 'replica-lost-strict') await ops.setClusterConfig({ synchronous_mode_strict: 'true' });
 }
 
 export async function disrupt(scenario: Scenario): Promise<Disruption> {
@@ -51,14 +63,14 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
       return { what: `kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
     }
     case 'async': {
-      // Replication a little behind, as over a real network under load: the replica's WAL receiver
-      // stalls for 1.5 s (well under maximum_lag_on_failover's 1 MB at this load), then the primary dies.
-      const replica = cluster.other(lead);
-      const receiver = await cluster.freezeWalReceiver(replica, true);
-      await sleep(1_500);
+      // Replication a little behind, as over a real network under load: the primary's WAL senders
+      // stall for ASYNC_STALL_MS (its WAL stays on it; nothing waits for the standby, so its commits
+      // are acknowledged all the same), then the primary's machine dies with them.
+      const senders = await ops.freezeWalSenders(lead, true);
+      const stalledAt = Date.now();
+      await sleep(ASYNC_STALL_MS);
       await cluster.killNode(lead);
-      await cluster.freezeWalReceiver(replica, false, receiver);
-      return { what: `replication stalled 1.5 s, then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
+      return { what: `replication stalled ${ASYNC_STALL_MS} ms (${senders.length} WAL sender frozen), then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead, stalledAt };
     }
     case 'replica-lost':
     case 'replica-lost-strict': {
@@ -85,10 +97,15 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
           await cluster.waitWritable(60_000);
         },
       };
-    case 'haproxy-restart':
+    case 'haproxy-restart': {
+      // Every session through HAProxy is cut at once; for half a second nothing listens on 5470/5471;
+      // then a new HAProxy counts both nodes up until its first checks (its first second may send a
+      // write to the replica: 25006, answered 503 and retried).
+      const startedAt = Date.now();
       cluster.killHaproxy();
       await sleep(500);
       await cluster.startHaproxy();
-      return { what: 'HAProxy killed and started again 0.5 s later', waitMs: 30_000 };
+      return { what: 'HAProxy killed (kill -9) and started again 0.5 s later', waitMs: 30_000, startedAt };
+    }
   }
 }
