@@ -3,7 +3,10 @@
 
 -- Books a person into an occurrence: confirmed while a seat is free, else waitlisted with the next
 -- position; a full occurrence within its promotion cutoff takes no more (CLASS_FULL).
--- req: {store_id, occurrence_id, customer_id, guest_name, guest_email, source}
+-- The booking page's door (req.customer_door, a signed-in customer booking themselves) refuses a
+-- customer the shop blocked, as the page's appointment confirm does, and makes the customer one of
+-- the store's first (a sign-in alone does not).
+-- req: {store_id, occurrence_id, customer_id, guest_name, guest_email, source, customer_door}
 CREATE OR REPLACE FUNCTION bbo_class_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -35,6 +38,13 @@ BEGIN
   -- A drop-in may join until the class ends; anyone else until it starts.
   IF at >= o.ends_at OR (at >= o.starts_at AND v_source <> 'drop-in') THEN
     PERFORM bbo_refuse('CLASS_STARTED', 'The class has started and takes no more bookings');
+  END IF;
+  IF coalesce((req->>'customer_door')::boolean, false) THEN
+    PERFORM 1 FROM store_customers sc WHERE sc.store_id = v_store AND sc.customer_id = v_customer AND sc.blocked;
+    IF FOUND THEN
+      PERFORM bbo_refuse('CUSTOMER_BLOCKED', 'The shop does not take online bookings from this customer');
+    END IF;
+    PERFORM bbo_touch_store_customer(v_store, v_customer, at);
   END IF;
   PERFORM bbo_require_store_customer(v_store, v_customer);
   -- One live booking per person (the unique indexes of migration 230 are the backstop).
