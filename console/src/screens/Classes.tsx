@@ -67,12 +67,6 @@ export function Classes() {
         <span class="tz">Times in {tz}</span>
       </div>
       {error && <p class="error" role="alert">{error}</p>}
-      {rights.manage && (
-        <div class="cards">
-          <NewClass onCreated={(c) => { notify(`Class “${c.name}” created`); reload(); }} />
-          <NewOccurrence classes={classes} tz={tz} onCreated={() => { notify('Class scheduled'); reload(); }} />
-        </div>
-      )}
       {occurrences && occurrences.length === 0 && <p class="empty">No classes this week.</p>}
       {occurrences && days.map((day) => {
         const list = occurrences.filter((o) => localDate(Date.parse(o.starts_at), tz) === day);
@@ -91,7 +85,13 @@ export function Classes() {
           </section>
         );
       })}
-      {open && <ClassRoster key={`${open}-${tick}`} occurrenceId={open} tz={tz} desk={rights.desk} onChanged={reload} onClose={() => setOpen(null)} />}
+      {open && <ClassRoster key={open} occurrenceId={open} tz={tz} desk={rights.desk} onChanged={reload} onClose={() => setOpen(null)} />}
+      {rights.manage && (
+        <div class="cards">
+          <NewClass onCreated={(c) => { notify(`Class “${c.name}” created`); reload(); }} />
+          <NewOccurrence classes={classes} tz={tz} onCreated={() => { notify('Class scheduled'); reload(); }} />
+        </div>
+      )}
     </section>
   );
 }
