@@ -110,6 +110,15 @@ test('the offer email links to the page; the customer reads and accepts their ow
   assert.equal(stolen.body.error.code, 'NOT_FOUND');
   assert.equal((await rows(w, 'SELECT status FROM class_bookings WHERE id = $1', [waiting.id]))[0].status, 'promotion_pending');
 
+  // The shared door keeps its rules: a merchant needs the classes entitlement, a customer the write scope.
+  const noClasses = await w.t.fx.merchantToken(w.storeId, { entitlements: ['can_use_bookings'] });
+  const unentitled = await call(w.t.app, 'POST', `/api/v1/classes/bookings/${waiting.id}/accept`, { token: noClasses, body: {} });
+  assert.deepEqual([unentitled.status, unentitled.body.error.code], [403, 'MISSING_ENTITLEMENT']);
+  const readOnly = await w.t.fx.customerToken(dee.id, ['customer:read']);
+  const unscoped = await call(w.t.app, 'POST', `/api/v1/classes/bookings/${waiting.id}/accept`, { token: readOnly, body: {} });
+  assert.deepEqual([unscoped.status, unscoped.body.error.code], [403, 'INSUFFICIENT_SCOPE']);
+  assert.equal((await rows(w, 'SELECT status FROM class_bookings WHERE id = $1', [waiting.id]))[0].status, 'promotion_pending');
+
   const accepted = await call(w.t.app, 'POST', `/api/v1/classes/bookings/${waiting.id}/accept`, { token: dee.token, body: {} });
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
   assert.deepEqual([accepted.body.booking.status, accepted.body.noop], ['confirmed', false]);
