@@ -67,6 +67,8 @@ test('the owner creates a class, schedules it, reads the roster and cancels an o
   await form.getByLabel('Name').fill('Spin');
   await form.getByLabel('Seats').fill('2');
   await form.getByLabel('Instructor').selectOption({ label: 'Kim' });
+  await form.getByLabel('Offered for').check();
+  await form.getByLabel('Offer minutes').fill('30');
   await form.getByRole('button', { name: 'Create class' }).click();
   await page.getByRole('status').getByText('Class “Spin” created').waitFor();
   const schedule = page.getByRole('form', { name: 'Schedule a class' });
@@ -75,9 +77,10 @@ test('the owner creates a class, schedules it, reads the roster and cancels an o
   await schedule.getByLabel('Time (Europe/London)').fill('18:00');
   await schedule.getByRole('button', { name: 'Schedule' }).click();
   await page.getByRole('status').getByText('Class scheduled').waitFor();
-  const rows = await t!.db.query<{ id: string; starts_at: Date; instructor: string }>(
-    `SELECT o.id, o.starts_at, coalesce(o.instructor_unit_id, c.instructor_unit_id) AS instructor FROM class_occurrences o JOIN classes c ON c.id = o.class_id WHERE o.store_id = $1`, [store!.id]);
-  assert.deepEqual(rows.rows.map((r) => [new Date(r.starts_at).toISOString(), r.instructor]), [['2027-03-11T18:00:00.000Z', kim!.id]]);
+  const rows = await t!.db.query<{ id: string; starts_at: Date; instructor: string; waitlist_mode: string; offer_minutes: number }>(
+    `SELECT o.id, o.starts_at, coalesce(o.instructor_unit_id, c.instructor_unit_id) AS instructor, c.waitlist_mode, c.offer_minutes
+       FROM class_occurrences o JOIN classes c ON c.id = o.class_id WHERE o.store_id = $1`, [store!.id]);
+  assert.deepEqual(rows.rows.map((r) => [new Date(r.starts_at).toISOString(), r.instructor, r.waitlist_mode, r.offer_minutes]), [['2027-03-11T18:00:00.000Z', kim!.id, 'offer', 30]]);
   spin = { occurrenceId: rows.rows[0].id };
 
   for (const i of [1, 2, 3]) {
@@ -112,7 +115,7 @@ test('the owner creates a class, schedules it, reads the roster and cancels an o
   await context.close();
 });
 
-test('the front desk, by keyboard alone: checks a person in, is refused a no-show before the start, cancels a seat and the first in line is booked', { skip }, async () => {
+test('the front desk, by keyboard alone: checks a person in, is refused a no-show before the start, cancels a seat, and takes the offer it makes for the first in line', { skip }, async () => {
   assert.ok(spin, 'the first test scheduled the class');
   const invite = newSecret();
   await t!.db.query(
@@ -152,8 +155,15 @@ test('the front desk, by keyboard alone: checks a person in, is refused a no-sho
   await tabTo(page, label(/^Cancel: Guest 2$/));
   await page.keyboard.press('Enter');
   await page.getByRole('status').getByText('Guest 2: cancel done').waitFor();
+  // The class offers a freed seat for 30 minutes: Guest 3 is offered it until 08:30 (the clock stands at 08:00 GMT).
+  await page.locator('tr', { hasText: 'Guest 3' }).getByText('Offered until 08:30').waitFor();
+  assert.deepEqual(await rosterRows(page), [['Guest 1', 'Checked in', ''], ['Guest 2', 'Cancelled', ''], ['Guest 3', 'Offered until 08:30', '']]);
+  assert.deepEqual(await statuses(spin!.occurrenceId), [['Guest 1', 'attended', null], ['Guest 2', 'cancelled', null], ['Guest 3', 'promotion_pending', 1]]);
+  // Guest 3 rings the desk to take it.
+  await tabTo(page, label(/^Accept offer: Guest 3$/));
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').getByText('Guest 3: accept offer done').waitFor();
   await page.locator('tr', { hasText: 'Guest 3' }).getByText('Booked').waitFor();
-  assert.deepEqual(await rosterRows(page), [['Guest 1', 'Checked in', ''], ['Guest 2', 'Cancelled', ''], ['Guest 3', 'Booked', '']]);
   assert.deepEqual(await statuses(spin!.occurrenceId), [['Guest 1', 'attended', null], ['Guest 2', 'cancelled', null], ['Guest 3', 'confirmed', 1]]);
   assert.deepEqual(await seriousViolations(page), []);
   await context.close();

@@ -42,15 +42,15 @@ export function NewClass(props: { onCreated: (c: ClassRecord) => void }) {
       <label>Name<input name="name" required maxLength={200} /></label>
       <label>Category (optional)<input name="category" maxLength={200} /></label>
       <div class="inline-form">
-        <label>Minutes<input name="duration_min" type="number" min={1} max={1440} required value="60" /></label>
-        <label>Seats<input name="capacity" type="number" min={1} max={1000} required value="10" /></label>
+        <label>Minutes<input name="duration_min" type="number" min={1} max={1440} required defaultValue="60" /></label>
+        <label>Seats<input name="capacity" type="number" min={1} max={1000} required defaultValue="10" /></label>
       </div>
       <label>Instructor<select name="instructor_unit_id"><option value="">None</option>{units.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}</select></label>
       <fieldset>
         <legend>A freed seat goes to the first in line</legend>
         <label class="inline"><input type="radio" name="waitlist_mode" checked={mode === 'auto'} onChange={() => setMode('auto')} /> Booked at once</label>
         <label class="inline"><input type="radio" name="waitlist_mode" checked={mode === 'offer'} onChange={() => setMode('offer')} /> Offered for</label>
-        {mode === 'offer' && <label class="inline"><input name="offer_minutes" type="number" min={1} max={1440} required value="60" aria-label="Offer minutes" /> minutes</label>}
+        {mode === 'offer' && <label class="inline"><input name="offer_minutes" type="number" min={1} max={1440} required defaultValue="60" aria-label="Offer minutes" /> minutes</label>}
       </fieldset>
       <button type="submit" disabled={action.busy}>Create class</button>
       {action.error && <p class="error" role="alert">{action.error}</p>}
@@ -78,8 +78,8 @@ export function NewOccurrence(props: { classes: ClassRecord[]; tz: string; onCre
         <>
           <label>Class<select name="class_id" required>{props.classes.map((c) => <option key={c.id} value={c.id}>{c.name} ({c.capacity} seats)</option>)}</select></label>
           <div class="inline-form">
-            <label>Day<input type="date" name="date" required value={localDate(Date.now(), props.tz)} /></label>
-            <label>Time ({props.tz})<input type="time" name="time" required value="18:00" /></label>
+            <label>Day<input type="date" name="date" required defaultValue={localDate(Date.now(), props.tz)} /></label>
+            <label>Time ({props.tz})<input type="time" name="time" required defaultValue="18:00" /></label>
           </div>
           <button type="submit" disabled={action.busy}>Schedule</button>
         </>
