@@ -1,7 +1,8 @@
 // The shop's classes on its booking page end to end (issue 44), in headless Chromium against the app on
 // a loopback port with a real SMTP server: a customer books the last seat after the email code (mouse),
 // a second joins the waitlist when it is full (keyboard alone), the first cancels at the desk, and the
-// second takes the offered seat from the link in the offer email in a fresh browser. Each step is checked
+// second takes the offered seat from the link in the offer email in a fresh browser (signed in first as
+// someone else, the offer is refused and nothing changes). Each step is checked
 // in the database and the mail, and by axe-core (0 violations). With E2E_ARTIFACTS=<dir>, the classes
 // view's screenshot is written there (docs/booking-page/classes.png).
 import { test } from 'node:test';
@@ -120,6 +121,19 @@ test('with the keyboard alone, a second customer joins the waitlist of the full 
   await section.waitFor();
   assert.equal(await offerPage.evaluate(() => document.activeElement?.id), 'offer-title');
   await axe(offerPage, 'offer');
+  // Signed in as someone else (Ana), the offer is not theirs: refused, nothing changes, and another email can be used.
+  from = w.smtp.received.length;
+  await section.getByLabel('Email').fill('ana@example.com');
+  await section.getByRole('button', { name: 'Email me a code' }).click();
+  await outcome(offerPage, 'code-sent', 'code-error');
+  await section.getByLabel('6-digit code').fill(await codeFor(w, 'ana@example.com', from));
+  await section.getByRole('button', { name: 'Sign in' }).click();
+  await section.getByTestId('offer-error').waitFor();
+  assert.match(await section.getByTestId('offer-error').innerText(), /^This offer is not for the email you signed in with/);
+  assert.equal(await section.getByRole('button', { name: 'Take this seat' }).count(), 0);
+  assert.deepEqual((await bookingOf('ben@example.com')).map((b) => b.status), ['promotion_pending']);
+  await axe(offerPage, 'offer refused');
+  await section.getByRole('button', { name: 'Sign in with another email' }).click();
   from = w.smtp.received.length;
   await section.getByLabel('Email').fill('ben@example.com');
   await section.getByRole('button', { name: 'Email me a code' }).click();

@@ -4,7 +4,7 @@
 // A lapsed offer is refused by the server (OFFER_EXPIRED) and its sentence shown.
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Ok } from '../../../client/index.ts';
-import { attempt, newKey, sentence, type ApiClient } from '../api.ts';
+import { attempt, newKey, sentence, setCustomerToken, type ApiClient } from '../api.ts';
 import { useFocusOnOpen, When } from '../Booker.tsx';
 import { EmailCode, type SignedIn } from '../EmailCode.tsx';
 import { when } from '../time.ts';
@@ -80,6 +80,9 @@ export function Offer(props: {
         </>
       )}
       {error && <p class="error" role="alert" data-testid="offer-error">{error}</p>}
+      {signedIn && !own && error && (
+        <p><button type="button" class="link" onClick={() => { setCustomerToken(slug, null); setError(null); setSignedIn(null); }}>Sign in with another email</button></p>
+      )}
     </section>
   );
 }
