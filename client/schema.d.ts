@@ -738,11 +738,36 @@ export interface paths {
   "/api/v1/classes/bookings/{bookingId}/accept": {
     /**
      * Accept an offered seat (for the customer)
-     * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+     * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop. A customer token accepts only its own (by customer, or a guest booking made with its email): anyone else's answers 404 and nothing changes.
      *
-     * Merchant token, scope merchant:write; entitlements classes.
+     * Merchant token with scope merchant:write and entitlements classes, or customer token with scope customer:write.
      */
     post: operations["acceptClassOffer"];
+  };
+  "/api/v1/book/{slug}/classes": {
+    /**
+     * The week's classes on the shop's page, with seats left
+     * @description Live occurrences of live classes starting on the 7 store-local days from `from` (default today) and still ahead, each with seats_left and whether a newcomer books (book), joins the waitlist (waitlist) or cannot (full: inside the promotion cutoff). Empty when the shop has none. An unknown or disabled page: 404.
+     */
+    get: operations["listBookingPageClasses"];
+  };
+  "/api/v1/book/{slug}/classes/occurrences/{occurrenceId}/bookings": {
+    /**
+     * Book the signed-in customer into a class, or onto its waitlist (source app)
+     * @description The customer token from the page's email or text code. status confirmed while seats are left, else waitlisted with its waitlist_position. Already booked or waiting: 409 ALREADY_BOOKED; full inside the cutoff: 409 CLASS_FULL; cancelled: 409 OCCURRENCE_CANCELLED; started: 409 CLASS_STARTED; a customer the shop blocked: 409 CUSTOMER_BLOCKED. Nothing changes on a refusal.
+     *
+     * Customer token, scope customer:write.
+     */
+    post: operations["bookBookingPageClass"];
+  };
+  "/api/v1/book/{slug}/classes/bookings/{bookingId}": {
+    /**
+     * The signed-in customer's own class booking at this shop (the offer link's page reads it)
+     * @description Theirs by customer, or a guest booking made with the email they signed in with. Anyone else's: 404.
+     *
+     * Customer token, scope customer:read.
+     */
+    get: operations["getBookingPageClassBooking"];
   };
   "/api/v1/auth/sign-in": {
     /**
@@ -9624,9 +9649,9 @@ export interface operations {
   };
   /**
    * Accept an offered seat (for the customer)
-   * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.
+   * @description A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop. A customer token accepts only its own (by customer, or a guest booking made with its email): anyone else's answers 404 and nothing changes.
    *
-   * Merchant token, scope merchant:write; entitlements classes.
+   * Merchant token with scope merchant:write and entitlements classes, or customer token with scope customer:write.
    */
   acceptClassOffer: {
     parameters: {
@@ -9723,6 +9748,262 @@ export interface operations {
             };
             /** @description true when the booking already had this outcome (nothing changed) */
             noop: boolean;
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The week's classes on the shop's page, with seats left
+   * @description Live occurrences of live classes starting on the 7 store-local days from `from` (default today) and still ahead, each with seats_left and whether a newcomer books (book), joins the waitlist (waitlist) or cannot (full: inside the promotion cutoff). Empty when the shop has none. An unknown or disabled page: 404.
+   */
+  listBookingPageClasses: {
+    parameters: {
+      query?: {
+        /** @description The first store-local day (YYYY-MM-DD); default today. 7 days from it are listed */
+        from?: string;
+      };
+      path: {
+        /** @description The booking page's slug */
+        slug: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            timezone: string;
+            /** Format: date */
+            from: string;
+            /**
+             * Format: date
+             * @description The last day listed (inclusive)
+             */
+            to: string;
+            /** @description Live occurrences still to start, in start order; empty when the shop has no classes */
+            occurrences: ({
+                /**
+                 * Format: uuid
+                 * @description uuid
+                 */
+                id: string;
+                name: string;
+                category: string | null;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                starts_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601 instant
+                 */
+                ends_at: string;
+                instructor_name: string | null;
+                price_pence: number | null;
+                capacity: number;
+                /** @description capacity - booked - offered, never below 0 */
+                seats_left: number;
+                waitlisted: number;
+                /**
+                 * @description book: a seat is left; waitlist: full, the waitlist is open; full: full and inside the promotion cutoff
+                 * @enum {string}
+                 */
+                joinable: "book" | "waitlist" | "full";
+              })[];
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * Book the signed-in customer into a class, or onto its waitlist (source app)
+   * @description The customer token from the page's email or text code. status confirmed while seats are left, else waitlisted with its waitlist_position. Already booked or waiting: 409 ALREADY_BOOKED; full inside the cutoff: 409 CLASS_FULL; cancelled: 409 OCCURRENCE_CANCELLED; started: 409 CLASS_STARTED; a customer the shop blocked: 409 CUSTOMER_BLOCKED. Nothing changes on a refusal.
+   *
+   * Customer token, scope customer:write.
+   */
+  bookBookingPageClass: {
+    parameters: {
+      path: {
+        /** @description The booking page's slug */
+        slug: string;
+        /** @description uuid */
+        occurrenceId: string;
+      };
+    };
+    requestBody: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              class_id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              customer_id: string | null;
+              guest_name: string | null;
+              guest_email: string | null;
+              /** @enum {string} */
+              source: "app" | "staff" | "drop_in";
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              /** @description Its place in the order the waitlist was joined (1 first); null if it never waited */
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              promoted_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              attended_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              no_show_marked_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              cancelled_at: string | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              created_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+            };
+          };
+        };
+      };
+      /** @description Every non-2xx answer */
+      "4XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+      /** @description Every non-2xx answer */
+      "5XX": {
+        content: {
+          "application/json": components["schemas"]["ErrorEnvelope"];
+        };
+      };
+    };
+  };
+  /**
+   * The signed-in customer's own class booking at this shop (the offer link's page reads it)
+   * @description Theirs by customer, or a guest booking made with the email they signed in with. Anyone else's: 404.
+   *
+   * Customer token, scope customer:read.
+   */
+  getBookingPageClassBooking: {
+    parameters: {
+      path: {
+        /** @description The booking page's slug */
+        slug: string;
+        /** @description uuid */
+        bookingId: string;
+      };
+    };
+    responses: {
+      /** @description Default Response */
+      200: {
+        content: {
+          "application/json": {
+            booking: {
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              id: string;
+              /**
+               * Format: uuid
+               * @description uuid
+               */
+              occurrence_id: string;
+              class_name: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              starts_at: string;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              ends_at: string;
+              /** @enum {string} */
+              status: "confirmed" | "waitlisted" | "promotion_pending" | "promotion_expired" | "cancelled" | "attended" | "no_show";
+              waitlist_position: number | null;
+              /**
+               * Format: date-time
+               * @description ISO 8601 instant
+               */
+              offer_expires_at: string | null;
+            };
           };
         };
       };

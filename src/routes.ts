@@ -41,6 +41,7 @@ import { calendarFeedFileRoutes, calendarFeedRoutes } from './bookings/calendar-
 import { classesRoutes } from './classes/classes.routes.ts';
 import { occurrencesRoutes } from './classes/occurrences.routes.ts';
 import { classBookingsRoutes } from './classes/class-bookings.routes.ts';
+import { classPageRoutes } from './classes/class-page.routes.ts';
 import { deliveryRoutes, devMailboxRoutes } from './notifications/delivery/delivery.routes.ts';
 
 export async function featureRoutes(app: FastifyInstance) {
@@ -86,6 +87,8 @@ export async function featureRoutes(app: FastifyInstance) {
   await app.register(classesRoutes, { prefix: '/api/v1/classes' });
   await app.register(occurrencesRoutes, { prefix: '/api/v1/classes' });
   await app.register(classBookingsRoutes, { prefix: '/api/v1/classes' });
+  // The booking page's classes (issue 44): the week's classes and a signed-in customer's booking, beside the page's own API.
+  await app.register(classPageRoutes, { prefix: '/api/v1/book' });
   // Staff accounts (src/staff): /api/v1/auth, /api/v1/staff, /api/v1/api-keys, and the operator's invitation.
   await app.register(staffRoutes);
   // Staff passkeys (src/staff/passkeys): add one when signed in, sign in with one.

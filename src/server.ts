@@ -102,7 +102,7 @@ for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worke
   if (pool) app.metrics?.addPool(name, pool, (handle as { health?: any }).health);
 }
 const messagesWorker = config.workerEnabled && config.messages.worker
-  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), gate: background })
+  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), publicUrl: config.bookingPage.publicUrl, gate: background })
   : null;
 if (messagesWorker) {
   if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');

@@ -29,7 +29,7 @@ if (!session.ok) {
 const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
 log.info({ pid: process.pid }, 'webhook worker started');
 const messagesWorker = config.messages.worker
-  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock) })
+  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), publicUrl: config.bookingPage.publicUrl })
   : null;
 messagesWorker?.start();
 

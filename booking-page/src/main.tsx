@@ -8,6 +8,7 @@ import { Booker } from './Booker.tsx';
 import { searchFirstTimes } from './Picker.tsx';
 import { Manage } from './Manage.tsx';
 import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
+import { ClassesSlot, offerFromAddress } from './classes/slot.tsx';
 import { minutes } from './time.ts';
 import type { PageInfo } from './types.ts';
 import './styles.css';
@@ -28,6 +29,8 @@ function Policies(props: { page: PageInfo }) {
 }
 
 const where = route();
+// An offer email's link (?offer=<booking id>) opens the classes view first (classes/slot.tsx).
+const offer = offerFromAddress();
 const api = makeClient();
 // The server renders the page's config into the HTML (src/booking-page/page-html.ts): the first
 // render has the shop at once, and the first times are asked for before it. Without it (Vite's dev
@@ -60,15 +63,19 @@ function App() {
 
   if (error) return <main id="main"><h1>Booking</h1><p class="error" role="alert">{error}</p></main>;
   if (!page || !where) return <main id="main" aria-busy="true"><h1>Booking</h1><p>Loading…</p></main>;
+  // The shop's classes, where it has some (a chunk of their own): last, or first for an offer's link.
+  const classes = !where.manage && page.sign_in !== 'none' ? <ClassesSlot api={api} slug={where.slug} page={page} offer={offer} /> : null;
   return (
     <>
       <ShopHeader page={page} />
       <main id="main">
+        {offer && classes}
         {where.manage ? <Manage api={api} slug={where.slug} page={page} />
           : page.sign_in === 'none' ? <BookByPhone page={page} />
           : <Booker api={api} slug={where.slug} page={page} />}
         {!where.manage && <Visit page={page} />}
         {page.sign_in !== 'none' && <Policies page={page} />}
+        {!offer && classes}
       </main>
     </>
   );

@@ -1,4 +1,4 @@
-// The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/customers,
+// The console's shell: sign-in, the navigation and the hash routes (#/diary, #/queue, #/classes, #/customers,
 // #/customers/<id>, #/catalogue, #/import, #/reports, #/settings, #/staff, #/account, and #/mailbox
 // where the development mailbox exists; #/accept#token= for an invitation). Only the page's fragment
 // changes, so the server serves one page and no route (or token) ever reaches its logs. The navigation
@@ -23,6 +23,9 @@ import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
 import { currentStaff, signOutOnServer, takeOidcError } from './staff-auth.ts';
 import { mayOpen } from './roles.ts';
 import { Mailbox } from './screens/Mailbox.tsx';
+import { lazyScreen } from './lazy.tsx';
+
+const Classes = lazyScreen(() => import('./screens/Classes.tsx').then((m) => m.Classes));
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -37,6 +40,7 @@ function useRoute(): string {
 const NAV = [
   ['/diary', 'Diary'],
   ['/queue', 'Queue'],
+  ['/classes', 'Classes'],
   ['/customers', 'Customers'],
   ['/catalogue', 'Catalogue'],
   ['/import', 'Import'],
@@ -147,6 +151,7 @@ function App() {
   if (route.startsWith('/queue')) screen = <Queue hub={hub} />;
   else if (customer) screen = <CustomerPage id={customer[1]} />;
   else if (route.startsWith('/customers')) screen = <Customers />;
+  else if (route.startsWith('/classes') && mayOpen(session, '/classes')) screen = <Classes />;
   else if (route.startsWith('/catalogue')) screen = <Catalogue />;
   else if (route.startsWith('/settings')) screen = <Settings />;
   else if (route.startsWith('/import') && mayOpen(session, '/import')) screen = <Import />;

@@ -3,18 +3,20 @@
 // always did, since it acts as its scopes say.
 import type { Role, Session } from './session.ts';
 
-type Screen = '/diary' | '/queue' | '/customers' | '/catalogue' | '/import' | '/reports' | '/settings' | '/staff' | '/account' | '/mailbox';
+type Screen = '/diary' | '/queue' | '/classes' | '/customers' | '/catalogue' | '/import' | '/reports' | '/settings' | '/staff' | '/account' | '/mailbox';
 
 const SCREENS: Record<Role, readonly Screen[]> = {
-  owner: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
-  manager: ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
-  front_desk: ['/diary', '/queue', '/customers', '/catalogue', '/settings', '/account'],
-  staff: ['/diary', '/account'],
+  owner: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
+  manager: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
+  front_desk: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/settings', '/account'],
+  staff: ['/diary', '/classes', '/account'],
 };
 
-const TOKEN_SCREENS: readonly Screen[] = ['/diary', '/queue', '/customers', '/catalogue', '/import', '/reports', '/settings', '/mailbox'];
+const TOKEN_SCREENS: readonly Screen[] = ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/mailbox'];
 
 export function mayOpen(session: Session, screen: string): boolean {
+  // A merchant token shows Classes only with the classes entitlement (a staff session has them all).
+  if (screen === '/classes' && session.kind === 'token' && !session.entitlements.includes('classes')) return false;
   const list = session.role ? SCREENS[session.role] : TOKEN_SCREENS;
   return list.some((s) => s === screen);
 }

@@ -1,4 +1,4 @@
-// SQL reads of class bookings (the writes are plpgsql: db/functions/class-waitlist.sql).
+// SQL reads of class bookings (the writes are plpgsql: db/functions/class-book.sql, class-booking-status.sql).
 import type { Queryable } from '../platform/db/port.ts';
 import type { ClassBookingRecord } from './class-bookings.schemas.ts';
 

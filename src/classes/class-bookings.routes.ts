@@ -3,16 +3,20 @@
 import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
-import { merchantContext } from '../platform/context.ts';
+import { customerContext, merchantContext } from '../platform/context.ts';
 import {
   ActionBody, BookClassBody, BookingParams, ClassBookingActionResponse, ClassBookingResponse, OccurrenceBookingParams,
 } from './class-bookings.schemas.ts';
 import * as bookings from './class-bookings.service.ts';
 import type { BookingAction } from './class-bookings.service.ts';
+import { acceptForCustomer } from './class-page.service.ts';
 
 const tags = ['Classes'];
 const read = auth.merchantRead({ entitlements: ['classes'] });
 const write = auth.merchantWrite({ entitlements: ['classes'] });
+// An offer is taken by the shop for the customer (on the phone) or by the customer through the offer
+// email's link (the booking page, after its email code): a customer token may accept its own.
+const acceptRule = auth.merchantOrCustomerWrite({ entitlements: ['classes'] });
 
 const ACTIONS: Array<{ path: string; action: BookingAction; operationId: string; summary: string; description: string }> = [
   {
@@ -29,7 +33,7 @@ const ACTIONS: Array<{ path: string; action: BookingAction; operationId: string;
   },
   {
     path: 'accept', action: 'accept', operationId: 'acceptClassOffer', summary: 'Accept an offered seat (for the customer)',
-    description: 'A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop.',
+    description: 'A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop. A customer token accepts only its own (by customer, or a guest booking made with its email): anyone else\'s answers 404 and nothing changes.',
   },
 ];
 
@@ -52,12 +56,14 @@ export async function classBookingsRoutes(app: FastifyInstance) {
 
   for (const a of ACTIONS) {
     app.post<{ Params: Static<typeof BookingParams>; Body: Static<typeof ActionBody> }>(`/bookings/:bookingId/${a.path}`, {
-      config: { auth: write },
+      config: { auth: a.action === 'accept' ? acceptRule : write },
       schema: {
         operationId: a.operationId, tags, summary: a.summary, description: a.description,
         params: BookingParams, body: ActionBody, response: { 200: ClassBookingActionResponse },
       },
-      handler: (request) => bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
+      handler: (request) => request.actor?.kind === 'customer'
+        ? acceptForCustomer(customerContext(request), request.params.bookingId)
+        : bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
     });
   }
 }

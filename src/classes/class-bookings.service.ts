@@ -1,6 +1,6 @@
 // Class bookings: book (bbo_class_book), cancel, check in, no-show and accept
 // (bbo_class_booking_status), each one statement that locks the occurrence first
-// (db/functions/class-waitlist.sql); reading one booking.
+// (db/functions/class-book.sql, class-booking-status.sql); reading one booking.
 import type { MerchantContext } from '../platform/context.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';

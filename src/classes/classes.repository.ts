@@ -58,7 +58,7 @@ export async function updateClass(tx: Tx, storeId: string, id: string, body: Upd
 
 /**
  * A class capacity change reaching its future occurrences without their own (bbo_class_reseat,
- * db/functions/class-waitlist.sql): each locked, refused below its seats taken, a raised one filled
+ * db/functions/class-reseat.sql): each locked, refused below its seats taken, a raised one filled
  * from the waitlist. Returns the event rows to emit.
  */
 export async function reseatClass(tx: Tx, storeId: string, classId: string, now: Date): Promise<Array<{ type: string; data: Record<string, unknown> }>> {

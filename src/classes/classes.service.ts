@@ -1,6 +1,6 @@
 // The timetable's classes: create, read, change, archive. Not a hot write: several statements in
 // inTransaction. A capacity change reaches the future occurrences that set none of their own,
-// decided under each occurrence's lock by bbo_class_reseat (db/functions/class-waitlist.sql).
+// decided under each occurrence's lock by bbo_class_reseat (db/functions/class-reseat.sql).
 import { audit } from '../platform/audit.ts';
 import { inTransaction, type MerchantContext } from '../platform/context.ts';
 import { refusalOf } from '../platform/db/pg-errors.ts';

@@ -1,6 +1,6 @@
 // Class occurrences: scheduling one or a weekly run (bbo_class_schedule), cancelling one
 // (bbo_class_occurrence_cancel), an occurrence's own capacity (bbo_class_occurrence_capacity), each one
-// statement (db/functions/classes.sql, class-waitlist.sql); the timetable and the roster are reads.
+// statement (db/functions/classes.sql, class-*.sql); the timetable and the roster are reads.
 import type { MerchantContext } from '../platform/context.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';

@@ -1,5 +1,5 @@
 // The offer sweep: offered seats not accepted by offer_expires_at become promotion_expired and the
-// next in line is offered (bbo_class_expire_offers, db/functions/class-waitlist.sql, under each
+// next in line is offered (bbo_class_expire_offers, db/functions/class-expire-offers.sql, under each
 // occurrence's lock). Started beside the deposit sweep (src/server.ts); the state is in the rows, so
 // a restart loses nothing, and every write to an occurrence settles its lapsed offers first too.
 import type { Database } from '../platform/db/port.ts';

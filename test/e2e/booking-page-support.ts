@@ -50,7 +50,7 @@ export async function startWorld(now: string, env: Record<string, string> = {}):
   await t.app.listen({ port, host: '127.0.0.1' });
   // The worker a deployment runs beside the API: plans messages from the events and sends them.
   const config = testConfig({ ...appEnv, MESSAGES_POLL_MS: '100' });
-  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages, manageLink: manageLinks(config, t.clock) });
+  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages, manageLink: manageLinks(config, t.clock), publicUrl: config.bookingPage.publicUrl });
   worker.start();
   const browser = await launchBrowser();
   // Each step waits up to a minute: this machine is shared, and the proof of work and the mail take

@@ -32,14 +32,20 @@ interface ClassContext {
   unit_name: string | null;
   email: string | null;
   phone: string | null;
+  page_slug: string | null;
 }
 
-/** The plans for one class booking event (none when the booking is not this store's). */
-export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date): Promise<ClassMessage[]> {
+/**
+ * The plans for one class booking event (none when the booking is not this store's). publicUrl: the
+ * service's origin; with it, an offer at a store whose booking page is on links to the page, which
+ * accepts it after the email code (?offer=<booking id>: the id alone grants nothing).
+ */
+export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date, publicUrl: string | null = null): Promise<ClassMessage[]> {
   const data = event.data as Record<string, any>;
   const res = await q.query<ClassContext>(
     `SELECT b.customer_id, b.guest_email, s.name AS store_name, s.timezone, s.reminder_lead_hours, c.name AS class_name,
-            u.display_name AS unit_name, cu.email, cu.phone
+            u.display_name AS unit_name, cu.email, cu.phone,
+            CASE WHEN s.booking_page_enabled THEN s.booking_page_slug END AS page_slug
        FROM class_bookings b
        JOIN class_occurrences o ON o.id = b.occurrence_id
        JOIN classes c ON c.id = o.class_id
@@ -54,6 +60,7 @@ export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date)
   const render: Plan['render'] = {
     storeName: b.store_name, timezone: b.timezone, serviceName: b.class_name, unitName: b.unit_name, appointmentId: null,
     startsAt: data.starts_at, endsAt: data.ends_at, waitlistPosition: data.waitlist_position ?? null, offerExpiresAt: data.offer_expires_at ?? null,
+    offerUrl: publicUrl && b.page_slug ? `${publicUrl}/book/${b.page_slug}?offer=${encodeURIComponent(data.id)}` : null,
   };
   const message = (kind: Plan['kind'], version: string, dueAt = now, suppressReason?: string): ClassMessage => ({
     storeId: event.store_id,

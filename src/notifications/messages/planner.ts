@@ -45,6 +45,8 @@ export interface PlannerOptions {
   breathe?: () => Promise<void>;
   /** Mints a booking page's manage link (src/booking-page/page-deps.ts manageLinks); absent: no link. */
   manageLink?: (input: { appointmentId: string; storeId: string; slug: string; endsAt: string }) => Promise<string>;
+  /** The service's public origin (PUBLIC_URL): a class offer links to the shop's page there; absent: no link. */
+  publicUrl?: string;
 }
 
 /** One pass over the next events; returns how many events it read (0: nothing new, or busy). */
@@ -55,7 +57,7 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     const events = await readFeed(tx, { storeId: null, after: at, limit: options.batch ?? 200, types: PLANNED_TYPES });
     if (events.length === 0) return 0;
     const now = clock.now();
-    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString(), manageLink: options.manageLink };
+    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString(), manageLink: options.manageLink, publicUrl: options.publicUrl };
     for (const event of events) {
       await planEvent(pass, event, now, options.mailDomain);
       await options.breathe?.();
@@ -77,6 +79,7 @@ interface Pass {
   contexts: Map<string, AppointmentContext>;
   now: string;
   manageLink?: PlannerOptions['manageLink'];
+  publicUrl?: string;
 }
 
 /** The pass's handle, once what it planned so far is written (for statements that read messages). */
@@ -173,7 +176,7 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
   const nowIso = now.toISOString();
   if (event.type === 'queue.called') return planQueueCalled(pass, event, now, domain);
   if (event.type.startsWith('class.booking.')) {
-    for (const m of await classMessagePlans(pass.q, event, now)) insertPlanned(pass, { ...m, appointmentId: null, queueEntryId: null, now, domain });
+    for (const m of await classMessagePlans(pass.q, event, now, pass.publicUrl ?? null)) insertPlanned(pass, { ...m, appointmentId: null, queueEntryId: null, now, domain });
     return;
   }
 

@@ -31,6 +31,8 @@ export interface RenderInput {
   /** Class messages: the booking's place in the waitlist, and until when an offered seat waits. */
   waitlistPosition?: number | null;
   offerExpiresAt?: string | null;
+  /** A class offer: the shop's booking page, which accepts it after the email code. */
+  offerUrl?: string | null;
 }
 
 export interface Rendered {
@@ -181,7 +183,8 @@ export function renderMessage(input: RenderInput): Rendered {
       subject = `A seat is free: ${what} at ${shop}`;
       lines = [
         `A seat came free in ${what}${withWhom}, ${when}, and it's yours if you want it.`,
-        input.offerExpiresAt ? `It is held for you until ${localTime(input.offerExpiresAt, input.timezone)}; after that it goes to the next person in line. Contact ${shop} to take it.` : `Contact ${shop} to take it.`,
+        input.offerExpiresAt ? `It is held for you until ${localTime(input.offerExpiresAt, input.timezone)}; after that it goes to the next person in line.` : `It is held for you for a short while.`,
+        input.offerUrl ? `To take it, sign in with your email on ${shop}'s page: ${input.offerUrl}` : `Contact ${shop} to take it.`,
       ];
       break;
     case 'class_cancelled':
@@ -201,7 +204,7 @@ export function renderMessage(input: RenderInput): Rendered {
       break;
   }
   const text = `${lines.join('\n')}\n\n${shop}\n`;
-  const html = `<!doctype html><html><body><p>${lines.map((l) => linked(escapeHtml(l), input.manageUrl)).join('</p><p>')}</p><p><strong>${escapeHtml(shop)}</strong></p></body></html>`;
+  const html = `<!doctype html><html><body><p>${lines.map((l) => linked(linked(escapeHtml(l), input.manageUrl), input.offerUrl)).join('</p><p>')}</p><p><strong>${escapeHtml(shop)}</strong></p></body></html>`;
   return { subject, text, html, ics };
 }
 

@@ -40,7 +40,7 @@ export function transportsFor(config: MessagesConfig): Partial<Record<MessageCha
  * work is short (claims, outcomes) and never held across a send, so a few serve any concurrency. */
 export const MESSAGES_WORKER_POOL = 4;
 
-export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink']; gate?: YieldGate }): MessagesWorker {
+export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink']; publicUrl?: string; gate?: YieldGate }): MessagesWorker {
   const { db, clock, config, log } = deps;
   // Inside `npm start`: each pass waits for a quiet moment, and a pass breathes between the events it plans.
   const gate = deps.gate ?? noGate;
@@ -63,7 +63,7 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
   let stopped = false;
 
   async function tick() {
-    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink, ...gated });
+    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink, publicUrl: deps.publicUrl, ...gated });
     const sent = await sendDue(sender);
     return { planned, sent };
   }

@@ -11,8 +11,10 @@ export type AuthRule =
   | { kind: 'admin' }
   | { kind: 'merchant'; scope: 'merchant:read' | 'merchant:write'; entitlements?: Entitlement[]; permissions?: Permission[] }
   | { kind: 'customer'; scope: 'customer:read' | 'customer:write' }
-  // Either token kind, each needing its own scope (the availability search answers both views).
-  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read'; customerScope: 'customer:read' }
+  // Either token kind, each needing its own scope (the availability search answers both views; a
+  // class offer is accepted by the shop for the customer or by the customer); a merchant's
+  // entitlements are checked as a merchant rule checks them.
+  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read' | 'merchant:write'; customerScope: 'customer:read' | 'customer:write'; entitlements?: Entitlement[] }
   // A fixed secret of the operator's (METRICS_TOKEN), compared in constant time; no token service.
   | { kind: 'static_token'; token: string };
 
@@ -32,6 +34,12 @@ export const auth = {
   customerRead: (): AuthRule => ({ kind: 'customer', scope: 'customer:read' }),
   customerWrite: (): AuthRule => ({ kind: 'customer', scope: 'customer:write' }),
   merchantOrCustomerRead: (): AuthRule => ({ kind: 'merchant_or_customer', merchantScope: 'merchant:read', customerScope: 'customer:read' }),
+  merchantOrCustomerWrite: (extra: { entitlements?: Entitlement[] } = {}): AuthRule => ({
+    kind: 'merchant_or_customer',
+    merchantScope: 'merchant:write',
+    customerScope: 'customer:write',
+    ...extra,
+  }),
   staticToken: (token: string): AuthRule => ({ kind: 'static_token', token }),
 };
 
@@ -149,6 +157,8 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
       const scope = actor.kind === 'merchant' ? rule.merchantScope : actor.kind === 'customer' ? rule.customerScope : null;
       if (!scope) throw new AppError('WRONG_TOKEN_KIND', 'This operation needs a merchant or customer token');
       if (!hasScope(actor.scopes, scope)) throw new AppError('INSUFFICIENT_SCOPE', `This operation needs the scope ${scope}`);
+      const entitlement = actor.kind === 'merchant' ? rule.entitlements?.find((e) => !actor.entitlements.includes(e)) : undefined;
+      if (entitlement) throw new AppError('MISSING_ENTITLEMENT', `The store needs the ${entitlement} entitlement`);
       if (actor.kind === 'merchant' && actor.staff) credentials?.authorize(request, actor);
       request.actor = actor;
       return;

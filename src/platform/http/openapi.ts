@@ -58,7 +58,7 @@ export async function registerOpenApi(app: FastifyInstance, webhooks: Record<str
           : rule.kind === 'customer'
             ? `Customer token, scope ${rule.scope}.`
             : rule.kind === 'merchant_or_customer'
-              ? `Merchant token with scope ${rule.merchantScope}, or customer token with scope ${rule.customerScope}.`
+              ? `Merchant token with scope ${rule.merchantScope}${rule.entitlements?.length ? ` and entitlements ${rule.entitlements.join(', ')}` : ''}, or customer token with scope ${rule.customerScope}.`
               : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
       // One schema object can be shared by a route's variants (HEAD, trailing slash): note it once.
       const description: string | undefined = (schema as any).description;

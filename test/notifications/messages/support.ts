@@ -102,7 +102,7 @@ export async function startFakeTwilio(answer?: (form: URLSearchParams) => { stat
  */
 export function workerFor(t: TestApp, env: Record<string, string> = {}): MessagesWorker {
   const config = testConfig({ MAIL_FROM: 'Bookings <bookings@shop.test>', MESSAGES_RETRY_BASE_MS: '1000', ...env });
-  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages });
+  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages, publicUrl: config.bookingPage.publicUrl });
   const drain = worker.drain.bind(worker);
   const domain = mailDomain(config.messages.mailFrom);
   const behind = async () => (await t.db.query(
@@ -111,7 +111,7 @@ export function workerFor(t: TestApp, env: Record<string, string> = {}): Message
   )).rowCount !== 0;
   const caughtUp = async (deadline: number) => {
     for (;;) {
-      while ((await planOnce(t.db, t.clock, { mailDomain: domain })) > 0);
+      while ((await planOnce(t.db, t.clock, { mailDomain: domain, publicUrl: config.bookingPage.publicUrl })) > 0);
       if (!(await behind())) return;
       if (Date.now() > deadline) throw new Error('the planner did not catch up with the feed within 60 s');
       await new Promise((resolve) => setTimeout(resolve, 100));

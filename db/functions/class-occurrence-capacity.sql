@@ -1,0 +1,31 @@
+-- bbo_class_occurrence_capacity (issue 44, docs/decisions/classes.md), one rule of the class waitlist. Every write that decides
+-- a seat locks the occurrence's row first (FOR UPDATE) and decides under that lock: see class-fill.sql.
+
+-- An occurrence's own capacity (PATCH /api/v1/classes/occurrences/{id}) as one write.
+-- req: {store_id, occurrence_id, capacity (null: the class's)}
+CREATE OR REPLACE FUNCTION bbo_class_occurrence_capacity(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
+LANGUAGE plpgsql AS $$
+DECLARE
+  stored jsonb;
+  v_store uuid := (req->>'store_id')::uuid;
+  o class_occurrences;
+  c classes;
+  event_rows jsonb;
+BEGIN
+  stored := bbo_idempotency_claim(claim, at);
+  IF stored IS NOT NULL THEN
+    RETURN jsonb_build_object('replayed', true, 'body', stored);
+  END IF;
+  PERFORM 1 FROM class_occurrences x WHERE x.store_id = v_store AND x.id = (req->>'occurrence_id')::uuid;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Occurrence not found');
+  END IF;
+  event_rows := bbo_class_reseat(v_store, NULL, (req->>'occurrence_id')::uuid, (req->>'capacity')::integer, true, at);
+  SELECT * INTO o FROM class_occurrences x WHERE x.id = (req->>'occurrence_id')::uuid;
+  SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
+  RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
+    jsonb_build_object('occurrence', bbo_class_occurrence_json(o, c)),
+    jsonb_build_array(bbo_audit_row(actor, at, 'class_occurrence.capacity_changed', 'class_occurrence', o.id::text,
+      jsonb_build_object('capacity', o.capacity))),
+    event_rows, actor));
+END $$;
