@@ -148,7 +148,7 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
 export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
   const stale = () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place');
   try {
-    return await seatWalkIn<AssignResult>(ctx, {
+    return await seatWalkIn(ctx, {
       store_id: ctx.actor.storeId,
       entry_id: body.entry_id,
       unit_id: body.unit_id,
