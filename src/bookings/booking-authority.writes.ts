@@ -37,13 +37,12 @@ export const MerchantBooking = Type.Object({
 export type MerchantBooking = Static<typeof MerchantBooking>;
 export const merchantBook = writeFunction('bbo_merchant_book', MerchantBooking, CreateResponse);
 
-/** A walk-in's seat (queue-seat.sql). duration_min null: the service's length, else default_walk_in_min. */
+/** A walk-in's seat (queue-seat.sql). duration_min null: bbo_walk_in_minutes (the service's length, else 30). */
 export const WalkInSeat = Type.Object({
   store_id: Uuid,
   entry_id: Uuid,
   unit_id: Uuid,
   duration_min: Nullable(Type.Integer({ minimum: 1 })),
-  default_walk_in_min: Type.Integer({ minimum: 1 }),
   override: Type.Boolean(),
   created_by: CreatedBy,
 }, strict);
