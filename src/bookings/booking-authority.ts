@@ -22,7 +22,7 @@ import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';
 
-import { emit, eventsDisabledForBench } from '../events/outbox.ts';
+import { emit } from '../events/outbox.ts';
 import { auditActor, eventActor } from '../platform/audit.ts';
 
 import type { Static } from 'typebox';
@@ -260,7 +260,7 @@ export interface ImportOutcome {
  * unchanged. Audit rows and appointment.created events (source import) are written with them.
  */
 export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: ImportedAppointment[]): Promise<ImportOutcome[]> {
-  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor), ...(eventsDisabledForBench() ? { events_off: true } : {}) };
+  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
   const res = await tx.query<{ result: ImportOutcome[] }>(
     'SELECT bbo_import_appointments($1::jsonb, $2::timestamptz, $3::jsonb) AS result',
     [JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify({ store_id: storeId, rows })],

@@ -25,7 +25,6 @@ import { Compile, type Validator } from 'typebox/compile';
 import type { RequestContext } from './context.ts';
 import { retryTransient, type TransactionOptions } from './context.ts';
 import { auditActor, eventActor } from './audit.ts';
-import { eventsDisabledForBench } from './outbox.ts';
 import { refusalOf } from './db/pg-errors.ts';
 import { AppError } from './errors/app-error.ts';
 import { ERRORS, type ErrorCode } from './errors/error-codes.ts';
@@ -96,8 +95,7 @@ export async function oneStatementWrite(
   if (typed && !typed.checkRequest.Check(req)) throw mismatch(fn, 'request', typed.checkRequest, req);
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
-  // The bench-only EVENTS_DISABLED_FOR_BENCH switch reaches the function's flush (bbo_write_finish).
-  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor), ...(eventsDisabledForBench() ? { events_off: true } : {}) };
+  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
   const params = [claim && JSON.stringify(claim), JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify(req)];
   const sql = callSql(fn);
   const result = await retryTransient(async () => {
