@@ -5,7 +5,7 @@
 import { Type, type Static } from 'typebox';
 import { writeFunction } from '../platform/one-statement.ts';
 import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, Uuid } from '../platform/http/schemas.ts';
-import { Appointment, CreateResponse, RescheduleResponse } from './appointments/appointments.schemas.ts';
+import { Appointment, AppointmentFields, CreateResponse, RescheduleResponse } from './appointments/appointments.schemas.ts';
 import { ConfirmResponse, HoldResponse, ReleaseResponse } from './holds/holds.schemas.ts';
 import { AssignResult } from './queue/queue.schemas.ts';
 
@@ -14,23 +14,16 @@ const Count = Type.Integer({ minimum: 0 });
 /** Who made the booking: the merchant's user id, or null for a token with no user. */
 const CreatedBy = NullableString;
 
+const { store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone, starts_at, ends_at } = AppointmentFields;
+/** Where and when a merchant's write puts the visit; block_*: read by bbo_occupied_block, null keeps the service's buffers. */
+const Placed = { starts_at, ends_at, block_starts_at: NullableInstant, block_ends_at: NullableInstant, override: Type.Boolean() };
+
 /** The merchant's create (merchant-book.sql): names already trimmed, the email lower-cased. */
 export const MerchantBooking = Type.Object({
-  store_id: Uuid,
-  unit_id: Uuid,
-  service_id: NullableUuid,
-  customer_id: NullableUuid,
-  guest_name: NullableString,
-  guest_email: NullableString,
-  guest_phone: NullableString,
+  store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
   party_size: Type.Integer({ minimum: 1 }),
   price_pence: Nullable(Count),
-  starts_at: Instant,
-  ends_at: Instant,
-  /** Read by bbo_occupied_block: null keeps the service's buffers around the visit. */
-  block_starts_at: NullableInstant,
-  block_ends_at: NullableInstant,
-  override: Type.Boolean(),
+  ...Placed,
   client_token: NullableString,
   created_by: CreatedBy,
 }, strict);
@@ -50,16 +43,7 @@ export type WalkInSeat = Static<typeof WalkInSeat>;
 export const queueSeat = writeFunction('bbo_queue_seat', WalkInSeat, AssignResult);
 
 /** A merchant's move (merchant-reschedule.sql). */
-export const MerchantMove = Type.Object({
-  store_id: Uuid,
-  appointment_id: Uuid,
-  unit_id: Uuid,
-  starts_at: Instant,
-  ends_at: Instant,
-  block_starts_at: NullableInstant,
-  block_ends_at: NullableInstant,
-  override: Type.Boolean(),
-}, strict);
+export const MerchantMove = Type.Object({ store_id, appointment_id: Uuid, unit_id, ...Placed }, strict);
 export type MerchantMove = Static<typeof MerchantMove>;
 export const merchantReschedule = writeFunction('bbo_merchant_reschedule', MerchantMove, RescheduleResponse);
 
