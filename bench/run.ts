@@ -202,7 +202,7 @@ let eventCost: EventCostReport | null = null;
 if (!only || only.includes('events')) {
   if (!databaseUrl) console.log('\nevent write cost: not measured on the embedded engine (the server owns its only connection)');
   else {
-    console.log('\nEvent write cost on create (events on vs EVENTS_DISABLED_FOR_BENCH, alternating):');
+    console.log('\nEvent write cost on create (events on vs dropped by a trigger on the bench database, alternating):');
     const db = await openDb(databaseUrl);
     try {
       const fx = await loadFixtures(db);

@@ -1,5 +1,6 @@
 // A webhook receiver for the proofs, on 127.0.0.1: records every request (webhook headers and the
-// event id of its body) and answers as the proof says, optionally after a delay.
+// event id of its body) and answers as the proof says, optionally after a delay. pending(path) counts
+// the requests received and not yet answered: what a sender killed now has in flight.
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 
@@ -16,6 +17,7 @@ export interface Delivery {
 export interface ProofReceiver {
   url(path: string): string;
   got: Delivery[];
+  pending(path: string): number;
   respond(fn: (d: Delivery, nth: number) => { status: number; delayMs?: number }): void;
   close(): Promise<void>;
 }
@@ -23,6 +25,8 @@ export interface ProofReceiver {
 export async function startProofReceiver(): Promise<ProofReceiver> {
   const got: Delivery[] = [];
   const counts = new Map<string, number>();
+  const unanswered = new Map<string, number>();
+  const timers = new Set<NodeJS.Timeout>();
   let responder: (d: Delivery, nth: number) => { status: number; delayMs?: number } = () => ({ status: 200 });
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -49,12 +53,19 @@ export async function startProofReceiver(): Promise<ProofReceiver> {
       const nth = (counts.get(key) ?? 0) + 1;
       counts.set(key, nth);
       const answer = responder(d, nth);
+      unanswered.set(d.path, (unanswered.get(d.path) ?? 0) + 1);
       const send = () => {
+        unanswered.set(d.path, (unanswered.get(d.path) ?? 1) - 1);
         res.writeHead(answer.status);
         res.end();
       };
-      if (answer.delayMs) setTimeout(send, answer.delayMs);
-      else send();
+      if (answer.delayMs) {
+        const timer = setTimeout(() => {
+          timers.delete(timer);
+          send();
+        }, answer.delayMs);
+        timers.add(timer);
+      } else send();
     });
   });
   server.keepAliveTimeout = 30_000;
@@ -63,10 +74,12 @@ export async function startProofReceiver(): Promise<ProofReceiver> {
   return {
     url: (path) => `http://127.0.0.1:${port}${path}`,
     got,
+    pending: (path) => unanswered.get(path) ?? 0,
     respond(fn) {
       responder = fn;
     },
     async close() {
+      for (const timer of timers) clearTimeout(timer);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -28,7 +28,6 @@ import { healthRoutes } from './platform/http/health.routes.ts';
 import { readIdempotencyClaim, REPLAY_HEADER } from './platform/idempotency.ts';
 import type { RequestContext } from './platform/context.ts';
 import { featureRoutes, sharedSchemas } from './routes.ts';
-import { disableEventsForBench } from './events/outbox.ts';
 import { configureAvailabilityCache } from './bookings/availability/availability.cache.ts';
 import type { ReadRouter } from './platform/db/read-routing.ts';
 import { readsFor, registerWritePositions } from './platform/db/read-routing.plugin.ts';
@@ -101,7 +100,6 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   }).withTypeProvider<TypeBoxTypeProvider>();
 
   app.decorate('deps', { config, db, clock, tokens });
-  if (config.events.disabledForBench) disableEventsForBench(true);
   configureAvailabilityCache(db, config.availabilityCacheMb * 1024 * 1024);
   // Answers read on the replica are kept apart, each checked against the snapshots of the node it was read on.
   if (deps.reads) configureAvailabilityCache(deps.reads.replicaReads, config.availabilityCacheMb * 1024 * 1024);

@@ -58,8 +58,6 @@ export interface Config {
     readonly streamPollMs: number;
     /** The live stream's heartbeat comment interval (ms; at most 15 s). */
     readonly streamHeartbeatMs: number;
-    /** Bench only: changes write no events, to measure what the event write costs. Never in production. */
-    readonly disabledForBench: boolean;
   };
   /** The webhook worker (dispatcher and deliveries) runs inside `npm start` unless this is false. */
   readonly workerEnabled: boolean;
@@ -188,9 +186,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'ADMIN_TOKEN');
-  if (production && flag(env, 'EVENTS_DISABLED_FOR_BENCH', false)) {
-    throw new ConfigError('EVENTS_DISABLED_FOR_BENCH is for the benchmark only and is refused when NODE_ENV=production');
-  }
   if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
 
   const smtpUrl = text(env, 'SMTP_URL');
@@ -254,7 +249,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     events: Object.freeze({
       streamPollMs: int(env, 'EVENTS_STREAM_POLL_MS', 200, 10, 5000),
       streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),
-      disabledForBench: flag(env, 'EVENTS_DISABLED_FOR_BENCH', false),
     }),
     workerEnabled: flag(env, 'WORKER_ENABLED', true),
     webhooks: Object.freeze({

@@ -76,7 +76,7 @@ async function ownConnections(wanted: boolean, poolSize: number, name: string) {
 }
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
 // On a PostgreSQL server it has its own few connections, so a burst of requests holding the pool
-// never stalls deliveries (the embedded engine has one connection, shared).
+// never stalls deliveries (the embedded engine too: it is real PostgreSQL, in a child process).
 // In this process the workers give way to requests: each step waits for a quiet moment (at most
 // BACKGROUND_MAX_WAIT_MS), and CPU work breathes between pieces (src/platform/background/).
 const background = createYieldGate(config.background);

@@ -56,3 +56,25 @@ LANGUAGE sql IMMUTABLE AS $$
       THEN least(price, round(price * least((policy->>'percent')::numeric, 100) / 100))::integer
     ELSE 0 END
 $$;
+
+-- The one party-size rule: a party must fit the service's party_min..party_max. Null when it fits,
+-- else the refusal's message. The desk's create and the customer's hold refuse by it
+-- (bbo_require_party_fits); the walk-in join and the availability search read it with their facts
+-- (src/bookings/queue/queue.repository.ts, src/bookings/availability/booking-terms.repository.ts).
+-- A null party or bound answers null: the caller names no party, or no service.
+CREATE OR REPLACE FUNCTION bbo_party_refusal(p_party integer, p_min integer, p_max integer) RETURNS text
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN p_party < p_min OR p_party > p_max
+    THEN format('party_size %s does not fit this service, which takes parties of %s', p_party,
+      CASE WHEN p_min = p_max THEN p_min::text ELSE p_min || ' to ' || p_max END) END
+$$;
+
+CREATE OR REPLACE FUNCTION bbo_require_party_fits(p_party integer, p_min integer, p_max integer) RETURNS void
+LANGUAGE plpgsql AS $$
+DECLARE
+  refusal text := bbo_party_refusal(p_party, p_min, p_max);
+BEGIN
+  IF refusal IS NOT NULL THEN
+    PERFORM bbo_refuse('PARTY_SIZE_OUT_OF_RANGE', refusal);
+  END IF;
+END $$;

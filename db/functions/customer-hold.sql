@@ -103,11 +103,8 @@ BEGIN
   IF NOT t.unit_in_store THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Unit not found');
   END IF;
-  -- assertPartyFits in src/bookings/services/party-size.ts.
-  IF v_party < t.party_min OR v_party > t.party_max THEN
-    PERFORM bbo_refuse('PARTY_SIZE_OUT_OF_RANGE', format('party_size %s does not fit this service, which takes parties of %s', v_party,
-      CASE WHEN t.party_min = t.party_max THEN t.party_min::text ELSE t.party_min || ' to ' || t.party_max END));
-  END IF;
+  -- The one party rule (booking-terms.sql).
+  PERFORM bbo_require_party_fits(v_party, t.party_min, t.party_max);
   -- No customer: a guest's hold from the booking page (bbo_page_hold, booking-page.sql), whose
   -- standing is checked when a signed-in customer confirms it.
   IF v_customer IS NOT NULL AND NOT t.customer_found THEN

@@ -58,11 +58,8 @@ BEGIN
     IF NOT v_active THEN
       PERFORM bbo_refuse('SERVICE_ARCHIVED', 'The service is archived and cannot be booked');
     END IF;
-    -- The party must fit the named service (assertPartyFits in src/bookings/services/party-size.ts).
-    IF v_party < v_pmin OR v_party > v_pmax THEN
-      PERFORM bbo_refuse('PARTY_SIZE_OUT_OF_RANGE', format('party_size %s does not fit this service, which takes parties of %s', v_party,
-        CASE WHEN v_pmin = v_pmax THEN v_pmin::text ELSE v_pmin || ' to ' || v_pmax END));
-    END IF;
+    -- The party must fit the named service (the one rule, booking-terms.sql).
+    PERFORM bbo_require_party_fits(v_party, v_pmin, v_pmax);
   END IF;
   PERFORM bbo_require_store_customer(v_store, v_customer);
 

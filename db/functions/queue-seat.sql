@@ -1,12 +1,19 @@
 -- Seating a walk-in (POST /bookings/queue/assign) as one statement, like the other booking writes.
 -- Owner: src/bookings/queue/queue.service.ts (assignEntry), through src/platform/one-statement.ts.
 --
--- req: {store_id, entry_id, unit_id, duration_min (null: the service's, else default_walk_in_min),
---       default_walk_in_min, override, created_by}.
+-- req: {store_id, entry_id, unit_id, duration_min (null: bbo_walk_in_minutes), override, created_by}.
 -- Answers {entry_id, appointment_id, assigned}. A seat refused because the unit is taken leaves as
 -- UNIT_UNAVAILABLE (a hold or time-off, from bbo_clear_block) or as the exclusion violation (23P01),
 -- and the caller answers both as STALE_SLOT. Either way the statement rolled back: the entry keeps
 -- its status and place.
+-- How long a walk-in occupies a unit: its service's length, else the spec's 30 minutes (no service,
+-- or a service with no length). The seat books it; the live queue's wait model places entries by it
+-- (src/bookings/queue/queue.repository.ts reads it with the entries).
+CREATE OR REPLACE FUNCTION bbo_walk_in_minutes(service_min integer) RETURNS integer
+LANGUAGE sql IMMUTABLE AS $$
+  SELECT CASE WHEN service_min > 0 THEN service_min ELSE 30 END
+$$;
+
 CREATE OR REPLACE FUNCTION bbo_queue_seat(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -52,9 +59,8 @@ BEGIN
   SELECT sv.duration_min, bbo_party_price(sv.price_type, sv.price_pence, e.party_size)
     INTO v_duration, v_price
     FROM services sv WHERE sv.store_id = v_store AND sv.id = e.service_id;
-  -- The stated length, else the service's (walkInMinutes), else the default.
-  v_duration := coalesce((req->>'duration_min')::integer,
-    CASE WHEN v_duration > 0 THEN v_duration ELSE (req->>'default_walk_in_min')::integer END);
+  -- The stated length, else the walk-in's (its service's, else the default).
+  v_duration := coalesce((req->>'duration_min')::integer, bbo_walk_in_minutes(v_duration));
   v_ends := at + make_interval(mins => v_duration);
 
   -- What the unit is occupied for: the visit itself, no buffers (bbo_occupied_block's checks).

@@ -63,17 +63,12 @@ END $$;
 -- commit. audit: a JSON array of audit_log rows (src/platform/audit.ts AuditRow); events: a JSON array
 -- of {store_id, type, occurred_at, data}, given the store's zone and local times exactly as
 -- eventsInsertSql in src/events/outbox.ts does (keep the two in step; test/platform/one-statement.test.ts
--- compares them). Returns the body. actor: the request's actor; {"events_off": true} in it is the
--- bench-only EVENTS_DISABLED_FOR_BENCH switch of src/events/outbox.ts (refused in production), under
--- which no event is written, as emit() writes none. Its event_actor (audit.ts eventActor) is each
+-- compares them). Returns the body. actor: the request's actor. Its event_actor (audit.ts eventActor) is each
 -- event's actor unless the event row names its own; the system's when neither does, and always for
 -- hold.expired (a hold lapsing is nobody's doing), as outbox.ts actorOf.
 CREATE OR REPLACE FUNCTION bbo_write_finish(claim jsonb, at timestamptz, body jsonb, audit jsonb, events jsonb, actor jsonb DEFAULT NULL) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF coalesce((actor->>'events_off')::boolean, false) THEN
-    events := '[]';
-  END IF;
   IF jsonb_array_length(audit) > 0 THEN
     INSERT INTO audit_log (store_id, actor_kind, actor_id, actor_name, action, entity, entity_id, details, request_id, created_at)
     SELECT r.store_id, r.actor_kind, r.actor_id, r.actor_name, r.action, r.entity, r.entity_id, r.details, r.request_id, r.created_at

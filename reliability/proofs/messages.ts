@@ -197,10 +197,14 @@ async function killDuringSend(p: ProofRun) {
     const N = 100;
     const booked = await bookMany(p, stack, 'kill', N);
     p.figure('kill: bookings', booked.size);
-    await waitUntil(p, 'the first deliveries', 30_000, async () => smtp.arrivals.length >= 20);
+    const sending = async () => (await stack.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`)).rows[0].n;
+    // Kill while sends are claimed and unrecorded: slow accepts keep them so, and the check after the
+    // kill reads what the kill really cut.
+    await waitUntil(p, 'the first deliveries, with sends in flight', 30_000, async () => smtp.arrivals.length >= 20 && (await sending()) > 0);
     const atKill = smtp.arrivals.length;
     await stack.servers[0].kill();
-    const inFlight = (await stack.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`)).rows[0].n;
+    const inFlight = await sending();
+    p.check(inFlight > 0, 'no send was in flight at the worker kill');
     await stack.servers[0].spawn();
     const drainMs = await waitUntil(p, 'delivery after the restart', 90_000, async () => {
       const rows = await confirmations(stack);

@@ -22,10 +22,20 @@ import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';
 
-import { emit, eventsDisabledForBench } from '../events/outbox.ts';
+import { emit } from '../events/outbox.ts';
 import { auditActor, eventActor } from '../platform/audit.ts';
 
+import type { Static } from 'typebox';
+import * as w from './booking-authority.writes.ts';
+import type { CustomerHold, MerchantBooking, MerchantMove, PageHold, WalkInSeat } from './booking-authority.writes.ts';
+import type { CreateResponse, RescheduleResponse } from './appointments/appointments.schemas.ts';
+import type { ConfirmResponse, HoldResponse, ReleaseResponse } from './holds/holds.schemas.ts';
+import type { AssignResult } from './queue/queue.schemas.ts';
+
 export { APPOINTMENT_COLUMNS, type AppointmentRow } from './appointment-row.ts';
+
+/** What a write answers when its retries of a deadlock run out. */
+type Exhausted = { exhausted: () => AppError };
 
 interface Block {
   start: string;
@@ -59,46 +69,14 @@ function conflictAs(message: string): (err: unknown) => never {
 const asBooked: (err: unknown) => never = conflictAs('The unit is already booked for part of that time');
 const asConflict: (err: unknown) => never = conflictAs('The unit is already booked or held for part of that time');
 
-/** A merchant's booking request, as bbo_merchant_book takes it (db/functions/merchant-book.sql). */
-export interface MerchantBooking {
-  store_id: string;
-  unit_id: string;
-  service_id: string | null;
-  customer_id: string | null;
-  guest_name: string | null;
-  guest_email: string | null;
-  guest_phone: string | null;
-  party_size: number;
-  price_pence: number | null;
-  starts_at: string;
-  ends_at: string;
-  block_starts_at: string | null;
-  block_ends_at: string | null;
-  override: boolean;
-  client_token: string | null;
-  created_by: string | null;
-}
-
 /**
  * The merchant's create in one statement (one round trip): the idempotency claim, the store,
  * service and customer checks, the unit lock, the client-token reuse, holds and time-off, the insert
  * (the exclusion constraint decides), the relationship touch, the audit row, the event and the
  * idempotency record, in that order, inside bbo_merchant_book. Returns the response body.
  */
-export async function bookForMerchant<T>(ctx: RequestContext, booking: MerchantBooking, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_merchant_book', { ...booking }, { ...options, mapError: asBooked });
-}
-
-/** A walk-in's seat, as bbo_queue_seat takes it (db/functions/queue-seat.sql). */
-export interface WalkInSeat {
-  store_id: string;
-  entry_id: string;
-  unit_id: string;
-  /** null: the service's length, else default_walk_in_min. */
-  duration_min: number | null;
-  default_walk_in_min: number;
-  override: boolean;
-  created_by: string | null;
+export async function bookForMerchant(ctx: RequestContext, booking: MerchantBooking, options: Exhausted): Promise<CreateResponse> {
+  return oneStatementWrite(ctx, w.merchantBook, booking, { ...options, mapError: asBooked });
 }
 
 /**
@@ -106,20 +84,8 @@ export interface WalkInSeat {
  * the insert (checked in now; the exclusion constraint decides), the entry marked assigned, the audit
  * row and the events, inside bbo_queue_seat. A taken unit leaves as SLOT_TAKEN or UNIT_UNAVAILABLE.
  */
-export async function seatWalkIn<T>(ctx: RequestContext, seat: WalkInSeat, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_queue_seat', { ...seat }, { ...options, mapError: asBooked });
-}
-
-/** A merchant's move, as bbo_merchant_reschedule takes it (db/functions/merchant-reschedule.sql). */
-export interface MerchantMove {
-  store_id: string;
-  appointment_id: string;
-  unit_id: string;
-  starts_at: string;
-  ends_at: string;
-  block_starts_at: string | null;
-  block_ends_at: string | null;
-  override: boolean;
+export async function seatWalkIn(ctx: RequestContext, seat: WalkInSeat, options: Exhausted): Promise<AssignResult> {
+  return oneStatementWrite(ctx, w.queueSeat, seat, { ...options, mapError: asBooked });
 }
 
 /**
@@ -128,8 +94,8 @@ export interface MerchantMove {
  * holds and time-off, one UPDATE of the block (the exclusion constraint decides), the audit row,
  * the event and the idempotency record. Returns the response body.
  */
-export async function moveForMerchant<T>(ctx: RequestContext, m: MerchantMove, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_merchant_reschedule', { ...m }, { ...options, mapError: asBooked });
+export async function moveForMerchant(ctx: RequestContext, m: MerchantMove, options: Exhausted): Promise<RescheduleResponse> {
+  return oneStatementWrite(ctx, w.merchantReschedule, m, { ...options, mapError: asBooked });
 }
 
 export interface HoldRow {
@@ -181,22 +147,6 @@ async function releaseExpiredHolds(tx: Tx, storeId: string, unitId: string, bloc
   for (const hold of res.rows) await emit(tx, { storeId, type: 'hold.expired', data: holdEventData(hold) }, now);
 }
 
-/** A customer's hold, as bbo_customer_hold takes it (db/functions/customer-hold.sql). */
-export interface CustomerHold {
-  store_id: string;
-  service_id: string;
-  variant_id: string | null;
-  addon_ids: string[];
-  unit_id: string | null;
-  party_size: number;
-  starts_at: string;
-  customer_id: string;
-  /** The caps of src/bookings/holds/hold-caps.ts, counted at this store. */
-  client_address_hash: string;
-  address_cap: number;
-  customer_cap: number;
-}
-
 /**
  * The customer's hold in one statement: the idempotency claim, the terms and the customer's
  * standing, every unit that could take the start locked by id, the availability function asked
@@ -204,8 +154,8 @@ export interface CustomerHold {
  * diary order), expired holds in the way released, the insert (the occupancy constraint has the last
  * word), the audit row, the events and the idempotency record. Returns the response body.
  */
-export async function holdForCustomer<T>(ctx: RequestContext, hold: CustomerHold, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_customer_hold', { ...hold }, { ...options, mapError: asConflict });
+export async function holdForCustomer(ctx: RequestContext, hold: CustomerHold, options: Exhausted): Promise<HoldResponse> {
+  return oneStatementWrite(ctx, w.customerHold, hold, { ...options, mapError: asConflict });
 }
 
 /**
@@ -215,15 +165,13 @@ export async function holdForCustomer<T>(ctx: RequestContext, hold: CustomerHold
  * (notice and horizon from when the hold was placed), then booked as a merchant's create is booked,
  * with the hold as its client token; the relationship touch, audit, events and idempotency record.
  */
-export async function confirmForCustomer<T>(
-  ctx: RequestContext, confirm: { hold_id: string; customer_id: string; guest_note: string | null }, options: { exhausted: () => AppError },
-): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_customer_confirm', { ...confirm }, { ...options, mapError: asConflict });
+export async function confirmForCustomer(ctx: RequestContext, confirm: Static<typeof w.CustomerConfirm>, options: Exhausted): Promise<ConfirmResponse> {
+  return oneStatementWrite(ctx, w.customerConfirm, confirm, { ...options, mapError: asConflict });
 }
 
 /** The customer letting a hold go, in one statement; ending one already ended is a noop. */
-export async function releaseForCustomer<T>(ctx: RequestContext, release: { hold_id: string; customer_id: string }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_customer_release', { ...release });
+export async function releaseForCustomer(ctx: RequestContext, release: Static<typeof w.CustomerRelease>): Promise<ReleaseResponse> {
+  return oneStatementWrite(ctx, w.customerRelease, release);
 }
 
 /** Places an operator's hold on an explicit range (no service): the constraint decides. */
@@ -245,35 +193,19 @@ export async function placeRawHold(
   }
 }
 
-/** A guest's hold from the booking page, as bbo_page_hold takes it (db/functions/booking-page.sql). */
-export interface PageHold {
-  store_id: string;
-  service_id: string;
-  variant_id: string | null;
-  addon_ids: string[];
-  unit_id: string | null;
-  party_size: number;
-  starts_at: string;
-  /** The browser's page session: it owns the hold until a signed-in customer confirms it. */
-  page_session: string;
-  /** A keyed hash of the client address, never the address. */
-  client_address_hash: string;
-  address_cap: number;
-}
-
 /**
  * The booking page's hold in one statement: the session's previous live hold released (one live hold
  * per browser), the address's live holds counted under a lock on that address (at most address_cap),
  * then the customer hold's own path with no customer yet (offered-start check, first free unit, the
  * occupancy constraint has the last word).
  */
-export async function holdForPage<T>(ctx: RequestContext, hold: PageHold, options: { exhausted: () => AppError }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_page_hold', { ...hold }, { ...options, mapError: asConflict });
+export async function holdForPage<T = HoldResponse>(ctx: RequestContext, hold: PageHold, options: Exhausted): Promise<T> {
+  return oneStatementWrite(ctx, w.pageHold, hold, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
 /** The page session letting its hold go (idempotent). */
-export async function releaseForPage<T>(ctx: RequestContext, release: { store_id: string; hold_id: string; page_session: string }): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_page_release', { ...release });
+export async function releaseForPage<T = ReleaseResponse>(ctx: RequestContext, release: Static<typeof w.PageRelease>): Promise<T> {
+  return oneStatementWrite(ctx, w.pageRelease, release) as Promise<T>;
 }
 
 /**
@@ -281,11 +213,8 @@ export async function releaseForPage<T>(ctx: RequestContext, release: { store_id
  * customer, their standing checked, then the customer confirm's own path (a retry returns the first
  * appointment). A refusal anywhere leaves the hold as it was.
  */
-export async function confirmForPage<T>(
-  ctx: RequestContext, confirm: { store_id: string; hold_id: string; page_session: string; customer_id: string; guest_note: string | null },
-  options: { exhausted: () => AppError },
-): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_page_confirm', { ...confirm }, { ...options, mapError: asConflict });
+export async function confirmForPage<T = ConfirmResponse>(ctx: RequestContext, confirm: Static<typeof w.PageConfirm>, options: Exhausted): Promise<T> {
+  return oneStatementWrite(ctx, w.pageConfirm, confirm, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
 /**
@@ -293,11 +222,10 @@ export async function confirmForPage<T>(
  * appointment for the same customer, then the old one cancelled by the customer cancel's own rules.
  * If the new time cannot be booked, or the old cannot be cancelled, nothing changes: the old is kept.
  */
-export async function rescheduleForPage<T>(
-  ctx: RequestContext, move: { store_id: string; appointment_id: string; hold_id: string; page_session: string; customer_id: string },
-  options: { exhausted: () => AppError },
+export async function rescheduleForPage<T = Static<typeof w.pageReschedule.result>>(
+  ctx: RequestContext, move: Static<typeof w.PageReschedule>, options: Exhausted,
 ): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_page_reschedule', { ...move }, { ...options, mapError: asConflict });
+  return oneStatementWrite(ctx, w.pageReschedule, move, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
 /** One row of an appointment import, checked and normalised by src/imports/ (bbo_import_appointments). */
@@ -332,7 +260,7 @@ export interface ImportOutcome {
  * unchanged. Audit rows and appointment.created events (source import) are written with them.
  */
 export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: ImportedAppointment[]): Promise<ImportOutcome[]> {
-  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor), ...(eventsDisabledForBench() ? { events_off: true } : {}) };
+  const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
   const res = await tx.query<{ result: ImportOutcome[] }>(
     'SELECT bbo_import_appointments($1::jsonb, $2::timestamptz, $3::jsonb) AS result',
     [JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify({ store_id: storeId, rows })],

@@ -6,9 +6,7 @@ import type { EventType } from './event-types.ts';
 
 export {
   collectEvents,
-  disableEventsForBench,
   dropEvents,
-  eventsDisabledForBench,
   takeEvents,
   writeEvents,
 } from '../platform/outbox.ts';

@@ -31,20 +31,8 @@ interface PendingEvent {
 
 const collecting = new WeakMap<Tx, PendingEvent[]>();
 
-// Bench only (EVENTS_DISABLED_FOR_BENCH, refused in production): changes write no events, so the
-// bench can measure the event write's cost in the same run. Set once by buildApp.
-let disabledForBench = false;
-export function disableEventsForBench(disabled: boolean): void {
-  disabledForBench = disabled;
-}
-/** Whether the bench switch is on (one-statement writes pass it to their function: one-statement.ts). */
-export function eventsDisabledForBench(): boolean {
-  return disabledForBench;
-}
-
 /** Records an event of this transaction; occurredAt comes from the request's clock. */
 export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise<void> {
-  if (disabledForBench) return;
   const row: PendingEvent = { store_id: event.storeId, type: event.type, occurred_at: occurredAt.toISOString(), data: event.data };
   const pending = collecting.get(tx);
   if (pending) pending.push(row);

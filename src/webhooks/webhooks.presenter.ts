@@ -2,16 +2,8 @@
 // and rotate add it to their own answers.
 import type { EndpointRow } from './endpoints.repository.ts';
 
-export interface EndpointView {
-  id: string;
-  url: string;
-  description: string | null;
-  event_types: string[] | null;
-  enabled: boolean;
-  disabled_reason: string | null;
-  created_at: string;
-  updated_at: string;
-}
+/** The row without its store (the caller's own, by the route). */
+export type EndpointView = Omit<EndpointRow, 'store_id'>;
 
 export function presentEndpoint(row: EndpointRow): EndpointView {
   return {

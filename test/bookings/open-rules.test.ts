@@ -67,6 +67,22 @@ test('queue join: party_size outside the service\'s bounds is 400 PARTY_SIZE_OUT
   t.clock.set('2026-06-01T09:00:00Z');
 });
 
+test('the party rule has one home (bbo_party_refusal): the desk and the walk-in queue refuse a party with its words', async () => {
+  const q = await queueWorld(t);
+  await t.db.query('UPDATE services SET party_min = 2, party_max = 6 WHERE id = $1', [q.serviceId]);
+  const rule = async (party: number) => (await t.db.query<{ m: string | null }>('SELECT bbo_party_refusal($1, 2, 6) AS m', [party])).rows[0].m;
+  assert.equal(await rule(7), 'party_size 7 does not fit this service, which takes parties of 2 to 6');
+  assert.deepEqual([await rule(2), await rule(6), await rule(null as never)], [null, null, null]);
+  const desk = await call(t.app, 'POST', BASE, {
+    token: q.token, body: { store_id: q.storeId, unit_id: q.unitA, service_id: q.serviceId, guest_email: 'p@example.com', party_size: 7, starts_at: '2026-06-03T10:00:00Z', ends_at: '2026-06-03T11:00:00Z' },
+  });
+  const queue = await call(t.app, 'POST', '/api/v1/bookings/queue/join', { token: q.token, body: { store_id: q.storeId, guest_name: 'Seven', service_id: q.serviceId, party_size: 7 } });
+  for (const res of [desk, queue]) {
+    assert.equal(res.status, 400);
+    assert.deepEqual([errorCode(res), res.body.error.message], ['PARTY_SIZE_OUT_OF_RANGE', await rule(7)]);
+  }
+});
+
 test('an appointment lasts at most 24 hours and occupies its unit at most 48: longer is 400 APPOINTMENT_TOO_LONG, on create and on move', async () => {
   const exactly = await create(w, { starts_at: '2026-07-01T00:00:00Z', ends_at: '2026-07-02T00:00:00Z' });
   assert.equal(exactly.status, 200, JSON.stringify(exactly.body));

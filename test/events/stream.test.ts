@@ -8,6 +8,7 @@ import { call } from '../support/http.ts';
 import { connectSse, type SseClient } from '../../reliability/sse-client.ts';
 import { pruneEvents } from '../../src/events/retention.ts';
 import { feedSettled } from './horizon.ts';
+import { runDbProcess } from '../support/db-process.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z', env: { EVENTS_STREAM_POLL_MS: '20', EVENTS_STREAM_HEARTBEAT_MS: '100' } });
 await t.app.listen({ port: 0, host: '127.0.0.1' });
@@ -139,10 +140,10 @@ test('a cursor older than the retained history answers 410 CURSOR_EXPIRED', asyn
 // proof on a quiet machine; a unit test only proves that it arrives, with a bound loose enough for a
 // loaded machine whose other databases hold the cluster-wide feed horizon back.
 test('an event committed through another process reaches this process\'s stream', async () => {
-  const sibling = await t.sibling();
   const s = await stream('');
   await s.waitForComment(/stream open/); // its starting position is taken before this comment is written
-  const id = await book(sibling);
+  const other = await runDbProcess<{ emitted: boolean }>([t.url, 'emit', store.id, 'appointment.created', JSON.stringify({ id: 'from-another-process' })]);
+  assert.notEqual(other.pid, process.pid);
   await s.waitFor(1, 15_000);
-  assert.equal(s.messages[0].data.data.id, id);
+  assert.equal(s.messages[0].data.data.id, 'from-another-process');
 });

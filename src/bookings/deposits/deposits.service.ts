@@ -8,12 +8,9 @@ import { emit } from '../../events/outbox.ts';
 import { presentAppointment } from '../appointments/appointments.service.ts';
 import * as repo from './deposits.repository.ts';
 
-export interface DepositPaidResponse {
-  appointment_id: string;
-  status: string;
-  payment_status: string;
-  noop: boolean;
-}
+import { type DepositPaidResponse, depositPaid } from './deposits.writes.ts';
+
+export type { DepositPaidResponse };
 
 /**
  * Records the deposit as paid: one call of bbo_deposit_paid (db/functions/deposit-paid.sql), which
@@ -21,7 +18,7 @@ export interface DepositPaidResponse {
  * change, the audit row and the appointment.deposit_paid event together.
  */
 export async function markDepositPaid(ctx: RequestContext, storeId: string, appointmentId: string): Promise<DepositPaidResponse> {
-  return oneStatementWrite<DepositPaidResponse>(ctx, 'bbo_deposit_paid', { store_id: storeId, appointment_id: appointmentId });
+  return oneStatementWrite(ctx, depositPaid, { store_id: storeId, appointment_id: appointmentId });
 }
 
 /**

@@ -27,7 +27,7 @@ export function slotAsked(body: Omit<HoldBody, 'store_id'>) {
 export async function createHold(ctx: CustomerContext, body: HoldBody, guard: HoldGuard): Promise<HoldResponse> {
   const customerId = ctx.actor.customerId;
   try {
-    return await holdForCustomer<HoldResponse>(ctx, {
+    return await holdForCustomer(ctx, {
       store_id: body.store_id,
       ...slotAsked(body),
       customer_id: customerId,
@@ -44,9 +44,9 @@ export async function createHold(ctx: CustomerContext, body: HoldBody, guard: Ho
 export async function confirmHold(ctx: CustomerContext, holdId: string, body: ConfirmBody): Promise<ConfirmResponse> {
   // What the customer wrote at checkout; kept on the appointment, never logged or emitted.
   const note = body.guest_note?.trim() || null;
-  return confirmForCustomer<ConfirmResponse>(ctx, { hold_id: holdId, customer_id: ctx.actor.customerId, guest_note: note }, { exhausted: contended });
+  return confirmForCustomer(ctx, { hold_id: holdId, customer_id: ctx.actor.customerId, guest_note: note }, { exhausted: contended });
 }
 
 export async function releaseHold(ctx: CustomerContext, holdId: string): Promise<ReleaseResponse> {
-  return releaseForCustomer<ReleaseResponse>(ctx, { hold_id: holdId, customer_id: ctx.actor.customerId });
+  return releaseForCustomer(ctx, { hold_id: holdId, customer_id: ctx.actor.customerId });
 }

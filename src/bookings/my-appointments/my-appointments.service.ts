@@ -4,6 +4,7 @@ import type { CustomerContext } from '../../platform/context.ts';
 import { oneStatementWrite } from '../../platform/one-statement.ts';
 import { presentAppointment } from '../appointments/appointments.service.ts';
 import * as repo from './my-appointments.repository.ts';
+import { customerCancel } from './my-appointments.writes.ts';
 import type { MyAppointmentsQuery, MyAppointmentsResponse, MyCancelBody, MyCancelResponse } from './my-appointments.schemas.ts';
 
 export async function listMyAppointments(ctx: CustomerContext, query: MyAppointmentsQuery): Promise<MyAppointmentsResponse> {
@@ -19,7 +20,7 @@ export async function listMyAppointments(ctx: CustomerContext, query: MyAppointm
  * with cancelled_by: customer).
  */
 export async function cancelMyAppointment(ctx: CustomerContext, appointmentId: string, body: MyCancelBody): Promise<MyCancelResponse> {
-  return oneStatementWrite<MyCancelResponse>(ctx, 'bbo_customer_cancel', {
+  return oneStatementWrite(ctx, customerCancel, {
     customer_id: ctx.actor.customerId, appointment_id: appointmentId, reason: body.reason?.trim() || null,
   });
 }

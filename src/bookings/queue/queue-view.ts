@@ -5,16 +5,9 @@ import { liveQueueFacts, type EntryRow, type LiveEntryRow, type StoreQueueSettin
 import type { QueueEntry } from './queue.schemas.ts';
 import { placeQueue, waitMinutes, type ModelEntry, type ModelUnit, type Placement } from './wait-model.ts';
 
-/** Default length of a walk-in without a service (or whose service has no length): the spec's 30 minutes. */
-export const DEFAULT_WALK_IN_MIN = 30;
-
 // How far ahead busy intervals are read. A walk-in queue lives within the day; anything placed
 // beyond this horizon is estimated against an empty diary.
 const HORIZON_MS = 24 * 60 * 60 * 1000;
-
-export function walkInMinutes(serviceDurationMin: number | null | undefined): number {
-  return serviceDurationMin && serviceDurationMin > 0 ? serviceDurationMin : DEFAULT_WALK_IN_MIN;
-}
 
 export interface LiveQueue {
   /** Read in the same statement; null: no such store (the caller decides what that means). */
@@ -39,7 +32,7 @@ export async function liveQueue(q: Queryable, storeId: string, now: Date, newcom
   const entries: ModelEntry[] = rows.map((r) => ({
     id: r.entry_id,
     status: r.status as 'waiting' | 'called',
-    durationMin: walkInMinutes(r.service_duration_min),
+    durationMin: r.walk_in_min,
     preferredUnitId: r.preferred_unit_id,
   }));
   if (newcomer) entries.push(newcomer);

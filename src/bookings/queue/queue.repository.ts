@@ -134,6 +134,7 @@ export interface JoinLookup {
   customerId: string | null;
   serviceId: string | null;
   unitId: string | null;
+  partySize: number;
 }
 
 export interface JoinFacts {
@@ -147,6 +148,10 @@ export interface JoinFacts {
   service: ServiceFacts | null;
   /** null: none asked for, or none of that id in the store. */
   unit: UnitFacts | null;
+  /** The one party rule's refusal (bbo_party_refusal) for the service and party asked; null when it fits or no service. */
+  partyRefusal: string | null;
+  /** How long the walk-in will occupy a unit (bbo_walk_in_minutes): the service's length, else 30. */
+  walkInMin: number;
 }
 
 /**
@@ -159,14 +164,15 @@ export async function joinFacts(tx: Tx, storeId: string, lookup: JoinLookup): Pr
     `SELECT ${STORE_COLUMNS}, te.*,
             cu.id AS cu_id, cu.erased AS cu_erased, cu.blocked AS cu_blocked,
             ${SERVICE_COLUMNS},
-            un.id AS un_id, un.is_active AS un_is_active, un.bookable AS un_bookable
+            un.id AS un_id, un.is_active AS un_is_active, un.bookable AS un_bookable,
+            bbo_party_refusal($6, sv.party_min, sv.party_max) AS party_refusal, bbo_walk_in_minutes(sv.duration_min) AS walk_in_min
        FROM (VALUES (1)) AS one (x)
        LEFT JOIN stores st ON st.id = $1
        LEFT JOIN LATERAL (SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.client_token = $2) te ON true
        LEFT JOIN LATERAL (${storeCustomerSql('$1', '$3')}) cu ON true
        LEFT JOIN services sv ON sv.store_id = $1 AND sv.id = $4
        LEFT JOIN units un ON un.store_id = $1 AND un.id = $5`,
-    [storeId, lookup.clientToken, lookup.customerId, lookup.serviceId, lookup.unitId],
+    [storeId, lookup.clientToken, lookup.customerId, lookup.serviceId, lookup.unitId, lookup.partySize],
   );
   const r = res.rows[0];
   return {
@@ -175,6 +181,8 @@ export async function joinFacts(tx: Tx, storeId: string, lookup: JoinLookup): Pr
     customer: r.cu_id === null ? null : { id: r.cu_id, erased: r.cu_erased, blocked: r.cu_blocked },
     service: serviceOf(r),
     unit: r.un_id === null ? null : { id: r.un_id, is_active: r.un_is_active, bookable: r.un_bookable },
+    partyRefusal: r.party_refusal,
+    walkInMin: r.walk_in_min,
   };
 }
 
@@ -194,7 +202,8 @@ export async function lockEntryWithStore(tx: Tx, storeId: string, entryId: strin
   return { store: storeOf(r), entry: entryOf(r) };
 }
 
-export type LiveEntryRow = EntryRow & { service_duration_min: number | null };
+/** walk_in_min: how long the entry will occupy a unit (bbo_walk_in_minutes, queue-seat.sql). */
+export type LiveEntryRow = EntryRow & { walk_in_min: number };
 
 export interface BusyRow {
   unit_id: string;
@@ -228,7 +237,7 @@ const LIVE_QUEUE_SQL = `
      CROSS JOIN LATERAL (
        SELECT e.id AS entry_id, e.store_id, e.customer_id, e.guest_name, e.guest_phone, e.service_id,
               e.preferred_unit_id, e.party_size, e.status, bbo_iso(e.joined_at) AS joined_at, bbo_iso(e.called_at) AS called_at,
-              e.quoted_wait_min, e.appointment_id, bbo_iso(e.ended_at) AS ended_at, s.duration_min AS service_duration_min) le
+              e.quoted_wait_min, e.appointment_id, bbo_iso(e.ended_at) AS ended_at, bbo_walk_in_minutes(s.duration_min) AS walk_in_min) le
      WHERE e.store_id = $1 AND e.status IN ('waiting', 'called')
   ), seating_units AS (
     -- Units that can seat a walk-in (active and bookable), in display order.

@@ -6,11 +6,10 @@ import type { Queryable } from '../../platform/db/port.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { seatWalkIn } from '../booking-authority.ts';
 import { emit } from '../../events/outbox.ts';
-import { DEFAULT_WALK_IN_MIN, liveQueue, presentEntry, presentOne, walkInMinutes } from './queue-view.ts';
+import { liveQueue, presentEntry, presentOne } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
 import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
-import { assertPartyFits } from '../services/party-size.ts';
 import { guestPhone } from '../../platform/uk-mobile.ts';
 
 /** Hold after a call when the store has not set called_hold_minutes (docs/decisions/queue.md). */
@@ -52,20 +51,19 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
     if (!customer || customer.erased) throw notFound('Customer');
     if (customer.blocked) throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
   }
-  let serviceMin: number | null = null;
   if (body.service_id) {
     const service = facts.service;
     // An archived service cannot be booked, so it reads as missing here.
     if (!service || !service.is_active) throw notFound('Service');
-    assertPartyFits(service, body.party_size ?? 1);
-    serviceMin = service.duration_min;
+    // The one party rule (bbo_party_refusal), read with the facts.
+    if (facts.partyRefusal) throw new AppError('PARTY_SIZE_OUT_OF_RANGE', facts.partyRefusal);
   }
   if (body.preferred_unit_id) {
     const unit = facts.unit;
     if (!unit) throw notFound('Unit');
     if (!unit.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The preferred unit is inactive or not bookable');
   }
-  return { durationMin: walkInMinutes(serviceMin) };
+  return { durationMin: facts.walkInMin };
 }
 
 export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<JoinResult> {
@@ -80,6 +78,7 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
       customerId: body.customer_id ?? null,
       serviceId: body.service_id ?? null,
       unitId: body.preferred_unit_id ?? null,
+      partySize: body.party_size ?? 1,
     });
     const store = storeFound(facts.store);
     const now = ctx.clock.now();
@@ -148,12 +147,11 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
 export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
   const stale = () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place');
   try {
-    return await seatWalkIn<AssignResult>(ctx, {
+    return await seatWalkIn(ctx, {
       store_id: ctx.actor.storeId,
       entry_id: body.entry_id,
       unit_id: body.unit_id,
       duration_min: body.duration_min ?? null,
-      default_walk_in_min: DEFAULT_WALK_IN_MIN,
       override: body.override ?? false,
       created_by: ctx.actor.userId,
     }, { exhausted: stale });

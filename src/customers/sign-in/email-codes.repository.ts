@@ -63,15 +63,26 @@ export interface SignedInCustomer {
 export async function findOrCreateCustomer(
   q: Queryable, email: string, fresh: { name: string | null; phone: string | null }, now: string,
 ): Promise<SignedInCustomer> {
+  return findOrCreateBy(q, 'email', email, fresh.name, fresh.phone, now);
+}
+
+/**
+ * Both ways in: the customer whose `by` (email or phone, a constant of the caller) is value, or a new
+ * one with the name and the other contact, unless that contact is already another customer's.
+ */
+async function findOrCreateBy(
+  q: Queryable, by: 'email' | 'phone', value: string, name: string | null, other: string | null, now: string,
+): Promise<SignedInCustomer> {
+  const otherColumn = by === 'email' ? 'phone' : 'email';
   const inserted = await q.query<SignedInCustomer>(
-    `INSERT INTO customers (name, email, phone, created_at, updated_at)
-     SELECT $2, $1, CASE WHEN EXISTS (SELECT 1 FROM customers p WHERE p.phone = $3) THEN NULL ELSE $3 END, $4, $4
-     ON CONFLICT (email) WHERE email IS NOT NULL DO NOTHING
+    `INSERT INTO customers (name, ${by}, ${otherColumn}, created_at, updated_at)
+     SELECT $2, $1, CASE WHEN EXISTS (SELECT 1 FROM customers o WHERE o.${otherColumn} = $3) THEN NULL ELSE $3 END, $4, $4
+     ON CONFLICT (${by}) WHERE ${by} IS NOT NULL DO NOTHING
      RETURNING id, name, email, erased_at, true AS created`,
-    [email, fresh.name, fresh.phone, now],
+    [value, name, other, now],
   );
   if (inserted.rows[0]) return inserted.rows[0];
-  const found = await q.query<SignedInCustomer>('SELECT id, name, email, erased_at, false AS created FROM customers WHERE email = $1', [email]);
+  const found = await q.query<SignedInCustomer>(`SELECT id, name, email, erased_at, false AS created FROM customers WHERE ${by} = $1`, [value]);
   return found.rows[0];
 }
 
@@ -83,14 +94,5 @@ export async function findOrCreateCustomer(
 export async function findOrCreateCustomerByPhone(
   q: Queryable, phone: string, fresh: { name: string | null; email: string | null }, now: string,
 ): Promise<SignedInCustomer> {
-  const inserted = await q.query<SignedInCustomer>(
-    `INSERT INTO customers (name, phone, email, created_at, updated_at)
-     SELECT $2, $1, CASE WHEN EXISTS (SELECT 1 FROM customers e WHERE e.email = $3) THEN NULL ELSE $3 END, $4, $4
-     ON CONFLICT (phone) WHERE phone IS NOT NULL DO NOTHING
-     RETURNING id, name, email, erased_at, true AS created`,
-    [phone, fresh.name, fresh.email, now],
-  );
-  if (inserted.rows[0]) return inserted.rows[0];
-  const found = await q.query<SignedInCustomer>('SELECT id, name, email, erased_at, false AS created FROM customers WHERE phone = $1', [phone]);
-  return found.rows[0];
+  return findOrCreateBy(q, 'phone', phone, fresh.name, fresh.email, now);
 }

@@ -84,34 +84,27 @@ export class Metrics {
       registers,
     });
 
-    const poolGauge = (name: string, help: string, read: (p: PoolLike) => number) =>
-      new Gauge({
+    // One series a pool, read afresh at each scrape: reset, then each pool's value (inc from 0 sets it,
+    // for a gauge and a counter alike: both take the same options and have reset and inc).
+    const perPool = <T>(Kind: typeof Gauge | typeof Counter, pools: () => Iterable<[string, T]>) => (name: string, help: string, read: (x: T) => number) =>
+      new (Kind as typeof Gauge)({
         name,
         help,
         labelNames: ['pool'],
         registers,
         collect() {
           this.reset();
-          for (const [pool, p] of self.pools) this.set({ pool }, read(p));
+          for (const [pool, x] of pools()) this.inc({ pool }, read(x));
         },
       });
+    const poolGauge = perPool<PoolLike>(Gauge, () => self.pools);
     poolGauge('bbo_db_pool_connections', 'Connections the pool holds (busy and idle).', (p) => p.totalCount);
     poolGauge('bbo_db_pool_idle_connections', 'Connections the pool holds that are idle.', (p) => p.idleCount);
     poolGauge('bbo_db_pool_waiting_requests', 'Callers waiting for a connection of the pool.', (p) => p.waitingCount);
 
     // A failover, as the service lives it: errors while there is no primary, connections dropped,
     // and as many opened again (the reconnects) once HAProxy sends them to the new one.
-    const healthCounter = (name: string, help: string, read: (h: PoolHealthLike) => number) =>
-      new Counter({
-        name,
-        help,
-        labelNames: ['pool'],
-        registers,
-        collect() {
-          this.reset();
-          for (const [pool, h] of self.poolHealth) this.inc({ pool }, read(h));
-        },
-      });
+    const healthCounter = perPool<PoolHealthLike>(Counter, () => self.poolHealth);
     healthCounter('bbo_db_connections_opened_total', 'Connections the pool opened: the first ones and every reconnect after one was dropped.', (h) => h.opened);
     healthCounter('bbo_db_connect_failures_total', 'Attempts to open a connection that failed (refused, reset, timed out, server starting).', (h) => h.connectFailures);
     healthCounter('bbo_db_connections_dropped_total', 'Connections thrown away as broken: lost, timed out, or on a server no longer primary.', (h) => h.dropped);

@@ -1,11 +1,21 @@
 // Passkeys' request and answer schemas: the WebAuthn JSON shapes of @simplewebauthn (v14), which the
 // console passes through from @simplewebauthn/browser unchanged.
-import { Type, type Static } from 'typebox';
+import { Type, type Static, type TSchema } from 'typebox';
 import { Instant, Nullable } from '../../platform/http/schemas.ts';
 
 const B64Url = Type.String({ minLength: 1, maxLength: 16_384, pattern: '^[A-Za-z0-9_-]+={0,2}$' });
 const Transports = Type.Array(Type.String({ maxLength: 32 }), { maxItems: 8 });
 const ClientExtensions = Type.Object({}, { additionalProperties: true });
+
+/** A credential as @simplewebauthn/browser answers it, around the ceremony's own response. */
+const BrowserCredential = <R extends TSchema>(response: R, description: string) => Type.Object({
+  id: B64Url,
+  rawId: B64Url,
+  type: Type.Literal('public-key'),
+  response,
+  authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
+  clientExtensionResults: ClientExtensions,
+}, { additionalProperties: false, description });
 
 const CredentialDescriptor = Type.Object({
   id: Type.String(),
@@ -39,39 +49,25 @@ export const AuthenticationOptions = Type.Object({
 
 export const RegistrationBody = Type.Object({
   name: Type.Optional(Type.String({ minLength: 1, maxLength: 100, description: 'What the person calls this passkey ("Work laptop"); "Passkey" when absent.' })),
-  credential: Type.Object({
-    id: B64Url,
-    rawId: B64Url,
-    type: Type.Literal('public-key'),
-    response: Type.Object({
-      clientDataJSON: B64Url,
-      attestationObject: B64Url,
-      authenticatorData: Type.Optional(B64Url),
-      transports: Type.Optional(Transports),
-      publicKeyAlgorithm: Type.Optional(Type.Integer()),
-      publicKey: Type.Optional(B64Url),
-    }, { additionalProperties: false }),
-    authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
-    clientExtensionResults: ClientExtensions,
-  }, { additionalProperties: false, description: 'What startRegistration() of @simplewebauthn/browser answered.' }),
+  credential: BrowserCredential(Type.Object({
+    clientDataJSON: B64Url,
+    attestationObject: B64Url,
+    authenticatorData: Type.Optional(B64Url),
+    transports: Type.Optional(Transports),
+    publicKeyAlgorithm: Type.Optional(Type.Integer()),
+    publicKey: Type.Optional(B64Url),
+  }, { additionalProperties: false }), 'What startRegistration() of @simplewebauthn/browser answered.'),
 }, { additionalProperties: false });
 export type RegistrationBody = Static<typeof RegistrationBody>;
 
 export const AuthenticationBody = Type.Object({
   store_id: Type.Optional(Type.String({ format: 'uuid', description: 'The store to sign in to; without it, the one the person signed in to last.' })),
-  credential: Type.Object({
-    id: B64Url,
-    rawId: B64Url,
-    type: Type.Literal('public-key'),
-    response: Type.Object({
-      clientDataJSON: B64Url,
-      authenticatorData: B64Url,
-      signature: B64Url,
-      userHandle: Type.Optional(B64Url),
-    }, { additionalProperties: false }),
-    authenticatorAttachment: Type.Optional(Type.String({ maxLength: 32 })),
-    clientExtensionResults: ClientExtensions,
-  }, { additionalProperties: false, description: 'What startAuthentication() of @simplewebauthn/browser answered.' }),
+  credential: BrowserCredential(Type.Object({
+    clientDataJSON: B64Url,
+    authenticatorData: B64Url,
+    signature: B64Url,
+    userHandle: Type.Optional(B64Url),
+  }, { additionalProperties: false }), 'What startAuthentication() of @simplewebauthn/browser answered.'),
 }, { additionalProperties: false });
 export type AuthenticationBody = Static<typeof AuthenticationBody>;
 

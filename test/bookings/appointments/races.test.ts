@@ -1,4 +1,5 @@
-// Races, on the PostgreSQL server (the embedded engine has one connection, so nothing runs at once).
+// Races, on both engines: each is real PostgreSQL behind a pool of connections, so concurrent
+// requests reach the database at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../support/engine.ts';

@@ -203,18 +203,18 @@ test('a blocked customer is offered nothing, while others are served the kept an
   assert.deepEqual(blocked, []);
 });
 
-test('processes keep their own answers, and each sees what another booked', async () => {
+test('two app instances (each its own pool and kept answers, as two processes have) keep their own answers, and each sees what the other booked', async () => {
   const w = await shop({ t, week: ALL_WEEK([{ open: '10:00', close: '12:00' }]) });
   const other = await t.sibling();
   const slot = '2026-06-02T09:00:00.000Z';
   assert.ok(startsOf(await search(w, DAYS, w.customer, other)).includes(slot));
   assert.ok(startsOf(await search(w, DAYS)).includes(slot));
-  // Booked through this process; the other process's kept answer is dropped at its next search.
+  // Booked through this instance; the other instance's kept answer is dropped at its next search.
   assert.equal((await hold(w, { starts_at: slot })).status, 200);
   assert.ok(!startsOf(await search(w, DAYS, w.customer, other)).includes(slot));
 });
 
-test('searches racing bookings across two processes: once writes stop, both serve what a fresh search finds', async () => {
+test('searches racing bookings across two app instances (two pools, two caches): once writes stop, both serve what a fresh search finds', async () => {
   const w = await shop({ t, units: 3, week: ALL_WEEK([{ open: '09:00', close: '17:00' }]) });
   const other = await t.sibling();
   const apps = [t.app, other];

@@ -171,3 +171,26 @@ test('every offered slot can be held; a start not offered is refused by hold and
   assert.ok(tried.holds >= tried.runsWithSlots, `every run that offered slots tried a hold: ${tried.holds} holds in ${tried.runsWithSlots} runs`);
   assert.ok(tried.refusedProbes >= tried.runs, `the "not offered" half ran: ${tried.refusedProbes} refused probes in ${tried.runs} runs`);
 });
+
+// The case the property meets only on some seeds, pinned: a live hold is never offered, and a lapsed
+// hold's time is offered and can be held (its row is released under the unit lock on the way).
+test('a live hold\'s time is not offered and cannot be held; a lapsed hold\'s time is offered and can be held', async () => {
+  const day = '2027-06-15'; // British Summer Time: 09:00-12:00 local is 08:00-11:00 UTC
+  const utcMidnight = Date.parse(`${day}T00:00:00Z`);
+  t.clock.set(new Date(utcMidnight - 10 * 3_600_000));
+  const w = await build({
+    zone: 'Europe/London', dayPick: 2, units: [[{ open: '09:00', close: '12:00' }]], nightShift: false, step: 30, notice: 0, horizonDays: 5,
+    nowBefore: 10, duration: 30, bufferBefore: 0, bufferAfter: 0, processing: 0, probes: [], picks: [0],
+    bookings: [{ at: 9 * 60, len: 30, kind: 'hold' }, { at: 10 * 60, len: 30, kind: 'lapsed_hold' }],
+  }, day, utcMidnight);
+  const res = await search(w, { from_date: day, to_date: day });
+  assert.equal(res.status, 200, JSON.stringify(res.body));
+  const offered = res.body.days.flatMap((d: any) => d.slots.map((s: any) => s.local_time));
+  assert.deepEqual(offered, ['09:00', '09:30', '10:30', '11:00', '11:30'], 'the live hold\'s 10:00 is left out; the lapsed hold\'s 11:00 is in');
+  const live = await hold(w, { starts_at: '2027-06-15T09:00:00.000Z' });
+  assert.equal(live.status, 409, JSON.stringify(live.body));
+  const lapsed = await hold(w, { starts_at: '2027-06-15T10:00:00.000Z' });
+  assert.equal(lapsed.status, 200, JSON.stringify(lapsed.body));
+  const released = await t.db.query(`SELECT release_reason FROM holds WHERE store_id = $1 AND starts_at = '2027-06-15T10:00:00Z' AND customer_id IS NULL`, [w.storeId]);
+  assert.deepEqual(released.rows.map((r: any) => r.release_reason), ['expired']);
+});

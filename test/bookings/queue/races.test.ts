@@ -1,5 +1,6 @@
-// Concurrent seating, on the server engine (the embedded engine has one connection). The second
-// app is a sibling process's view of the same database, with its own connection pool.
+// Concurrent seating, on both engines (each is real PostgreSQL with a pool of connections, so the
+// requests do run at once). The second app is another instance in this process, with its own pool,
+// as a second process would have.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { engine } from '../../support/engine.ts';
