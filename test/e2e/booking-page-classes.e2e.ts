@@ -4,7 +4,7 @@
 // second takes the offered seat from the link in the offer email in a fresh browser (signed in first as
 // someone else, the offer is refused and nothing changes). Each step is checked
 // in the database and the mail, and by axe-core (0 violations). With E2E_ARTIFACTS=<dir>, the classes
-// view's screenshot is written there (docs/booking-page/classes.png).
+// view's screenshots are written there (docs/booking-page/classes.png, classes-offer.png).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import path from 'node:path';
@@ -143,6 +143,7 @@ test('with the keyboard alone, a second customer joins the waitlist of the full 
   await section.getByTestId('offer-until').waitFor();
   assert.match(await section.getByTestId('offer-until').innerText(), /^Held for you until Wednesday, 10 March 2027, 09:00 GMT/);
   await axe(offerPage, 'offer signed in');
+  if (ARTIFACTS) await section.screenshot({ path: path.join(ARTIFACTS, 'classes-offer.png') });
   await section.getByRole('button', { name: 'Take this seat' }).click();
   await outcome(offerPage, 'offer-accepted', 'offer-error');
   await axe(offerPage, 'offer accepted');
