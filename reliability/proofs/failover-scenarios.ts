@@ -32,6 +32,8 @@ export interface Disruption {
   startedAt?: number;
   /** When replication stalled before the kill (async): what was acknowledged since is on the primary alone. */
   stalledAt?: number;
+  /** How long the loss lasts at least before recover() (the first write after it may come sooner). */
+  holdMs?: number;
   /** What an operator does afterwards (start the lost machine again), awaited before the checks. */
   recover?: () => Promise<void>;
 }
@@ -89,9 +91,11 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
     case 'etcd-lost':
       cluster.killEtcd();
       return {
-        what: 'kill -9 of etcd (the only member)',
-        // Long enough for Patroni to give up on the leader key (retry_timeout, ttl) and demote.
+        what: 'kill -9 of etcd (the only member), started again 25 s later',
+        // Long enough for Patroni to give up on the leader key (retry_timeout, ttl) and demote: the
+        // primary goes on taking writes until then.
         waitMs: 25_000,
+        holdMs: 25_000,
         recover: async () => {
           cluster.startEtcd();
           await cluster.waitWritable(60_000);

@@ -104,6 +104,8 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Pr
   while (storm.firstWriteAfter!.at === null && Date.now() < deadline) await sleep(100);
   const firstWrite = storm.firstWriteAfter!.at;
   phase('writes resumed');
+  // A loss that lasts a while whatever the writes do (etcd down while Patroni gives up on its key).
+  if (event.holdMs) await sleep(Math.max(0, killedAt + event.holdMs - Date.now()));
   await event.recover?.();
   await cluster.waitWritable(60_000);
   await sleep(3_000);
