@@ -37,14 +37,15 @@ function replicaOf(real: Database) {
   return r;
 }
 
-test('a merchant reads their own write at once; the replica serves once it has replayed past it, and a failed replica is invisible', async () => {
+/** An app on a fresh database whose reads go through a router to a stand-in replica replayed to `replay` (or now). */
+async function routedApp(replay: string | null) {
   const testDb = await openTestDatabase();
   const config = testConfig({ DATABASE_URL: testDb.url!, DATABASE_READ_URL: testDb.url! });
   const clock = fixedClock('2026-06-01T09:00:00Z');
   const tokens = createTokenService(config);
   const replica = replicaOf(testDb.db);
   const current = async () => (await testDb.db.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn;
-  replica.replay = await current();
+  replica.replay = replay ?? (await current());
   const router = new ReadRouter({ primary: testDb.db, replica: replica.db, positions: new WritePositions({ stickyMs: 30_000 }), maxLagMs: 5_000, pollMs: 60_000 });
   await router.start();
   const app = await buildApp({ config, db: testDb.db, reads: router, clock, tokens, logger: false });
@@ -53,7 +54,11 @@ test('a merchant reads their own write at once; the replica serves once it has r
     await router.stop();
     await testDb.close();
   });
-  const fx = new Fixtures(testDb.db, tokens, clock);
+  return { testDb, config, clock, tokens, replica, current, router, app, fx: new Fixtures(testDb.db, tokens, clock) };
+}
+
+test('a merchant reads their own write at once; the replica serves once it has replayed past it, and a failed replica is invisible', async () => {
+  const { testDb, config, clock, tokens, replica, current, router, app, fx } = await routedApp(null);
   const store = await fx.store();
   const unit = await fx.unit(store.id);
   const other = await fx.store();
@@ -119,21 +124,7 @@ test('a merchant reads their own write at once; the replica serves once it has r
 });
 
 test('reads of the availability search, roster and customer search go through the read handle; the event feed does not', async () => {
-  const testDb = await openTestDatabase();
-  const config = testConfig({ DATABASE_URL: testDb.url!, DATABASE_READ_URL: testDb.url! });
-  const clock = fixedClock('2026-06-01T09:00:00Z');
-  const tokens = createTokenService(config);
-  const replica = replicaOf(testDb.db);
-  replica.replay = 'FFFFFFFF/0';
-  const router = new ReadRouter({ primary: testDb.db, replica: replica.db, positions: new WritePositions({ stickyMs: 30_000 }), maxLagMs: 5_000, pollMs: 60_000 });
-  await router.start();
-  const app = await buildApp({ config, db: testDb.db, reads: router, clock, tokens, logger: false });
-  after(async () => {
-    await app.close();
-    await router.stop();
-    await testDb.close();
-  });
-  const fx = new Fixtures(testDb.db, tokens, clock);
+  const { testDb, replica, app, fx } = await routedApp('FFFFFFFF/0');
   const store = await fx.store();
   await fx.unit(store.id);
   const service = await fx.service(store.id);
