@@ -164,7 +164,7 @@ async function run(env: NodeJS.ProcessEnv) {
 
 const started = new Date();
 const result = process.env.DATABASE_URL
-  ? await withScratchDatabase(process.env.DATABASE_URL, 'bbo_bench_import_report', (url) => run({ ...process.env, DATABASE_URL: url }))
+  ? await withScratchDatabase(process.env.DATABASE_URL, 'bbo_w45_import_report', (url) => run({ ...process.env, DATABASE_URL: url }))
   : await run({ ...process.env, DATA_DIR: embeddedDir() });
 const out = { started: started.toISOString(), host: `${os.cpus().length} cores (shared)`, ...result };
 console.log(`engine: ${out.engine}`);
