@@ -1,4 +1,5 @@
-// node bench/import-report.ts [--customers 10000] [--appointments 2000] [--report-runs 20]
+// node bench/import-report.ts [--customers 10000] [--appointments 2000] [--report-runs 20], or a phase of
+// `npm run bench` (`--only import`: measureImportReport and describeImportReport below).
 // Two phases of issue 45 on a store of their own (a fresh DATA_DIR on the embedded engine, or a
 // scratch database on DATABASE_URL's server):
 //   import: a customers CSV then an appointments CSV streamed over HTTP to the listening service:
@@ -16,6 +17,7 @@ import { buildApp } from '../src/app.ts';
 import { loadConfig } from '../src/config.ts';
 import { openDatabase } from '../src/platform/db/open.ts';
 import { migrate } from '../src/platform/db/migrate.ts';
+import { embeddedCluster } from '../src/platform/db/embedded-postgres.adapter.ts';
 import { createTokenService } from '../src/platform/auth/tokens.ts';
 import { withScratchDatabase } from './harness/scratch-database.ts';
 
@@ -23,9 +25,13 @@ const arg = (name: string, fallback: number) => {
   const i = process.argv.indexOf(`--${name}`);
   return i > 0 ? Number(process.argv[i + 1]) : fallback;
 };
-const CUSTOMERS = arg('customers', 10_000);
-const APPOINTMENTS = arg('appointments', 2_000);
-const RUNS = arg('report-runs', 20);
+
+export interface ImportReportOptions {
+  customers: number;
+  appointments: number;
+  /** Calls of the report per grouping, after two warm-up calls. */
+  runs: number;
+}
 
 async function* customerCsv(n: number) {
   yield 'external_id,first name,last name,email,mobile,notes,marketing\n';
@@ -35,7 +41,7 @@ async function* customerCsv(n: number) {
   }
 }
 
-async function* appointmentCsv(n: number, from: Date) {
+async function* appointmentCsv(n: number, from: Date, customers: number) {
   yield 'external_id,unit,service,start,minutes,email\n';
   // 10 units, 18 half-hour slots a day (09:00-18:00), weekdays from `from` on.
   let made = 0;
@@ -47,7 +53,7 @@ async function* appointmentCsv(n: number, from: Date) {
       for (let slot = 0; slot < 18 && made < n; slot++) {
         const hh = String(9 + Math.floor(slot / 2)).padStart(2, '0');
         const mm = slot % 2 ? '30' : '00';
-        yield `A${made},Staff ${unit},Cut,${date} ${hh}:${mm},30,client${made % CUSTOMERS}@bench.example\n`;
+        yield `A${made},Staff ${unit},Cut,${date} ${hh}:${mm},30,client${made % customers}@bench.example\n`;
         made++;
       }
     }
@@ -69,7 +75,7 @@ function embeddedDir(): string {
 
 const pct = (xs: number[], p: number) => [...xs].sort((a, b) => a - b)[Math.min(xs.length - 1, Math.floor(p * xs.length))];
 
-async function run(env: NodeJS.ProcessEnv) {
+async function run(env: NodeJS.ProcessEnv, o: ImportReportOptions) {
   const config = loadConfig({ ...env, LOG_LEVEL: process.env.LOG_LEVEL ?? 'silent', WORKER_ENABLED: 'false', MESSAGES_WORKER: 'false' });
   const db = await openDatabase(config);
   await migrate(db);
@@ -105,10 +111,9 @@ async function run(env: NodeJS.ProcessEnv) {
       return { rows: report.rows, created: report.created, skipped: report.skipped, seconds: +seconds.toFixed(2), rows_per_s: Math.round(report.rows / seconds), peak_rss_mb: +(peak / 2 ** 20).toFixed(1) };
     };
     const rssBefore = +(process.memoryUsage().rss / 2 ** 20).toFixed(1);
-    const customers = await upload('customers', customerCsv(CUSTOMERS));
-    const appointments = await upload('appointments', appointmentCsv(APPOINTMENTS, new Date(Date.now() + 2 * 86_400_000)));
+    const customers = await upload('customers', customerCsv(o.customers));
+    const appointments = await upload('appointments', appointmentCsv(o.appointments, new Date(Date.now() + 2 * 86_400_000), o.customers));
     const maxRss = +(process.resourceUsage().maxRSS / 1024).toFixed(1);
-    console.log(JSON.stringify({ customers, appointments, max_rss_mb: maxRss }));
 
     // A busy shop's year: 10 units, 10 appointments a unit each working day, statuses mixed, set-based.
     const year = new Date(Date.UTC(new Date().getUTCFullYear() - 1, 0, 1)).toISOString().slice(0, 10);
@@ -127,7 +132,7 @@ async function run(env: NodeJS.ProcessEnv) {
         CROSS JOIN generate_series(0, 9) s
         CROSS JOIN LATERAL (SELECT (($2::date + d) + time '09:00' + s * interval '45 minutes') AT TIME ZONE 'Europe/London' AS t,
                                    (d * 100 + s * 10 + u.k)::int AS n) x
-        LEFT JOIN LATERAL (SELECT sc.customer_id AS id FROM store_customers sc WHERE sc.store_id = $1 AND sc.external_id = 'C' || (x.n % ${CUSTOMERS})) c ON true
+        LEFT JOIN LATERAL (SELECT sc.customer_id AS id FROM store_customers sc WHERE sc.store_id = $1 AND sc.external_id = 'C' || (x.n % ${o.customers})) c ON true
         WHERE extract(dow FROM $2::date + d) <> 0`,
       [store, year],
     );
@@ -144,7 +149,7 @@ async function run(env: NodeJS.ProcessEnv) {
     for (const groupBy of ['unit', 'service', 'day']) {
       const times: number[] = [];
       let groups = 0;
-      for (let i = 0; i < RUNS + 2; i++) {
+      for (let i = 0; i < o.runs + 2; i++) {
         const t0 = performance.now();
         const res = await fetch(`${base}/api/v1/reports/summary?store_id=${store}&from=${year}&to=${to}&group_by=${groupBy}`, { headers: { authorization: headers.authorization } });
         const body = await res.json() as { groups: unknown[] };
@@ -159,23 +164,41 @@ async function run(env: NodeJS.ProcessEnv) {
   } finally {
     await app.close();
     await db.close();
+    // The embedded engine this process started (none on the server): stopped, so the bench can end.
+    if (!config.databaseUrl) await (await embeddedCluster())?.stop();
   }
 }
 
-const started = new Date();
-const result = process.env.DATABASE_URL
-  ? await withScratchDatabase(process.env.DATABASE_URL, 'bbo_bench_import_report', (url) => run({ ...process.env, DATABASE_URL: url }))
-  : await run({ ...process.env, DATA_DIR: embeddedDir() });
-const out = { started: started.toISOString(), host: `${os.cpus().length} cores (shared)`, ...result };
-console.log(`engine: ${out.engine}`);
-console.log('| phase | rows | seconds | rows/s | peak RSS (service process) |');
-console.log('|---|---|---|---|---|');
-for (const k of ['customers', 'appointments'] as const) {
-  const r = out[k];
-  console.log(`| import ${k} | ${r.rows} (${r.created} created, ${r.skipped} skipped) | ${r.seconds} | ${r.rows_per_s} | ${r.peak_rss_mb} MB (before ${out.rss_before_mb} MB) |`);
+export type ImportReport = Awaited<ReturnType<typeof run>> & { started: string; host: string; load_average: number[]; runs: number };
+
+/** Both phases on a store and database of their own: DATABASE_URL's server when set, else a fresh embedded DATA_DIR. */
+export async function measureImportReport(o: ImportReportOptions, databaseUrl = process.env.DATABASE_URL): Promise<ImportReport> {
+  const started = new Date();
+  const result = databaseUrl
+    ? await withScratchDatabase(databaseUrl, 'bbo_w45_import_report', (url) => run({ ...process.env, DATABASE_URL: url }, o))
+    : await run({ ...process.env, DATABASE_URL: '', DATA_DIR: embeddedDir() }, o);
+  return { started: started.toISOString(), host: `${os.cpus().length} cores (shared)`, load_average: os.loadavg().map((x) => +x.toFixed(1)), runs: o.runs, ...result };
 }
-console.log(`\nreport over a year of ${out.year_appointments} appointments (${RUNS} calls each):`);
-for (const [k, r] of Object.entries(out.report)) console.log(`  by ${k}: p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms (${r.groups} groups)`);
-fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
-fs.writeFileSync(path.join(import.meta.dirname, 'results', `${started.toISOString().slice(0, 10)}-import-report${process.env.DATABASE_URL ? '-server' : ''}.json`), `${JSON.stringify(out, null, 2)}\n`);
-process.exit(0);
+
+export function describeImportReport(out: ImportReport | null): string {
+  if (!out) return 'import and report: not measured';
+  const lines = [`import and report (${out.engine}, load average ${out.load_average.join(' ')}):`,
+    '| phase | rows | seconds | rows/s | peak RSS (service process) |', '|---|---|---|---|---|'];
+  for (const k of ['customers', 'appointments'] as const) {
+    const r = out[k];
+    lines.push(`| import ${k} | ${r.rows} (${r.created} created, ${r.skipped} skipped) | ${r.seconds} | ${r.rows_per_s} | ${r.peak_rss_mb} MB (before ${out.rss_before_mb} MB) |`);
+  }
+  lines.push(`import total ${(out.customers.seconds + out.appointments.seconds).toFixed(2)} s (target: under 30 s on the embedded engine)`);
+  lines.push(`report over a year of ${out.year_appointments} appointments (${out.runs} calls each; target: under 200 ms):`);
+  for (const [k, r] of Object.entries(out.report)) lines.push(`  by ${k}: p50 ${r.p50_ms} ms, p99 ${r.p99_ms} ms (${r.groups} groups)`);
+  return lines.join('\n');
+}
+
+if (import.meta.main) {
+  const out = await measureImportReport({ customers: arg('customers', 10_000), appointments: arg('appointments', 2_000), runs: arg('report-runs', 20) });
+  console.log(describeImportReport(out));
+  fs.mkdirSync(path.join(import.meta.dirname, 'results'), { recursive: true });
+  const file = path.join(import.meta.dirname, 'results', `${out.started.slice(0, 10)}-import-report${out.engine === 'PostgreSQL server' ? '-server' : ''}.json`);
+  fs.writeFileSync(file, `${JSON.stringify(out, null, 2)}\n`);
+  process.exit(0);
+}

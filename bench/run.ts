@@ -5,6 +5,7 @@
 // --only burst / --only desk run just the desk phases (harness/desk-phases.ts): "burst then steady" and
 // "availability while the desk books"; --only page the booking page's first paint (page-paint.ts);
 // --only lighthouse Lighthouse on the demo shop's booking page and the console (lighthouse.ts);
+// --only import the CSV imports (rows/s, peak memory) and a year's report (import-report.ts, issue 45);
 // --server-root runs the service from another checkout (a worktree of an earlier commit) against
 // the same database, for before/after runs back to back.
 // Starts the service as a child process, loads each scenario over HTTP with autocannon, then at
@@ -33,6 +34,7 @@ import { describeMessagesBench, runMessagesOnOwnDatabase, type MessagesBenchResu
 import { reportPageWeight } from './harness/page-weight.ts';
 import { describePagePaint, measurePagePaint } from './page-paint.ts';
 import { describeLighthouse, measureLighthouse } from './lighthouse.ts';
+import { describeImportReport, measureImportReport } from './import-report.ts';
 
 const args = parseArgs();
 const quick = args.quick === true;
@@ -156,7 +158,7 @@ if (databaseUrl && args['no-ceiling'] !== true) {
   const b = writeCeiling.booking;
   if (b) console.log(`booking-shaped ceiling: ${b.tps} tx/s (Node pg ${b.node.tps}, pgbench ${b.pgbench?.tps ?? 'n/a'}), ${(b.tps / writeCeiling.tps).toFixed(2)} of the one-insert ceiling`);
 }
-const deskOnly = ['burst', 'desk', 'page'];
+const deskOnly = ['burst', 'desk', 'page', 'import'];
 const wantsScenarios = !only || only.some((o) => o !== 'events' && !deskOnly.includes(o));
 const main = wantsScenarios ? await runAll(databaseUrl, ALL_SCENARIOS, 'base', true) : { reports: [], hwmMb: 0, appointments: 0 };
 const round2 = (x: number) => Math.round(x * 100) / 100;
@@ -279,6 +281,10 @@ if (!only || only.includes('page')) console.log('\n' + describePagePaint(pagePai
 const lighthouseReport = !only || only.includes('lighthouse') ? await measureLighthouse().catch((err: Error) => (console.log(`\nlighthouse: bench error: ${err.message.slice(0, 200)}`), null)) : null;
 if (!only || only.includes('lighthouse')) console.log('\n' + describeLighthouse(lighthouseReport));
 
+// Issue 45: 10,000 customers and 2,000 appointments imported, then a year's report, on their own store and database.
+const importReport = !only || only.includes('import') ? await measureImportReport({ customers: 10_000, appointments: 2_000, runs: quick ? 5 : 20 }, databaseUrl ?? undefined).catch((err: Error) => (console.log(`\nimport and report: bench error: ${err.message.slice(0, 200)}`), null)) : null;
+if (!only || only.includes('import')) console.log('\n' + describeImportReport(importReport));
+
 const file = path.resolve('bench/results', `${label ? `${day}-${label}` : day}.json`);
 writeJson(file, {
   started: started.toISOString(),
@@ -303,6 +309,7 @@ writeJson(file, {
   pageWeight,
   pagePaint,
   lighthouse: lighthouseReport,
+  importReport,
   explain: fs.readdirSync(resultsDir).filter((f) => f.startsWith('explain-')).map((f) => path.join(path.relative(process.cwd(), resultsDir), f)),
 });
 console.log(`\nresults: ${path.relative(process.cwd(), file)} (EXPLAIN plans in ${path.relative(process.cwd(), resultsDir)}/)`);

@@ -2,7 +2,7 @@
 -- time (holds and time-off refuse, expired holds are released), insert the appointment. Every door
 -- that books calls bbo_book_unit: the merchant's create (merchant-book.sql), the walk-in seat
 -- (queue-seat.sql), the customer's confirm (customer-confirm.sql) and through it the booking page's
--- confirm (booking-page.sql). A move keeps its appointment, so it calls the middle part alone
+-- confirm (booking-page.sql), and an import's rows (import-appointments.sql). A move keeps its appointment, so it calls the middle part alone
 -- (bbo_claim_unit_time, merchant-reschedule.sql and through it the page's move).
 -- Owner: src/bookings/booking-authority.ts, through src/platform/one-statement.ts.
 --

@@ -5,10 +5,13 @@
 --       buffer_before, buffer_after, price_pence, email, phone, name, client_token}]}, each checked
 --       and normalised by the caller. Returns a JSON array of {row (the line), outcome, code, field, message}
 --       with outcome 'created', 'unchanged' or 'error'.
--- Each row's insert runs in its own subtransaction (the EXCEPTION block), so a refused row leaves
--- no trace and never stops the rest. No double booking is the exclusion constraint's decision
--- (unit_occupancy_no_overlap through the occupancy trigger), exactly as for every other door; time-off
--- and unexpired holds refuse under the unit lock, as the merchant's create refuses them.
+-- Each row is booked by bbo_book_unit (book-unit.sql), the one booking function every door calls, in
+-- its own subtransaction (the EXCEPTION block), so a refused row leaves no trace and never stops the
+-- rest. No double booking is the exclusion constraint's decision (unit_occupancy_no_overlap through
+-- the occupancy trigger), exactly as for every other door; time-off and unexpired holds refuse under
+-- the unit lock, as the merchant's create refuses them.
+-- The batch's blocks are noted as one availability change first (bbo_note_availability_change), so
+-- each row's trigger finds its change covered instead of stacking a row version per row.
 -- The appointments are source 'import' (the planner sends them no messages) and confirmed, or
 -- completed when they ended before `at` (history); their events carry source 'import' with them.
 CREATE OR REPLACE FUNCTION bbo_import_appointments(actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
@@ -22,6 +25,9 @@ DECLARE
   v_starts   timestamptz;
   v_ends     timestamptz;
   v_customer uuid;
+  v_block    tstzrange;
+  bk         record;
+  v_spans    tstzmultirange;
   a          appointments;
   v_code     text;
   v_msg      text;
@@ -37,6 +43,13 @@ BEGIN
   PERFORM 1 FROM units u
    WHERE u.store_id = v_store AND u.id IN (SELECT DISTINCT (x->>'unit_id')::uuid FROM jsonb_array_elements(req->'rows') x)
    ORDER BY u.id FOR UPDATE;
+  SELECT range_agg(tstzrange((x.local_start::timestamp AT TIME ZONE v_tz) - make_interval(mins => coalesce(x.buffer_before, 0)),
+                             (x.local_start::timestamp AT TIME ZONE v_tz) + make_interval(mins => x.minutes + coalesce(x.buffer_after, 0))))
+    INTO v_spans
+    FROM jsonb_to_recordset(req->'rows') AS x(local_start text, minutes integer, buffer_before integer, buffer_after integer);
+  IF v_spans IS NOT NULL THEN
+    PERFORM bbo_note_availability_change(v_store, v_spans);
+  END IF;
 
   FOR r IN SELECT * FROM jsonb_to_recordset(req->'rows') AS x(line integer, unit_id uuid, service_id uuid, local_start text,
       minutes integer, buffer_before integer, buffer_after integer, price_pence integer, email text, phone text, name text, client_token text)
@@ -73,20 +86,14 @@ BEGIN
       SELECT c.id INTO v_customer FROM customers c WHERE c.phone = r.phone AND c.erased_at IS NULL;
     END IF;
 
+    v_block := tstzrange(v_starts - make_interval(mins => coalesce(r.buffer_before, 0)), v_ends + make_interval(mins => coalesce(r.buffer_after, 0)));
     BEGIN
-      v_events := bbo_clear_block(v_store, r.unit_id, v_starts - make_interval(mins => coalesce(r.buffer_before, 0)),
-        v_ends + make_interval(mins => coalesce(r.buffer_after, 0)), at);
-      INSERT INTO appointments (store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-        starts_at, ends_at, block, status, payment_status, price_pence, deposit_pence, currency, party_size, source,
-        client_token, created_by, completed_at, created_at, updated_at)
-      VALUES (v_store, r.unit_id, r.service_id, v_customer,
-        CASE WHEN v_customer IS NULL THEN r.name END, CASE WHEN v_customer IS NULL THEN r.email END,
-        CASE WHEN v_customer IS NULL THEN r.phone END,
-        v_starts, v_ends,
-        tstzrange(v_starts - make_interval(mins => coalesce(r.buffer_before, 0)), v_ends + make_interval(mins => coalesce(r.buffer_after, 0))),
-        CASE WHEN v_ends <= at THEN 'completed' ELSE 'confirmed' END, 'none', coalesce(r.price_pence, 0), 0, v_currency, 1, 'import',
-        r.client_token, actor->>'actor_id', CASE WHEN v_ends <= at THEN v_ends END, at, at)
-      RETURNING * INTO a;
+      SELECT * INTO bk FROM bbo_book_unit(at, v_store, r.unit_id, v_starts, v_ends, v_block,
+          CASE WHEN v_ends <= at THEN 'completed' ELSE 'confirmed' END, coalesce(r.price_pence, 0), 0, v_currency, 1, 'import',
+          false, r.client_token, actor->>'actor_id',
+          p_service => r.service_id, p_customer => v_customer,
+          p_guest_name => CASE WHEN v_customer IS NULL THEN r.name END, p_guest_email => CASE WHEN v_customer IS NULL THEN r.email END,
+          p_guest_phone => CASE WHEN v_customer IS NULL THEN r.phone END);
     EXCEPTION
       WHEN exclusion_violation THEN
         results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', 'SLOT_TAKEN', 'field', 'start',
@@ -97,6 +104,18 @@ BEGIN
         results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'error', 'code', v_code, 'field', 'start', 'message', v_msg));
         CONTINUE;
     END;
+    a := bk.booked;
+    v_events := bk.event_rows;
+    IF bk.reused THEN
+      -- The same token booked meanwhile (the check above saw none): the same row again in effect.
+      results := array_append(results, jsonb_build_object('row', r.line, 'outcome', 'unchanged'));
+      CONTINUE;
+    END IF;
+    -- History: an appointment that ended before the import is completed, then.
+    IF v_ends <= at THEN
+      UPDATE appointments x SET completed_at = v_ends WHERE x.id = a.id;
+      a.completed_at := v_ends;
+    END IF;
 
     IF v_customer IS NOT NULL THEN
       INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)

@@ -9,7 +9,7 @@ import { importAppointments, type ImportedAppointment } from '../bookings/bookin
 import { APPOINTMENT_FIELDS } from './columns.ts';
 import { runImport, type ImportInput, type ImportRow, type Report } from './import-run.ts';
 import { personOf, SeenInFile } from './row-rules.ts';
-import { storeCatalogue, type Catalogue } from './appointments-import.repository.ts';
+import { refreshStatisticsWhenSmall, storeCatalogue, type Catalogue } from './appointments-import.repository.ts';
 import type { ImportReportBody } from './imports.schemas.ts';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
@@ -77,10 +77,17 @@ function checkRow(row: ImportRow, cat: Catalogue, report: Report, seen: SeenInFi
   };
 }
 
-async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], report: Report, seen: SeenInFile, cat: Catalogue) {
+async function importBatch(
+  ctx: MerchantContext, tx: Tx, rows: ImportRow[], report: Report, seen: SeenInFile, cat: Catalogue, stats: { fresh: boolean },
+) {
   const checked = rows.map((r) => checkRow(r, cat, report, seen)).filter((r): r is ImportedAppointment => r !== null);
   if (checked.length === 0) return;
-  for (const outcome of await importAppointments(ctx, tx, ctx.actor.storeId, checked)) {
+  const outcomes = await importAppointments(ctx, tx, ctx.actor.storeId, checked);
+  if (!stats.fresh && outcomes.filter((o) => o.outcome === 'created').length >= 50) {
+    stats.fresh = true;
+    await refreshStatisticsWhenSmall(tx);
+  }
+  for (const outcome of outcomes) {
     if (outcome.outcome === 'created') report.body.created++;
     else if (outcome.outcome === 'unchanged') report.body.unchanged++;
     else report.error(outcome.row, outcome.field ?? 'row', outcome.code ?? 'REFUSED', outcome.message ?? 'The row was refused');
@@ -90,7 +97,8 @@ async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], repo
 export async function importAppointmentsFile(ctx: MerchantContext, input: Omit<ImportInput, 'kind' | 'fields'>): Promise<ImportReportBody> {
   const seen = new SeenInFile();
   const cat = await storeCatalogue(ctx.db, ctx.actor.storeId);
+  const stats = { fresh: false };
   // 200 a statement: each row is a subtransaction with its triggers, and one statement must stay well
   // inside the adapter's 15 s read timeout on a busy host (docs/performance.md, issue 45).
-  return runImport(ctx, { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS, batchRows: 200 }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat));
+  return runImport(ctx, { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS, batchRows: 200 }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat, stats));
 }

@@ -5,7 +5,8 @@
 // AUTH_JWKS_URL) are not limited by it: they act as their scopes, entitlements and permissions say.
 //
 // Record-level rules (RECORD_RULES) narrow the `staff` role further, after the body is validated:
-// status changes and settling only on their own unit's appointments, customers only those they serve.
+// status changes and settling only on their own unit's appointments, customers only those they serve,
+// calendar feeds only their own unit's.
 
 export const ROLES = ['owner', 'manager', 'front_desk', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
@@ -96,12 +97,13 @@ export const ROLE_TABLE: Readonly<Record<string, readonly Role[]>> = Object.free
   scheduleClassWeekly: MANAGE,
   updateClassOccurrence: MANAGE,
   cancelClassOccurrence: MANAGE,
-  // Moving in and looking back (issue 45): imports, reports and the units' calendar feeds are the managers'.
+  // Moving in and looking back (issue 45): imports and reports are the managers'. A unit's calendar
+  // feed: everyone who reads the diary; `staff` only their own unit's (RECORD_RULES).
   importCustomers: MANAGE,
   importAppointments: MANAGE,
   reportSummary: MANAGE,
-  getUnitCalendarFeed: MANAGE,
-  rotateUnitCalendarFeed: MANAGE,
+  getUnitCalendarFeed: ALL,
+  rotateUnitCalendarFeed: ALL,
   // How customer messages reach people, and the development mailbox (issue 41).
   getMessageDelivery: DESK,
   listDevMailbox: MANAGE,
@@ -134,7 +136,10 @@ export function roleMay(operationId: string, role: Role | null): boolean {
 }
 
 /** Where the `staff` role is limited to its own unit's records, and how the record is named. */
-export const RECORD_RULES: Readonly<Record<string, { kind: 'own_unit_appointment' | 'served_customer'; from: 'body.appointment_id' | 'params.customerId' }>> = Object.freeze({
+export const RECORD_RULES: Readonly<Record<string, {
+  kind: 'own_unit_appointment' | 'served_customer' | 'own_unit';
+  from: 'body.appointment_id' | 'params.customerId' | 'params.unitId';
+}>> = Object.freeze({
   checkInAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
   completeAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
   markAppointmentNoShow: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
@@ -142,4 +147,6 @@ export const RECORD_RULES: Readonly<Record<string, { kind: 'own_unit_appointment
   getCustomer: { kind: 'served_customer', from: 'params.customerId' },
   listCustomerAttendance: { kind: 'served_customer', from: 'params.customerId' },
   getCustomerJourney: { kind: 'served_customer', from: 'params.customerId' },
+  getUnitCalendarFeed: { kind: 'own_unit', from: 'params.unitId' },
+  rotateUnitCalendarFeed: { kind: 'own_unit', from: 'params.unitId' },
 });

@@ -89,6 +89,11 @@ export function staffCredentials(deps: SessionDeps): MerchantCredentials {
       if (staff.role !== 'staff') return;
       const rule = RECORD_RULES[operationOf(request)];
       if (!rule) return;
+      if (rule.kind === 'own_unit') {
+        // The unit is named in the path: theirs or not, no lookup needed (a person without a unit has none).
+        if (staff.unitId && (request.params as { unitId?: string } | undefined)?.unitId?.toLowerCase() === staff.unitId) return;
+        throw new AppError('ROLE_FORBIDDEN', 'The staff role may use only its own unit\'s calendar feed');
+      }
       const id = rule.from === 'body.appointment_id'
         ? (request.body as { appointment_id?: string } | undefined)?.appointment_id
         : (request.params as { customerId?: string } | undefined)?.customerId;

@@ -46,11 +46,11 @@ const browser = skip ? null : await launchBrowser();
 after(async () => { await browser?.close(); });
 
 /** An invitation whose token the test knows (the mail itself is the core's test). */
-async function invitation(email: string, role: string, name: string | null = null): Promise<string> {
+async function invitation(email: string, role: string, name: string | null = null, unitId: string | null = null): Promise<string> {
   const token = newSecret();
   await t!.db.query(
-    `INSERT INTO staff_invitations (store_id, email, name, role, token_hash, expires_at, created_at) VALUES ($1, $2, $3, $4, $5, $6, $7)`,
-    [store!.id, email, name, role, secretHash(token), new Date(t!.clock.now().getTime() + 72 * 3600_000), t!.clock.now()],
+    `INSERT INTO staff_invitations (store_id, email, name, role, token_hash, expires_at, created_at, unit_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
+    [store!.id, email, name, role, secretHash(token), new Date(t!.clock.now().getTime() + 72 * 3600_000), t!.clock.now(), unitId],
   );
   return token;
 }
@@ -241,4 +241,34 @@ test('signing in through the shop\'s identity provider lands in the console; an 
   assert.ok(!other.url().includes('oidc_error'), 'the reason leaves the address bar');
   assert.deepEqual(await seriousViolations(other), []);
   await second.close();
+});
+
+test('a staff member finds their own calendar feed link under Your account, copies and rotates it (issue 45)', { skip }, async () => {
+  const unit = await t!.fx.unit(store!.id, { display_name: 'Sam' });
+  const token = await invitation('sam@example.test', 'staff', 'Sam Staff', unit.id);
+  const context = await browser!.browser.newContext({ viewport });
+  const page = await context.newPage();
+  await page.goto(`${base}/console/#/accept#token=${token}`);
+  await page.getByLabel('Your name').fill('Sam Staff');
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Accept and sign in' }).click();
+  await page.waitForSelector('nav[aria-label="Main"]');
+  await page.getByRole('link', { name: 'Your account' }).click();
+  await page.getByRole('heading', { name: 'Your calendar' }).waitFor();
+  const link = page.getByLabel("Sam Staff's calendar link");
+  await page.waitForFunction(() => (document.querySelector('input[aria-label$="calendar link"]') as HTMLInputElement | null)?.value.includes('/feeds/'));
+  const first = await link.inputValue();
+  assert.match(first, /\/feeds\/[A-Za-z0-9_-]{43}\.ics$/);
+  assert.deepEqual(await seriousViolations(page), []);
+  await shot(page, 'account-calendar-feed.png');
+  // Rotate by keyboard: the confirmation accepted, a new link, the old one gone at once.
+  page.once('dialog', (d) => void d.accept());
+  await page.getByRole('button', { name: 'Rotate' }).focus();
+  await page.keyboard.press('Enter');
+  await page.getByRole('status').getByText('New link made').waitFor();
+  const second = await link.inputValue();
+  assert.notEqual(second, first);
+  assert.equal((await fetch(first)).status, 404);
+  assert.equal((await fetch(second)).status, 200);
+  await context.close();
 });

@@ -43,6 +43,8 @@ for (const [path, item] of Object.entries<any>(doc.paths)) {
 
 function urlOf(path: string): string {
   return path
+    // The staff member's own unit's feed: the record-level rule lets them read it.
+    .replace(/\/units\/\{unitId\}\/calendar-feed$/, `/units/${unit.id}/calendar-feed`)
     .replace('{customerId}', customer.id)
     .replace('{appointmentId}', booked.body.appointment.id)
     .replace('{slug}', 'no-such-page')
@@ -78,8 +80,10 @@ for (const role of ROLES) {
     const before = await fingerprint();
     const wrong: string[] = [];
     for (const op of operations) {
-      if (op.id === 'signOut' || op.id === 'endSession' || op.id === 'updateStaff' || op.id === 'revokeApiKey' || op.id === 'createApiKey') {
-        // Writes that would end this very session or change the cast: covered in staff-accounts.test.ts; here only the refusals.
+      if (op.id === 'signOut' || op.id === 'endSession' || op.id === 'updateStaff' || op.id === 'revokeApiKey' || op.id === 'createApiKey'
+        || op.id === 'rotateUnitCalendarFeed') {
+        // Writes that would end this very session or change the cast (covered in staff-accounts.test.ts), or
+        // rotate a feed (its own test below): here only the refusals.
         if (roleMay(op.id, role)) continue;
       }
       const res = await attempt(op, { cookie: cookies[role] });
@@ -139,4 +143,27 @@ test('the staff role changes only its own unit\'s appointments and reads only th
   // The audit row names the staff member who checked in.
   const audit = await t.db.query(`SELECT actor_name FROM audit_log WHERE entity_id = $1 AND action LIKE '%check%' ORDER BY id DESC LIMIT 1`, [booked.body.appointment.id]);
   assert.equal(audit.rows[0]?.actor_name, 'Sam Staff');
+});
+
+test('the staff role gets and rotates its own unit\'s calendar feed, and no other unit\'s', async () => {
+  const other = await t.fx.unit(store.id);
+  const feed = (unitId: string) => `/api/v1/bookings/units/${unitId}/calendar-feed`;
+  const mine = await call(t.app, 'GET', feed(unit.id), as(cookies.staff));
+  assert.equal(mine.status, 200, JSON.stringify(mine.body));
+  assert.match(mine.body.url, /\/feeds\/[A-Za-z0-9_-]{43}\.ics$/);
+  const rotated = await call(t.app, 'POST', feed(unit.id), as(cookies.staff, { body: {} }));
+  assert.equal(rotated.status, 200, JSON.stringify(rotated.body));
+  assert.notEqual(rotated.body.url, mine.body.url);
+  assert.equal((await t.app.inject({ method: 'GET', url: new URL(mine.body.url).pathname })).statusCode, 404);
+  assert.equal((await t.app.inject({ method: 'GET', url: new URL(rotated.body.url).pathname })).statusCode, 200);
+
+  // Another unit's feed: refused both ways, and its URL is unchanged by the attempt.
+  const theirs = await call(t.app, 'GET', feed(other.id), as(cookies.manager));
+  assert.equal(theirs.status, 200);
+  for (const [method, options] of [['GET', {}], ['POST', { body: {} }]] as const) {
+    const refused = await call(t.app, method, feed(other.id), as(cookies.staff, options));
+    assert.equal(refused.status, 403, `${method} ${JSON.stringify(refused.body)}`);
+    assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');
+  }
+  assert.equal((await call(t.app, 'GET', feed(other.id), as(cookies.manager))).body.url, theirs.body.url);
 });

@@ -1,9 +1,10 @@
-// Your account (staff sessions only): your sessions with "sign out everywhere", and your passkeys
-// with "Add a passkey".
+// Your account (staff sessions only): your own calendar feed (when you are a unit), your sessions
+// with "sign out everywhere", and your passkeys with "Add a passkey".
 import { useEffect, useState } from 'preact/hooks';
 import { errorMessage, type Ok } from '../../../client/index.ts';
 import { useApp } from '../api.ts';
 import { addPasskey, passkeysSupported } from '../staff-auth.ts';
+import { FeedLink } from './CalendarFeeds.tsx';
 
 type SessionItem = Ok<'/api/v1/auth/sessions', 'get'>['sessions'][number];
 type Passkey = Ok<'/api/v1/auth/passkeys', 'get'>['passkeys'][number];
@@ -11,7 +12,8 @@ type Passkey = Ok<'/api/v1/auth/passkeys', 'get'>['passkeys'][number];
 const when = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : 'never');
 
 export function Account(props: { onSignedOut: (message: string) => void }) {
-  const { api, notify } = useApp();
+  const { api, notify, session } = useApp();
+  const [unitId, setUnitId] = useState<string | null>(null);
   const [sessions, setSessions] = useState<SessionItem[] | null>(null);
   const [passkeys, setPasskeys] = useState<Passkey[] | null>(null);
   const [name, setName] = useState('');
@@ -25,6 +27,7 @@ export function Account(props: { onSignedOut: (message: string) => void }) {
     if (!s.data || !p.data) setError(errorMessage(s.error ?? p.error));
   };
   useEffect(() => { void load(); }, []);
+  useEffect(() => { void api.GET('/api/v1/auth/me', {}).then(({ data }) => data && setUnitId(data.unit_id)); }, []);
 
   async function guarded(work: () => Promise<void>) {
     if (busy) return;
@@ -70,6 +73,13 @@ export function Account(props: { onSignedOut: (message: string) => void }) {
     <section aria-labelledby="account-title">
       <div class="toolbar"><h1 id="account-title">Your account</h1></div>
       {error && <p class="error" role="alert">{error}</p>}
+      {unitId && (
+        <>
+          <h2 id="feed-title">Your calendar</h2>
+          <p>Your appointments and classes in your phone's calendar: subscribe to this link (Google, Apple or Outlook). Anyone with it can read your diary: rotate it if it leaks.</p>
+          <ul aria-labelledby="feed-title" class="plain"><FeedLink unit={{ id: unitId, display_name: session.staffName ?? 'Your' }} /></ul>
+        </>
+      )}
       <h2 id="sessions-title">Your sessions</h2>
       <table aria-labelledby="sessions-title">
         <thead><tr><th scope="col">Browser</th><th scope="col">Signed in</th><th scope="col">Last seen</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>

@@ -21,7 +21,8 @@ export function CalendarFeeds() {
   );
 }
 
-function FeedLink({ unit }: { unit: Unit }) {
+/** One unit's link with copy and rotate; also the Account screen's "your calendar" (a unit is its id and a name to show). */
+export function FeedLink({ unit }: { unit: Pick<Unit, 'id' | 'display_name'> }) {
   const { api, notify } = useApp();
   const [url, setUrl] = useState<string | null>(null);
   const rotate = useAction();

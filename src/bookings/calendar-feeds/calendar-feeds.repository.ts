@@ -24,6 +24,17 @@ export interface FeedAppointment {
   sequence: number;
 }
 
+export interface FeedClass {
+  id: string;
+  starts_at: string;
+  ends_at: string;
+  cancelled: boolean;
+  class_name: string;
+  capacity: number;
+  /** The occurrence's last change: scheduled, or cancelled. */
+  changed_at: string;
+}
+
 export async function readFeedRow(q: Queryable, storeId: string, unitId: string): Promise<{ nonce: string } | null> {
   const res = await q.query<{ nonce: string }>('SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2', [storeId, unitId]);
   return res.rows[0] ?? null;
@@ -75,7 +86,7 @@ export async function feedOwner(q: Queryable, tokenHash: string): Promise<FeedOw
 /**
  * The unit's appointments starting in [from, to), pending payment left out (not yet booked).
  * SEQUENCE is the number of moves and cancellations in the appointment's audit trail: it only
- * grows, and the audit log is never pruned. Classes will join here when a class occupies a unit.
+ * grows, and the audit log is never pruned. The classes the unit teaches are feedClasses'.
  */
 export async function feedAppointments(q: Queryable, owner: FeedOwner, from: string, to: string): Promise<FeedAppointment[]> {
   const res = await q.query<FeedAppointment>(
@@ -90,6 +101,25 @@ export async function feedAppointments(q: Queryable, owner: FeedOwner, from: str
        LEFT JOIN customers c ON c.id = a.customer_id
       WHERE a.store_id = $1 AND a.unit_id = $2 AND a.starts_at >= $3 AND a.starts_at < $4 AND a.status <> 'pending_payment'
       ORDER BY a.starts_at, a.id`,
+    [owner.store_id, owner.unit_id, from, to],
+  );
+  return res.rows;
+}
+
+/**
+ * The class occurrences the unit teaches starting in [from, to): those whose time it occupies
+ * (class_occurrences.unit_id, the instructor in effect when scheduled, as the diary and the
+ * exclusion constraint count them), cancelled ones included so a calendar shows them cancelled.
+ * No attendee is named: a class's roster is not the staff member's phone calendar's business.
+ */
+export async function feedClasses(q: Queryable, owner: FeedOwner, from: string, to: string): Promise<FeedClass[]> {
+  const res = await q.query<FeedClass>(
+    `SELECT o.id, o.starts_at, o.ends_at, o.cancelled_at IS NOT NULL AS cancelled, c.name AS class_name,
+            coalesce(o.capacity, c.capacity) AS capacity, coalesce(o.cancelled_at, o.created_at) AS changed_at
+       FROM class_occurrences o
+       JOIN classes c ON c.store_id = o.store_id AND c.id = o.class_id
+      WHERE o.store_id = $1 AND o.unit_id = $2 AND o.starts_at >= $3 AND o.starts_at < $4
+      ORDER BY o.starts_at, o.id`,
     [owner.store_id, owner.unit_id, from, to],
   );
   return res.rows;

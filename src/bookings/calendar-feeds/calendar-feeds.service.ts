@@ -60,10 +60,12 @@ export async function readFeed(db: Queryable, clock: Clock, token: string): Prom
   const owner = await repo.feedOwner(db, hashOf(token));
   if (!owner) return null;
   const now = clock.now().getTime();
-  const appointments = await repo.feedAppointments(db, owner,
-    new Date(now - FEED_DAYS_BACK * DAY_MS).toISOString(), new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString());
-  const body = feedIcs(owner, appointments);
-  const changed = Math.max(new Date(owner.created_at).getTime(), ...appointments.map((a) => new Date(a.updated_at).getTime()));
+  const from = new Date(now - FEED_DAYS_BACK * DAY_MS).toISOString();
+  const to = new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString();
+  const [appointments, classes] = await Promise.all([repo.feedAppointments(db, owner, from, to), repo.feedClasses(db, owner, from, to)]);
+  const body = feedIcs(owner, appointments, classes);
+  const changed = Math.max(new Date(owner.created_at).getTime(), ...appointments.map((a) => new Date(a.updated_at).getTime()),
+    ...classes.map((o) => new Date(o.changed_at).getTime()));
   return {
     body,
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,

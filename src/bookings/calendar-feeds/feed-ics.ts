@@ -1,11 +1,11 @@
-// A unit's appointments as an iCalendar feed (RFC 5545): times as the store zone's wall time with
+// A unit's appointments and the classes it teaches as an iCalendar feed (RFC 5545): times as the store zone's wall time with
 // its TZID and VTIMEZONE, one VEVENT per appointment whose UID never changes, SEQUENCE raised by
 // every move and the cancellation, STATUS:CANCELLED once cancelled. DTSTAMP is the appointment's own
 // last change, so an unchanged diary gives the same bytes (and the same ETag).
 import ical, { ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
 import { tzlib_get_ical_block } from 'timezones-ical-library';
-import type { FeedAppointment, FeedOwner } from './calendar-feeds.repository.ts';
+import type { FeedAppointment, FeedClass, FeedOwner } from './calendar-feeds.repository.ts';
 
 const vtimezones = new Map<string, string>();
 function vtimezone(zone: string): string {
@@ -20,9 +20,12 @@ function vtimezone(zone: string): string {
 /** The feed's UID for an appointment: apart from the customer's own invitations' (notifications/messages/render.ts). */
 export const feedUid = (appointmentId: string) => `${appointmentId}.unit@bookings-back-office`;
 
+/** A class occurrence's UID: its own kind, so it never collides with an appointment's. */
+export const feedClassUid = (occurrenceId: string) => `${occurrenceId}.class@bookings-back-office`;
+
 const wall = (instant: string, zone: string) => DateTime.fromJSDate(new Date(instant), { zone });
 
-export function feedIcs(owner: FeedOwner, appointments: FeedAppointment[]): string {
+export function feedIcs(owner: FeedOwner, appointments: FeedAppointment[], classes: FeedClass[] = []): string {
   const cal = ical({
     prodId: { company: 'bookings-back-office', product: 'unit-feed', language: 'EN' },
     name: `${owner.unit_name} at ${owner.store_name}`,
@@ -44,6 +47,21 @@ export function feedIcs(owner: FeedOwner, appointments: FeedAppointment[]): stri
       description: contact || null,
       location: owner.store_name,
       status: a.status === 'cancelled' ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
+    });
+  }
+  for (const o of classes) {
+    cal.createEvent({
+      id: feedClassUid(o.id),
+      // An occurrence is never moved (a new one is scheduled instead): only its cancellation changes it.
+      sequence: o.cancelled ? 1 : 0,
+      start: wall(o.starts_at, owner.timezone),
+      end: wall(o.ends_at, owner.timezone),
+      timezone: owner.timezone,
+      stamp: wall(o.changed_at, owner.timezone),
+      summary: `${o.class_name} (class)`,
+      description: `A class of up to ${o.capacity}`,
+      location: owner.store_name,
+      status: o.cancelled ? ICalEventStatus.CANCELLED : ICalEventStatus.CONFIRMED,
     });
   }
   return cal.toString();

@@ -118,3 +118,36 @@ test('first reads at once all answer the one URL: the feed row is made once, and
   assert.equal(new Set(answers.map((a) => a.body.url)).size, 1);
   assert.equal((await t.db.query('SELECT 1 FROM unit_calendar_feeds WHERE unit_id = $1', [unit.id])).rows.length, 1);
 });
+
+test('the classes a unit teaches are in its feed, a cancelled one as STATUS:CANCELLED; another unit\'s class is not', async () => {
+  const other = await t.fx.unit(w.storeId, { display_name: 'Other teacher' });
+  const cls = await call(t.app, 'POST', '/api/v1/classes', { token: w.token, body: { name: 'Yoga', duration_min: 60, capacity: 8, instructor_unit_id: w.unitId } });
+  assert.equal(cls.status, 200, JSON.stringify(cls.body));
+  const schedule = (starts_at: string, instructor?: string) => call(t.app, 'POST', `/api/v1/classes/${cls.body.class.id}/occurrences`,
+    { token: w.token, body: { starts_at, ...(instructor ? { instructor_unit_id: instructor } : {}) } });
+  const taught = await schedule('2026-06-15T17:00:00.000Z');
+  const dropped = await schedule('2026-06-16T17:00:00.000Z');
+  const notMine = await schedule('2026-06-17T17:00:00.000Z', other.id);
+  for (const o of [taught, dropped, notMine]) assert.equal(o.status, 200, JSON.stringify(o.body));
+  assert.equal((await call(t.app, 'POST', `/api/v1/classes/occurrences/${dropped.body.occurrence.id}/cancel`, { token: w.token, body: {} })).status, 200);
+
+  const { body: { url } } = await call(t.app, 'GET', FEED, { token: w.token });
+  const res = await fetchFeed(url);
+  assert.equal(res.statusCode, 200);
+  const classes = events(res.body).events.filter((e) => e.uid.endsWith('.class@bookings-back-office'));
+  assert.deepEqual(classes.map((e) => e.uid), [taught, dropped].map((o) => `${o.body.occurrence.id}.class@bookings-back-office`));
+  const [yoga, cancelled] = classes;
+  // 18:00 in London (BST), with the zone's TZID.
+  assert.equal(yoga.startDate.toString(), '2026-06-15T18:00:00');
+  assert.equal(yoga.endDate.toJSDate().toISOString(), '2026-06-15T18:00:00.000Z');
+  assert.equal(yoga.component.getFirstProperty('dtstart')!.getParameter('tzid'), 'Europe/London');
+  assert.equal(yoga.summary, 'Yoga (class)');
+  assert.equal(yoga.component.getFirstPropertyValue('status'), 'CONFIRMED');
+  assert.equal(yoga.sequence, 0);
+  assert.equal(cancelled.component.getFirstPropertyValue('status'), 'CANCELLED');
+  assert.equal(cancelled.sequence, 1);
+  // The other teacher's class is in the other teacher's feed.
+  const theirs = await call(t.app, 'GET', `/api/v1/bookings/units/${other.id}/calendar-feed`, { token: w.token });
+  const theirEvents = events((await fetchFeed(theirs.body.url)).body).events.map((e) => e.uid);
+  assert.deepEqual(theirEvents, [`${notMine.body.occurrence.id}.class@bookings-back-office`]);
+});
