@@ -6,7 +6,7 @@
 //
 // Record-level rules (RECORD_RULES) narrow the `staff` role further, after the body is validated:
 // status changes and settling only on their own unit's appointments, customers only those they serve,
-// calendar feeds only their own unit's.
+// calendar feeds only their own unit's; and the front desk rotates only its own unit's feed.
 
 export const ROLES = ['owner', 'manager', 'front_desk', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
@@ -98,7 +98,9 @@ export const ROLE_TABLE: Readonly<Record<string, readonly Role[]>> = Object.free
   updateClassOccurrence: MANAGE,
   cancelClassOccurrence: MANAGE,
   // Moving in and looking back (issue 45): imports and reports are the managers'. A unit's calendar
-  // feed: everyone who reads the diary; `staff` only their own unit's (RECORD_RULES).
+  // feed: everyone who reads the diary gets it, `staff` only their own unit's; rotating one (which
+  // breaks the subscription on that person's phone) is the managers' for any unit, and the front desk's
+  // and staff's for their own unit only (RECORD_RULES).
   importCustomers: MANAGE,
   importAppointments: MANAGE,
   reportSummary: MANAGE,
@@ -135,10 +137,14 @@ export function roleMay(operationId: string, role: Role | null): boolean {
   return roles.includes(role);
 }
 
-/** Where the `staff` role is limited to its own unit's records, and how the record is named. */
+/**
+ * Where a role is limited to its own unit's records, and how the record is named. `roles` are the
+ * roles the rule narrows: the `staff` role unless it says otherwise.
+ */
 export const RECORD_RULES: Readonly<Record<string, {
   kind: 'own_unit_appointment' | 'served_customer' | 'own_unit';
   from: 'body.appointment_id' | 'params.customerId' | 'params.unitId';
+  roles?: readonly Role[];
 }>> = Object.freeze({
   checkInAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
   completeAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
@@ -148,5 +154,11 @@ export const RECORD_RULES: Readonly<Record<string, {
   listCustomerAttendance: { kind: 'served_customer', from: 'params.customerId' },
   getCustomerJourney: { kind: 'served_customer', from: 'params.customerId' },
   getUnitCalendarFeed: { kind: 'own_unit', from: 'params.unitId' },
-  rotateUnitCalendarFeed: { kind: 'own_unit', from: 'params.unitId' },
+  rotateUnitCalendarFeed: { kind: 'own_unit', from: 'params.unitId', roles: ['front_desk', 'staff'] },
 });
+
+/** The record rule that narrows a role on an operation, if any (API keys and other roles: none). */
+export function recordRuleFor(operationId: string, role: Role | null) {
+  const rule = RECORD_RULES[operationId];
+  return rule && role && (rule.roles ?? ['staff']).includes(role) ? rule : undefined;
+}

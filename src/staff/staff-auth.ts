@@ -7,7 +7,7 @@ import { AppError } from '../platform/errors/app-error.ts';
 import { secretHash } from './secrets.ts';
 import { readSession, sessionToken, type SessionDeps } from './sessions/sessions.service.ts';
 import { findLiveKey } from './api-keys/api-keys.repository.ts';
-import { RECORD_RULES, ROLE_TABLE, roleMay } from './roles.ts';
+import { ROLE_TABLE, recordRuleFor, roleMay } from './roles.ts';
 
 /** A store API key's recognisable prefix, so secret scanners can find a leaked one. */
 export const API_KEY_PREFIX = 'bbo_live_';
@@ -86,13 +86,12 @@ export function staffCredentials(deps: SessionDeps): MerchantCredentials {
 
     async authorizeRecord(request, actor) {
       const staff = actor.staff!;
-      if (staff.role !== 'staff') return;
-      const rule = RECORD_RULES[operationOf(request)];
+      const rule = recordRuleFor(operationOf(request), staff.role);
       if (!rule) return;
       if (rule.kind === 'own_unit') {
         // The unit is named in the path: theirs or not, no lookup needed (a person without a unit has none).
         if (staff.unitId && (request.params as { unitId?: string } | undefined)?.unitId?.toLowerCase() === staff.unitId) return;
-        throw new AppError('ROLE_FORBIDDEN', 'The staff role may use only its own unit\'s calendar feed');
+        throw new AppError('ROLE_FORBIDDEN', `The ${staff.role} role may ${rule.roles ? 'rotate' : 'use'} only its own unit's calendar feed`);
       }
       const id = rule.from === 'body.appointment_id'
         ? (request.body as { appointment_id?: string } | undefined)?.appointment_id

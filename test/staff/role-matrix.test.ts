@@ -17,7 +17,8 @@ const owner = await ownerOf(t, store.id);
 const cookies: Record<Role, string> = {
   owner: owner.cookie,
   manager: (await member(t, owner.cookie, { email: 'manager@m.test', role: 'manager' })).cookie,
-  front_desk: (await member(t, owner.cookie, { email: 'desk@m.test', role: 'front_desk' })).cookie,
+  // The front desk works on the same unit: rotating a calendar feed is theirs for their own unit only.
+  front_desk: (await member(t, owner.cookie, { email: 'desk@m.test', role: 'front_desk', unit_id: unit.id })).cookie,
   staff: (await member(t, owner.cookie, { email: 'staff@m.test', role: 'staff', unit_id: unit.id })).cookie,
 };
 const key = (await call(t.app, 'POST', '/api/v1/api-keys', as(owner.cookie, { body: { name: 'Till', scopes: ['merchant:read', 'merchant:write'] } }))).body.key as string;
@@ -145,7 +146,7 @@ test('the staff role changes only its own unit\'s appointments and reads only th
   assert.equal(audit.rows[0]?.actor_name, 'Sam Staff');
 });
 
-test('the staff role gets and rotates its own unit\'s calendar feed, and no other unit\'s', async () => {
+test('the staff role gets and rotates its own unit\'s calendar feed, and no other unit\'s; the front desk rotates only its own', async () => {
   const other = await t.fx.unit(store.id);
   const feed = (unitId: string) => `/api/v1/bookings/units/${unitId}/calendar-feed`;
   const mine = await call(t.app, 'GET', feed(unit.id), as(cookies.staff));
@@ -166,4 +167,21 @@ test('the staff role gets and rotates its own unit\'s calendar feed, and no othe
     assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');
   }
   assert.equal((await call(t.app, 'GET', feed(other.id), as(cookies.manager))).body.url, theirs.body.url);
+
+  // The front desk reads any unit's feed (it reads the diary), but rotates only its own unit's: a
+  // rotation breaks the subscription on that person's phone.
+  const read = await call(t.app, 'GET', feed(other.id), as(cookies.front_desk));
+  assert.equal(read.status, 200, JSON.stringify(read.body));
+  assert.equal(read.body.url, theirs.body.url);
+  const refused = await call(t.app, 'POST', feed(other.id), as(cookies.front_desk, { body: {} }));
+  assert.equal(refused.status, 403, JSON.stringify(refused.body));
+  assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');
+  assert.equal((await call(t.app, 'GET', feed(other.id), as(cookies.manager))).body.url, theirs.body.url);
+  const own = await call(t.app, 'POST', feed(unit.id), as(cookies.front_desk, { body: {} }));
+  assert.equal(own.status, 200, JSON.stringify(own.body));
+  assert.notEqual(own.body.url, rotated.body.url);
+  // A manager rotates any unit's.
+  const managed = await call(t.app, 'POST', feed(other.id), as(cookies.manager, { body: {} }));
+  assert.equal(managed.status, 200, JSON.stringify(managed.body));
+  assert.notEqual(managed.body.url, theirs.body.url);
 });
