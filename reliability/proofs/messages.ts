@@ -43,6 +43,7 @@ function listenOn(server: Listener, port: number): Promise<void> {
 /** A real SMTP server on a loopback port that records (recipient, Message-ID) per message. */
 async function smtpServer(port: number, delayMs = 0) {
   const arrivals: Arrival[] = [];
+  let receiving = 0; // messages received whole and not yet accepted (a cut-off one never counts)
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
@@ -54,11 +55,13 @@ async function smtpServer(port: number, delayMs = 0) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
+        receiving++;
         const head = Buffer.concat(chunks).toString('utf8').split(/\r?\n\r?\n/)[0];
         const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1] ?? '';
         const finish = () => {
           // Recorded when accepted: what a recipient would have in their inbox.
           for (const r of session.envelope.rcptTo) arrivals.push({ to: r.address, messageId: id });
+          receiving--;
           cb();
         };
         if (delayMs) setTimeout(finish, delayMs);
@@ -71,7 +74,7 @@ async function smtpServer(port: number, delayMs = 0) {
   // that and serves the next sender. Without a listener the 'error' event would end this proof's
   // process instead, as it once did in CI. A message cut off that way is not recorded (never accepted).
   server.on('error', () => {});
-  return { arrivals, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return { arrivals, receiving: () => receiving, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
 }
 
 /** Customers with their own emails and one booking each, made through the API. */
@@ -170,7 +173,8 @@ async function outageThenBack(p: ProofRun, down: { port: number; close(): Promis
       const rows = await confirmations(stack);
       return rows.size === booked.size && [...rows.values()].every((m) => m.status === 'sent');
     });
-    await sleep(1_000); // anything sent twice would have arrived by now
+    // Every row is sent, so nothing starts another send; what is still arriving is the last to count.
+    await waitUntil(p, 'the SMTP server idle', 10_000, async () => smtp.receiving() === 0);
     const byTo = new Map<string, number>();
     for (const a of smtp.arrivals) byTo.set(a.to, (byTo.get(a.to) ?? 0) + 1);
     const rows = await confirmations(stack);
@@ -210,7 +214,7 @@ async function killDuringSend(p: ProofRun) {
       const rows = await confirmations(stack);
       return rows.size === booked.size && [...rows.values()].every((m) => m.status === 'sent');
     });
-    await sleep(1_000);
+    await waitUntil(p, 'the SMTP server idle', 10_000, async () => smtp.receiving() === 0);
     const rows = await confirmations(stack);
     const copies = new Map<string, Arrival[]>();
     for (const a of smtp.arrivals) copies.set(a.to, [...(copies.get(a.to) ?? []), a]);
