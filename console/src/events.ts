@@ -93,7 +93,7 @@ export function openEventStream(options: StreamOptions): () => void {
         if (done) break;
         parse(value);
       }
-    } catch (err) {
+    } catch {
       if (stopped) return;
     }
     if (stopped) return;

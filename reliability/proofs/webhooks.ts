@@ -31,7 +31,7 @@ const ENV = {
   RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
 };
 
-async function register(p: ProofRun, stack: Stack, storeId: string, url: string): Promise<{ id: string; secret: string; token: string }> {
+async function register(stack: Stack, storeId: string, url: string): Promise<{ id: string; secret: string; token: string }> {
   const token = await merchantToken(storeId);
   const r = await http(stack.servers[0].baseUrl, 'POST', ENDPOINTS, { token, body: { url } });
   if (r.status !== 200) throw new Error(`registering an endpoint: ${describe(r)}`);
@@ -51,7 +51,7 @@ async function waitUntil(p: ProofRun, what: string, ok: () => boolean | Promise<
 async function workerKill(p: ProofRun, stack: Stack, rx: ProofReceiver, workers: WorkerProcess[]) {
   const db = stack.database.db;
   const store = await insertStore(db, 'Webhook Kill');
-  const ep = await register(p, stack, store, rx.url('/kill'));
+  const ep = await register(stack, store, rx.url('/kill'));
   // Answers take a while, so attempts are in flight when the worker dies.
   rx.respond((d) => ({ status: 200, delayMs: d.path === '/kill' ? 60 : 0 }));
   const EVENTS = 300;
@@ -101,7 +101,7 @@ async function workerKill(p: ProofRun, stack: Stack, rx: ProofReceiver, workers:
 async function flaky(p: ProofRun, stack: Stack, rx: ProofReceiver) {
   const db = stack.database.db;
   const store = await insertStore(db, 'Webhook Flaky');
-  const ep = await register(p, stack, store, rx.url('/flaky'));
+  const ep = await register(stack, store, rx.url('/flaky'));
   rx.respond((d, nth) => ({ status: d.path === '/flaky' && nth <= 3 ? 500 : 200 }));
   await emit(db, { storeId: store, type: 'appointment.created', data: { flaky: true } }, new Date());
   await waitUntil(p, 'the flaky receiver got 4 attempts', () => rx.got.filter((d) => d.path === '/flaky').length >= 4, 20_000);
@@ -126,7 +126,7 @@ async function apiKill(p: ProofRun, stack: Stack, rx: ProofReceiver) {
   const db = stack.database.db;
   const store = await insertStore(db, 'Webhook API Kill');
   const units = await insertUnits(db, store, 8);
-  await register(p, stack, store, rx.url('/api-kill'));
+  await register(stack, store, rx.url('/api-kill'));
   rx.respond(() => ({ status: 200 }));
   const token = await merchantToken(store);
   const victim = stack.servers[0];

@@ -3,7 +3,7 @@
 // record) when there is one, alone otherwise. One round trip, and all of it commits with the effect.
 import type { Tx } from './db/port.ts';
 import { auditInsertSql, auditParam, type AuditRow } from './audit.ts';
-import { eventsInsertSql, eventsParam, takeEvents } from './outbox.ts';
+import { eventsInsertSql, eventsParam, type takeEvents } from './outbox.ts';
 
 export interface Collected {
   audit: readonly AuditRow[];

@@ -12,7 +12,7 @@ import { definedFunctions, functionFile, readFunctionFiles, FUNCTIONS_DIR, type 
 import { splitStatements } from '../../src/platform/db/statements.ts';
 import type { Database, Queryable } from '../../src/platform/db/port.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
-import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
+import { adminQuery, openTestDatabase, urlFor } from '../support/engine.ts';
 
 let counter = 0;
 /** An empty database on the server the engine under test runs (the embedded one or TEST_DATABASE_URL). */

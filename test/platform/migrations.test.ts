@@ -2,7 +2,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { migrate, readMigrations } from '../../src/platform/db/migrate.ts';
 import { readFunctionFiles } from '../../src/platform/db/functions.ts';
-import { adminQuery, engine, openTestDatabase, urlFor } from '../support/engine.ts';
+import { adminQuery, openTestDatabase, urlFor } from '../support/engine.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { runDbProcess } from '../support/db-process.ts';
 

@@ -5,7 +5,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { isUnavailable } from '../../src/platform/db/pg-errors.ts';
-import { engine, openTestDatabase } from '../support/engine.ts';
+import { openTestDatabase } from '../support/engine.ts';
 
 
 async function preparedOnOneConnection(prepare: boolean, options?: { planPerCall: boolean }) {

@@ -13,7 +13,7 @@ import type { Database } from '../../src/platform/db/port.ts';
 import { ReadRouter } from '../../src/platform/db/read-routing.ts';
 import { WritePositions } from '../../src/platform/db/write-positions.ts';
 import { parseLsn } from '../../src/platform/db/wal-position.ts';
-import { engine, openTestDatabase } from '../support/engine.ts';
+import { openTestDatabase } from '../support/engine.ts';
 import { testConfig } from '../support/app.ts';
 import { Fixtures } from '../support/fixtures.ts';
 
@@ -124,7 +124,7 @@ test('a merchant reads their own write at once; the replica serves once it has r
 });
 
 test('reads of the availability search, roster and customer search go through the read handle; the event feed does not', async () => {
-  const { testDb, replica, app, fx } = await routedApp('FFFFFFFF/0');
+  const { replica, app, fx } = await routedApp('FFFFFFFF/0');
   const store = await fx.store();
   await fx.unit(store.id);
   const service = await fx.service(store.id);

@@ -32,7 +32,7 @@ export async function call<T = any>(app: App, method: string, url: string, optio
     ...(options.body !== undefined ? { payload: options.body as any } : {}),
   });
   let body: any = res.body;
-  let json: unknown = undefined;
+  let json: unknown;
   try {
     body = json = res.body ? JSON.parse(res.body) : null;
   } catch {

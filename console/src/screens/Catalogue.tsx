@@ -25,12 +25,12 @@ export function Catalogue() {
     <section aria-labelledby="cat-title">
       <div class="toolbar"><h1 id="cat-title">Catalogue</h1></div>
       <div class="cards">
-        <div class="card wide" aria-labelledby="svc-title">
+        <div class="card wide" role="region" aria-labelledby="svc-title">
           <h2 id="svc-title">Services</h2>
           <ul class="list">{services.map((s) => <ServiceRow key={s.id} s={s} onChanged={refresh} />)}</ul>
           <NewService onCreated={refresh} />
         </div>
-        <div class="card" aria-labelledby="per-title">
+        <div class="card" role="region" aria-labelledby="per-title">
           <h2 id="per-title">Service periods</h2>
           <ul class="list">{periods.map((p) => <PeriodRow key={p.id} p={p} onChanged={refresh} />)}</ul>
           <NewPeriod onCreated={refresh} />

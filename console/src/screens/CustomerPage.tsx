@@ -97,7 +97,7 @@ function BlockCard(props: { page: Page; onSaved: (b: Page['block']) => void }) {
   }
 
   return (
-    <div class="card" aria-labelledby="block-title">
+    <div class="card" role="region" aria-labelledby="block-title">
       <h2 id="block-title">Block, mute and archive</h2>
       <form class="form" onSubmit={(e) => { e.preventDefault(); void change({ blocked: !b.blocked, ...(b.blocked || !reason.trim() ? {} : { block_reason: reason.trim() }) }, b.blocked ? 'Block lifted' : 'Blocked'); }}>
         <label>Block note (never sent to the customer)<input value={reason} maxLength={500} onInput={(e) => setReason(e.currentTarget.value)} name="block_reason" /></label>
@@ -128,7 +128,7 @@ function AttendanceCard(props: { id: string }) {
       .then(({ data, error }) => (data ? setData(data) : setError((error as any)?.error?.message ?? 'Could not load attendance')));
   }, [props.id, offset]);
   return (
-    <div class="card" aria-labelledby="att-title">
+    <div class="card" role="region" aria-labelledby="att-title">
       <h2 id="att-title">Class attendance</h2>
       {error && <p class="notice">{error}</p>}
       {data && data.bookings.length === 0 && <p class="empty">No class bookings.</p>}
@@ -160,7 +160,7 @@ function JourneyCard(props: { id: string }) {
   }
   useEffect(() => void load(), [props.id]);
   return (
-    <div class="card" aria-labelledby="journey-title">
+    <div class="card" role="region" aria-labelledby="journey-title">
       <h2 id="journey-title">Journey</h2>
       {error && <p class="notice">{error}</p>}
       {events.length === 0 && !error && <p class="empty">Nothing yet.</p>}

@@ -237,6 +237,7 @@ export function Diary(props: { hub: LiveHub }) {
       </div>
       {loadError && <p class="error" role="alert">{loadError}</p>}
       {moveError && <p class="error" role="alert" data-testid="move-error">Not moved: {moveError}</p>}
+      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (axe's scrollable-region-focusable) */}
       <div class="grid-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Diary grid: click an empty time to book, drag an appointment to move it">
         <div class="grid" style={{ gridTemplateColumns: `4rem repeat(${columns.length}, minmax(7rem, 1fr))` }}>
           <div class="corner" />
@@ -252,6 +253,7 @@ export function Diary(props: { hub: LiveHub }) {
             ))}
           </div>
           {columns.map((c) => (
+            // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: clicking an empty time is the mouse's shortcut; the keyboard books through the "New appointment" button
             <div
               class="col"
               key={c.key}

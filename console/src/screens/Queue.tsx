@@ -93,7 +93,7 @@ function EntryCard(props: { e: QueueEntry; units: Unit[]; unitName: (id: string 
   return (
     <li class="entry" data-testid="queue-entry" data-entry-id={e.entry_id}>
       <div class="entry-head">
-        {e.queue_position != null && <span class="pos" aria-label={`Position ${e.queue_position}`}>{e.queue_position}</span>}
+        {e.queue_position != null && <span class="pos"><span class="sr-only">Position </span>{e.queue_position}</span>}
         <strong>{name}</strong>
         {e.party_size > 1 && <span> · party of {e.party_size}</span>}
       </div>

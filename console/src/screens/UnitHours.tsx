@@ -49,7 +49,7 @@ export function UnitHours(props: { units: Unit[] }) {
   }
 
   return (
-    <div class="card" aria-labelledby="hours-title">
+    <div class="card" role="region" aria-labelledby="hours-title">
       <h2 id="hours-title">Unit working hours</h2>
       <label class="inline">Unit
         <select value={unit} onChange={(e) => setUnitId(e.currentTarget.value)}>

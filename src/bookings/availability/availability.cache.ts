@@ -121,7 +121,7 @@ export class AvailabilityCache {
     const answerId = `${storeId}|${key}|${fromDate}|${count}`;
     // The answer sent last time, when every day it was built from is still good: no day looked up.
     const last = this.assembled.get(answerId);
-    if (st && last && last.parts.every((p) => this.usable(st, p, nowMs))) {
+    if (st && last?.parts.every((p) => this.usable(st, p, nowMs))) {
       this.hits++;
       return last.answer;
     }

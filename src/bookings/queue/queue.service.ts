@@ -54,7 +54,7 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
   if (body.service_id) {
     const service = facts.service;
     // An archived service cannot be booked, so it reads as missing here.
-    if (!service || !service.is_active) throw notFound('Service');
+    if (!service?.is_active) throw notFound('Service');
     // The one party rule (bbo_party_refusal), read with the facts.
     if (facts.partyRefusal) throw new AppError('PARTY_SIZE_OUT_OF_RANGE', facts.partyRefusal);
   }

@@ -2,11 +2,10 @@
 // requests reach the database at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine } from '../../support/engine.ts';
 import { ADMIN_TOKEN, TEST_SECRET } from '../../support/app.ts';
 import { errorCode, type CallResult } from '../../support/http.ts';
 import { freePort, ServerProcess } from '../../../reliability/server-process.ts';
-import { BASE, booked, count, create, overlappingLiveBlocks, post, row, world, type World } from './helpers.ts';
+import { BASE, booked, count, create, overlappingLiveBlocks, post, row, world } from './helpers.ts';
 
 const w = await world({ now: '2026-06-01T09:00:00Z' });
 

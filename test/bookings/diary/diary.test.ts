@@ -166,7 +166,7 @@ test('holds show while unexpired and unreleased; they disappear once expired', a
 test('time-off overlapping the range shows on its unit only', async () => {
   const s = await t.fx.store();
   const a = await t.fx.unit(s.id, { display_name: 'A' });
-  const b = await t.fx.unit(s.id, { display_name: 'B' });
+  await t.fx.unit(s.id, { display_name: 'B' });
   const tok = await t.fx.merchantToken(s.id);
   const off = await insertTimeOff(t.db, { storeId: s.id, unitId: a.id, startsAt: '2026-04-05T22:00:00Z', endsAt: '2026-04-07T08:00:00Z', kind: 'time_off', reason: 'Holiday' });
   await insertTimeOff(t.db, { storeId: s.id, unitId: a.id, startsAt: '2026-04-07T12:00:00Z', endsAt: '2026-04-07T13:00:00Z', kind: 'block' });

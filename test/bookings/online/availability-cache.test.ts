@@ -6,7 +6,6 @@ import assert from 'node:assert/strict';
 import pino from 'pino';
 import { startTestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
-import { engine } from '../../support/engine.ts';
 import { searchAvailability } from '../../../src/bookings/availability/availability.service.ts';
 import { availabilityCache, MAX_GENERATION_MS } from '../../../src/bookings/availability/availability.cache.ts';
 import { pruneAvailabilityChanges } from '../../../src/bookings/availability/availability-changes.repository.ts';

@@ -59,7 +59,7 @@ const world = fc.record({
 
 type Spec = typeof world extends fc.Arbitrary<infer T> ? T : never;
 
-async function build(spec: Spec, day: string, dayStart: number): Promise<Shop> {
+async function build(spec: Spec, _day: string, dayStart: number): Promise<Shop> {
   const s = await t.fx.store({ timezone: spec.zone });
   await setStore(t, s.id, { slot_step_min: spec.step, min_notice_min: spec.notice, booking_horizon_days: spec.horizonDays });
   const merchant = await t.fx.merchantToken(s.id);

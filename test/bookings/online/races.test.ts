@@ -1,9 +1,8 @@
 // Races for one slot through the online checkout, on both engines (both are real PostgreSQL).
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine } from '../../support/engine.ts';
 import { errorCode, type CallResult } from '../../support/http.ts';
-import { startTestApp, type TestApp } from '../../support/app.ts';
+import { startTestApp } from '../../support/app.ts';
 import { confirm, count, hold, shop, type Shop } from './helpers.ts';
 
 const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });

@@ -3,7 +3,6 @@
 // as a second process would have.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine } from '../../support/engine.ts';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
 import { NOW, entryRow, join, queueWorld } from './queue-fixtures.ts';

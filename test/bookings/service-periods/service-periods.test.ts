@@ -3,7 +3,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
-import { engine } from '../../support/engine.ts';
 
 const t = await startTestApp();
 const URL = '/api/v1/bookings/service-periods';

@@ -4,7 +4,6 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
-import { engine } from '../../support/engine.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
 const store = await t.fx.store();

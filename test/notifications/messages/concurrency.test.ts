@@ -2,7 +2,6 @@
 // lease) mean every message is sent once.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { engine } from '../../support/engine.ts';
 import { startTestApp, testConfig } from '../../support/app.ts';
 import { openPg } from '../../../src/platform/db/pg.adapter.ts';
 import { transportsFor } from '../../../src/notifications/messages/worker.ts';

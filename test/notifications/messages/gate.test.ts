@@ -44,14 +44,14 @@ const ROWS: Row[] = [
   },
   {
     name: 'the customer\'s own "no" to marketing beats consent recorded at the store',
-    setup: async (t, s, id, email) => {
+    setup: async (t, s, id, _email) => {
       await t.db.query('UPDATE store_customers SET marketing_opted_in = true WHERE store_id = $1 AND customer_id = $2', [s.store.id, id]);
       await prefs({ marketingEnabled: false })(t, s, id);
     },
     confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled',
   },
   { name: 'a store block stops everything', setup: block({ blocked: true }), ...ALL('blocked') },
-  { name: 'a block beats marketing consent', setup: async (t, s, id, e) => { await prefs({ marketingEnabled: true })(t, s, id); await block({ blocked: true })(t, s, id); }, ...ALL('blocked') },
+  { name: 'a block beats marketing consent', setup: async (t, s, id, _e) => { await prefs({ marketingEnabled: true })(t, s, id); await block({ blocked: true })(t, s, id); }, ...ALL('blocked') },
   { name: 'email muted by the store stops email', setup: block({ blocked_channels: ['email'] }), ...ALL('channel_muted') },
   { name: 'sms muted by the store leaves email', setup: block({ blocked_channels: ['sms'] }), confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled' },
   { name: 'a lifted block lets messages through again', setup: async (t, s, id) => { await block({ blocked: true })(t, s, id); await block({ blocked: false })(t, s, id); }, confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled' },
