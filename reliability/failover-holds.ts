@@ -8,6 +8,7 @@
 // Idempotency-Key until definitive, every 503 checked for Retry-After, every answer tallied.
 import type { Queryable } from '../src/platform/db/port.ts';
 import { http, pool } from './client.ts';
+import { sleep } from './env.ts';
 import type { Storm } from './failover-storm.ts';
 import type { ProofRun } from './proof.ts';
 import { customerToken, insertMember, insertService } from './seed.ts';
@@ -48,8 +49,14 @@ export async function prepareHoldShop(db: Queryable, store: string, units: strin
   const serviceId = await insertService(db, store, 'Checkout', 3000, 30);
   const all = Object.fromEntries(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
   for (const unit of units) {
-    const r = await http(server.baseUrl, 'PUT', `/api/v1/bookings/units/${unit}/hours`, { token: staffToken, body: { week: all, exceptions: [] } });
-    if (r.status !== 200) throw new Error(`hours for the hold units: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+    // Retried through an outage (a primary lost while the drill sets up), as the checks' SQL is.
+    const deadline = Date.now() + 60_000;
+    for (;;) {
+      const r = await http(server.baseUrl, 'PUT', `/api/v1/bookings/units/${unit}/hours`, { token: staffToken, body: { week: all, exceptions: [] } });
+      if (r.status === 200) break;
+      if ((r.status !== 503 && r.status !== 0) || Date.now() > deadline) throw new Error(`hours for the hold units: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      await sleep(250);
+    }
   }
   const customers = [];
   for (let i = 0; i < clients + GROUP; i++) {

@@ -167,7 +167,10 @@ export async function killNode(n: NodeName): Promise<void> {
   stopPid(pidFile(`patroni-${n}`));
   const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
   if (pm && alive(pm)) process.kill(pm, 'SIGSTOP');
-  for (const pid of await postgresPids(n)) {
+  // Backends first, the frozen postmaster last: a backend that outlives its postmaster for a moment
+  // sends its idle client a FATAL 57P01 ("unexpected postmaster exit"), which a machine that is gone
+  // never does. (A postmaster crashing on a live machine does; that is another bad day.)
+  for (const pid of (await postgresPids(n)).reverse()) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch {

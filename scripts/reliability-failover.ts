@@ -33,7 +33,7 @@ let finished = false;
 async function finish(reason?: string): Promise<never> {
   // A server process that died is a failure of the service, whatever else the drill saw: say so, with its last words.
   for (const s of run.servers) {
-    if (s.pid !== undefined && !s.running) run.fail('a server process exited during the drill', `${s.name}:\n    ${s.output.slice(-12).join('\n    ')}`);
+    if (s.pid !== undefined && !s.running) run.fail('a server process exited during the drill', `${s.name}:\n    ${s.output.slice(-40).join('\n    ')}`);
   }
   await stopAll(run.servers);
   for (const d of run.databases) await d.drop().catch(() => {});
