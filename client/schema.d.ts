@@ -1372,6 +1372,14 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -1402,6 +1410,10 @@ export interface operations {
               cors_origins: string[];
               booking_page_slug: string | null;
               booking_page_enabled: boolean;
+              address: string | null;
+              phone: string | null;
+              website: string | null;
+              about: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -1467,6 +1479,14 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -1497,6 +1517,10 @@ export interface operations {
               cors_origins: string[];
               booking_page_slug: string | null;
               booking_page_enabled: boolean;
+              address: string | null;
+              phone: string | null;
+              website: string | null;
+              about: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 instant
