@@ -10873,11 +10873,11 @@ export interface operations {
                  */
                 id: string;
                 /**
-                 * @description a booking page sign-in code, or a customer message held for want of a channel
+                 * @description a booking page sign-in code, a staff invitation (its link), or a customer message held for want of a channel
                  * @enum {string}
                  */
-                source: "sign_in_code" | "message";
-                /** @description sign_in_code, or the message kind (confirmation, reminder, ...) */
+                source: "sign_in_code" | "staff_invitation" | "message";
+                /** @description sign_in_code, staff_invitation, or the message kind (confirmation, reminder, ...) */
                 kind: string;
                 /** @enum {string} */
                 channel: "email" | "sms";
