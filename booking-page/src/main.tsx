@@ -6,9 +6,9 @@ import { useEffect, useState } from 'preact/hooks';
 import { attempt, makeClient, route, sentence } from './api.ts';
 import { Booker } from './Booker.tsx';
 import { searchFirstTimes } from './Picker.tsx';
-import { Manage } from './Manage.tsx';
 import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
-import { minutes } from './time.ts';
+import { minutes, setZoneNames } from './time.ts';
+import { lazyView } from './lazy.tsx';
 import type { PageInfo } from './types.ts';
 import './styles.css';
 
@@ -27,6 +27,9 @@ function Policies(props: { page: PageInfo }) {
   );
 }
 
+// The manage page is a chunk of its own: the booking page's first screen does not carry it.
+const Manage = lazyView(() => import('./Manage.tsx').then((m) => m.Manage), () => <p aria-busy="true">Loading…</p>);
+
 const where = route();
 const api = makeClient();
 // The server renders the page's config into the HTML (src/booking-page/page-html.ts): the first
@@ -35,7 +38,9 @@ const api = makeClient();
 const served = (() => {
   const el = document.getElementById('page-data');
   try {
-    return el ? (JSON.parse(el.textContent ?? '') as { page: PageInfo }).page : null;
+    const data = el ? (JSON.parse(el.textContent ?? '') as { page: PageInfo; zones?: Record<string, string> }) : null;
+    setZoneNames(data?.zones);
+    return data?.page ?? null;
   } catch {
     return null;
   }
