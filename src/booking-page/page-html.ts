@@ -5,7 +5,8 @@
 //   (PUBLIC_URL), and a schema.org LocalBusiness block in JSON-LD;
 // - the body: the same first screen the script renders (the shop, the folded service and staff
 //   pickers, the space the times will take), then the page config as JSON for the script to start
-//   from without asking again; the script's render replaces this markup in one synchronous pass;
+//   from without asking again, with the shop zone's short names by offset (zoneNames); the script's
+//   first render reuses this markup's nodes (Preact's render diffs against them);
 // - the stylesheet inlined (no render-blocking request).
 // Every store-supplied string is escaped for where it lands: HTML text and attributes by text(),
 // JSON inside <script> by json() (`<` as \u003c, so `</script>` cannot close the block).
