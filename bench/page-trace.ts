@@ -73,9 +73,15 @@ export async function traceLoad(url: string, cpu = 4, size = { width: 412, heigh
     const busyMs = Math.round(tasks.reduce((n, t) => n + t.dur!, 0) / 1000);
     // Thread time (CPU the main thread used, whatever the host's load): the figure to compare.
     const cpuMs = Math.round(tasks.reduce((n, t) => n + (t.tdur ?? 0), 0) / 1000);
+    // The page's own script: thread time in the outermost script entries (module evaluation, callbacks,
+    // microtasks, timers, idle callbacks, animation frames), nested ones not counted twice.
+    const ENTRIES = new Set(['v8.evaluateModule', 'EvaluateScript', 'FunctionCall', 'RunMicrotasks', 'TimerFire', 'FireIdleCallback', 'FireAnimationFrame', 'EventDispatch']);
+    const entries = onMain.filter((e) => ENTRIES.has(e.name));
+    const outer = entries.filter((e) => !entries.some((o) => o !== e && o.ts <= e.ts && o.ts + o.dur! >= e.ts + e.dur! && (o.dur! > e.dur! || o.ts < e.ts)));
+    const scriptCpuMs = Math.round(outer.reduce((n, e) => n + (e.tdur ?? 0), 0) / 1000);
     const longCpu = tasks.filter((t) => (t.tdur ?? 0) >= 50_000).map((t) => Math.round(t.tdur! / 1000));
     const blockingMs = long.reduce((n, t) => n + Math.max(0, t.ms - 50), 0);
-    return { url, cpu, busyMs, cpuMs, longCpu, blockingCpuMs: longCpu.reduce((n, t) => n + t - 50, 0), blockingMs, painted: painted === null ? null : Math.round(painted), long, topFunctions };
+    return { url, cpu, busyMs, cpuMs, scriptCpuMs, longCpu, blockingCpuMs: longCpu.reduce((n, t) => n + t - 50, 0), blockingMs, painted: painted === null ? null : Math.round(painted), long, topFunctions };
   } finally {
     await browser.close();
   }

@@ -8,7 +8,7 @@ import { Booker } from './Booker.tsx';
 import { searchFirstTimes } from './Picker.tsx';
 import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
 import { minutes, setZoneNames } from './time.ts';
-import { lazyView } from './lazy.tsx';
+import { lazyView, whenIdle } from './lazy.tsx';
 import type { PageInfo } from './types.ts';
 import './styles.css';
 
@@ -49,8 +49,20 @@ const pageAnswer = served ? null : where ? attempt(() => api.GET('/api/v1/book/{
 if (served && where && !where.manage) searchFirstTimes(api, where.slug, served);
 void pageAnswer?.then((r) => { if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page); });
 
+/**
+ * False for the first render, true once the page is idle after it: what lies below the first screen
+ * (the shop's window, the policies) renders then, in a task of its own, so the first render (one
+ * task on the main thread) is only the first screen. Below the times' reserved room: nothing moves.
+ */
+function useBelowTheFold(): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => whenIdle(() => setShown(true), 1000), []);
+  return shown;
+}
+
 function App() {
   const [page, setPage] = useState<PageInfo | null>(served);
+  const below = useBelowTheFold();
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -72,8 +84,8 @@ function App() {
         {where.manage ? <Manage api={api} slug={where.slug} page={page} />
           : page.sign_in === 'none' ? <BookByPhone page={page} />
           : <Booker api={api} slug={where.slug} page={page} />}
-        {!where.manage && <Visit page={page} />}
-        {page.sign_in !== 'none' && <Policies page={page} />}
+        {below && !where.manage && <Visit page={page} />}
+        {below && page.sign_in !== 'none' && <Policies page={page} />}
       </main>
     </>
   );
