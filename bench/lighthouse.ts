@@ -1,4 +1,4 @@
-// node bench/lighthouse.ts [-- --runs 1 --label NAME]   (npm run bench:lighthouse; also run by npm run bench: --only lighthouse)
+// node bench/lighthouse.ts [-- --runs 1 --label NAME --only booking-mobile,booking-desktop,console-mobile]   (npm run bench:lighthouse; also run by npm run bench: --only lighthouse)
 // Lighthouse (from npm) in Debian's Chromium against the demo shop as a newcomer starts it (issue 41):
 // `npm run demo` on a fresh embedded DATA_DIR, the service as `npm start` starts it, then the booking
 // page on mobile (Lighthouse's default: a Moto G Power screen, 4× CPU slowdown, simulated slow 4G) and
@@ -33,6 +33,14 @@ export interface LighthouseRun {
   bfcache: string;
   timesPaintedMs: number | null;
   failing: string[];
+  /** Long tasks as observed (not simulated): what total blocking time is made of. */
+  longTasks: Array<{ url: string; startMs: number; durationMs: number }>;
+  /** Main-thread time by kind (observed), and per script: evaluation, and parse/compile. */
+  mainThreadMs: Record<string, number>;
+  scripts: Array<{ url: string; totalMs: number; scriptingMs: number; parseMs: number }>;
+  /** Bytes of script the page downloaded (transfer size, compressed) and how many files. */
+  scriptBytes: number;
+  scriptFiles: number;
 }
 
 export interface LighthouseReport {
@@ -54,6 +62,11 @@ function summarise(lhr: Lhr, target: LighthouseRun['target'], form: LighthouseRu
     .filter((r) => r.weight > 0 && audit(r.id)?.score !== null && (audit(r.id)?.score ?? 1) < 0.9)
     .map((r) => `${c}:${r.id}`));
   const bf = audit('bf-cache');
+  type Items = Array<Record<string, unknown>>;
+  const items = (id: string) => ((audit(id)?.details as { items?: Items } | undefined)?.items ?? []);
+  const ms = (v: unknown) => Math.round(Number(v ?? 0));
+  const short = (u: unknown) => String(u ?? '').replace(/^https?:\/\/[^/]+/, '');
+  const scriptRequests = items('network-requests').filter((r) => r.resourceType === 'Script');
   return {
     target, form, url: lhr.finalDisplayedUrl, scores,
     cls: audit('cumulative-layout-shift')?.numericValue ?? null,
@@ -62,10 +75,18 @@ function summarise(lhr: Lhr, target: LighthouseRun['target'], form: LighthouseRu
     bfcache: bf ? (bf.score === 1 ? 'restored' : `refused: ${bf.displayValue ?? bf.title}`) : 'not audited',
     timesPaintedMs: painted ? Math.round(painted.startTime) : null,
     failing,
+    longTasks: items('long-tasks').map((t) => ({ url: short(t.url), startMs: ms(t.startTime), durationMs: ms(t.duration) })),
+    mainThreadMs: Object.fromEntries(items('mainthread-work-breakdown').map((g) => [String(g.group), ms(g.duration)])),
+    scripts: items('bootup-time').map((b) => ({ url: short(b.url), totalMs: ms(b.total), scriptingMs: ms(b.scripting), parseMs: ms(b.scriptParseCompile) })),
+    scriptBytes: scriptRequests.reduce((n, r) => n + Number(r.transferSize ?? 0), 0),
+    scriptFiles: scriptRequests.length,
   };
 }
 
-export async function measureLighthouse(runs = 1): Promise<LighthouseReport | null> {
+export type Which = 'booking-mobile' | 'booking-desktop' | 'console-mobile';
+const ALL: Which[] = ['booking-mobile', 'booking-desktop', 'console-mobile'];
+
+export async function measureLighthouse(runs = 1, which: Which[] = ALL): Promise<LighthouseReport | null> {
   if (!chromiumAvailable()) {
     console.log('lighthouse: Chromium is not installed (apt-get install -y chromium): not measured');
     return null;
@@ -83,11 +104,12 @@ export async function measureLighthouse(runs = 1): Promise<LighthouseReport | nu
     const out: LighthouseRun[] = [];
     let version = '';
     try {
-      const targets: Array<[LighthouseRun['target'], LighthouseRun['form'], string]> = [
-        ['booking page', 'mobile', `${server.url}/book/${slug}`],
-        ['booking page', 'desktop', `${server.url}/book/${slug}`],
-        ['console', 'mobile', `${server.url}/console/`],
-      ];
+      const named: Record<Which, [LighthouseRun['target'], LighthouseRun['form'], string]> = {
+        'booking-mobile': ['booking page', 'mobile', `${server.url}/book/${slug}`],
+        'booking-desktop': ['booking page', 'desktop', `${server.url}/book/${slug}`],
+        'console-mobile': ['console', 'mobile', `${server.url}/console/`],
+      };
+      const targets = which.map((w) => named[w]);
       // One warm-up load: the service's first search compiles its plans; a customer's is not the first.
       await fetch(`${server.url}/book/${slug}`).then((r) => r.text());
       for (const [target, form, url] of targets) {
@@ -118,13 +140,18 @@ export function describeLighthouse(r: LighthouseReport | null): string {
     lines.push(`  ${x.target}, ${x.form}: performance ${s.performance}, accessibility ${s.accessibility}, best practices ${s['best-practices']}, SEO ${s.seo}; `
       + `CLS ${x.cls?.toFixed(3)}, TBT ${x.tbtMs} ms, LCP ${x.lcpMs} ms, bfcache ${x.bfcache}${x.timesPaintedMs !== null ? `, bbo:times-painted ${x.timesPaintedMs} ms` : ''}`);
     if (x.failing.length) lines.push(`    below 0.9: ${x.failing.join(', ')}`);
+    lines.push(`    script ${x.scriptFiles} files ${(x.scriptBytes / 1024).toFixed(1)} kB transferred; main thread ${Object.values(x.mainThreadMs).reduce((a, b) => a + b, 0)} ms `
+      + `(${Object.entries(x.mainThreadMs).map(([k, v]) => `${k} ${v}`).join(', ')}); long tasks ${x.longTasks.length}: `
+      + x.longTasks.map((t) => `${t.durationMs} ms at ${t.startMs} (${t.url || 'page'})`).join(', '));
   }
   return lines.join('\n');
 }
 
 if (import.meta.main) {
   const args = parseArgs();
-  const report = await measureLighthouse(num(args, 'runs', 1));
+  // --only booking-mobile,console-mobile: a subset (each round of an old/new comparison stays short).
+  const only = str(args, 'only')?.split(',').filter((w): w is Which => (ALL as string[]).includes(w));
+  const report = await measureLighthouse(num(args, 'runs', 1), only?.length ? only : ALL);
   console.log(describeLighthouse(report));
   const dir = path.resolve('bench/results', `${new Date().toISOString().slice(0, 10)}-${str(args, 'label') ?? 'lighthouse'}`);
   fs.mkdirSync(dir, { recursive: true });

@@ -1397,6 +1397,14 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -1427,6 +1435,10 @@ export interface operations {
               cors_origins: string[];
               booking_page_slug: string | null;
               booking_page_enabled: boolean;
+              address: string | null;
+              phone: string | null;
+              website: string | null;
+              about: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -1492,6 +1504,14 @@ export interface operations {
           booking_page_slug?: string | null;
           /** @description the booking page answers at /book/{slug}; needs a slug; default false */
           booking_page_enabled?: boolean;
+          /** @description the shop's postal address, lines separated by line breaks; shown on the booking page with a map link; default null */
+          address?: string | null;
+          /** @description a UK number, landline or mobile, in any spelling; kept as E.164 (+44...); default null */
+          phone?: string | null;
+          /** @description the shop's own website, https only; default null */
+          website?: string | null;
+          /** @description a short text about the shop for its booking page; default null */
+          about?: string | null;
         };
       };
     };
@@ -1522,6 +1542,10 @@ export interface operations {
               cors_origins: string[];
               booking_page_slug: string | null;
               booking_page_enabled: boolean;
+              address: string | null;
+              phone: string | null;
+              website: string | null;
+              about: string | null;
               /**
                * Format: date-time
                * @description ISO 8601 instant
@@ -11130,11 +11154,11 @@ export interface operations {
                  */
                 id: string;
                 /**
-                 * @description a booking page sign-in code, or a customer message held for want of a channel
+                 * @description a booking page sign-in code, a staff invitation (its link), or a customer message held for want of a channel
                  * @enum {string}
                  */
-                source: "sign_in_code" | "message";
-                /** @description sign_in_code, or the message kind (confirmation, reminder, ...) */
+                source: "sign_in_code" | "staff_invitation" | "message";
+                /** @description sign_in_code, staff_invitation, or the message kind (confirmation, reminder, ...) */
                 kind: string;
                 /** @enum {string} */
                 channel: "email" | "sms";

@@ -332,7 +332,9 @@ CREATE TABLE public.dev_mailbox (
     body_text text NOT NULL,
     expires_at timestamp with time zone NOT NULL,
     created_at timestamp with time zone NOT NULL,
-    CONSTRAINT dev_mailbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text])))
+    kind text DEFAULT 'sign_in_code'::text NOT NULL,
+    CONSTRAINT dev_mailbox_channel_check CHECK ((channel = ANY (ARRAY['email'::text, 'sms'::text]))),
+    CONSTRAINT dev_mailbox_kind_check CHECK ((kind = ANY (ARRAY['sign_in_code'::text, 'staff_invitation'::text])))
 );
 
 -- table: email_codes

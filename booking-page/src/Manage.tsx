@@ -6,7 +6,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, manageToken, newKey, pageSession, sentence, setManageToken, takeFragmentToken, type ApiClient } from './api.ts';
 import { Picker } from './Picker.tsx';
 import { Countdown, useRemaining } from './Countdown.tsx';
-import { useFocusOnOpen, When } from './Booker.tsx';
+import { useFocusOnOpen, When } from './focus.tsx';
 import { money, when } from './time.ts';
 import type { Held, Managed, PageInfo } from './types.ts';
 

@@ -5,7 +5,7 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient, type Outcome } from './api.ts';
 import { Altcha, CHECK_FAILED, payloadFrom, type Guard } from './altcha.tsx';
 import { Honeypot, honeypot } from './honeypot.tsx';
-import { addDays, browserZone, clock, dayTitle, minutes, money, shortDate, zoneName } from './time.ts';
+import { addDays, browserClock, browserOffset, browserZone, dayTitle, minutes, money, shortDate, slotOffset, zoneAt } from './time.ts';
 import type { Availability, Choice, Held, PageInfo, PageService, Slot } from './types.ts';
 
 export interface PickerProps {
@@ -106,8 +106,14 @@ export function Picker(props: PickerProps) {
   }, [serviceId, variantId, addonIds.join(','), unitId, fromDate, reload]);
 
   const tz = page.timezone;
-  const here = browserZone();
   const shown = avail?.days.find((d) => d.date === day);
+  // Each time on the shop's clock (the API's local_time) with its zone's short name, and on the
+  // browser's clock beside it where that reads differently. No Intl here (time.ts says why).
+  const times = shown?.slots.map((s) => {
+    const offset = slotOffset(shown.date, s.local_time, s.starts_at);
+    return { slot: s, zone: zoneAt(offset, s.starts_at, tz), local: browserOffset(s.starts_at) === offset ? null : browserClock(s.starts_at) };
+  }) ?? [];
+  const elsewhere = times.some((t) => t.local);
   useEffect(() => {
     // Measured by the end-to-end test: the first frame with times on screen, from navigation start.
     if (shown?.slots.length && !performance.getEntriesByName('bbo:times-painted').length) {
@@ -239,17 +245,17 @@ export function Picker(props: PickerProps) {
       <section class="times-area" aria-labelledby="time-title">
         <h3 id="time-title">Times{day ? ` on ${dayTitle(day)}` : ''}</h3>
         <p class="zone" data-testid="zone-note">
-          Times are in the shop's time zone, {tz}{shown?.slots[0] ? ` (${zoneName(shown.slots[0].starts_at, tz)})` : ''}.
-          {here !== tz ? ` Your time (${here}) is shown beside each.` : ''}
+          Times are in the shop's time zone, {tz}{times[0] ? ` (${times[0].zone})` : ''}.
+          {elsewhere ? ` Your time (${browserZone()}) is shown beside each.` : ''}
         </p>
         {message && <p class="error" role="alert" data-testid="picker-message">{message}</p>}
         {avail && !shown?.slots.length && <p>No free times on this day. Try another day.</p>}
         <ul class="times" aria-label="Times">
-          {shown?.slots.map((s) => (
-            <li key={s.starts_at}>
-              <button type="button" disabled={busy} onClick={() => void choose(s)} data-starts-at={s.starts_at}>
-                {clock(s.starts_at, tz)} <span class="zn">{zoneName(s.starts_at, tz)}</span>
-                {here !== tz && <span class="local">{clock(s.starts_at, here)} your time</span>}
+          {times.map(({ slot, zone, local }) => (
+            <li key={slot.starts_at}>
+              <button type="button" disabled={busy} onClick={() => void choose(slot)} data-starts-at={slot.starts_at}>
+                {slot.local_time} <span class="zn">{zone}</span>
+                {local && <span class="local">{local} your time</span>}
               </button>
             </li>
           ))}

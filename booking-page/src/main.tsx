@@ -6,10 +6,10 @@ import { useEffect, useState } from 'preact/hooks';
 import { attempt, makeClient, route, sentence } from './api.ts';
 import { Booker } from './Booker.tsx';
 import { searchFirstTimes } from './Picker.tsx';
-import { Manage } from './Manage.tsx';
 import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
 import { ClassesSlot, offerFromAddress } from './classes/slot.tsx';
-import { minutes } from './time.ts';
+import { minutes, setZoneNames } from './time.ts';
+import { lazyView, whenIdle } from './lazy.tsx';
 import type { PageInfo } from './types.ts';
 import './styles.css';
 
@@ -28,6 +28,9 @@ function Policies(props: { page: PageInfo }) {
   );
 }
 
+// The manage page is a chunk of its own: the booking page's first screen does not carry it.
+const Manage = lazyView(() => import('./Manage.tsx').then((m) => m.Manage), () => <p aria-busy="true">Loading…</p>);
+
 const where = route();
 // An offer email's link (?offer=<booking id>) opens the classes view first (classes/slot.tsx).
 const offer = offerFromAddress();
@@ -38,7 +41,9 @@ const api = makeClient();
 const served = (() => {
   const el = document.getElementById('page-data');
   try {
-    return el ? (JSON.parse(el.textContent ?? '') as { page: PageInfo }).page : null;
+    const data = el ? (JSON.parse(el.textContent ?? '') as { page: PageInfo; zones?: Record<string, string> }) : null;
+    setZoneNames(data?.zones);
+    return data?.page ?? null;
   } catch {
     return null;
   }
@@ -47,8 +52,20 @@ const pageAnswer = served ? null : where ? attempt(() => api.GET('/api/v1/book/{
 if (served && where && !where.manage) searchFirstTimes(api, where.slug, served);
 void pageAnswer?.then((r) => { if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page); });
 
+/**
+ * False for the first render, true once the page is idle after it: what lies below the first screen
+ * (the shop's window, the policies) renders then, in a task of its own, so the first render (one
+ * task on the main thread) is only the first screen. Below the times' reserved room: nothing moves.
+ */
+function useBelowTheFold(): boolean {
+  const [shown, setShown] = useState(false);
+  useEffect(() => whenIdle(() => setShown(true), 1000), []);
+  return shown;
+}
+
 function App() {
   const [page, setPage] = useState<PageInfo | null>(served);
+  const below = useBelowTheFold();
   const [error, setError] = useState<string | null>(null);
 
   useEffect(() => {
@@ -63,7 +80,8 @@ function App() {
 
   if (error) return <main id="main"><h1>Booking</h1><p class="error" role="alert">{error}</p></main>;
   if (!page || !where) return <main id="main" aria-busy="true"><h1>Booking</h1><p>Loading…</p></main>;
-  // The shop's classes, where it has some (a chunk of their own): last, or first for an offer's link.
+  // The shop's classes, where it has some (a chunk of their own): last, once the page is idle (below the
+  // fold, as the shop's window), or first for an offer's link.
   const classes = !where.manage && page.sign_in !== 'none' ? <ClassesSlot api={api} slug={where.slug} page={page} offer={offer} /> : null;
   return (
     <>
@@ -73,9 +91,9 @@ function App() {
         {where.manage ? <Manage api={api} slug={where.slug} page={page} />
           : page.sign_in === 'none' ? <BookByPhone page={page} />
           : <Booker api={api} slug={where.slug} page={page} />}
-        {!where.manage && <Visit page={page} />}
-        {page.sign_in !== 'none' && <Policies page={page} />}
-        {!offer && classes}
+        {below && !where.manage && <Visit page={page} />}
+        {below && page.sign_in !== 'none' && <Policies page={page} />}
+        {below && !offer && classes}
       </main>
     </>
   );

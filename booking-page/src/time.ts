@@ -1,6 +1,9 @@
 // Times in the store's zone, labelled with it, and in the browser's zone beside them when it differs.
 // Intl only (no date library): an instant formatted with timeZone is the wall time that was booked,
 // on a daylight-saving day too (01:30 happens twice on 2027-10-31 in London: "01:30 BST", "01:30 GMT").
+// Each formatter is made once: making one costs far more than formatting with it (measured in a
+// Chromium trace at 4x CPU slowdown, issue 41: the browser's zone asked for on every render was the
+// page's largest piece of script).
 const cache = new Map<string, Intl.DateTimeFormat>();
 function fmt(tz: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat {
   const k = tz + JSON.stringify(opts);
@@ -9,7 +12,8 @@ function fmt(tz: string, opts: Intl.DateTimeFormatOptions): Intl.DateTimeFormat 
   return f;
 }
 
-export const browserZone = (): string => Intl.DateTimeFormat().resolvedOptions().timeZone;
+let zone: string | null = null;
+export const browserZone = (): string => (zone ??= Intl.DateTimeFormat().resolvedOptions().timeZone);
 
 /** "10:30" on the zone's wall clock. */
 export function clock(instant: string | number, tz: string): string {
@@ -21,19 +25,67 @@ export function zoneName(instant: string | number, tz: string): string {
   return fmt(tz, { timeZoneName: 'short' }).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? tz;
 }
 
-/** "Wednesday 10 March 2027" for a store-local date (YYYY-MM-DD). */
+// The first screen formats without Intl: a page's first Intl formatter of a kind costs 30-400 ms of
+// main thread on this host before any slowdown (ICU's data), the page's longest task. Dates of the
+// calendar are named from two tables (en-GB, as Intl writes them: test/booking-page/time.test.ts
+// compares them); a slot's wall time is the API's local_time; the zone's short name comes with the
+// page (zoneNames, from the server); the browser's own clock is Date's. Intl stays for what follows a
+// choice (the held time's long sentence) and for a currency or zone the tables do not know.
+const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
+const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+// en-GB abbreviates September to four letters.
+const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
+function calendarDay(date: string) {
+  const [y, m, d] = date.split('-').map(Number);
+  return { y, m: MONTHS[m - 1], mon: SHORT_MONTHS[m - 1], d, w: WEEKDAYS[new Date(Date.UTC(y, m - 1, d)).getUTCDay()] };
+}
+
+/** "Wednesday, 10 March 2027" for a store-local date (YYYY-MM-DD). */
 export function longDate(date: string): string {
-  return fmt('UTC', { weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }).format(new Date(`${date}T12:00:00Z`));
+  const c = calendarDay(date);
+  return `${c.w}, ${c.d} ${c.m} ${c.y}`;
 }
 
 /** "Wednesday 10 March" for a store-local date: one line on a phone. */
 export function dayTitle(date: string): string {
-  return fmt('UTC', { weekday: 'long', day: 'numeric', month: 'long' }).format(new Date(`${date}T12:00:00Z`));
+  const c = calendarDay(date);
+  return `${c.w} ${c.d} ${c.m}`;
 }
 
 /** "Wed 10 Mar" for a store-local date. */
 export function shortDate(date: string): string {
-  return fmt('UTC', { weekday: 'short', day: 'numeric', month: 'short' }).format(new Date(`${date}T12:00:00Z`));
+  const c = calendarDay(date);
+  return `${c.w.slice(0, 3)} ${c.d} ${c.mon}`;
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** Minutes the store's clock is ahead of UTC at a slot: its local date and wall time against its instant. */
+export function slotOffset(date: string, localTime: string, instant: string): number {
+  const [y, m, d] = date.split('-').map(Number);
+  const [h, min] = localTime.split(':').map(Number);
+  return Math.round((Date.UTC(y, m - 1, d, h, min) - Date.parse(instant)) / 60_000);
+}
+
+/** Minutes the browser's clock is ahead of UTC at an instant. */
+export const browserOffset = (instant: string | number): number => -new Date(instant).getTimezoneOffset();
+
+/** "05:00" on the browser's own clock. */
+export const browserClock = (instant: string | number): string => {
+  const t = new Date(instant);
+  return `${two(t.getHours())}:${two(t.getMinutes())}`;
+};
+
+// The store zone's short names by offset in minutes ({"0": "GMT", "60": "BST"}), rendered into the page
+// by the server for the coming year (src/booking-page/page-html.ts).
+let zoneNames: Record<string, string> = {};
+export function setZoneNames(names: Record<string, string> | undefined) {
+  zoneNames = names ?? {};
+}
+
+/** The store zone's short name at a slot whose offset is known ("GMT", "BST"). */
+export function zoneAt(offset: number, instant: string, tz: string): string {
+  return zoneNames[String(offset)] ?? zoneName(instant, tz);
 }
 
 /** The store-local date of an instant. */
@@ -56,8 +108,17 @@ export function when(instant: string, tz: string): { store: string; local: strin
   return { store, local: `${longDate(dateIn(instant, here))}, ${clock(instant, here)} your time (${here})` };
 }
 
+const moneyFormats = new Map<string, Intl.NumberFormat>();
+const SYMBOLS: Record<string, string> = { GBP: '£', EUR: '€' };
 export function money(pence: number, currency: string): string {
-  return new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(pence / 100);
+  const symbol = SYMBOLS[currency];
+  if (symbol && Number.isSafeInteger(pence)) {
+    const [whole, part] = (Math.abs(pence) / 100).toFixed(2).split('.');
+    return `${pence < 0 ? '-' : ''}${symbol}${whole.replace(/\B(?=(\d{3})+$)/g, ',')}.${part}`;
+  }
+  let f = moneyFormats.get(currency);
+  if (!f) moneyFormats.set(currency, (f = new Intl.NumberFormat('en-GB', { style: 'currency', currency })));
+  return f.format(pence / 100);
 }
 
 export function minutes(n: number): string {

@@ -1,15 +1,32 @@
-// A screen loaded as a chunk of its own the first time it opens (Classes), so the console's first
-// script stays the size it was for the screens most staff use.
+// A screen whose code is a chunk of its own, fetched when first opened (or earlier, by preload()): the
+// console's first load carries the shell and the sign-in page only. The booking page has the same
+// helper (booking-page/src/lazy.tsx): the two front ends share no source but the generated client.
+// Without preact/compat: lazy and Suspense would bring more code than they split off.
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
-export function lazyScreen(load: () => Promise<ComponentType>): ComponentType {
-  let loaded: ComponentType | null = null;
-  return function LazyScreen() {
-    const [Screen, setScreen] = useState<ComponentType | null>(() => loaded);
-    useEffect(() => {
-      if (!loaded) void load().then((s) => setScreen(() => (loaded = s)));
-    }, []);
-    return Screen ? <Screen /> : <p aria-busy="true">Loading…</p>;
-  };
+export interface LazyView<P> {
+  (props: P): preact.JSX.Element | null;
+  /** Starts fetching the chunk (idempotent): call it when the view is likely next. */
+  preload(): Promise<ComponentType<P>>;
+}
+
+export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, placeholder: () => preact.JSX.Element | null = () => null): LazyView<P> {
+  let loaded: ComponentType<P> | null = null;
+  let loading: Promise<ComponentType<P>> | null = null;
+  const preload = () => (loading ??= load().then((c) => (loaded = c)));
+  function View(props: P) {
+    const [, ready] = useState(0);
+    useEffect(() => { if (!loaded) void preload().then(() => ready((n) => n + 1)); }, []);
+    const C = loaded;
+    return C ? <C {...props} /> : placeholder();
+  }
+  View.preload = preload;
+  return View;
+}
+
+/** Runs fn once the main thread is idle (or after a moment where idle callbacks are not supported). */
+export function whenIdle(fn: () => void, timeout = 2000) {
+  if ('requestIdleCallback' in window) requestIdleCallback(fn, { timeout });
+  else setTimeout(fn, 200);
 }

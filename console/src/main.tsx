@@ -9,23 +9,26 @@ import { AppContext, makeClient, type Ctx } from './api.ts';
 import { decode, forgetToken, saveToken, storedToken, takeTokenFromFragment, type Session } from './session.ts';
 import { LiveHub } from './live.ts';
 import { SignIn } from './screens/SignIn.tsx';
-import { Diary } from './screens/Diary.tsx';
-import { Queue } from './screens/Queue.tsx';
-import { Customers } from './screens/Customers.tsx';
-import { CustomerPage } from './screens/CustomerPage.tsx';
-import { Catalogue } from './screens/Catalogue.tsx';
-import { Settings } from './screens/Settings.tsx';
-import { Import } from './screens/Import.tsx';
-import { Reports } from './screens/Reports.tsx';
-import { Staff } from './screens/Staff.tsx';
-import { Account } from './screens/Account.tsx';
-import { AcceptInvitation } from './screens/AcceptInvitation.tsx';
-import { currentStaff, signOutOnServer, takeOidcError } from './staff-auth.ts';
+import { currentStaff, mayHaveSession, signOutOnServer, takeOidcError } from './staff-auth.ts';
 import { mayOpen } from './roles.ts';
-import { Mailbox } from './screens/Mailbox.tsx';
-import { lazyScreen } from './lazy.tsx';
+import { lazyView } from './lazy.tsx';
 
-const Classes = lazyScreen(() => import('./screens/Classes.tsx').then((m) => m.Classes));
+// Every screen but sign-in is a chunk of its own, fetched when opened: a first visit loads the shell
+// and the sign-in page only (issue 41: the console's first load on a phone).
+const loading = () => <p aria-busy="true">Loading…</p>;
+const Diary = lazyView(() => import('./screens/Diary.tsx').then((m) => m.Diary), loading);
+const Queue = lazyView(() => import('./screens/Queue.tsx').then((m) => m.Queue), loading);
+const Customers = lazyView(() => import('./screens/Customers.tsx').then((m) => m.Customers), loading);
+const CustomerPage = lazyView(() => import('./screens/CustomerPage.tsx').then((m) => m.CustomerPage), loading);
+const Catalogue = lazyView(() => import('./screens/Catalogue.tsx').then((m) => m.Catalogue), loading);
+const Settings = lazyView(() => import('./screens/Settings.tsx').then((m) => m.Settings), loading);
+const Import = lazyView(() => import('./screens/Import.tsx').then((m) => m.Import), loading);
+const Reports = lazyView(() => import('./screens/Reports.tsx').then((m) => m.Reports), loading);
+const Staff = lazyView(() => import('./screens/Staff.tsx').then((m) => m.Staff), loading);
+const Account = lazyView(() => import('./screens/Account.tsx').then((m) => m.Account), loading);
+const AcceptInvitation = lazyView(() => import('./screens/AcceptInvitation.tsx').then((m) => m.AcceptInvitation), loading);
+const Classes = lazyView(() => import('./screens/Classes.tsx').then((m) => m.Classes), loading);
+const Mailbox = lazyView(() => import('./screens/Mailbox.tsx').then((m) => m.Mailbox), loading);
 
 function useRoute(): string {
   const [route, setRoute] = useState(location.hash.replace(/^#/, '') || '/diary');
@@ -76,8 +79,9 @@ const OIDC_ERROR = takeOidcError();
 
 function App() {
   const [session, setSession] = useState<Session | null>(initialSession);
-  // Without a token, a staff session cookie may be there: ask who is signed in before showing sign-in.
-  const [checking, setChecking] = useState(session === null && INVITATION === null);
+  // Without a token, a staff session cookie may be there: ask who is signed in before showing sign-in
+  // (only where a sign-in happened in this browser: staff-auth.ts mayHaveSession).
+  const [checking, setChecking] = useState(session === null && INVITATION === null && mayHaveSession());
   const [invitation, setInvitation] = useState(INVITATION);
   const [signOutMessage, setSignOutMessage] = useState<string | null>(OIDC_ERROR);
   const [toast, setToast] = useState<{ text: string; kind: 'ok' | 'error' } | null>(null);

@@ -10,12 +10,12 @@ type HoldRow = Static<typeof HoldResult>['hold'];
 export const STORE_COLUMNS =
   `id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min,
    slot_step_min, min_notice_min, booking_horizon_days, hold_minutes, deposit_due_minutes, reminder_lead_hours, cors_origins,
-   booking_page_slug, booking_page_enabled, created_at`;
+   booking_page_slug, booking_page_enabled, address, phone, website, about, created_at`;
 const CUSTOMER_COLUMNS = 'id, name, email, phone, erased_at, created_at';
 const STORE_WRITABLE = [
   'name', 'timezone', 'currency', 'walkin_mode', 'called_hold_minutes', 'cancellation_window_min', 'last_seating_offset_min',
   'slot_step_min', 'min_notice_min', 'booking_horizon_days', 'hold_minutes', 'deposit_due_minutes', 'reminder_lead_hours', 'cors_origins',
-  'booking_page_slug', 'booking_page_enabled',
+  'booking_page_slug', 'booking_page_enabled', 'address', 'phone', 'website', 'about',
 ];
 
 export async function insertStore(q: Queryable, fields: Record<string, unknown>, now: string): Promise<StoreRow> {

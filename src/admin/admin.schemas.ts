@@ -28,6 +28,11 @@ const storeFields = {
   cors_origins: Type.Optional(SettingsFields.cors_origins),
   booking_page_slug: Type.Optional(SettingsFields.booking_page_slug),
   booking_page_enabled: Type.Optional(SettingsFields.booking_page_enabled),
+  // The shop's details on its booking page, as the merchant's settings take them (issue 41).
+  address: Type.Optional(SettingsFields.address),
+  phone: Type.Optional(SettingsFields.phone),
+  website: Type.Optional(SettingsFields.website),
+  about: Type.Optional(SettingsFields.about),
 };
 
 export const CreateStoreBody = Type.Object(storeFields, strict);
@@ -51,6 +56,10 @@ export const Store = Type.Object({
   cors_origins: Type.Array(Type.String()),
   booking_page_slug: NullableString,
   booking_page_enabled: Type.Boolean(),
+  address: NullableString,
+  phone: NullableString,
+  website: NullableString,
+  about: NullableString,
   created_at: Instant,
 });
 export const StoreResult = Type.Object({ store: Store });

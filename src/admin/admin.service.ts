@@ -10,6 +10,7 @@ import type { TokenService } from '../platform/auth/tokens.ts';
 import { lockUnits, placeRawHold } from '../bookings/booking-authority.ts';
 import { normaliseOrigins } from '../bookings/settings/origins.ts';
 import { asSlugRefusal } from '../bookings/settings/booking-page-slug.ts';
+import { normaliseShopDetails } from '../bookings/settings/shop-details.ts';
 import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
 import { ukMobileE164 } from '../platform/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
@@ -24,9 +25,17 @@ function assertTimezone(timezone: string | undefined) {
   }
 }
 
+/** The shop's details as the merchant's settings keep them (trimmed, blank as null, the phone as E.164); a malformed one refused by name. */
+function withShopDetails<T extends object>(body: T): T {
+  const copy = { ...body };
+  normaliseShopDetails(copy as Record<string, unknown>);
+  return copy;
+}
+
 export async function createStore(ctx: AdminContext, body: Static<typeof CreateStoreBody>) {
   assertTimezone(body.timezone);
   if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
+  body = withShopDetails(body);
   return inTransaction(ctx, async (tx) => {
     const store = await repo.insertStore(tx, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
     await audit(tx, ctx, { action: 'store.created', entity: 'store', entityId: store.id, details: { store_id: store.id } });
@@ -37,6 +46,7 @@ export async function createStore(ctx: AdminContext, body: Static<typeof CreateS
 export async function updateStore(ctx: AdminContext, storeId: string, body: Static<typeof UpdateStoreBody>) {
   assertTimezone(body.timezone);
   if (body.cors_origins) body = { ...body, cors_origins: normaliseOrigins(body.cors_origins) };
+  body = withShopDetails(body);
   return inTransaction(ctx, async (tx) => {
     const store = await repo.updateStore(tx, storeId, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
     if (!store) throw notFound('Store');

@@ -5,6 +5,7 @@ import { bookingPageRoutes } from './booking-page.routes.ts';
 import { pageFilesRoutes } from './page-files.routes.ts';
 import { pageDeps } from './page-deps.ts';
 import { getBookingPage } from './booking-page.service.ts';
+import { pageReads } from './page-context.ts';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -16,5 +17,5 @@ declare module 'fastify' {
 export async function bookingPage(app: FastifyInstance) {
   const deps = pageDeps(app, app.hasDecorator('sharedRedis') ? app.sharedRedis : null);
   await app.register(bookingPageRoutes, { prefix: '/api/v1/book', deps });
-  await app.register(pageFilesRoutes, { db: deps.db, pageConfig: (slug) => getBookingPage(deps, slug), publicUrl: deps.config.bookingPage.publicUrl });
+  await app.register(pageFilesRoutes, { db: deps.db, pageConfig: (slug) => getBookingPage(pageReads(deps), slug), publicUrl: deps.config.bookingPage.publicUrl });
 }

@@ -3,14 +3,13 @@
 // booking is cancelled, and a token for one appointment never acts on another (Cal.com #11660).
 // Every change is a POST: a mail scanner that opens the link changes nothing. The token comes from
 // the route (the Authorization header, read by page-tokens.ts bearerToken); the SQL is the repository's.
-import type { FastifyRequest } from 'fastify';
 import type { CustomerActor } from '../platform/auth/actor.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { rescheduleForPage } from '../bookings/booking-authority.ts';
 import * as repo from './booking-page.repository.ts';
 import { presentAppointment } from '../bookings/appointments/appointments.service.ts';
 import { cancelMyAppointment } from '../bookings/my-appointments/my-appointments.service.ts';
-import type { PageDeps } from './page-deps.ts';
+import type { PageContext, PageReadContext } from './page-context.ts';
 import { pageStore } from './booking-page.service.ts';
 import type { ManageCancelBody, ManagedBookingResponse, ManageRescheduleResponse } from './booking-page.schemas.ts';
 
@@ -22,8 +21,9 @@ interface Managed {
 }
 
 /** The booking the link names, in the page's store, still live; anything else is MANAGE_LINK_INVALID. */
-async function managed(deps: PageDeps, slug: string, manageToken: string | undefined): Promise<Managed> {
-  const store = await pageStore(deps, slug);
+async function managed(ctx: PageReadContext, slug: string, manageToken: string | undefined): Promise<Managed> {
+  const deps = ctx.page;
+  const store = await pageStore(ctx, slug);
   const claims = await deps.pageTokens.manage(manageToken);
   const invalid = (message: string) => new AppError('MANAGE_LINK_INVALID', message);
   if (claims.storeId !== store.id) throw invalid('This booking link is not valid or has expired');
@@ -43,11 +43,11 @@ function rules(m: Managed, nowMs: number) {
 
 const customerOf = (m: Managed): CustomerActor => ({ kind: 'customer', customerId: m.row.customer_id!, scopes: ['customer:read', 'customer:write'] });
 
-export async function getManagedBooking(deps: PageDeps, slug: string, manageToken: string | undefined): Promise<ManagedBookingResponse> {
-  const m = await managed(deps, slug, manageToken);
+export async function getManagedBooking(ctx: PageReadContext, slug: string, manageToken: string | undefined): Promise<ManagedBookingResponse> {
+  const m = await managed(ctx, slug, manageToken);
   return {
     appointment: presentAppointment(m.row),
-    ...rules(m, deps.clock.now().getTime()),
+    ...rules(m, ctx.page.clock.now().getTime()),
     service_name: m.row.service_name,
     unit_name: m.row.unit_name,
     variant_id: m.row.variant_id,
@@ -55,17 +55,17 @@ export async function getManagedBooking(deps: PageDeps, slug: string, manageToke
   };
 }
 
-async function reread(deps: PageDeps, storeId: string, id: string) {
-  const row = await repo.appointmentIn(deps.db, storeId, id);
+async function reread(ctx: PageReadContext, storeId: string, id: string) {
+  const row = await repo.appointmentIn(ctx.page.db, storeId, id);
   if (!row) throw notFound('Appointment');
   return presentAppointment(row);
 }
 
 /** Cancelled inside the rules of POST /me/appointments/{id}/cancel, by that same service. */
-export async function cancelManagedBooking(deps: PageDeps, request: FastifyRequest, slug: string, manageToken: string | undefined, body: ManageCancelBody) {
-  const m = await managed(deps, slug, manageToken);
-  await cancelMyAppointment(request.context(customerOf(m)), m.row.id, { reason: body.reason ?? null });
-  return { appointment: await reread(deps, m.store.id, m.row.id) };
+export async function cancelManagedBooking(ctx: PageContext, slug: string, manageToken: string | undefined, body: ManageCancelBody) {
+  const m = await managed(ctx, slug, manageToken);
+  await cancelMyAppointment(ctx.as(customerOf(m)), m.row.id, { reason: body.reason ?? null });
+  return { appointment: await reread(ctx, m.store.id, m.row.id) };
 }
 
 /**
@@ -75,15 +75,15 @@ export async function cancelManagedBooking(deps: PageDeps, request: FastifyReque
  * link that lasts until the moved booking ends.
  */
 export async function rescheduleManagedBooking(
-  deps: PageDeps, request: FastifyRequest, slug: string, manageToken: string | undefined, holdId: string, sessionToken: string | undefined,
+  ctx: PageContext, slug: string, manageToken: string | undefined, holdId: string, sessionToken: string | undefined,
 ): Promise<ManageRescheduleResponse> {
-  const m = await managed(deps, slug, manageToken);
-  const sessionId = await deps.pageTokens.session(sessionToken);
+  const m = await managed(ctx, slug, manageToken);
+  const sessionId = await ctx.page.pageTokens.session(sessionToken);
   if (!sessionId) throw notFound('Hold');
   const customer = customerOf(m);
-  const answer = await rescheduleForPage<{ appointment: ManageRescheduleResponse['appointment'] }>(request.context(customer), {
+  const answer = await rescheduleForPage<{ appointment: ManageRescheduleResponse['appointment'] }>(ctx.as(customer), {
     store_id: m.store.id, appointment_id: m.row.id, hold_id: holdId, page_session: sessionId, customer_id: customer.customerId,
   }, { exhausted: () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another') });
   const a = answer.appointment;
-  return { appointment: a, manage_url: await deps.manageUrl({ appointmentId: a.id, storeId: m.store.id, slug: m.store.slug, endsAt: a.ends_at }) };
+  return { appointment: a, manage_url: await ctx.page.manageUrl({ appointmentId: a.id, storeId: m.store.id, slug: m.store.slug, endsAt: a.ends_at }) };
 }

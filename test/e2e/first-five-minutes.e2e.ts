@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { chromiumAvailable, launchBrowser } from './browser.ts';
+import { seriousViolations, shot } from './console-support.ts';
 
 const skip = chromiumAvailable() ? false : 'Chromium is not installed (apt-get install -y chromium)';
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbo-first-five-'));
@@ -109,6 +110,10 @@ test('fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page w
       await page.getByRole('button', { name: 'Sign in' }).click();
       await page.getByRole('button', { name: 'Confirm booking' }).click();
       await page.getByRole('heading', { name: 'Booked', exact: true }).waitFor();
+      // The page the README shows (E2E_ARTIFACTS=docs/booking-page: booked.png): the booking made, with Add to calendar.
+      await page.getByTestId('add-to-calendar').waitFor();
+      assert.deepEqual(await seriousViolations(page), []);
+      await shot(page, 'booked.png');
 
       // The booking is the shop's: the console's Mailbox shows its confirmation once the worker has planned it.
       await owner.reload();

@@ -6,7 +6,7 @@ import type { ComponentChildren } from 'preact';
 import { useRef, useState } from 'preact/hooks';
 import type { Ok } from '../../../client/index.ts';
 import { attempt, getCustomerToken, newKey, sentence, type ApiClient } from '../api.ts';
-import { useFocusOnOpen, When } from '../Booker.tsx';
+import { useFocusOnOpen, When } from '../focus.tsx';
 import { EmailCode, type SignedIn } from '../EmailCode.tsx';
 import { addDays, longDate, money } from '../time.ts';
 import type { PageInfo } from '../types.ts';

@@ -5,7 +5,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import type { Ok } from '../../../client/index.ts';
 import { attempt, newKey, sentence, setCustomerToken, type ApiClient } from '../api.ts';
-import { useFocusOnOpen, When } from '../Booker.tsx';
+import { useFocusOnOpen, When } from '../focus.tsx';
 import { EmailCode, type SignedIn } from '../EmailCode.tsx';
 import { when } from '../time.ts';
 import type { PageInfo } from '../types.ts';

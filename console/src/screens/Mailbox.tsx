@@ -45,7 +45,7 @@ export function Mailbox() {
               <strong>{m.subject}</strong>
             </div>
             <div class="muted">
-              {m.kind === 'sign_in_code' ? 'Sign-in code' : m.kind} · {m.channel} to {m.to} · {when(m.created_at)}
+              {m.kind === 'sign_in_code' ? 'Sign-in code' : m.kind === 'staff_invitation' ? 'Staff invitation' : m.kind} · {m.channel} to {m.to} · {when(m.created_at)}
               {m.expires_at ? ` · expires ${when(m.expires_at)}` : ''}
             </div>
             <pre class="mail-text">{m.text}</pre>

@@ -3,7 +3,7 @@
 // /console#token=<jwt> link instead (handled before this renders), or pastes that token below.
 import { useEffect, useState } from 'preact/hooks';
 import type { Session } from '../session.ts';
-import { passkeysSupported, publicApi, signInWithPasskey, signInWithPassword, type Outcome } from '../staff-auth.ts';
+import { markSession, passkeysSupported, publicApi, signInWithPasskey, signInWithPassword, type Outcome } from '../staff-auth.ts';
 
 export function SignIn(props: { message: string | null; onSignIn: (session: Session) => void; onToken: (token: string) => string | null }) {
   const [email, setEmail] = useState('');
@@ -50,7 +50,7 @@ export function SignIn(props: { message: string | null; onSignIn: (session: Sess
           <button type="button" disabled={busy} onClick={() => void attempt(signInWithPasskey)}>Sign in with a passkey</button>
         )}
         {oidc && (
-          <a class="button" href="/api/v1/auth/oidc/start">Sign in with your organisation</a>
+          <a class="button" href="/api/v1/auth/oidc/start" onClick={() => markSession(true)}>Sign in with your organisation</a>
         )}
       </div>
       <details class="signin-token">

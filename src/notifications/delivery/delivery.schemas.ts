@@ -20,8 +20,8 @@ export type DevMailboxQuery = Static<typeof DevMailboxQuery>;
 
 export const DevMailboxMessage = Type.Object({
   id: Uuid,
-  source: Type.String({ enum: ['sign_in_code', 'message'], description: 'a booking page sign-in code, or a customer message held for want of a channel' }),
-  kind: Type.String({ description: 'sign_in_code, or the message kind (confirmation, reminder, ...)' }),
+  source: Type.String({ enum: ['sign_in_code', 'staff_invitation', 'message'], description: 'a booking page sign-in code, a staff invitation (its link), or a customer message held for want of a channel' }),
+  kind: Type.String({ description: 'sign_in_code, staff_invitation, or the message kind (confirmation, reminder, ...)' }),
   channel: Type.String({ enum: ['email', 'sms'] }),
   to: Type.String(),
   subject: Type.String(),

@@ -51,7 +51,7 @@ async function invite(
     return made;
   });
   const storeName = (await repo.storeName(ctx.db, storeId)) ?? 'the shop';
-  await mailer.send({ to: email, storeName, role: row.role, invitedBy: input.invitedBy.name, token, hours: INVITATION_HOURS });
+  await mailer.send({ storeId, to: email, storeName, role: row.role, invitedBy: input.invitedBy.name, token, hours: INVITATION_HOURS, sentAt: at.toISOString(), expiresAt: new Date(row.expires_at).toISOString() });
   return present(row);
 }
 
