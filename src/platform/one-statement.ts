@@ -83,16 +83,10 @@ function asAppError(err: unknown): never {
 
 /** Runs the write function for the request, both checked against its schemas; returns the response body. */
 export async function oneStatementWrite<Req extends TSchema, Res extends TSchema>(
-  ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options?: OneStatementOptions,
-): Promise<Static<Res>>;
-/** Unchecked: only for callers with no schema yet (src/classes/); test/platform/write-functions.test.ts lists them. */
-export async function oneStatementWrite<T>(ctx: RequestContext, fn: string, req: Record<string, unknown>, options?: OneStatementOptions): Promise<T>;
-export async function oneStatementWrite(
-  ctx: RequestContext, call: WriteFunction | string, req: unknown, options: OneStatementOptions = {},
-): Promise<unknown> {
-  const typed = typeof call === 'string' ? null : call;
-  const fn = typed ? typed.fn : (call as string);
-  if (typed && !typed.checkRequest.Check(req)) throw mismatch(fn, 'request', typed.checkRequest, req);
+  ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options: OneStatementOptions = {},
+): Promise<Static<Res>> {
+  const { fn } = call;
+  if (!call.checkRequest.Check(req)) throw mismatch(fn, 'request', call.checkRequest, req);
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
@@ -107,7 +101,7 @@ export async function oneStatementWrite(
       throw err;
     }
   }, options);
-  if (typed && !typed.checkResult.Check(result.body)) throw mismatch(fn, 'result', typed.checkResult, result.body);
+  if (!call.checkResult.Check(result.body)) throw mismatch(fn, 'result', call.checkResult, result.body);
   if (result.replayed) ctx.replayed = true;
-  return result.body;
+  return result.body as Static<Res>;
 }
