@@ -67,6 +67,17 @@ function mismatch(fn: string, side: 'request' | 'result', check: Validator, valu
   return new Error(`${fn}: the ${side} does not match its schema (${where.join('; ')})`);
 }
 
+/** The request checked against its schema, for a write function called inside a caller's transaction (bbo_import_appointments). */
+export function checkRequest<Req extends TSchema>(call: WriteFunction<Req>, req: Static<Req>): void {
+  if (!call.checkRequest.Check(req)) throw mismatch(call.fn, 'request', call.checkRequest, req);
+}
+
+/** The answer checked against the result schema, for a write function called inside a caller's transaction. */
+export function checkResult<Res extends TSchema>(call: WriteFunction<TSchema, Res>, body: unknown): Static<Res> {
+  if (!call.checkResult.Check(body)) throw mismatch(call.fn, 'result', call.checkResult, body);
+  return body as Static<Res>;
+}
+
 /** The statement that calls a write function; name is a constant of the caller, never input. */
 export function callSql(fn: string): string {
   return `SELECT ${fn}($1::jsonb, $2::jsonb, $3::timestamptz, $4::jsonb) AS result`;
@@ -86,7 +97,7 @@ export async function oneStatementWrite<Req extends TSchema, Res extends TSchema
   ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options: OneStatementOptions = {},
 ): Promise<Static<Res>> {
   const { fn } = call;
-  if (!call.checkRequest.Check(req)) throw mismatch(fn, 'request', call.checkRequest, req);
+  checkRequest(call, req);
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
@@ -101,7 +112,7 @@ export async function oneStatementWrite<Req extends TSchema, Res extends TSchema
       throw err;
     }
   }, options);
-  if (!call.checkResult.Check(result.body)) throw mismatch(fn, 'result', call.checkResult, result.body);
+  const body = checkResult(call, result.body);
   if (result.replayed) ctx.replayed = true;
-  return result.body as Static<Res>;
+  return body;
 }

@@ -13,7 +13,7 @@ import { oneStatementWrite, writeFunction, type WriteFunction } from '../../src/
 import { depositPaid } from '../../src/bookings/deposits/deposits.writes.ts';
 import { merchantBook } from '../../src/bookings/booking-authority.writes.ts';
 import type { MerchantContext } from '../../src/platform/context.ts';
-import { requestKeys, sqlFunctions, WRITE_SIGNATURE } from './sql-writes.ts';
+import { elementKeys, IN_TRANSACTION_SIGNATURE, requestKeys, sqlFunctions, WRITE_SIGNATURE } from './sql-writes.ts';
 
 const SRC = join(import.meta.dirname, '../../src');
 
@@ -33,7 +33,8 @@ for (const file of sourceFiles.filter((f) => f.endsWith('.writes.ts'))) {
   }
 }
 const all = sqlFunctions();
-const writes = [...all.values()].filter((f) => WRITE_SIGNATURE.test(f.params)).map((f) => f.name).sort();
+// The one-statement writes, and those called inside their caller's transaction (bbo_import_appointments).
+const writes = [...all.values()].filter((f) => WRITE_SIGNATURE.test(f.params) || IN_TRANSACTION_SIGNATURE.test(f.params)).map((f) => f.name).sort();
 
 test('every write function has a schema', () => {
   assert.ok(writes.length >= 15, `found only ${writes.length} write functions: is the reader still right?`);
@@ -59,6 +60,22 @@ test("each request schema names exactly the keys its function reads (req->>'fiel
     assert.deepEqual(read.filter((k) => !sent.includes(k)), [], `${d.fn}: read by the SQL but not in the schema`);
     assert.equal((d.request as { additionalProperties?: boolean }).additionalProperties, false, `${d.fn}: the request must refuse unknown keys`);
   }
+});
+
+test('each array of objects in a request names exactly the keys its function reads of each element', () => {
+  let arrays = 0;
+  for (const d of declared) {
+    for (const [field, schema] of Object.entries((d.request as { properties: Record<string, { type?: string; items?: { properties?: object; additionalProperties?: boolean } }> }).properties)) {
+      if (schema.type !== 'array' || !schema.items?.properties) continue;
+      arrays++;
+      const sent = Object.keys(schema.items.properties).sort();
+      const read = [...elementKeys(all, d.fn, field)].sort();
+      assert.ok(read.length > 0, `${d.fn}: no reads of ${field}'s elements found: is the reader still right?`);
+      assert.deepEqual(sent, read, `${d.fn}: the keys of each ${field} element`);
+      assert.equal(schema.items.additionalProperties, false, `${d.fn}: each ${field} element must refuse unknown keys`);
+    }
+  }
+  assert.ok(arrays >= 1, 'bbo_import_appointments sends rows');
 });
 
 test('the reader follows req into the function it is passed to, less the keys set on the way', () => {
