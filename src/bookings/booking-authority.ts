@@ -20,7 +20,7 @@ import type { Tx } from '../platform/db/port.ts';
 import type { RequestContext } from '../platform/context.ts';
 import { PG, pgCode, pgConstraint } from '../platform/db/pg-errors.ts';
 import { AppError, notFound } from '../platform/errors/app-error.ts';
-import { oneStatementWrite } from '../platform/one-statement.ts';
+import { checkRequest, checkResult, oneStatementWrite } from '../platform/one-statement.ts';
 
 import { emit } from '../events/outbox.ts';
 import { auditActor, eventActor } from '../platform/audit.ts';
@@ -228,30 +228,7 @@ export async function rescheduleForPage<T = Static<typeof w.pageReschedule.resul
   return oneStatementWrite(ctx, w.pageReschedule, move, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
-/** One row of an appointment import, checked and normalised by src/imports/ (bbo_import_appointments). */
-export interface ImportedAppointment {
-  line: number;
-  unit_id: string;
-  service_id: string | null;
-  /** Store-local wall time, YYYY-MM-DD HH:MM. */
-  local_start: string;
-  minutes: number;
-  buffer_before: number;
-  buffer_after: number;
-  price_pence: number;
-  email: string | null;
-  phone: string | null;
-  name: string | null;
-  client_token: string;
-}
-
-export interface ImportOutcome {
-  row: number;
-  outcome: 'created' | 'unchanged' | 'error';
-  code?: string;
-  field?: string;
-  message?: string;
-}
+export type { ImportedAppointment, ImportOutcome } from './booking-authority.writes.ts';
 
 /**
  * An import's batch in one statement, inside the import's own transaction (tx): the batch's units
@@ -259,11 +236,13 @@ export interface ImportOutcome {
  * lock) refuses that row alone and the rest go on; rows imported before (their client token) are
  * unchanged. Audit rows and appointment.created events (source import) are written with them.
  */
-export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: ImportedAppointment[]): Promise<ImportOutcome[]> {
+export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: w.ImportedAppointment[]): Promise<w.ImportOutcome[]> {
+  const req = { store_id: storeId, rows };
+  checkRequest(w.importAppointmentsBatch, req);
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
-  const res = await tx.query<{ result: ImportOutcome[] }>(
+  const res = await tx.query<{ result: unknown }>(
     'SELECT bbo_import_appointments($1::jsonb, $2::timestamptz, $3::jsonb) AS result',
-    [JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify({ store_id: storeId, rows })],
+    [JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify(req)],
   );
-  return res.rows[0].result;
+  return checkResult(w.importAppointmentsBatch, res.rows[0].result);
 }

@@ -94,3 +94,46 @@ export const PageReschedule = Type.Object({
   store_id: Uuid, appointment_id: Uuid, hold_id: Uuid, page_session: Uuid, customer_id: Uuid,
 }, strict);
 export const pageReschedule = writeFunction('bbo_page_reschedule', PageReschedule, Type.Object({ appointment: Appointment }));
+
+/**
+ * One row of an appointment import, checked and normalised by src/imports/ (import-appointments.sql
+ * reads each row's keys as the columns of jsonb_to_recordset). local_start: store-local wall time,
+ * YYYY-MM-DD HH:MM; client_token: the row's external id, made a token by the import.
+ */
+export const ImportedAppointment = Type.Object({
+  line: Type.Integer({ minimum: 1 }),
+  unit_id: Uuid,
+  service_id: NullableUuid,
+  local_start: Type.String(),
+  minutes: Type.Integer({ minimum: 1 }),
+  buffer_before: Count,
+  buffer_after: Count,
+  price_pence: Count,
+  email: NullableString,
+  phone: NullableString,
+  name: NullableString,
+  client_token: Type.String(),
+}, strict);
+export type ImportedAppointment = Static<typeof ImportedAppointment>;
+
+/** What became of one row: created (with its id), unchanged (imported before), or refused (code, field, message). */
+export const ImportOutcome = Type.Object({
+  row: Type.Integer(),
+  outcome: Type.String({ enum: ['created', 'unchanged', 'error'] }),
+  id: Type.Optional(Uuid),
+  code: Type.Optional(Type.String()),
+  field: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+});
+export type ImportOutcome = Static<typeof ImportOutcome>;
+
+/**
+ * An import's batch (import-appointments.sql). Not a one-statement write: it runs inside the import's
+ * own transaction, with no claim and a bare answer (the outcomes), so booking-authority.ts checks
+ * both sides with checkRequest/checkResult around its own statement.
+ */
+export const importAppointmentsBatch = writeFunction(
+  'bbo_import_appointments',
+  Type.Object({ store_id: Uuid, rows: Type.Array(ImportedAppointment) }, strict),
+  Type.Array(ImportOutcome),
+);

@@ -10,6 +10,7 @@ import { oneStatementWrite } from '../platform/one-statement.ts';
 import type { ClassBookingRecord } from './class-bookings.schemas.ts';
 import { customerEmail, ownBooking, pageStore, weekClasses } from './class-page.repository.ts';
 import type { PageClassBooking, PageOccurrence } from './class-page.schemas.ts';
+import { classBook, classBookingStatus } from './classes.writes.ts';
 
 /** What the public read needs: no actor, the database and the clock. */
 export interface PageReadDeps {
@@ -33,7 +34,7 @@ export async function listWeek(
 
 export async function bookForCustomer(ctx: CustomerContext, slug: string, occurrenceId: string): Promise<{ booking: ClassBookingRecord }> {
   const store = await storeOf(ctx.db, slug);
-  return oneStatementWrite(ctx, 'bbo_class_book', {
+  return oneStatementWrite(ctx, classBook, {
     store_id: store.id, occurrence_id: occurrenceId, customer_id: ctx.actor.customerId,
     guest_name: null, guest_email: null, source: 'app', customer_door: true,
   });
@@ -55,5 +56,5 @@ export async function readOwn(ctx: CustomerContext, slug: string, bookingId: str
 export async function acceptForCustomer(ctx: CustomerContext, bookingId: string): Promise<{ booking: ClassBookingRecord; noop: boolean }> {
   const own = await ownBooking(ctx.db, bookingId, ctx.actor.customerId, await customerEmail(ctx.db, ctx.actor.customerId), null);
   if (!own) throw notFound('Class booking');
-  return oneStatementWrite(ctx, 'bbo_class_booking_status', { store_id: own.storeId, booking_id: bookingId, action: 'accept', customer_id: own.customerId });
+  return oneStatementWrite(ctx, classBookingStatus, { store_id: own.storeId, booking_id: bookingId, action: 'accept', customer_id: own.customerId });
 }

@@ -7,6 +7,7 @@ import { AppError, notFound } from '../platform/errors/app-error.ts';
 import { oneStatementWrite } from '../platform/one-statement.ts';
 import * as repo from './occurrences.repository.ts';
 import type { ClassBookingRecord } from './class-bookings.schemas.ts';
+import { classOccurrenceCancel, classOccurrenceCapacity, classSchedule, type ClassSchedule } from './classes.writes.ts';
 import { MAX_TIMETABLE_DAYS, type CreateOccurrenceBody, type Occurrence, type ScheduleBody, type TimetableQuery } from './occurrences.schemas.ts';
 
 /** The occupancy constraint refusing a class: the instructor's unit has an appointment (or a class) then. */
@@ -17,7 +18,7 @@ function asTaken(err: unknown): never {
   throw err;
 }
 
-function scheduleRequest(ctx: MerchantContext, classId: string, body: CreateOccurrenceBody, weeks: number) {
+function scheduleRequest(ctx: MerchantContext, classId: string, body: CreateOccurrenceBody, weeks: number): ClassSchedule {
   return {
     store_id: ctx.actor.storeId, class_id: classId, starts_at: new Date(body.starts_at).toISOString(), weeks,
     instructor_unit_id: body.instructor_unit_id ?? null, capacity: body.capacity ?? null,
@@ -25,21 +26,21 @@ function scheduleRequest(ctx: MerchantContext, classId: string, body: CreateOccu
 }
 
 export async function createOccurrence(ctx: MerchantContext, classId: string, body: CreateOccurrenceBody): Promise<{ occurrence: Occurrence }> {
-  const res = await oneStatementWrite<{ occurrences: Occurrence[] }>(ctx, 'bbo_class_schedule', scheduleRequest(ctx, classId, body, 1), { mapError: asTaken });
+  const res = await oneStatementWrite(ctx, classSchedule, scheduleRequest(ctx, classId, body, 1), { mapError: asTaken });
   return { occurrence: res.occurrences[0] };
 }
 
 /** A weekly run: `weeks` occurrences at the same store-local time, all or none. */
 export async function scheduleWeekly(ctx: MerchantContext, classId: string, body: ScheduleBody): Promise<{ occurrences: Occurrence[] }> {
-  return oneStatementWrite<{ occurrences: Occurrence[] }>(ctx, 'bbo_class_schedule', scheduleRequest(ctx, classId, body, body.weeks), { mapError: asTaken });
+  return oneStatementWrite(ctx, classSchedule, scheduleRequest(ctx, classId, body, body.weeks), { mapError: asTaken });
 }
 
 export async function cancelOccurrence(ctx: MerchantContext, occurrenceId: string): Promise<{ occurrence: Occurrence }> {
-  return oneStatementWrite(ctx, 'bbo_class_occurrence_cancel', { store_id: ctx.actor.storeId, occurrence_id: occurrenceId });
+  return oneStatementWrite(ctx, classOccurrenceCancel, { store_id: ctx.actor.storeId, occurrence_id: occurrenceId });
 }
 
 export async function setOccurrenceCapacity(ctx: MerchantContext, occurrenceId: string, capacity: number | null): Promise<{ occurrence: Occurrence }> {
-  return oneStatementWrite(ctx, 'bbo_class_occurrence_capacity', { store_id: ctx.actor.storeId, occurrence_id: occurrenceId, capacity });
+  return oneStatementWrite(ctx, classOccurrenceCapacity, { store_id: ctx.actor.storeId, occurrence_id: occurrenceId, capacity });
 }
 
 export async function listOccurrences(ctx: MerchantContext, query: TimetableQuery): Promise<{ occurrences: Occurrence[] }> {

@@ -67,6 +67,17 @@ function mismatch(fn: string, side: 'request' | 'result', check: Validator, valu
   return new Error(`${fn}: the ${side} does not match its schema (${where.join('; ')})`);
 }
 
+/** The request checked against its schema, for a write function called inside a caller's transaction (bbo_import_appointments). */
+export function checkRequest<Req extends TSchema>(call: WriteFunction<Req>, req: Static<Req>): void {
+  if (!call.checkRequest.Check(req)) throw mismatch(call.fn, 'request', call.checkRequest, req);
+}
+
+/** The answer checked against the result schema, for a write function called inside a caller's transaction. */
+export function checkResult<Res extends TSchema>(call: WriteFunction<TSchema, Res>, body: unknown): Static<Res> {
+  if (!call.checkResult.Check(body)) throw mismatch(call.fn, 'result', call.checkResult, body);
+  return body as Static<Res>;
+}
+
 /** The statement that calls a write function; name is a constant of the caller, never input. */
 export function callSql(fn: string): string {
   return `SELECT ${fn}($1::jsonb, $2::jsonb, $3::timestamptz, $4::jsonb) AS result`;
@@ -83,16 +94,10 @@ function asAppError(err: unknown): never {
 
 /** Runs the write function for the request, both checked against its schemas; returns the response body. */
 export async function oneStatementWrite<Req extends TSchema, Res extends TSchema>(
-  ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options?: OneStatementOptions,
-): Promise<Static<Res>>;
-/** Unchecked: only for callers with no schema yet (src/classes/); test/platform/write-functions.test.ts lists them. */
-export async function oneStatementWrite<T>(ctx: RequestContext, fn: string, req: Record<string, unknown>, options?: OneStatementOptions): Promise<T>;
-export async function oneStatementWrite(
-  ctx: RequestContext, call: WriteFunction | string, req: unknown, options: OneStatementOptions = {},
-): Promise<unknown> {
-  const typed = typeof call === 'string' ? null : call;
-  const fn = typed ? typed.fn : (call as string);
-  if (typed && !typed.checkRequest.Check(req)) throw mismatch(fn, 'request', typed.checkRequest, req);
+  ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options: OneStatementOptions = {},
+): Promise<Static<Res>> {
+  const { fn } = call;
+  checkRequest(call, req);
   const c = ctx.idempotency;
   const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
@@ -107,7 +112,7 @@ export async function oneStatementWrite(
       throw err;
     }
   }, options);
-  if (typed && !typed.checkResult.Check(result.body)) throw mismatch(fn, 'result', typed.checkResult, result.body);
+  const body = checkResult(call, result.body);
   if (result.replayed) ctx.replayed = true;
-  return result.body;
+  return body;
 }

@@ -6,6 +6,8 @@ import { join } from 'node:path';
 
 const DIR = join(import.meta.dirname, '../../db/functions');
 export const WRITE_SIGNATURE = /^\s*claim jsonb, actor jsonb, at timestamptz, req jsonb\s*$/;
+/** A write called inside its caller's transaction, with no claim and a bare answer (bbo_import_appointments). */
+export const IN_TRANSACTION_SIGNATURE = /^\s*actor jsonb, at timestamptz, req jsonb\s*$/;
 
 export interface SqlFunction {
   name: string;
@@ -58,6 +60,26 @@ export function requestKeys(all: Map<string, SqlFunction>, name: string): Set<st
     const set = /^req\s*\|\|\s*jsonb_build_object\(([^)]*)\)/.exec(fn.body.slice(m.index))?.[1] ?? '';
     const own = new Set([...set.matchAll(/'(\w+)'\s*,/g)].map((k) => k[1]));
     for (const k of requestKeys(all, callee as string)) if (!own.has(k)) keys.add(k);
+  }
+  return keys;
+}
+
+/**
+ * The keys of each element of the array `req->'field'` the function reads: the columns of every
+ * `jsonb_to_recordset(req->'field') AS x(col type, ...)`, and `x->>'k'` where x is an alias of
+ * `jsonb_array_elements(req->'field') x` (anywhere in the body, so it
+ * may over-report). Any other read of the array is not seen: the test requires some keys found.
+ */
+export function elementKeys(all: Map<string, SqlFunction>, name: string, field: string): Set<string> {
+  const fn = all.get(name);
+  if (!fn) throw new Error(`no function ${name} in db/functions/`);
+  const keys = new Set<string>();
+  const from = `\\(\\s*req\\s*->\\s*'${field}'\\s*\\)`;
+  for (const m of fn.body.matchAll(new RegExp(`jsonb_to_recordset${from}\\s+AS\\s+\\w+\\s*\\(([^)]*)\\)`, 'gi'))) {
+    for (const col of m[1].split(',')) keys.add(col.trim().split(/\s+/)[0]);
+  }
+  for (const m of fn.body.matchAll(new RegExp(`jsonb_array_elements${from}\\s+(?:AS\\s+)?(\\w+)`, 'gi'))) {
+    for (const k of fn.body.matchAll(new RegExp(`(?<![\\w.])${m[1]}\\s*->>?\\s*'(\\w+)'`, 'g'))) keys.add(k[1]);
   }
   return keys;
 }
