@@ -34,7 +34,7 @@ const SERVER_RUN = [
   'test/**/concurrency.test.ts',
   // Staff passkeys: the single-use challenge is raced there.
   'test/staff/passkeys/*.test.ts',
-  ...['audit', 'backlog-cost', 'conformance', 'db-functions', 'envelope', 'framework-errors', 'hot-updates', 'idempotency',
+  ...['audit', 'backlog-cost', 'conformance', 'connection-kills', 'db-functions', 'envelope', 'framework-errors', 'hot-updates', 'idempotency',
     'migrations', 'one-statement', 'openapi-contract', 'pg-adapter', 'read-routing', 'read-routing-app', 'session-check',
     'sharding-catalogue', 'write-positions-redis'].map((name) => `test/platform/${name}.test.ts`),
 ];

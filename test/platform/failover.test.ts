@@ -1,9 +1,11 @@
 // The service across a database failover (docs/decisions/failover.md): every way a database can be
 // missing while Patroni moves the primary answers 503 SERVICE_UNAVAILABLE with Retry-After; a pool
 // whose connections were cut reconnects by itself on the next checkout and counts it for /metrics;
-// the read router forgets a replica's position when another server answers in its place.
+// the read router forgets a replica's position when another server answers in its place; a FATAL that
+// arrives as a connection is handed over is heard, never thrown.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import net from 'node:net';
 import Fastify from 'fastify';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { isUnavailable, unavailableReason } from '../../src/platform/db/pg-errors.ts';
@@ -182,4 +184,85 @@ test('a replica that is lost forgets its position: when it answers again, reads 
   assert.equal(router.state.up, true);
   assert.equal(router.state.replay, parseLsn('0/3000'));
   await router.stop();
+});
+
+/**
+ * A proxy in front of PostgreSQL that, on the first connection only, sends the server's ReadyForQuery
+ * and a FATAL 57P01 in one write, then closes: what a new session sees when the primary's backends are
+ * terminated (or outlive their killed postmaster) the instant it is established.
+ */
+async function fatalAtReadyProxy(target: URL): Promise<{ port: number; fired: () => boolean; stop(): Promise<void> }> {
+  const host = decodeURIComponent(target.hostname);
+  const fields = Buffer.from('SFATAL\0VFATAL\0C57P01\0Mterminating connection due to administrator command\0\0');
+  const fatal = Buffer.concat([Buffer.from('E'), Buffer.alloc(4), fields]);
+  fatal.writeInt32BE(4 + fields.length, 1);
+  let first = true;
+  let fired = false;
+  const sockets = new Set<net.Socket>();
+  const server = net.createServer((client) => {
+    const upstream = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${target.port}`) : net.connect(Number(target.port), host);
+    for (const s of [client, upstream]) {
+      sockets.add(s);
+      s.on('error', () => {});
+      s.on('close', () => sockets.delete(s));
+    }
+    client.pipe(upstream);
+    client.on('close', () => upstream.destroy());
+    upstream.on('close', () => client.destroy());
+    const armed = first;
+    first = false;
+    if (!armed) return void upstream.pipe(client);
+    let pending = Buffer.alloc(0);
+    upstream.on('data', (chunk: Buffer) => {
+      pending = Buffer.concat([pending, chunk]);
+      // Server messages: a type byte and a length; pass whole ones on until the first ReadyForQuery ('Z').
+      let at = 0;
+      while (pending.length - at >= 5 && pending.length - at >= 1 + pending.readInt32BE(at + 1)) {
+        const end = at + 1 + pending.readInt32BE(at + 1);
+        if (pending[at] === 0x5a) {
+          fired = true;
+          client.end(Buffer.concat([pending.subarray(0, end), fatal]));
+          upstream.destroy();
+          return;
+        }
+        at = end;
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as net.AddressInfo).port,
+    fired: () => fired,
+    async stop() {
+      for (const s of sockets) s.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
+test('a FATAL that arrives with a new connection\'s ReadyForQuery, before the caller holds the client, fails that call as unavailable and never crashes the process', async () => {
+  const database = await openTestDatabase();
+  const proxy = await fatalAtReadyProxy(new URL(database.url!));
+  const url = new URL(database.url!);
+  url.hostname = '127.0.0.1';
+  url.port = String(proxy.port);
+  url.search = '';
+  const db = openPg({ connectionString: url.toString(), poolSize: 2, connectTimeoutMs: 2_000 });
+  const uncaught: Error[] = [];
+  const listener = (err: Error) => uncaught.push(err);
+  // Only to observe a regression here: unheard, the client's 'error' event is thrown from the socket's read.
+  process.on('uncaughtException', listener);
+  try {
+    await assert.rejects(db.query('SELECT 1 AS n', []), (err: Error & { code?: string }) => err.code === '57P01' && unavailableReason(err) === 'shutdown');
+    assert.ok(proxy.fired(), 'the FATAL came in the same write as ReadyForQuery');
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    assert.deepEqual(uncaught.map((e) => e.message), [], 'no uncaught error');
+    assert.equal((await db.query<{ n: number }>('SELECT 2 AS n', [])).rows[0].n, 2, 'the next checkout reconnects');
+    assert.ok(db.health.dropped >= 1 && db.health.unavailable.shutdown >= 1, 'counted for /metrics');
+  } finally {
+    process.off('uncaughtException', listener);
+    await db.close();
+    await proxy.stop();
+    await database.close();
+  }
 });

@@ -85,30 +85,50 @@ function noteUnavailable(health: PoolHealth, err: unknown): boolean {
 }
 
 /**
+ * Checks a client out with its 'error' listener attached at the instant pg-pool hands it over. pg-pool
+ * takes its own (idle) listener off just before it calls back, and `await pool.connect()` would resume
+ * only a microtask later: a new connection whose ReadyForQuery and a FATAL (57P01 when the primary's
+ * backends are terminated, or outlive their killed postmaster) arrive in one socket read emits 'error'
+ * in between, with no listener, and that ends the process. The callback form runs synchronously in
+ * that hand-over, so nothing is unheard.
+ */
+function checkout(pool: pg.Pool, onError: (err: Error) => void): Promise<pg.PoolClient> {
+  return new Promise((resolve, reject) => {
+    pool.connect((err, client) => {
+      if (err || !client) return reject(err ?? new Error('Connection terminated: no client'));
+      client.on('error', onError);
+      resolve(client);
+    });
+  });
+}
+
+/**
  * Runs fn on a checked-out client and gives the client back. Not pool.query: that destroys the
  * connection after ANY failed statement, so every refusal (a write function's BB001, a 23P01 slot
  * collision, a unique violation) would cost a new session: a backend fork, and every cached plan and
  * compiled function of the old one thrown away. A statement that fails is an answer; only a lost or
  * timed-out connection (or one whose rollback failed) is dropped. A checked-out client whose
  * connection drops emits 'error' (the pool listens only to idle clients); unheard, that event would
- * crash the process, so it is heard here and the client dropped.
+ * crash the process, so it is heard from checkout on (see checkout) and the client dropped.
  */
 async function withClient<T>(pool: pg.Pool, health: PoolHealth, fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>): Promise<T> {
+  let broken: Error | undefined;
+  const onError = (err: Error) => {
+    broken ??= err;
+  };
   let client: pg.PoolClient;
   try {
-    client = await pool.connect();
+    client = await checkout(pool, onError);
   } catch (err) {
     // No primary behind the address (refused, reset by HAProxy, 57P03 while a node starts) or no
     // answer within the connect timeout: the caller answers 503, the next checkout tries again.
     if (noteUnavailable(health, err)) health.connectFailures++;
     throw err;
   }
-  let broken: Error | undefined;
-  const onError = (err: Error) => {
-    broken ??= err;
-  };
-  client.on('error', onError);
   try {
+    // Lost between the hand-over and here: fail with the server's own reason (57P01), not pg's
+    // "not queryable".
+    if (broken) throw broken;
     return await fn(client, onError);
   } catch (err) {
     if (noteUnavailable(health, err) && !broken) broken = err as Error;
