@@ -27,17 +27,19 @@ export interface TextFilter {
 }
 
 /**
- * A WHERE fragment over customers `c` for `term`, numbering its placeholders from `next`.
- * Each branch is a LIKE the trigram indexes on customers serve (lower(name), email, phone).
+ * A WHERE fragment over store_customers `sc` for `term`, numbering its placeholders from `next`.
+ * Each branch is a LIKE on the relationship's copy of the customer's lower(name), email or phone
+ * (migration 280), which the per-store trigram index store_customers_search_trgm serves: a search
+ * reads this store's matches, not the platform's.
  */
 export function textFilter(term: string, next: number): TextFilter {
   const pattern = `%${likeEscape(term.toLowerCase())}%`;
   const params: unknown[] = [pattern];
-  const branches = [`lower(c.name) LIKE $${next}`, `c.email LIKE $${next}`];
+  const branches = [`sc.search_name LIKE $${next}`, `sc.search_email LIKE $${next}`];
   const digits = phoneDigits(term);
   if (digits) {
     params.push(`%${digits}%`);
-    branches.push(`c.phone LIKE $${next + 1}`);
+    branches.push(`sc.search_phone LIKE $${next + 1}`);
   }
   return { sql: `(${branches.join(' OR ')})`, params };
 }

@@ -19,6 +19,7 @@ test('a search for one person reads a few buffers however many bookings the stor
   const chair = await t.fx.unit(store.id);
   const ada = await t.fx.customer({ name: 'Ada Lovelace', email: 'ada@example.com' });
   await insertAppointment(t.db, { storeId: store.id, unitId: chair.id, customerId: ada.id, status: 'completed', startsAt: '2026-06-01T10:00:00Z', endsAt: '2026-06-01T11:00:00Z' } as any);
+  await t.fx.membership(store.id, ada.id); // as the door that booked her would have written
   // 4,000 bookings ahead, an hour each, for the store's other account customers.
   const others = [];
   for (let i = 0; i < 20; i++) others.push((await t.fx.customer({ name: `Regular ${i}`, email: `regular${i}@example.com` })).id);
