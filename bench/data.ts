@@ -109,7 +109,8 @@ for (const sql of [
     WHERE NOT EXISTS (SELECT 1 FROM unit_hours x WHERE x.unit_id = u.id)`,
   `UPDATE units SET hours_set_at = now() WHERE hours_set_at IS NULL`,
   // The per-store search keys (migration 280), as the relationship's trigger would have copied them.
-  `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone
+  `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone,
+          search_tokens = bbo_search_tokens(sc.store_id, ARRAY[lower(c.name), c.email, c.phone])
      FROM customers c WHERE c.id = sc.customer_id`,
 ]) await db.query(sql);
 // VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit

@@ -828,11 +828,13 @@ CREATE TABLE public.store_customers (
     search_name text,
     search_email text,
     search_phone text,
+    search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
     CONSTRAINT store_customers_merchant_note_check CHECK ((length(merchant_note) <= 2000))
 );
+ALTER TABLE ONLY public.store_customers ALTER COLUMN search_tokens SET STATISTICS 2000;
 
 -- table: stores
 CREATE TABLE public.stores (
@@ -1550,8 +1552,8 @@ CREATE INDEX store_customers_recency ON public.store_customers USING btree (stor
 -- index: store_customers_recent
 CREATE INDEX store_customers_recent ON public.store_customers USING btree (store_id, last_seen_at DESC, customer_id) WHERE (NOT archived);
 
--- index: store_customers_search_trgm
-CREATE INDEX store_customers_search_trgm ON public.store_customers USING gin (store_id, search_name public.gin_trgm_ops, search_email public.gin_trgm_ops, search_phone public.gin_trgm_ops);
+-- index: store_customers_search_tokens
+CREATE INDEX store_customers_search_tokens ON public.store_customers USING gin (search_tokens);
 
 -- index: store_customers_spend
 CREATE INDEX store_customers_spend ON public.store_customers USING btree (store_id, total_spent_pence DESC, customer_id) WHERE (NOT archived);
@@ -1641,7 +1643,7 @@ CREATE TRIGGER service_variants_availability AFTER INSERT OR DELETE OR UPDATE ON
 CREATE TRIGGER services_availability AFTER INSERT OR DELETE OR UPDATE ON public.services FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
 
 -- trigger: store_customers store_customers_search_keys
-CREATE TRIGGER store_customers_search_keys BEFORE INSERT OR UPDATE OF customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_search_keys();
+CREATE TRIGGER store_customers_search_keys BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_search_keys();
 
 -- trigger: stores stores_availability
 CREATE TRIGGER stores_availability AFTER UPDATE ON public.stores FOR EACH ROW EXECUTE FUNCTION public.availability_changed();

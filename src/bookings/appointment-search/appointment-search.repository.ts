@@ -44,6 +44,8 @@ export interface SearchParams {
   storeId: string;
   /** A LIKE pattern: the escaped, normalised needle between % signs. */
   pattern: string;
+  /** The store's trigram tokens of the needle (searchTokens), empty when it has no 3-character run. */
+  tokens: string[];
   now: Date;
   limit: number;
   visitLimit: number;
@@ -66,7 +68,8 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
        -- Materialised so each probe runs once.
        -- The candidates are this store's relationships (every door that books an account writes
        -- one: bbo_touch_store_customer), matched on their copy of the customer's name and email
-       -- through the store's own trigram index (migration 280), not the platform's customers.
+       -- through the store's own trigram tokens (migration 280; none for a 2-letter needle, which
+       -- every row carries), not the platform's customers.
        SELECT sc.customer_id,
               (SELECT a.starts_at FROM appointments a
                 WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at <= $3
@@ -76,6 +79,7 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
                   AND a.status NOT IN ('cancelled', 'no_show')) AS next_visit
          FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
         WHERE sc.store_id = $1 AND c.erased_at IS NULL AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
+          AND sc.search_tokens @> $6::text[]
           AND (SELECT true FROM appointments a WHERE a.store_id = $1 AND a.customer_id = sc.customer_id LIMIT 1)
      ),
      guest_rows AS (
@@ -148,7 +152,7 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
 export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
   const res = await q.query<PersonRow>(
     SEARCH_PEOPLE_SQL,
-    [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit],
+    [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit, p.tokens],
     // How many people the pattern matches decides the best plan: plan each search for its pattern.
     { planPerCall: true },
   );

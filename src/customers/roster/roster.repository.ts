@@ -42,7 +42,7 @@ function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
   if (facets.has('has_stamps')) clauses.push('sc.stamp_count > 0');
   if (facets.has('marketing_opted_in')) clauses.push(MARKETING);
   if (filter.q) {
-    const text = textFilter(filter.q, params.length + 1);
+    const text = textFilter(filter.q, params.length + 1, filter.storeId);
     params.push(...text.params);
     clauses.push(text.sql);
   }
@@ -171,7 +171,7 @@ export async function searchCustomers(db: Queryable, storeId: string, term: stri
   const params: unknown[] = [storeId, limit];
   let match = '';
   if (term) {
-    const text = textFilter(term, 3);
+    const text = textFilter(term, 3, storeId);
     params.push(...text.params);
     match = `AND ${text.sql}`;
   }

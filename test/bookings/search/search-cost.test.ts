@@ -9,6 +9,7 @@ import { call } from '../../support/http.ts';
 import { buffersTouched } from '../../support/plan-cost.ts';
 import { insertAppointment } from '../diary/fixtures.ts';
 import { SEARCH_PEOPLE_SQL } from '../../../src/bookings/appointment-search/appointment-search.repository.ts';
+import { searchTokens } from '../../../src/customers/roster/text-filter.ts';
 
 const NOW = '2026-06-15T12:00:00Z';
 const t = await startTestApp({ now: NOW });
@@ -35,7 +36,7 @@ test('a search for one person reads a few buffers however many bookings the stor
   assert.equal(found.status, 200);
   assert.deepEqual(found.body.people.map((p: any) => [p.customer_id, p.visits]), [[ada.id, 1]]);
 
-  const buffers = await buffersTouched(t.db, SEARCH_PEOPLE_SQL, [store.id, '%lovelace%', NOW, 20, 12]);
+  const buffers = await buffersTouched(t.db, SEARCH_PEOPLE_SQL, [store.id, '%lovelace%', NOW, 20, 12, searchTokens(store.id, 'lovelace')]);
   // Four probes of the (store, customer, starts_at) index for Ada and the page's history: 34 buffers
   // when measured; the statement that aggregated the store's bookings ahead first touched 118.
   assert.ok(buffers < 60, `the search touched ${buffers} buffers`);

@@ -6,6 +6,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
+import { searchTokens } from '../../../src/customers/roster/text-filter.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
 
@@ -80,4 +81,25 @@ test('concurrent name changes and new relationships of the same customers leave 
   const n = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM store_customers WHERE customer_id = ANY($1)', [people.map((p) => p.id)]);
   assert.equal(n.rows[0].n, people.length * stores.length);
   assert.deepEqual(await drift(), []);
+});
+
+test('a needle\'s tokens are among the tokens of every value containing it, so the index never hides a match', async () => {
+  const store = '0a1b2c3d-0000-4000-8000-000000000000';
+  const values = ['olivia smith', 'o\'brien-smythe', 'josé álvarez', 'ada@analytical.org', '+447812345678', 'mary-jane 2nd'];
+  let checked = 0;
+  for (const value of values) {
+    const res = await t.db.query<{ tokens: string[] }>('SELECT bbo_search_tokens($1, ARRAY[$2]) AS tokens', [store, value]);
+    const indexed = new Set(res.rows[0].tokens);
+    for (let i = 0; i < value.length; i++) {
+      for (let j = i + 1; j <= value.length; j++) {
+        for (const token of searchTokens(store, value.slice(i, j))) {
+          assert.ok(indexed.has(token), `${token} of "${value.slice(i, j)}" is not among the tokens of "${value}"`);
+          checked++;
+        }
+      }
+    }
+  }
+  assert.ok(checked > 500, `only ${checked} tokens checked`);
+  assert.deepEqual(searchTokens(store, 'sm'), []);
+  assert.deepEqual(searchTokens(store, 'Smith'), ['0a1b2c3d:smi', '0a1b2c3d:mit', '0a1b2c3d:ith']);
 });
