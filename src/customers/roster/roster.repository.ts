@@ -171,7 +171,7 @@ export async function searchCustomers(db: Queryable, storeId: string, term: stri
   const params: unknown[] = [storeId, limit];
   let match = '';
   if (term) {
-    const text = textFilter(term, 3, storeId);
+    const text = textFilter(term, 3, storeId, true);
     params.push(...text.params);
     match = `AND ${text.sql}`;
   }
