@@ -108,6 +108,10 @@ for (const sql of [
    SELECT u.store_id, u.id, d, o, c FROM units u, generate_series(2, 6) d, (VALUES (time '09:00', time '13:00'), (time '14:00', time '19:00')) v (o, c)
     WHERE NOT EXISTS (SELECT 1 FROM unit_hours x WHERE x.unit_id = u.id)`,
   `UPDATE units SET hours_set_at = now() WHERE hours_set_at IS NULL`,
+  // The per-store search keys (migration 280), as the relationship's trigger would have copied them.
+  `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone,
+          search_tokens = bbo_search_tokens(sc.store_id, ARRAY[lower(c.name), c.email, c.phone])
+     FROM customers c WHERE c.id = sc.customer_id`,
 ]) await db.query(sql);
 // VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit
 // the heap for every row, which a database in steady state (autovacuum) does not.

@@ -827,11 +827,16 @@ CREATE TABLE public.store_customers (
     updated_at timestamp with time zone DEFAULT now() NOT NULL,
     previous_visit_at timestamp with time zone,
     external_id text,
+    search_name text,
+    search_email text,
+    search_phone text,
+    search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
     CONSTRAINT store_customers_merchant_note_check CHECK ((length(merchant_note) <= 2000))
 );
+ALTER TABLE ONLY public.store_customers ALTER COLUMN search_tokens SET STATISTICS 2000;
 
 -- table: stores
 CREATE TABLE public.stores (
@@ -1549,6 +1554,9 @@ CREATE INDEX store_customers_recency ON public.store_customers USING btree (stor
 -- index: store_customers_recent
 CREATE INDEX store_customers_recent ON public.store_customers USING btree (store_id, last_seen_at DESC, customer_id) WHERE (NOT archived);
 
+-- index: store_customers_search_tokens
+CREATE INDEX store_customers_search_tokens ON public.store_customers USING gin (search_tokens);
+
 -- index: store_customers_spend
 CREATE INDEX store_customers_spend ON public.store_customers USING btree (store_id, total_spent_pence DESC, customer_id) WHERE (NOT archived);
 
@@ -1612,6 +1620,9 @@ CREATE TRIGGER class_occurrences_availability AFTER INSERT OR DELETE OR UPDATE O
 -- trigger: class_occurrences class_occurrences_occupancy
 CREATE TRIGGER class_occurrences_occupancy AFTER INSERT OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at ON public.class_occurrences FOR EACH ROW EXECUTE FUNCTION public.class_occurrences_occupancy();
 
+-- trigger: customers customers_search_keys_changed
+CREATE TRIGGER customers_search_keys_changed AFTER UPDATE OF name, email, phone ON public.customers FOR EACH ROW WHEN (((lower(old.name) IS DISTINCT FROM lower(new.name)) OR (old.email IS DISTINCT FROM new.email) OR (old.phone IS DISTINCT FROM new.phone))) EXECUTE FUNCTION public.customers_search_keys_changed();
+
 -- trigger: holds holds_availability
 CREATE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON public.holds FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
 
@@ -1632,6 +1643,9 @@ CREATE TRIGGER service_variants_availability AFTER INSERT OR DELETE OR UPDATE ON
 
 -- trigger: services services_availability
 CREATE TRIGGER services_availability AFTER INSERT OR DELETE OR UPDATE ON public.services FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
+
+-- trigger: store_customers store_customers_search_keys
+CREATE TRIGGER store_customers_search_keys BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_search_keys();
 
 -- trigger: stores stores_availability
 CREATE TRIGGER stores_availability AFTER UPDATE ON public.stores FOR EACH ROW EXECUTE FUNCTION public.availability_changed();

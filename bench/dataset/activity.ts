@@ -1,5 +1,5 @@
 // What the rest of the platform records about customers at stores: class bookings, stamps, orders and
-// journey events. Each row picks a relationship that exists: the large store takes 35% of the activity,
+// journey events. Each row picks a relationship that exists: the flagship takes a fixed 70,000 per 200,000 at scale 1 (plan.ts),
 // and within a store the first customers are the regulars (a power curve), so some customers have
 // long timelines, as real ones do.
 import { customerOf, pick, relationshipsOf, sqlArray, ts } from './core.ts';
@@ -10,7 +10,7 @@ function pairs(p: Plan, n: number, salt: number, aheadDays = 0): string {
   const span = p.historyDays + aheadDays;
   return `SELECT i, s, ${customerOf(p, 's', `floor(${relationshipsOf(p, 's')} * power(pg_temp.rnd(i, ${salt + 2}), 1.5))::bigint`)} AS c,
                  ${ts(p.now)} - make_interval(days => ${p.historyDays}) + make_interval(secs => pg_temp.rnd(i, ${salt + 3}) * ${span * 86_400}) AS at
-            FROM (SELECT i, CASE WHEN pg_temp.rnd(i, ${salt}) < 0.35 THEN 0 ELSE 1 + floor(pg_temp.rnd(i, ${salt + 1}) * ${p.stores - 1})::int END AS s
+            FROM (SELECT i, CASE WHEN pg_temp.rnd(i, ${salt}) < ${p.flagshipShare} THEN 0 ELSE 1 + floor(pg_temp.rnd(i, ${salt + 1}) * ${p.stores - 1})::int END AS s
                     FROM generate_series(0, ${n - 1}) i) x`;
 }
 

@@ -2,7 +2,7 @@
 // unit takes grid position floor(j * P / n) of P = days x slots, shifted per unit, so every unit's
 // history is spread evenly from historyDays ago to futureDays ahead. Status follows time: the past is
 // mostly completed (with some cancelled, no-show and unresolved), the future confirmed.
-import { customerOf, FIRST, LAST, pick, relationshipsOf, SERVICE_MINUTES, SERVICE_PENCE, sqlArray, ts } from './core.ts';
+import { customerOf, relationshipsOf, SERVICE_MINUTES, SERVICE_PENCE, sqlArray, ts } from './core.ts';
 import type { Plan } from './plan.ts';
 
 function firstDay(p: Plan): string {
@@ -15,8 +15,6 @@ export function appointments(p: Plan): string[] {
   const perUnit = Math.ceil(p.appointments / U);
   const P = (p.historyDays + p.futureDays) * p.slotsPerDay;
   const now = ts(p.now);
-  const first = sqlArray(FIRST);
-  const last = sqlArray(LAST);
   const grid = `SELECT i, u.id AS unit_id, u.store_id, u.store_ord, u.tz, u.currency,
                        (floor((i / ${U}) * ${P}::float8 / ${perUnit})::bigint + u.ord * 3) % ${P} AS pos,
                        floor(pg_temp.rnd(i, 1) * 6)::int AS k
@@ -44,8 +42,8 @@ export function appointments(p: Plan): string[] {
                                cancel_reason, checked_in_at, completed_at, cancelled_at, no_show_at, created_by, created_at, updated_at)
      SELECT pg_temp.uid('A', i), store_id, unit_id, pg_temp.uid('V', store_ord * 6 + k),
             CASE WHEN account THEN pg_temp.uid('C', ${customerOf(p, 'store_ord', `floor(r5 * ${relationshipsOf(p, 'store_ord')})::bigint`)}) END,
-            CASE WHEN NOT account THEN ${pick(first, `pg_temp.rnd(g, 31)`)} || ' ' || ${pick(last, `pg_temp.rnd(g, 32)`)} END,
-            CASE WHEN NOT account THEN lower(${pick(first, `pg_temp.rnd(g, 31)`)} || '.' || ${pick(last, `pg_temp.rnd(g, 32)`)} || '.g' || g || '@example.net') END,
+            CASE WHEN NOT account THEN pg_temp.forename(g, 31) || ' ' || pg_temp.surname(g, 32) END,
+            CASE WHEN NOT account THEN lower(pg_temp.forename(g, 31) || '.' || pg_temp.surname(g, 32) || '.g' || g || '@example.net') END,
             CASE WHEN NOT account AND pg_temp.rnd(g, 33) < 0.6 THEN '+4478' || lpad(g::text, 8, '0') END,
             starts_at, starts_at + make_interval(mins => dur),
             tstzrange(starts_at, starts_at + make_interval(mins => dur + CASE WHEN pg_temp.rnd(i, 2) < 0.1 THEN 10 ELSE 0 END)),

@@ -15,6 +15,12 @@ export const LAST = ['Smith', 'Jones', 'Taylor', 'Brown', 'Williams', 'Wilson', 
   'Bailey', 'Carter', 'Cook', 'Singh', 'Shaw', 'Bell', 'Collins', 'Morgan', 'Kelly', 'Begum', 'Miller', 'Cox', 'Hussain',
   'Marshall', 'Simpson', 'Price', 'Anderson', 'Adams', 'Wilkinson', 'Ali', 'Ahmed', 'Foster', 'Ellis', 'Murphy', 'Chapman'];
 
+/** The long tail of surnames: 30 x 20 = 600 rarer names, each about 0.12% of people. */
+export const TAIL_PRE = ['Ash', 'Black', 'Brad', 'Brook', 'Cald', 'Craw', 'Dal', 'Elling', 'Fair', 'Fen', 'Glad', 'Hart', 'Hol',
+  'Kings', 'Lang', 'Mar', 'Nor', 'Pen', 'Ram', 'Red', 'Ros', 'Stan', 'Thorn', 'Wal', 'Wes', 'Whit', 'Win', 'All', 'Bar', 'Cal'];
+export const TAIL_SUF = ['by', 'croft', 'den', 'ford', 'field', 'ham', 'hurst', 'ley', 'low', 'more', 'ridge', 'ton', 'well', 'wick',
+  'worth', 'land', 'stone', 'bury', 'combe', 'dale'];
+
 export const sqlArray = (items: readonly (string | number)[]) =>
   `ARRAY[${items.map((x) => (typeof x === 'number' ? String(x) : `'${x.replace(/'/g, "''")}'`)).join(',')}]`;
 export const ts = (d: Date) => `'${d.toISOString()}'::timestamptz`;
@@ -29,16 +35,27 @@ export function functions(p: Plan): string[] {
      $$ SELECT (hashint8extended(k, salt::bigint * 7919 + ${p.seed}) & 9007199254740991)::float8 / 9007199254740992.0 $$`,
     `CREATE OR REPLACE FUNCTION pg_temp.uid(kind text, k bigint) RETURNS uuid LANGUAGE sql IMMUTABLE AS
      $$ SELECT md5(kind || ':' || ${p.seed} || ':' || k)::uuid $$`,
+    // Names as a real platform has them: first names skewed towards the popular ones; surnames 30% from
+    // LAST (ordered by frequency) with a power curve, so index 0 (Smith) is (1/75)^(2/3) x 0.3 = 1.7%
+    // of people and Jones 1%, and 70% from the 600-name tail.
+    `CREATE OR REPLACE FUNCTION pg_temp.forename(k bigint, salt int) RETURNS text LANGUAGE sql IMMUTABLE AS
+     $$ SELECT (${sqlArray(FIRST)})[1 + floor(power(pg_temp.rnd(k, salt), 1.3) * ${FIRST.length})::int] $$`,
+    `CREATE OR REPLACE FUNCTION pg_temp.surname(k bigint, salt int) RETURNS text LANGUAGE sql IMMUTABLE AS
+     $$ SELECT CASE WHEN pg_temp.rnd(k, salt) < 0.3
+                    THEN (${sqlArray(LAST)})[1 + floor(power(pg_temp.rnd(k, salt + 1000), 1.5) * ${LAST.length})::int]
+                    ELSE (${sqlArray(TAIL_PRE)})[1 + floor(pg_temp.rnd(k, salt + 2000) * ${TAIL_PRE.length})::int]
+                      || (${sqlArray(TAIL_SUF)})[1 + floor(pg_temp.rnd(k, salt + 3000) * ${TAIL_SUF.length})::int] END $$`,
   ];
 }
 
-/** Which customer ordinal the k-th relationship of store s is (the large store, s = 0, has everyone). */
+/** Which customer ordinal the k-th relationship of store s is (the flagship, s = 0, has the first ones). */
 export function customerOf(p: Plan, s: string, k: string): string {
   const stride = Math.floor(p.customers / p.stores);
-  return `(CASE WHEN ${s} = 0 THEN ${k} ELSE (${s} * ${stride} + ${k}) % ${p.customers} END)`;
+  return `(CASE WHEN ${s} = 0 THEN ${k} ELSE (${s}::bigint * ${stride} + ${k}) % ${p.customers} END)`;
 }
-/** How many relationships store s has. */
-export const relationshipsOf = (p: Plan, s: string) => `(CASE WHEN ${s} = 0 THEN ${p.customers} ELSE ${p.smallStoreCustomers} END)`;
+/** How many relationships store s has (plan.ts: the flagship, then a long tail). */
+export const relationshipsOf = (p: Plan, s: string) =>
+  `(CASE WHEN ${s} = 0 THEN ${p.flagshipCustomers} ELSE least(${p.customers}, greatest(${p.minStoreCustomers}, floor(${p.topStoreCustomers} / power(${s}, 0.8))::int)) END)`;
 
 export function stores(p: Plan): string[] {
   const tz = sqlArray(['Europe/London', 'Europe/London', 'Europe/London', 'Europe/London', 'Europe/London', 'Europe/London',
@@ -71,8 +88,6 @@ export const SERVICE_MINUTES = [30, 45, 60, 30, 30, 60];
 export const SERVICE_PENCE = [2500, 4000, 7500, 1500, 0, 6000];
 
 export function customers(p: Plan): string[] {
-  const first = sqlArray(FIRST);
-  const last = sqlArray(LAST);
   const created = `${ts(p.now)} - ${days(p.historyDays + 30)} + make_interval(days => floor(pg_temp.rnd(c, 10) * ${p.historyDays})::int)`;
   return [
     `INSERT INTO customers (id, name, email, phone, erased_at, created_at, updated_at)
@@ -81,7 +96,7 @@ export function customers(p: Plan): string[] {
             CASE WHEN NOT erased AND pg_temp.rnd(c, 11) < 0.9 THEN lower(fn || '.' || ln || c || '@example.com') END,
             CASE WHEN NOT erased AND pg_temp.rnd(c, 12) < 0.85 THEN '+4477' || lpad(c::text, 8, '0') END,
             CASE WHEN erased THEN ${ts(p.now)} - interval '30 days' END, created, created
-       FROM (SELECT c, ${pick(first, 'pg_temp.rnd(c, 14)')} AS fn, ${pick(last, 'pg_temp.rnd(c, 15)')} AS ln,
+       FROM (SELECT c, pg_temp.forename(c, 14) AS fn, pg_temp.surname(c, 15) AS ln,
                     pg_temp.rnd(c, 13) < 0.002 AS erased, ${created} AS created
                FROM generate_series(0, ${p.customers - 1}) c) x`,
     // Relationships: the large store (s = 0) has every customer; each other store a window of them.
@@ -98,9 +113,9 @@ export function customers(p: Plan): string[] {
                     pg_temp.rnd(key, 26) < 0.01 AS archived,
                     ${ts(p.now)} - make_interval(days => floor(pg_temp.rnd(key, 27) * ${p.historyDays})::int) AS seen
                FROM (SELECT s, c, s::bigint * 100000000 + c AS key
-                       FROM (SELECT 0 AS s, c FROM generate_series(0, ${p.customers - 1}) c
+                       FROM (SELECT 0 AS s, c FROM generate_series(0, ${p.flagshipCustomers - 1}) c
                              UNION ALL
                              SELECT s, ${customerOf(p, 's', 'k')} FROM generate_series(1, ${p.stores - 1}) s,
-                                    generate_series(0, ${p.smallStoreCustomers - 1}) k) pairs) keyed) x`,
+                                    generate_series(0, ${relationshipsOf(p, 's')} - 1) k) pairs) keyed) x`,
   ];
 }

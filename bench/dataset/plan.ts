@@ -2,10 +2,17 @@
 // 100,000 customers (all of them with a relationship to the one large store), 500,000 appointments
 // over two years, 200,000 class bookings, 300,000 journey events, stamps and orders.
 //
-// Above 1 the scale multiplies the history only: stores, units and customers stay, and the extra
-// appointments extend further back in time (10 = twenty years), so the density of a diary week,
-// the size of the roster and the queue stay the same. That isolates how cost grows with history,
-// which is what the growth check measures. Below 1 everything shrinks (the embedded engine).
+// The scale multiplies the platform, as a platform grows (issue 46): scale 10 is 500 stores, 5,000
+// units and 1,000,000 customers over the same two years. Each store keeps its own size at every
+// scale, so a per-store read should cost the same at 1 and 10 while anything global grows tenfold:
+// - store 0, the flagship, has 100,000 customers (everyone at scale 1) and a fixed 70,000 of each
+//   kind of activity row per 200,000 (35% at scale 1, 3.5% at scale 10);
+// - the others follow a long tail: store s has max(50, 16,000 / s^0.8) customers (store 1: 16,000,
+//   store 10: 2,540, store 100: 400, store 499: 111), so a few are large and most are small;
+// - names follow a realistic distribution (core.ts): 30% from a frequency-ordered list, skewed so
+//   about 1.7% are Smiths, the rest from a long tail of 600 rarer surnames.
+// Before issue 46 the scale multiplied only the history (scale 10 = twenty years of the same 50
+// stores); the growth rounds before it measured that. Below 1 everything shrinks (the embedded engine).
 
 export interface Plan {
   seed: number;
@@ -16,8 +23,13 @@ export interface Plan {
   unitsPerStore: number;
   units: number;
   customers: number;
-  /** Customers each of the other stores has a relationship with (the large store has them all). */
-  smallStoreCustomers: number;
+  /** Customers the flagship (store 0) has a relationship with: its first ones. */
+  flagshipCustomers: number;
+  /** Customers store 1 has; store s has max(minStoreCustomers, topStoreCustomers / s^0.8). */
+  topStoreCustomers: number;
+  minStoreCustomers: number;
+  /** The flagship's share of the activity rows (class bookings, stamps, orders, journey events). */
+  flagshipShare: number;
   guests: number;
   appointments: number;
   historyDays: number;
@@ -33,9 +45,9 @@ export interface Plan {
 
 export function makePlan(scale: number, seed: number, now: Date): Plan {
   if (!(scale > 0)) throw new Error('--scale must be a positive number');
-  const entity = Math.min(scale, 1);
-  const history = Math.max(scale, 1);
-  const stores = Math.max(2, Math.round(50 * entity));
+  const shrink = Math.min(scale, 1);
+  const stores = Math.max(2, Math.round(50 * scale));
+  const customers = Math.max(200, Math.round(100_000 * scale));
   const unitsPerStore = 10;
   const plan: Plan = {
     seed,
@@ -44,11 +56,14 @@ export function makePlan(scale: number, seed: number, now: Date): Plan {
     stores,
     unitsPerStore,
     units: stores * unitsPerStore,
-    customers: Math.max(200, Math.round(100_000 * entity)),
-    smallStoreCustomers: Math.max(50, Math.round(2_000 * entity)),
-    guests: Math.max(50, Math.round(20_000 * entity)),
+    customers,
+    flagshipCustomers: Math.min(customers, Math.max(200, Math.round(100_000 * shrink))),
+    topStoreCustomers: Math.max(50, Math.round(16_000 * shrink)),
+    minStoreCustomers: Math.min(50, customers),
+    flagshipShare: 0.35 / Math.max(scale, 1),
+    guests: Math.max(50, Math.round(20_000 * scale)),
     appointments: Math.round(500_000 * scale),
-    historyDays: Math.round(730 * history),
+    historyDays: 730,
     futureDays: 60,
     // Store-local slots 09:00, 10:15 ... 17:45: 75 minutes apart, longer than any appointment plus its
     // buffer, so two appointments of one unit never overlap and the exclusion constraint accepts them.
@@ -69,7 +84,7 @@ export function describePlan(p: Plan): string {
   const f = (n: number) => n.toLocaleString('en-GB');
   return [
     `scale ${p.scale} (seed ${p.seed}, now ${p.now.toISOString()})`,
-    `${f(p.stores)} stores, ${f(p.units)} units, ${f(p.customers)} customers (large store: all; others: ${f(p.smallStoreCustomers)} each)`,
+    `${f(p.stores)} stores, ${f(p.units)} units, ${f(p.customers)} customers (flagship: ${f(p.flagshipCustomers)}; store s: max(${p.minStoreCustomers}, ${f(p.topStoreCustomers)} / s^0.8))`,
     `${f(p.appointments)} appointments over ${f(p.historyDays)} days of history + ${p.futureDays} ahead`,
     `${f(p.classBookings)} class bookings, ${f(p.journeyEvents)} journey events, ${f(p.stamps)} stamps, ${f(p.orders)} orders`,
     `${f(p.queueHistory)} past queue entries, ${p.waiting} waiting now`,

@@ -44,6 +44,8 @@ export interface SearchParams {
   storeId: string;
   /** A LIKE pattern: the escaped, normalised needle between % signs. */
   pattern: string;
+  /** The store's trigram tokens of the needle (searchTokens), empty when it has no 3-character run. */
+  tokens: string[];
   now: Date;
   limit: number;
   visitLimit: number;
@@ -64,16 +66,23 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
        -- Each matching account with any appointment here (a scalar probe, so never a join over the
        -- store's appointments): its latest appointment not in the future and its next live one.
        -- Materialised so each probe runs once.
-       SELECT c.id AS customer_id,
+       -- The candidates are this store's relationships (every door that books an account writes
+       -- one: bbo_touch_store_customer), matched on their copy of the customer's name and email
+       -- through the store's own trigram tokens (migration 280; none for a 2-letter needle, which
+       -- every row carries), not the platform's customers.
+       SELECT sc.customer_id,
               (SELECT a.starts_at FROM appointments a
-                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at <= $3
+                WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at <= $3
                 ORDER BY a.starts_at DESC LIMIT 1) AS last_seen,
               (SELECT min(a.starts_at) FROM appointments a
-                WHERE a.store_id = $1 AND a.customer_id = c.id AND a.starts_at > $3
+                WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at > $3
                   AND a.status NOT IN ('cancelled', 'no_show')) AS next_visit
-         FROM customers c
-        WHERE c.erased_at IS NULL AND (lower(c.name) LIKE $2 OR c.email LIKE $2)
-          AND (SELECT true FROM appointments a WHERE a.store_id = $1 AND a.customer_id = c.id LIMIT 1)
+         FROM store_customers sc
+        WHERE sc.store_id = $1 AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
+          -- erased customers are rare: one probe of the small customers_erased index each
+          AND NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)
+          AND sc.search_tokens @> $6::text[]
+          AND (SELECT true FROM appointments a WHERE a.store_id = $1 AND a.customer_id = sc.customer_id LIMIT 1)
      ),
      guest_rows AS (
        SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
@@ -145,7 +154,7 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
 export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
   const res = await q.query<PersonRow>(
     SEARCH_PEOPLE_SQL,
-    [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit],
+    [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit, p.tokens],
     // How many people the pattern matches decides the best plan: plan each search for its pattern.
     { planPerCall: true },
   );

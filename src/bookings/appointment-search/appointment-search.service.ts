@@ -4,6 +4,7 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import { findStoreZone } from '../diary/store-days.ts';
 import { searchPeople, type PersonRow } from './appointment-search.repository.ts';
 import { readHandle } from '../../platform/db/read-routing.plugin.ts';
+import { searchTokens } from '../../customers/roster/text-filter.ts';
 import {
   DEFAULT_PEOPLE,
   DEFAULT_VISITS,
@@ -72,6 +73,7 @@ export async function searchAppointmentPeople(ctx: MerchantContext, query: Searc
   const rows = await searchPeople(db, {
     storeId: store.id,
     pattern: likePattern(needle),
+    tokens: searchTokens(store.id, needle),
     now: ctx.clock.now(),
     limit: query.limit ?? DEFAULT_PEOPLE,
     visitLimit: query.visit_limit ?? DEFAULT_VISITS,

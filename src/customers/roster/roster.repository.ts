@@ -1,5 +1,6 @@
 // The roster and search as SQL: filtering, sorting, counting and paging all happen in the database
-// (a store may have 100,000 customers), on the indexes of migrations 003, 045, 046 and 047.
+// (a store may have 100,000 customers), on the indexes of migrations 003, 045, 046, 047 and 280 (the
+// text filter reads the store's own trigram index, text-filter.ts).
 import type { Queryable } from '../../platform/db/port.ts';
 import { stageRangeSql, stageSql, type LifecycleStage } from './lifecycle.ts';
 import type { RosterRow, SearchRow } from './roster.schemas.ts';
@@ -24,7 +25,7 @@ const NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.custom
 interface Where {
   sql: string;
   params: unknown[];
-  /** Joins the filter needs: customers for the text filter, preferences for the marketing facet. */
+  /** Joins the filter needs: customers for the name sort, preferences for the marketing facet. */
   joins: string[];
 }
 
@@ -41,12 +42,12 @@ function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
   if (facets.has('has_stamps')) clauses.push('sc.stamp_count > 0');
   if (facets.has('marketing_opted_in')) clauses.push(MARKETING);
   if (filter.q) {
-    const text = textFilter(filter.q, params.length + 1);
+    const text = textFilter(filter.q, params.length + 1, filter.storeId);
     params.push(...text.params);
     clauses.push(text.sql);
   }
   const joins = [];
-  if (filter.q || sortNeedsCustomer) joins.push(JOIN_CUSTOMER);
+  if (sortNeedsCustomer) joins.push(JOIN_CUSTOMER);
   if (facets.has('marketing_opted_in')) joins.push(JOIN_PREFS);
   return { sql: clauses.join(' AND '), params, joins };
 }
@@ -113,7 +114,7 @@ export async function rosterPage(db: Queryable, filter: RosterFilter, page: Rost
 
 /**
  * The page and the filtered total in one statement when a text filter is present. The matches are
- * found first (the trigram indexes on customers, joined to this store's relationships) and only they
+ * found first (this store's trigram index on store_customers, migration 280) and only they
  * are sorted, so the cost follows the number of matches rather than the size of the store; walking
  * the sort index and testing the text on each row it passes would read most of a large store to fill
  * a page of a rare name. The total is null when the page is past the end (no row to carry it).
@@ -170,7 +171,7 @@ export async function searchCustomers(db: Queryable, storeId: string, term: stri
   const params: unknown[] = [storeId, limit];
   let match = '';
   if (term) {
-    const text = textFilter(term, 3);
+    const text = textFilter(term, 3, storeId, true);
     params.push(...text.params);
     match = `AND ${text.sql}`;
   }

@@ -27,17 +27,56 @@ export interface TextFilter {
 }
 
 /**
- * A WHERE fragment over customers `c` for `term`, numbering its placeholders from `next`.
- * Each branch is a LIKE the trigram indexes on customers serve (lower(name), email, phone).
+ * The store's search tokens a value containing `text` must carry (db/functions/customer-search-keys.sql,
+ * bbo_search_tokens): each trigram inside a run of letters and digits of the lower-cased text, prefixed
+ * by the first 8 hex digits of the store id. Only ASCII runs are used: a trigram of ASCII letters and
+ * digits inside a word of the text is inside the same word of any value containing the text, so the
+ * tokens are a necessary condition and the LIKE beside them decides. Empty when the text has no run of
+ * 3 (a 2-letter needle): the search then reads the store's relationships without the index.
  */
-export function textFilter(term: string, next: number): TextFilter {
-  const pattern = `%${likeEscape(term.toLowerCase())}%`;
+export function searchTokens(storeId: string, text: string): string[] {
+  const prefix = `${storeId.toLowerCase().slice(0, 8)}:`;
+  const tokens = new Set<string>();
+  for (const word of text.toLowerCase().split(/[^a-z0-9]+/)) {
+    // A run touching a non-ASCII letter is part of a longer word in PostgreSQL's eyes: its inner
+    // trigrams are still that word's, so they stay valid.
+    for (let i = 0; i + 3 <= word.length; i++) tokens.add(prefix + word.slice(i, i + 3));
+  }
+  return [...tokens];
+}
+
+/**
+ * A WHERE fragment over store_customers `sc` for `term` in store `storeId`, numbering its placeholders
+ * from `next`. Each branch is a LIKE on the relationship's copy of the customer's lower(name), email
+ * or phone (migration 280), behind the store's trigram tokens, which the GIN index
+ * store_customers_search_tokens serves: a search reads this store's matches, not the platform's.
+ */
+export function textFilter(term: string, next: number, storeId: string, oneToken = false): TextFilter {
+  const lowered = term.toLowerCase();
+  const pattern = `%${likeEscape(lowered)}%`;
   const params: unknown[] = [pattern];
-  const branches = [`lower(c.name) LIKE $${next}`, `c.email LIKE $${next}`];
+  // oneToken: the planner multiplies the tokens' frequencies as if independent, so with all of them
+  // it expects a common name to be rare; with one its estimate is the token's own frequency, and a
+  // first page sorted by recency walks that index for a common name (the LIKE decides either way).
+  const all = searchTokens(storeId, lowered);
+  const tokens = oneToken ? all.slice(0, 1) : all;
+  let text = `(sc.search_name LIKE $${next} OR sc.search_email LIKE $${next})`;
+  if (tokens.length) {
+    params.push(tokens);
+    text = `(sc.search_tokens @> $${next + 1}::text[] AND ${text})`;
+  }
+  const branches = [text];
   const digits = phoneDigits(term);
   if (digits) {
+    const n = next + params.length;
     params.push(`%${digits}%`);
-    branches.push(`c.phone LIKE $${next + 1}`);
+    const digitTokens = searchTokens(storeId, digits).slice(0, oneToken ? 1 : undefined);
+    let phone = `sc.search_phone LIKE $${n}`;
+    if (digitTokens.length) {
+      params.push(digitTokens);
+      phone = `(sc.search_tokens @> $${n + 1}::text[] AND ${phone})`;
+    }
+    branches.push(phone);
   }
   return { sql: `(${branches.join(' OR ')})`, params };
 }

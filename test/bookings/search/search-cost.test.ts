@@ -9,6 +9,7 @@ import { call } from '../../support/http.ts';
 import { buffersTouched } from '../../support/plan-cost.ts';
 import { insertAppointment } from '../diary/fixtures.ts';
 import { SEARCH_PEOPLE_SQL } from '../../../src/bookings/appointment-search/appointment-search.repository.ts';
+import { searchTokens } from '../../../src/customers/roster/text-filter.ts';
 
 const NOW = '2026-06-15T12:00:00Z';
 const t = await startTestApp({ now: NOW });
@@ -19,6 +20,7 @@ test('a search for one person reads a few buffers however many bookings the stor
   const chair = await t.fx.unit(store.id);
   const ada = await t.fx.customer({ name: 'Ada Lovelace', email: 'ada@example.com' });
   await insertAppointment(t.db, { storeId: store.id, unitId: chair.id, customerId: ada.id, status: 'completed', startsAt: '2026-06-01T10:00:00Z', endsAt: '2026-06-01T11:00:00Z' } as any);
+  await t.fx.membership(store.id, ada.id); // as the door that booked her would have written
   // 4,000 bookings ahead, an hour each, for the store's other account customers.
   const others = [];
   for (let i = 0; i < 20; i++) others.push((await t.fx.customer({ name: `Regular ${i}`, email: `regular${i}@example.com` })).id);
@@ -34,7 +36,7 @@ test('a search for one person reads a few buffers however many bookings the stor
   assert.equal(found.status, 200);
   assert.deepEqual(found.body.people.map((p: any) => [p.customer_id, p.visits]), [[ada.id, 1]]);
 
-  const buffers = await buffersTouched(t.db, SEARCH_PEOPLE_SQL, [store.id, '%lovelace%', NOW, 20, 12]);
+  const buffers = await buffersTouched(t.db, SEARCH_PEOPLE_SQL, [store.id, '%lovelace%', NOW, 20, 12, searchTokens(store.id, 'lovelace')]);
   // Four probes of the (store, customer, starts_at) index for Ada and the page's history: 34 buffers
   // when measured; the statement that aggregated the store's bookings ahead first touched 118.
   assert.ok(buffers < 60, `the search touched ${buffers} buffers`);

@@ -15,10 +15,12 @@ const chairB = await t.fx.unit(store.id, { display_name: 'Chair B' });
 const search = (query: Record<string, string | number | undefined>, tok = token) =>
   call(t.app, 'GET', '/api/v1/bookings/appointments/search', { token: tok, query: { store_id: store.id, ...query } });
 
-// Inserts a one-hour appointment starting at `day`T10:00Z.
+// Inserts a one-hour appointment starting at `day`T10:00Z. An account's booking comes with its
+// relationship to the store, as every door that books writes one (bbo_touch_store_customer).
 let unitToggle = 0;
 async function visit(day: string, fields: Record<string, unknown>) {
   const unitId = (fields.unitId as string) ?? (unitToggle++ % 2 ? chairB.id : chairA.id);
+  if (fields.customerId) await t.fx.membership(store.id, fields.customerId as string);
   return insertAppointment(t.db, {
     storeId: store.id, unitId, startsAt: `${day}T10:00:00Z`, endsAt: `${day}T11:00:00Z`, ...fields,
   } as any);
