@@ -111,7 +111,7 @@ async function measureCeiling(): Promise<number> {
 
 async function runAll(url: string | null, scenarios: typeof ALL_SCENARIOS, tag: string, withLimit: boolean, runOpts: RunOptions = opts): Promise<{ reports: ScenarioReport[]; hwmMb: number; appointments: number }> {
   const mint = new TokenMint(secret);
-  let db = await openDb(url);
+  const db = await openDb(url);
   const fx = await loadFixtures(db);
   console.log(`dataset (${tag}): ${fx.stores.length} stores, ${fx.appointments.toLocaleString('en-GB')} appointments`);
   const list = scenarios.map((make) => make()).filter((s) => !only || only.some((o) => s.name.toLowerCase().includes(o)));

@@ -1,11 +1,10 @@
 // SQL of the operator surface.
 import type { Static } from 'typebox';
 import type { Queryable } from '../platform/db/port.ts';
-import type { AdminCustomer, HoldResult, Store } from './admin.schemas.ts';
+import type { AdminCustomer, Store } from './admin.schemas.ts';
 
 type StoreRow = Static<typeof Store>;
 type CustomerRow = Static<typeof AdminCustomer>;
-type HoldRow = Static<typeof HoldResult>['hold'];
 
 export const STORE_COLUMNS =
   `id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min,

@@ -28,7 +28,7 @@ async function managed(ctx: PageReadContext, slug: string, manageToken: string |
   const invalid = (message: string) => new AppError('MANAGE_LINK_INVALID', message);
   if (claims.storeId !== store.id) throw invalid('This booking link is not valid or has expired');
   const row = await repo.managedAppointment(deps.db, store.id, claims.appointmentId);
-  if (!row || !row.customer_id) throw invalid('This booking link is not valid or has expired');
+  if (!row?.customer_id) throw invalid('This booking link is not valid or has expired');
   if (row.status === 'cancelled') throw invalid('This booking was cancelled, so its link no longer works');
   if (Date.parse(row.ends_at) <= deps.clock.now().getTime()) throw invalid('This booking has ended, so its link no longer works');
   return { store, row };

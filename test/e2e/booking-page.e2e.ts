@@ -9,7 +9,6 @@ import os from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
 import { axe, codeFor, diary, feed, feedWith, mailTo, manageLink, outcome, pick, shop, skip, slot, startWorld, tabTo, type PageWorld, type Shop } from './booking-page-support.ts';
 import { measurePageWeight } from '../../bench/harness/page-weight.ts';
-import { call } from '../support/http.ts';
 
 const figures: Record<string, unknown> = {};
 let w: PageWorld;
