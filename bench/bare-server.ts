@@ -3,6 +3,10 @@
 import Fastify from 'fastify';
 
 const app = Fastify({ logger: false });
-app.get('/bare', { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } } }, async () => ({ ok: true }));
+app.get(
+  '/bare',
+  { schema: { response: { 200: { type: 'object', properties: { ok: { type: 'boolean' } } } } } },
+  async () => ({ ok: true }),
+);
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
 process.on('SIGTERM', () => void app.close().then(() => process.exit(0)));

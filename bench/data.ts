@@ -30,7 +30,8 @@ console.log(`plan:\n  ${describePlan(plan)}`);
 const started = performance.now();
 const migration = await migrate(db);
 if (migration.applied.length) console.log(`migrated: ${migration.applied.length} migrations applied`);
-if (migration.unowned.length) console.log(`warning: functions no db/functions/ file defines: ${migration.unowned.join(', ')}`);
+if (migration.unowned.length)
+  console.log(`warning: functions no db/functions/ file defines: ${migration.unowned.join(', ')}`);
 
 // --add-online-store: add only the 20-unit online-booking store to a dataset generated before it
 // existed (triggers on, so its appointments and holds enter the occupancy table as they are written).
@@ -52,7 +53,8 @@ const restored = await restoreDropped(db);
 if (restored) console.log(`restored ${restored} indexes and constraints an interrupted run had dropped`);
 await emptyOrReset(db, args.reset === true);
 const bulk = args['keep-indexes'] !== true;
-if (bulk) console.log(`bulk mode: dropped ${await dropForBulk(db)} secondary indexes and constraints; rebuilt after loading`);
+if (bulk)
+  console.log(`bulk mode: dropped ${await dropForBulk(db)} secondary indexes and constraints; rebuilt after loading`);
 await bestEffort(db, [
   // Bulk-load settings for this session only. Foreign keys are not checked row by row (the generator
   // derives every reference from rows it wrote); the exclusion constraint and unique indexes still are.
@@ -77,12 +79,16 @@ for (const [name, statements] of steps) {
   const t0 = performance.now();
   let rows = 0;
   for (const sql of statements) rows += (await db.query(sql)).rowCount;
-  console.log(`  ${name.padEnd(48)} ${String(rows).padStart(10)} rows  ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${name.padEnd(48)} ${String(rows).padStart(10)} rows  ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+  );
 }
 if (bulk) {
   const t = performance.now();
   const n = await restoreDropped(db);
-  console.log(`  ${('rebuild ' + n + ' indexes and constraints').padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t) / 1000).toFixed(1)} s`);
+  console.log(
+    `  ${('rebuild ' + n + ' indexes and constraints').padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t) / 1000).toFixed(1)} s`,
+  );
 }
 const t0 = performance.now();
 await db.query("SET session_replication_role = 'origin'").catch(() => undefined);
@@ -112,11 +118,14 @@ for (const sql of [
   `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone,
           search_tokens = bbo_search_tokens(sc.store_id, ARRAY[lower(c.name), c.email, c.phone])
      FROM customers c WHERE c.id = sc.customer_id`,
-]) await db.query(sql);
+])
+  await db.query(sql);
 // VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit
 // the heap for every row, which a database in steady state (autovacuum) does not.
 await db.query('VACUUM ANALYZE');
-console.log(`  ${'vacuum analyze'.padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t0) / 1000).toFixed(1)} s`);
+console.log(
+  `  ${'vacuum analyze'.padEnd(48)} ${''.padStart(10)}       ${((performance.now() - t0) / 1000).toFixed(1)} s`,
+);
 
 const counts = await db.query<{ t: string; n: number }>(
   `SELECT t, n FROM (VALUES ('stores', (SELECT count(*) FROM stores)), ('units', (SELECT count(*) FROM units)),
@@ -133,7 +142,9 @@ async function emptyOrReset(target: Target, reset: boolean) {
   const existing = await target.query<{ n: number }>('SELECT count(*)::int AS n FROM stores');
   if (existing.rows[0].n === 0) return;
   if (!reset) {
-    console.error('The target already holds data. Pass --reset to empty every table first (never point this at real data).');
+    console.error(
+      'The target already holds data. Pass --reset to empty every table first (never point this at real data).',
+    );
     process.exit(2);
   }
   const tables = await target.query<{ name: string }>(

@@ -26,9 +26,22 @@ import { ALL_SCENARIOS, runScenario } from './harness/scenario-runner.ts';
 const args = parseArgs();
 const rounds = num(args, 'rounds', 1);
 const scale = num(args, 'scale', 0.01);
-const opts = { duration: num(args, 'duration', 8), warmup: num(args, 'warmup', 2), connections: num(args, 'connections', 16), limit: false, explain: false, steady: [50] };
+const opts = {
+  duration: num(args, 'duration', 8),
+  warmup: num(args, 'warmup', 2),
+  connections: num(args, 'connections', 16),
+  limit: false,
+  explain: false,
+  steady: [50],
+};
 // --scenarios "create appointment,customer search": a subset, e.g. to profile one of them.
-const WANTED = str(args, 'scenarios')?.split(',') ?? ['create appointment', 'diary week (10 units)', 'availability 31 days (20 units)', 'appointment search', 'customer search'];
+const WANTED = str(args, 'scenarios')?.split(',') ?? [
+  'create appointment',
+  'diary week (10 units)',
+  'availability 31 days (20 units)',
+  'appointment search',
+  'customer search',
+];
 const root = path.join(os.tmpdir(), 'bbo-bench-embedded');
 const day = new Date().toISOString().slice(0, 10);
 const label = str(args, 'label') ?? 'embedded';
@@ -44,23 +57,30 @@ interface Candidate {
   /** node flags for the service, when not npm start's own. */
   nodeArgs?: string[];
 }
-const ALL: Candidate[] = [
-  { name: 'postgres-15', env: { EMBEDDED_ENGINE: 'postgres' } },
-];
+const ALL: Candidate[] = [{ name: 'postgres-15', env: { EMBEDDED_ENGINE: 'postgres' } }];
 
 // --variants "pool4:DB_POOL_SIZE=4;heap:@--max-old-space-size=96,@--max-semi-space-size=2": settings
 // measured back to back in the same run, each as its own candidate beside the default (an `@` item is
 // a node flag added to npm start's, the others are the service's environment;
 // BENCH_SERVER_SCRIPT=bench/floor-server.ts runs that entry instead of src/server.ts).
-const variants: Candidate[] = (str(args, 'variants') ?? '').split(';').filter(Boolean).map((spec) => {
-  const [name, items = ''] = spec.split(':');
-  // A comma starts a new item only before `@` or an upper-case NAME=, so a value may hold commas
-  // (EMBEDDED_POSTGRES_SETTINGS=autovacuum_max_workers=1,max_logical_replication_workers=0).
-  const parts = items.split(/,(?=@|[A-Z][A-Z0-9_]*=)/).filter(Boolean);
-  const env = Object.fromEntries(parts.filter((p) => !p.startsWith('@')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]));
-  const flags = parts.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
-  return { name, env: { EMBEDDED_ENGINE: 'postgres', ...env }, nodeArgs: flags.length ? [...startFlags, ...flags] : undefined };
-});
+const variants: Candidate[] = (str(args, 'variants') ?? '')
+  .split(';')
+  .filter(Boolean)
+  .map((spec) => {
+    const [name, items = ''] = spec.split(':');
+    // A comma starts a new item only before `@` or an upper-case NAME=, so a value may hold commas
+    // (EMBEDDED_POSTGRES_SETTINGS=autovacuum_max_workers=1,max_logical_replication_workers=0).
+    const parts = items.split(/,(?=@|[A-Z][A-Z0-9_]*=)/).filter(Boolean);
+    const env = Object.fromEntries(
+      parts.filter((p) => !p.startsWith('@')).map((p) => [p.slice(0, p.indexOf('=')), p.slice(p.indexOf('=') + 1)]),
+    );
+    const flags = parts.filter((p) => p.startsWith('@')).map((p) => p.slice(1));
+    return {
+      name,
+      env: { EMBEDDED_ENGINE: 'postgres', ...env },
+      nodeArgs: flags.length ? [...startFlags, ...flags] : undefined,
+    };
+  });
 const onlyArg = str(args, 'only')?.split(',');
 const CANDIDATES = [...ALL, ...variants].filter((c) => !onlyArg || onlyArg.includes(c.name));
 
@@ -85,7 +105,10 @@ function prepareData(c: Candidate): string {
   if (!fs.existsSync(path.join(seed, 'ready'))) {
     fs.rmSync(seed, { recursive: true, force: true });
     console.log(`generating the scale ${scale} dataset for ${kind} in ${seed}`);
-    execFileSync(process.execPath, ['bench/data.ts', '--scale', String(scale)], { stdio: 'inherit', env: { ...process.env, DATABASE_URL: '', DATA_DIR: seed, EMBEDDED_ENGINE: kind } });
+    execFileSync(process.execPath, ['bench/data.ts', '--scale', String(scale)], {
+      stdio: 'inherit',
+      env: { ...process.env, DATABASE_URL: '', DATA_DIR: seed, EMBEDDED_ENGINE: kind },
+    });
     fs.writeFileSync(path.join(seed, 'ready'), '');
   }
   const dir = path.join(root, c.name);
@@ -96,12 +119,20 @@ function prepareData(c: Candidate): string {
 
 async function timeToReady(c: Candidate, dataDir: string) {
   const t0 = performance.now();
-  const server = await startChild(c.env.BENCH_SERVER_SCRIPT ?? 'src/server.ts', serverEnv(c, dataDir), { nodeArgs: c.nodeArgs ?? startFlags, readyPath: '/readyz' });
+  const server = await startChild(c.env.BENCH_SERVER_SCRIPT ?? 'src/server.ts', serverEnv(c, dataDir), {
+    nodeArgs: c.nodeArgs ?? startFlags,
+    readyPath: '/readyz',
+  });
   return { server, ms: Math.round(performance.now() - t0) };
 }
 
 async function measure(c: Candidate) {
-  console.log(`\n=== ${c.name} (load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}) ===`);
+  console.log(
+    `\n=== ${c.name} (load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}) ===`,
+  );
   const empty = path.join(root, `${c.name}-empty`);
   fs.rmSync(empty, { recursive: true, force: true });
   const first = await timeToReady(c, empty);
@@ -133,13 +164,38 @@ async function measure(c: Candidate) {
   try {
     for (const s of list) {
       perScenario.reset();
-      const r = await runScenario(s, { server, rss, db: null, env: { db, fx, mint }, opts, resultsDir, tag: c.name, cpu: () => treeCpu(server.pid) });
+      const r = await runScenario(s, {
+        server,
+        rss,
+        db: null,
+        env: { db, fx, mint },
+        opts,
+        resultsDir,
+        tag: c.name,
+        cpu: () => treeCpu(server.pid),
+      });
       const at50 = r.steady?.find((x) => x.label === '50/s');
-      console.log(`  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`);
+      console.log(
+        `  ${s.name}: ${r.http?.rps} req/s closed loop, p99 ${r.http?.p99} ms, ${r.http?.unexpected} errors; at 50/s p99 ${at50 ? `${at50.p99} ms (achieved ${at50.achievedRps}/s)` : `n/a (${r.steadySkipped?.[0] ?? 'not run'})`}`,
+      );
       const m = perScenario.summary();
       const cpu = r.http?.cpuMsPerRequest;
-      console.log(`    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes); CPU a request ${cpu ? `node ${cpu.node} ms (kernel ${cpu.nodeKernel}), PostgreSQL ${cpu.database} ms (kernel ${cpu.databaseKernel}); load generator ${cpu.loadGenerator} ms, other ${cpu.other} ms, idle ${cpu.idle} ms, steal ${cpu.steal} ms` : 'n/a'}`);
-      scenarios.push({ name: s.name, peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses }, rps: r.http?.rps, cpuMsPerRequest: r.http?.cpuMsPerRequest ?? null, p50: r.http?.p50, p99: r.http?.p99, errors: r.http?.unexpected, outcomes: r.http?.outcomes, at50: at50 ?? null, skipped50: r.steadySkipped ?? null, note: r.note });
+      console.log(
+        `    tree peak ${m.peakPssMb} MB Pss (node ${m.peakNodePssMb} MB, ${m.peakProcesses} processes); CPU a request ${cpu ? `node ${cpu.node} ms (kernel ${cpu.nodeKernel}), PostgreSQL ${cpu.database} ms (kernel ${cpu.databaseKernel}); load generator ${cpu.loadGenerator} ms, other ${cpu.other} ms, idle ${cpu.idle} ms, steal ${cpu.steal} ms` : 'n/a'}`,
+      );
+      scenarios.push({
+        name: s.name,
+        peak: { pssMb: m.peakPssMb, nodePssMb: m.peakNodePssMb, processes: m.peakProcesses },
+        rps: r.http?.rps,
+        cpuMsPerRequest: r.http?.cpuMsPerRequest ?? null,
+        p50: r.http?.p50,
+        p99: r.http?.p99,
+        errors: r.http?.unexpected,
+        outcomes: r.http?.outcomes,
+        at50: at50 ?? null,
+        skipped50: r.steadySkipped ?? null,
+        note: r.note,
+      });
     }
   } finally {
     var load = tree.summary();
@@ -161,7 +217,9 @@ async function measure(c: Candidate) {
     appointments: fx.appointments,
     scenarios,
   };
-  console.log(`start to ready ${ms} ms; idle tree Pss ${idle.meanPssMb} MB; under load: peak tree Pss ${load.peakPssMb} MB (node ${load.peakNodePssMb} MB; RSS sum ${load.peakRssMb} MB, ${load.maxProcesses} processes), mean ${load.meanPssMb} MB; node VmHWM ${result.nodeVmHwmMb} MB`);
+  console.log(
+    `start to ready ${ms} ms; idle tree Pss ${idle.meanPssMb} MB; under load: peak tree Pss ${load.peakPssMb} MB (node ${load.peakNodePssMb} MB; RSS sum ${load.peakRssMb} MB, ${load.maxProcesses} processes), mean ${load.meanPssMb} MB; node VmHWM ${result.nodeVmHwmMb} MB`,
+  );
   return result;
 }
 
@@ -169,7 +227,17 @@ const started = new Date();
 const runs: unknown[] = [];
 const file = path.resolve('bench/results', `${day}-${label}.json`);
 // Written after every candidate, so a run that fails later keeps what it measured.
-const save = () => writeJson(file, { started: started.toISOString(), finished: new Date().toISOString(), node: process.version, cores: os.cpus().length, loadavgAtEnd: os.loadavg(), scale, options: opts, runs });
+const save = () =>
+  writeJson(file, {
+    started: started.toISOString(),
+    finished: new Date().toISOString(),
+    node: process.version,
+    cores: os.cpus().length,
+    loadavgAtEnd: os.loadavg(),
+    scale,
+    options: opts,
+    runs,
+  });
 for (let round = 0; round < rounds; round++) {
   const order = round % 2 === 0 ? CANDIDATES : [...CANDIDATES].reverse();
   for (const c of order) {

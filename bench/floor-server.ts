@@ -26,16 +26,46 @@ app.post(PATH, async (req, reply) => {
   const b = req.body as Record<string, any>;
   // The service's own Idempotency-Key claim (its hash and lock key), in the shape the function takes.
   const c = readIdempotencyClaim(req, `merchant/${b.store_id}`);
-  const claim = c && { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey };
-  const actor = { store_id: b.store_id, actor_kind: 'merchant', actor_id: 'bench', actor_name: 'Bench Staff', request_id: randomUUID() };
+  const claim = c && {
+    principal: c.principal,
+    method: c.method,
+    path: c.path,
+    key: c.key,
+    request_hash: c.requestHash,
+    lock_key: c.lockKey,
+  };
+  const actor = {
+    store_id: b.store_id,
+    actor_kind: 'merchant',
+    actor_id: 'bench',
+    actor_name: 'Bench Staff',
+    request_id: randomUUID(),
+  };
   const booking = {
-    store_id: b.store_id, unit_id: b.unit_id, service_id: b.service_id ?? null, customer_id: b.customer_id ?? null,
-    guest_name: b.guest_name ?? null, guest_email: b.guest_email?.toLowerCase() ?? null, guest_phone: null, party_size: 1,
-    price_pence: null, starts_at: b.starts_at, ends_at: b.ends_at, block_starts_at: null, block_ends_at: null, override: false,
-    client_token: null, created_by: 'bench',
+    store_id: b.store_id,
+    unit_id: b.unit_id,
+    service_id: b.service_id ?? null,
+    customer_id: b.customer_id ?? null,
+    guest_name: b.guest_name ?? null,
+    guest_email: b.guest_email?.toLowerCase() ?? null,
+    guest_phone: null,
+    party_size: 1,
+    price_pence: null,
+    starts_at: b.starts_at,
+    ends_at: b.ends_at,
+    block_starts_at: null,
+    block_ends_at: null,
+    override: false,
+    client_token: null,
+    created_by: 'bench',
   };
   try {
-    const r = await db.query<{ result: { body: unknown } }>(sql, [claim && JSON.stringify(claim), JSON.stringify(actor), new Date().toISOString(), JSON.stringify(booking)]);
+    const r = await db.query<{ result: { body: unknown } }>(sql, [
+      claim && JSON.stringify(claim),
+      JSON.stringify(actor),
+      new Date().toISOString(),
+      JSON.stringify(booking),
+    ]);
     return r.rows[0].result.body;
   } catch (err: any) {
     if (err.code === '23P01') return reply.code(409).send({ error: { code: 'SLOT_TAKEN', message: 'taken' } });
@@ -44,4 +74,12 @@ app.post(PATH, async (req, reply) => {
   }
 });
 await app.listen({ port: Number(process.env.PORT), host: process.env.HOST ?? '127.0.0.1' });
-process.on('SIGTERM', () => void app.close().then(() => db.close()).then(async () => (await embeddedCluster())?.stop()).then(() => process.exit(0)));
+process.on(
+  'SIGTERM',
+  () =>
+    void app
+      .close()
+      .then(() => db.close())
+      .then(async () => (await embeddedCluster())?.stop())
+      .then(() => process.exit(0)),
+);

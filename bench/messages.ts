@@ -47,8 +47,17 @@ async function startSmtp() {
     until: (n: number, timeoutMs: number) =>
       new Promise<void>((resolve, reject) => {
         if (count >= n) return resolve();
-        const timer = setTimeout(() => reject(new Error(`only ${count} of ${n} emails arrived in ${timeoutMs} ms`)), timeoutMs);
-        waiter = { n, resolve: () => { clearTimeout(timer); resolve(); } };
+        const timer = setTimeout(
+          () => reject(new Error(`only ${count} of ${n} emails arrived in ${timeoutMs} ms`)),
+          timeoutMs,
+        );
+        waiter = {
+          n,
+          resolve: () => {
+            clearTimeout(timer);
+            resolve();
+          },
+        };
       }),
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
@@ -56,8 +65,16 @@ async function startSmtp() {
 
 /** A store with n future appointments, each for its own customer with an email. */
 async function seed(db: pg.Pool, n: number, tag: string): Promise<string> {
-  const store = (await db.query(`INSERT INTO stores (name, timezone, currency) VALUES ('Bench ' || $1, 'Europe/London', 'GBP') RETURNING id`, [tag])).rows[0].id;
-  await db.query(`INSERT INTO units (store_id, display_name, kind) SELECT $1, 'Chair ' || g, 'staff' FROM generate_series(1, 50) g`, [store]);
+  const store = (
+    await db.query(
+      `INSERT INTO stores (name, timezone, currency) VALUES ('Bench ' || $1, 'Europe/London', 'GBP') RETURNING id`,
+      [tag],
+    )
+  ).rows[0].id;
+  await db.query(
+    `INSERT INTO units (store_id, display_name, kind) SELECT $1, 'Chair ' || g, 'staff' FROM generate_series(1, 50) g`,
+    [store],
+  );
   await db.query(
     `WITH c AS (
        INSERT INTO customers (name, email) SELECT 'Customer ' || g, 'bench-' || $3 || '-' || g || '@example.test' FROM generate_series(1, $2::int) g RETURNING id
@@ -73,21 +90,29 @@ async function seed(db: pg.Pool, n: number, tag: string): Promise<string> {
   return store;
 }
 
-export async function runMessagesBench(o: { databaseUrl: string; emails: number; nodeArgs?: string[] }): Promise<MessagesBenchResult> {
+export async function runMessagesBench(o: {
+  databaseUrl: string;
+  emails: number;
+  nodeArgs?: string[];
+}): Promise<MessagesBenchResult> {
   const pool = new pg.Pool({ connectionString: o.databaseUrl, max: 4 });
   const db = openPg({ connectionString: o.databaseUrl, poolSize: 2 });
   await migrate(db);
   await db.close();
   const smtp = await startSmtp();
   const before = os.loadavg();
-  const server = await startChild('src/server.ts', {
-    DATABASE_URL: o.databaseUrl,
-    AUTH_SECRET: randomBytes(32).toString('hex'),
-    LOG_LEVEL: 'warn',
-    SMTP_URL: smtp.url,
-    MAIL_FROM: 'Bench <bench@bench.test>',
-    MESSAGES_POLL_MS: '50',
-  }, { nodeArgs: o.nodeArgs, readyPath: '/readyz' });
+  const server = await startChild(
+    'src/server.ts',
+    {
+      DATABASE_URL: o.databaseUrl,
+      AUTH_SECRET: randomBytes(32).toString('hex'),
+      LOG_LEVEL: 'warn',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Bench <bench@bench.test>',
+      MESSAGES_POLL_MS: '50',
+    },
+    { nodeArgs: o.nodeArgs, readyPath: '/readyz' },
+  );
   try {
     // 1. send only: messages as the planner writes them, all due now.
     const storeA = await seed(pool, o.emails, 'send');
@@ -139,7 +164,10 @@ export function describeMessagesBench(r: MessagesBenchResult): string {
   ].join('\n');
 }
 
-export async function runMessagesOnOwnDatabase(serverUrl: string, o: { emails: number; nodeArgs?: string[] }): Promise<MessagesBenchResult> {
+export async function runMessagesOnOwnDatabase(
+  serverUrl: string,
+  o: { emails: number; nodeArgs?: string[] },
+): Promise<MessagesBenchResult> {
   return withScratchDatabase(serverUrl, 'bbo_bench_messages', (databaseUrl) => runMessagesBench({ ...o, databaseUrl }));
 }
 
@@ -148,7 +176,12 @@ if (import.meta.main) {
   const args = parseArgs();
   const server = str(args, 'database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!server) throw new Error('set --database-url, DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server)');
-  console.log(`messages bench: PostgreSQL server ${new URL(server).host}, node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
+  console.log(
+    `messages bench: PostgreSQL server ${new URL(server).host}, node ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
   const result = await runMessagesOnOwnDatabase(server, { emails: num(args, 'emails', 5000) });
   console.log(describeMessagesBench(result));
   console.log(JSON.stringify(result));

@@ -30,7 +30,8 @@ export interface PagePaintReport {
   withinBar: boolean;
 }
 
-const pct = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+const pct = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 
 export async function measurePagePaint(loads = 15): Promise<PagePaintReport | null> {
   if (!chromiumAvailable()) {
@@ -42,7 +43,10 @@ export async function measurePagePaint(loads = 15): Promise<PagePaintReport | nu
   fs.chmodSync(dataDir, 0o755);
   const env = { DATABASE_URL: '', DATA_DIR: dataDir, AUTH_SECRET: randomBytes(32).toString('hex'), LOG_LEVEL: 'warn' };
   try {
-    const seeded = spawnSync(process.execPath, ['scripts/demo.ts'], { env: { ...process.env, ...env }, encoding: 'utf8' });
+    const seeded = spawnSync(process.execPath, ['scripts/demo.ts'], {
+      env: { ...process.env, ...env },
+      encoding: 'utf8',
+    });
     const slug = /\/book\/([a-z0-9-]+)/.exec(seeded.stdout ?? '')?.[1];
     if (seeded.status !== 0 || !slug) throw new Error(`npm run demo failed: ${seeded.stderr}`);
     const server = await startChild('src/server.ts', env, { nodeArgs: npmStartFlags(), readyPath: '/readyz' });
@@ -50,11 +54,18 @@ export async function measurePagePaint(loads = 15): Promise<PagePaintReport | nu
     const times: number[] = [];
     try {
       for (let i = 0; i < loads; i++) {
-        const context = await browser.browser.newContext({ viewport: { width: 1280, height: 900 }, timezoneId: 'Europe/London' });
+        const context = await browser.browser.newContext({
+          viewport: { width: 1280, height: 900 },
+          timezoneId: 'Europe/London',
+        });
         const page = await context.newPage();
         await page.goto(`${server.url}/book/${slug}`);
-        await page.waitForFunction(() => performance.getEntriesByName('bbo:times-painted').length > 0, undefined, { timeout: 30_000 });
-        times.push(Math.round(await page.evaluate(() => performance.getEntriesByName('bbo:times-painted')[0].startTime)));
+        await page.waitForFunction(() => performance.getEntriesByName('bbo:times-painted').length > 0, undefined, {
+          timeout: 30_000,
+        });
+        times.push(
+          Math.round(await page.evaluate(() => performance.getEntriesByName('bbo:times-painted')[0].startTime)),
+        );
         await context.close();
       }
     } finally {
@@ -92,7 +103,10 @@ if (import.meta.main) {
   const args = parseArgs();
   const report = await measurePagePaint(num(args, 'loads', 15));
   console.log(describePagePaint(report));
-  const dir = path.resolve('bench/results', `${new Date().toISOString().slice(0, 10)}-${str(args, 'label') ?? 'page-paint'}`);
+  const dir = path.resolve(
+    'bench/results',
+    `${new Date().toISOString().slice(0, 10)}-${str(args, 'label') ?? 'page-paint'}`,
+  );
   fs.mkdirSync(dir, { recursive: true });
   writeJson(path.join(dir, 'page-paint.json'), report);
   if (report && !report.withinBar) process.exitCode = 1;

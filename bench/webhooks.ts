@@ -28,7 +28,16 @@ const UNITS = 10;
 export interface WebhookBenchResult {
   endpoints: number;
   throughput: { events: number; deliveries: number; seconds: number; perSecond: number };
-  lag: { rate: number; seconds: number; writes: number; writeErrors: number; delivered: number; p50: number; p99: number; max: number };
+  lag: {
+    rate: number;
+    seconds: number;
+    writes: number;
+    writeErrors: number;
+    delivered: number;
+    p50: number;
+    p99: number;
+    max: number;
+  };
   /** Arrival minus occurred_at (includes the create's own time), and the creates' own latency. */
   fromRequest: { p50: number; p99: number };
   createLatency: { p50: number; p99: number };
@@ -78,10 +87,11 @@ async function startReceiver() {
     track(on: boolean) {
       trackLag = on;
     },
-    close: () => new Promise<void>((resolve) => {
-      server.closeAllConnections();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
 }
 
@@ -93,7 +103,13 @@ async function waitFor(what: string, ok: () => boolean, timeoutMs: number): Prom
   }
 }
 
-export async function runWebhookBench(o: { databaseUrl: string; nodeArgs?: string[]; events?: number; rate?: number; seconds?: number }): Promise<WebhookBenchResult> {
+export async function runWebhookBench(o: {
+  databaseUrl: string;
+  nodeArgs?: string[];
+  events?: number;
+  rate?: number;
+  seconds?: number;
+}): Promise<WebhookBenchResult> {
   const events = o.events ?? 20_000;
   const rate = o.rate ?? 200;
   const seconds = o.seconds ?? 10;
@@ -106,9 +122,13 @@ export async function runWebhookBench(o: { databaseUrl: string; nodeArgs?: strin
   try {
     await migrate(db);
     // Earlier runs' endpoints would receive this run's events too: remove them.
-    await db.query("DELETE FROM webhook_endpoints WHERE store_id IN (SELECT id FROM stores WHERE name LIKE 'Bench Webhooks %')");
+    await db.query(
+      "DELETE FROM webhook_endpoints WHERE store_id IN (SELECT id FROM stores WHERE name LIKE 'Bench Webhooks %')",
+    );
     // The dispatcher starts at the end of the existing history (no endpoint wants older events).
-    await db.query('UPDATE webhook_dispatch_cursor c SET txid = e.txid, seq = e.seq FROM (SELECT txid, seq FROM events ORDER BY txid DESC, seq DESC LIMIT 1) e');
+    await db.query(
+      'UPDATE webhook_dispatch_cursor c SET txid = e.txid, seq = e.seq FROM (SELECT txid, seq FROM events ORDER BY txid DESC, seq DESC LIMIT 1) e',
+    );
     const stores: Array<{ id: string; units: string[] }> = [];
     for (let i = 0; i < STORES; i++) {
       const s = await db.query<{ id: string }>(
@@ -122,13 +142,17 @@ export async function runWebhookBench(o: { databaseUrl: string; nodeArgs?: strin
       );
       stores.push({ id: s.rows[0].id, units: u.rows.map((r) => r.id) });
     }
-    server = await startChild('src/server.ts', {
-      DATABASE_URL: o.databaseUrl,
-      AUTH_SECRET: secret,
-      LOG_LEVEL: 'warn',
-      WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
-      RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
-    }, { nodeArgs: o.nodeArgs, readyPath: '/readyz' });
+    server = await startChild(
+      'src/server.ts',
+      {
+        DATABASE_URL: o.databaseUrl,
+        AUTH_SECRET: secret,
+        LOG_LEVEL: 'warn',
+        WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true',
+        RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
+      },
+      { nodeArgs: o.nodeArgs, readyPath: '/readyz' },
+    );
     for (const [i, s] of stores.entries()) {
       const res = await fetch(`${server.url}/api/v1/webhooks/endpoints`, {
         method: 'POST',
@@ -170,18 +194,31 @@ export async function runWebhookBench(o: { databaseUrl: string; nodeArgs?: strin
       const s = stores[i % STORES];
       const k = Math.floor(i / STORES);
       const begins = day0 + Math.floor(k / UNITS) * 3600_000;
-      const body = { store_id: s.id, unit_id: s.units[k % UNITS], starts_at: new Date(begins).toISOString(), ends_at: new Date(begins + 1800_000).toISOString(), guest_name: 'Bench', guest_email: 'bench@example.org' };
+      const body = {
+        store_id: s.id,
+        unit_id: s.units[k % UNITS],
+        starts_at: new Date(begins).toISOString(),
+        ends_at: new Date(begins + 1800_000).toISOString(),
+        guest_name: 'Bench',
+        guest_email: 'bench@example.org',
+      };
       const token = await mint.merchant(s.id);
       const sent = Date.now();
       pending.push(
-        fetch(`${server.url}/api/v1/bookings/appointments`, { method: 'POST', headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' }, body: JSON.stringify(body) })
-          .then(async (r) => {
+        fetch(`${server.url}/api/v1/bookings/appointments`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        }).then(
+          async (r) => {
             const json = (await r.json()) as any;
             const at = Date.now();
             latencies.push(at - sent);
             if (r.status !== 200) writeErrors++;
             else answered.set(json.appointment.id, at);
-          }, () => void writeErrors++),
+          },
+          () => void writeErrors++,
+        ),
       );
     }
     await Promise.all(pending);
@@ -198,8 +235,22 @@ export async function runWebhookBench(o: { databaseUrl: string; nodeArgs?: strin
     latencies.sort((a, b) => a - b);
     return {
       endpoints: STORES,
-      throughput: { events: total, deliveries: total, seconds: Math.round(tSeconds * 100) / 100, perSecond: Math.round(total / tSeconds) },
-      lag: { rate, seconds, writes, writeErrors, delivered: lags.length, p50: pct(lags, 50), p99: pct(lags, 99), max: lags[lags.length - 1] ?? NaN },
+      throughput: {
+        events: total,
+        deliveries: total,
+        seconds: Math.round(tSeconds * 100) / 100,
+        perSecond: Math.round(total / tSeconds),
+      },
+      lag: {
+        rate,
+        seconds,
+        writes,
+        writeErrors,
+        delivered: lags.length,
+        p50: pct(lags, 50),
+        p99: pct(lags, 99),
+        max: lags[lags.length - 1] ?? NaN,
+      },
       fromRequest: { p50: pct(fromReq, 50), p99: pct(fromReq, 99) },
       createLatency: { p50: pct(latencies, 50), p99: pct(latencies, 99) },
       loadavg: { before: loadBefore, after: os.loadavg() },
@@ -221,7 +272,10 @@ export function describeWebhookBench(r: WebhookBenchResult): string {
 }
 
 /** Runs the bench on its own database (bbo_bench_webhooks, created fresh and dropped) on the server of serverUrl. */
-export async function runOnOwnDatabase(serverUrl: string, o: { nodeArgs?: string[]; events?: number; rate?: number; seconds?: number } = {}): Promise<WebhookBenchResult> {
+export async function runOnOwnDatabase(
+  serverUrl: string,
+  o: { nodeArgs?: string[]; events?: number; rate?: number; seconds?: number } = {},
+): Promise<WebhookBenchResult> {
   return withScratchDatabase(serverUrl, 'bbo_bench_webhooks', (databaseUrl) => runWebhookBench({ ...o, databaseUrl }));
 }
 
@@ -231,8 +285,17 @@ if (import.meta.main) {
   const args = parseArgs();
   const server = str(args, 'database-url') ?? process.env.DATABASE_URL ?? process.env.TEST_DATABASE_URL;
   if (!server) throw new Error('set --database-url, DATABASE_URL or TEST_DATABASE_URL (a PostgreSQL server)');
-  console.log(`webhook bench: PostgreSQL server ${new URL(server).host}, node ${process.version}, ${os.cpus().length} cores, load average ${os.loadavg().map((x) => x.toFixed(1)).join(' ')}`);
-  const result = await runOnOwnDatabase(server, { events: num(args, 'events', 20_000), rate: num(args, 'rate', 200), seconds: num(args, 'seconds', 10) });
+  console.log(
+    `webhook bench: PostgreSQL server ${new URL(server).host}, node ${process.version}, ${os.cpus().length} cores, load average ${os
+      .loadavg()
+      .map((x) => x.toFixed(1))
+      .join(' ')}`,
+  );
+  const result = await runOnOwnDatabase(server, {
+    events: num(args, 'events', 20_000),
+    rate: num(args, 'rate', 200),
+    seconds: num(args, 'seconds', 10),
+  });
   console.log(describeWebhookBench(result));
   console.log(JSON.stringify(result));
 }

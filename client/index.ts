@@ -9,11 +9,19 @@ export type ErrorEnvelope = components['schemas']['ErrorEnvelope'];
 
 type Json<R> = R extends { content: { 'application/json': infer B } } ? B : never;
 /** The 200 body of an operation, e.g. Ok<'/api/v1/bookings/diary', 'get'>. */
-export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: infer R } } ? Json<R> : never;
+export type Ok<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { responses: { 200: infer R } }
+  ? Json<R>
+  : never;
 /** The JSON request body of an operation. */
-export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B } ? Json<NonNullable<B>> : never;
+export type Body<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { requestBody?: infer B }
+  ? Json<NonNullable<B>>
+  : never;
 /** The query parameters of an operation. */
-export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+export type Query<P extends keyof paths, M extends keyof paths[P]> = paths[P][M] extends {
+  parameters: { query?: infer Q };
+}
+  ? NonNullable<Q>
+  : never;
 
 export interface ClientOptions {
   baseUrl?: string;
@@ -34,7 +42,10 @@ export function createApiClient(options: ClientOptions): ApiClient {
     },
     async onResponse({ response }) {
       if (response.status === 401 && options.onUnauthenticated) {
-        const body = (await response.clone().json().catch(() => null)) as ErrorEnvelope | null;
+        const body = (await response
+          .clone()
+          .json()
+          .catch(() => null)) as ErrorEnvelope | null;
         options.onUnauthenticated(body?.error?.message ?? 'Your session has ended');
       }
       return response;

@@ -39,17 +39,31 @@ export async function http(baseUrl: string, method: string, path: string, o: Htt
     return { status: res.status, body, headers: res.headers, error: null, ms: Date.now() - started };
   } catch (err) {
     const e = err as Error & { cause?: { code?: string } };
-    return { status: 0, body: null, headers: null, error: e.cause?.code ?? e.name ?? String(err), ms: Date.now() - started };
+    return {
+      status: 0,
+      body: null,
+      headers: null,
+      error: e.cause?.code ?? e.name ?? String(err),
+      ms: Date.now() - started,
+    };
   }
 }
 
 export const errorCodeOf = (r: { body: any }): string | null =>
-  r.body && typeof r.body === 'object' && r.body.error && typeof r.body.error.code === 'string' ? r.body.error.code : null;
+  r.body && typeof r.body === 'object' && r.body.error && typeof r.body.error.code === 'string'
+    ? r.body.error.code
+    : null;
 
 /** True when the answer is the service's error envelope exactly: { error: { code, message, requestId } }. */
 export function isEnvelope(body: any): boolean {
   const e = body?.error;
-  return !!e && typeof e.code === 'string' && typeof e.message === 'string' && typeof e.requestId === 'string' && Object.keys(body).length === 1;
+  return (
+    !!e &&
+    typeof e.code === 'string' &&
+    typeof e.message === 'string' &&
+    typeof e.requestId === 'string' &&
+    Object.keys(body).length === 1
+  );
 }
 
 /** Runs tasks with at most `limit` in flight. */

@@ -69,7 +69,9 @@ export async function dropStale(serverUrl: string): Promise<void> {
   client.on('error', () => {}); // a cut session fails the query; unheard, its 'error' event would end the process
   await client.connect();
   try {
-    const res = await client.query<{ datname: string }>("SELECT datname FROM pg_database WHERE datname LIKE 'bbo\\_rel\\_%'");
+    const res = await client.query<{ datname: string }>(
+      "SELECT datname FROM pg_database WHERE datname LIKE 'bbo\\_rel\\_%'",
+    );
     for (const { datname } of res.rows) {
       const pid = Number(datname.split('_').at(-2));
       if (Number.isInteger(pid) && pid !== process.pid && !isAlive(pid)) {

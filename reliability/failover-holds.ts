@@ -43,18 +43,34 @@ export interface HoldShop {
 }
 
 /** A service the customers can book online, every hour of every day open on the hold units, customers with tokens. */
-export async function prepareHoldShop(db: Queryable, store: string, units: string[], clients: number, staffToken: string, server: ServerProcess): Promise<HoldShop> {
+export async function prepareHoldShop(
+  db: Queryable,
+  store: string,
+  units: string[],
+  clients: number,
+  staffToken: string,
+  server: ServerProcess,
+): Promise<HoldShop> {
   // No notice, so a start the day after tomorrow is offered whatever the hour now.
   await db.query('UPDATE stores SET min_notice_min = 0 WHERE id = $1', [store]);
   const serviceId = await insertService(db, store, 'Checkout', 3000, 30);
-  const all = Object.fromEntries(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, [{ open: '00:00', close: '24:00' }]]));
+  const all = Object.fromEntries(
+    ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [
+      d,
+      [{ open: '00:00', close: '24:00' }],
+    ]),
+  );
   for (const unit of units) {
     // Retried through an outage (a primary lost while the drill sets up), as the checks' SQL is.
     const deadline = Date.now() + 60_000;
     for (;;) {
-      const r = await http(server.baseUrl, 'PUT', `/api/v1/bookings/units/${unit}/hours`, { token: staffToken, body: { week: all, exceptions: [] } });
+      const r = await http(server.baseUrl, 'PUT', `/api/v1/bookings/units/${unit}/hours`, {
+        token: staffToken,
+        body: { week: all, exceptions: [] },
+      });
       if (r.status === 200) break;
-      if ((r.status !== 503 && r.status !== 0) || Date.now() > deadline) throw new Error(`hours for the hold units: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
+      if ((r.status !== 503 && r.status !== 0) || Date.now() > deadline)
+        throw new Error(`hours for the hold units: ${r.status} ${JSON.stringify(r.body).slice(0, 200)}`);
       await sleep(250);
     }
   }
@@ -107,7 +123,14 @@ export class HoldStorm {
         this.refused++;
         continue;
       }
-      const hold: AckedHold = { id: held.answer.body.hold.id, unitId, startsAt, customer, fate: 'held', early: this.early };
+      const hold: AckedHold = {
+        id: held.answer.body.hold.id,
+        unitId,
+        startsAt,
+        customer,
+        fate: 'held',
+        early: this.early,
+      };
       this.holds.push(hold);
       // What the winner does next, in turn: book it, let it go, leave it.
       const next = this.holds.length % 3;
@@ -118,7 +141,10 @@ export class HoldStorm {
           hold.appointmentId = done.answer.body.appointment.id;
         }
       } else if (next === 1) {
-        const done = await this.storm.send(c, `${HOLDS}/${hold.id}`, undefined, { token: customer.token, method: 'DELETE' });
+        const done = await this.storm.send(c, `${HOLDS}/${hold.id}`, undefined, {
+          token: customer.token,
+          method: 'DELETE',
+        });
         if (done) hold.fate = 'released';
       }
     }
@@ -148,10 +174,17 @@ export class HoldStorm {
   async lapse(db: Queryable): Promise<void> {
     const chosen = this.holds.filter((h) => h.fate === 'held').slice(0, LAPSES);
     if (!chosen.length) return;
-    await db.query(`UPDATE holds SET expires_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [chosen.map((h) => h.id)]);
+    await db.query(`UPDATE holds SET expires_at = now() - interval '1 second' WHERE id = ANY($1::uuid[])`, [
+      chosen.map((h) => h.id),
+    ]);
     await pool(chosen, LAPSES, async (h, i) => {
       h.fate = 'lapsed';
-      const late = await this.storm.send(i, `${HOLDS}/${h.id}/confirm`, {}, { token: h.customer.token, refusals: ['HOLD_EXPIRED'] });
+      const late = await this.storm.send(
+        i,
+        `${HOLDS}/${h.id}/confirm`,
+        {},
+        { token: h.customer.token, refusals: ['HOLD_EXPIRED'] },
+      );
       this.lateConfirms.push(late?.refused === 'HOLD_EXPIRED' ? 409 : (late?.answer.status ?? 0));
       const other = this.shop.customers[this.shop.customers.length - 1 - (i % GROUP)];
       const body = { store_id: this.store, service_id: this.shop.serviceId, unit_id: h.unitId, starts_at: h.startsAt };
@@ -162,12 +195,22 @@ export class HoldStorm {
 }
 
 /** The holds as the new primary has them, against what was acknowledged. */
-export async function checkHolds(p: ProofRun, db: Queryable, store: string, holds: HoldStorm, strict: boolean): Promise<void> {
+export async function checkHolds(
+  p: ProofRun,
+  db: Queryable,
+  store: string,
+  holds: HoldStorm,
+  strict: boolean,
+): Promise<void> {
   const acked = holds.holds;
-  const rows = await db.query<{ id: string; released_at: string | null; release_reason: string | null; appointment_id: string | null }>(
-    'SELECT id, released_at, release_reason, appointment_id FROM holds WHERE id = ANY($1::uuid[])',
-    [acked.map((h) => h.id)],
-  );
+  const rows = await db.query<{
+    id: string;
+    released_at: string | null;
+    release_reason: string | null;
+    appointment_id: string | null;
+  }>('SELECT id, released_at, release_reason, appointment_id FROM holds WHERE id = ANY($1::uuid[])', [
+    acked.map((h) => h.id),
+  ]);
   const byId = new Map(rows.rows.map((r) => [r.id, r]));
   const lost = acked.filter((h) => !byId.has(h.id)).length;
   const count = (f: Fate) => acked.filter((h) => h.fate === f).length;
@@ -181,10 +224,13 @@ export async function checkHolds(p: ProofRun, db: Queryable, store: string, hold
     const r = byId.get(h.id);
     if (!r) continue;
     const ok =
-      h.fate === 'held' ? r.released_at === null
-      : h.fate === 'confirmed' ? r.release_reason === 'confirmed' && r.appointment_id === h.appointmentId
-      : h.fate === 'released' ? r.release_reason === 'released'
-      : r.release_reason === 'expired';
+      h.fate === 'held'
+        ? r.released_at === null
+        : h.fate === 'confirmed'
+          ? r.release_reason === 'confirmed' && r.appointment_id === h.appointmentId
+          : h.fate === 'released'
+            ? r.release_reason === 'released'
+            : r.release_reason === 'expired';
     if (!ok) wrong.push(`${h.fate} ${h.id}: ${r.release_reason ?? 'live'}`);
   }
   const expiredEvents = await db.query<{ n: number }>(
@@ -193,18 +239,37 @@ export async function checkHolds(p: ProofRun, db: Queryable, store: string, hold
   );
   const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM holds WHERE store_id = $1', [store]);
   const extra = total.rows[0].n - rows.rowCount - holds.retaken.length;
-  p.figure('holds lost / not in their acknowledged state / beyond those acknowledged', `${lost} / ${wrong.length} / ${extra}`);
+  p.figure(
+    'holds lost / not in their acknowledged state / beyond those acknowledged',
+    `${lost} / ${wrong.length} / ${extra}`,
+  );
   p.figure(
     'lapsed holds: late confirms answering 409 HOLD_EXPIRED / starts taken again / hold.expired events',
     `${holds.lateConfirms.filter((s) => s === 409).length} of ${holds.lateConfirms.length} / ${holds.retaken.length} / ${expiredEvents.rows[0].n}`,
   );
   if (!strict) return;
   p.check(lost === 0, 'an acknowledged hold is missing on the new primary', `${lost} of ${acked.length}`);
-  p.check(wrong.length === 0, 'a hold is not in the state its last acknowledged action left it in', wrong.slice(0, 3).join('; '));
+  p.check(
+    wrong.length === 0,
+    'a hold is not in the state its last acknowledged action left it in',
+    wrong.slice(0, 3).join('; '),
+  );
   p.check(extra === 0, 'holds beyond those acknowledged (a retried key held twice)', String(extra));
   p.check(holds.holds.length > 0, 'no hold was acknowledged in the storm');
   const lapsed = count('lapsed');
-  p.check(holds.lateConfirms.every((s) => s === 409), 'a lapsed hold\'s confirm did not answer 409 HOLD_EXPIRED', JSON.stringify(holds.lateConfirms));
-  p.check(holds.retaken.length === lapsed, 'the start of a lapsed hold could not be held again', `${holds.retaken.length} of ${lapsed}`);
-  p.check(expiredEvents.rows[0].n === lapsed, 'a lapsed hold taken over has no hold.expired event', `${expiredEvents.rows[0].n} of ${lapsed}`);
+  p.check(
+    holds.lateConfirms.every((s) => s === 409),
+    "a lapsed hold's confirm did not answer 409 HOLD_EXPIRED",
+    JSON.stringify(holds.lateConfirms),
+  );
+  p.check(
+    holds.retaken.length === lapsed,
+    'the start of a lapsed hold could not be held again',
+    `${holds.retaken.length} of ${lapsed}`,
+  );
+  p.check(
+    expiredEvents.rows[0].n === lapsed,
+    'a lapsed hold taken over has no hold.expired event',
+    `${expiredEvents.rows[0].n} of ${lapsed}`,
+  );
 }

@@ -40,7 +40,17 @@ export interface Tally {
   slowest503Ms: number;
 }
 
-export const newTally = (): Tally => ({ ok: 0, unavailable: 0, badUnavailable: 0, inProgress: 0, transport: 0, transportErrors: {}, refused: 0, other: 0, slowest503Ms: 0 });
+export const newTally = (): Tally => ({
+  ok: 0,
+  unavailable: 0,
+  badUnavailable: 0,
+  inProgress: 0,
+  transport: 0,
+  transportErrors: {},
+  refused: 0,
+  other: 0,
+  slowest503Ms: 0,
+});
 
 export class Storm {
   readonly creates: Acked[] = [];
@@ -61,7 +71,14 @@ export class Storm {
   private readonly onUnexpected: (what: string) => void;
 
   /** firstSlot: where this storm's hours start, so two storms on the same units never meet. */
-  constructor(servers: ServerProcess[], token: string, store: string, units: string[], onUnexpected: (what: string) => void, firstSlot = 0) {
+  constructor(
+    servers: ServerProcess[],
+    token: string,
+    store: string,
+    units: string[],
+    onUnexpected: (what: string) => void,
+    firstSlot = 0,
+  ) {
     this.slot = firstSlot;
     this.servers = servers;
     this.token = token;
@@ -90,7 +107,12 @@ export class Storm {
     for (let attempt = 0; attempt < 600; attempt++) {
       const sentAt = Date.now();
       const server = this.servers[(client + attempt) % this.servers.length];
-      const r = await http(server.baseUrl, o.method ?? 'POST', path, { token: o.token ?? this.token, body, idempotencyKey: key, timeoutMs: REQUEST_TIMEOUT_MS });
+      const r = await http(server.baseUrl, o.method ?? 'POST', path, {
+        token: o.token ?? this.token,
+        body,
+        idempotencyKey: key,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      });
       const t = this.tally;
       const code = errorCodeOf(r);
       if (r.status === 409 && code && o.refusals?.includes(code)) {
@@ -109,16 +131,19 @@ export class Storm {
         t.slowest503Ms = Math.max(t.slowest503Ms, r.ms);
         if (!r.headers?.get('retry-after') || !isEnvelope(r.body) || code !== 'SERVICE_UNAVAILABLE') {
           t.badUnavailable++;
-          this.onUnexpected(`503 without Retry-After or not SERVICE_UNAVAILABLE in the envelope: ${JSON.stringify(r.body).slice(0, 200)}`);
+          this.onUnexpected(
+            `503 without Retry-After or not SERVICE_UNAVAILABLE in the envelope: ${JSON.stringify(r.body).slice(0, 200)}`,
+          );
         }
       } else if (r.status === 409 && code === 'IDEMPOTENCY_IN_PROGRESS') t.inProgress++;
       else if (r.status === 0) {
         t.transport++;
         t.transportErrors[r.error ?? 'unknown'] = (t.transportErrors[r.error ?? 'unknown'] ?? 0) + 1;
-      }
-      else {
+      } else {
         t.other++;
-        this.onUnexpected(`${o.method ?? 'POST'} ${path} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`);
+        this.onUnexpected(
+          `${o.method ?? 'POST'} ${path} answered ${r.status}: ${JSON.stringify(r.body).slice(0, 300)}`,
+        );
         return null;
       }
       // A client honours Retry-After in spirit, but keeps it short so the drill times the outage finely.
@@ -133,11 +158,25 @@ export class Storm {
     const unit = this.units[c % this.units.length];
     while (!this.stopped) {
       const slot = this.nextSlot();
-      const body = { store_id: this.store, unit_id: unit, ...slot, price_pence: 2500, guest_email: 'failover@example.com', client_token: randomUUID() };
+      const body = {
+        store_id: this.store,
+        unit_id: unit,
+        ...slot,
+        price_pence: 2500,
+        guest_email: 'failover@example.com',
+        client_token: randomUUID(),
+      };
       const created = await this.send(c, CREATE, body);
       if (!created) continue;
       const id = created.answer.body.appointment.id as string;
-      this.creates.push({ id, key: created.key, body, answer: created.answer, retried: created.retried, at: Date.now() });
+      this.creates.push({
+        id,
+        key: created.key,
+        body,
+        answer: created.answer,
+        retried: created.retried,
+        at: Date.now(),
+      });
       if (this.stopped) break;
       const to = this.nextSlot();
       const moved = await this.send(c, MOVE, { store_id: this.store, appointment_id: id, unit_id: unit, ...to });
@@ -198,7 +237,10 @@ export class FeedReader {
     for (let page = 0; page < 1000; page++) {
       const server = this.servers[page % this.servers.length];
       const query = `store_id=${this.store}&limit=200${this.cursor ? `&after=${encodeURIComponent(this.cursor)}` : ''}`;
-      const r = await http(server.baseUrl, 'GET', `/api/v1/events?${query}`, { token: this.token, timeoutMs: REQUEST_TIMEOUT_MS });
+      const r = await http(server.baseUrl, 'GET', `/api/v1/events?${query}`, {
+        token: this.token,
+        timeoutMs: REQUEST_TIMEOUT_MS,
+      });
       if (r.status === 503 || r.status === 0) {
         this.unavailable++;
         return false;

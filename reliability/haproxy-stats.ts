@@ -19,7 +19,8 @@ export async function haproxyStates(socketPath: string): Promise<Record<string, 
   const states: Record<string, string> = {};
   for (const row of rows) {
     const f = row.split(',');
-    if (f[at('svname')] !== 'FRONTEND' && f[at('svname')] !== 'BACKEND') states[`${f[at('pxname')]}/${f[at('svname')]}`] = f[at('status')];
+    if (f[at('svname')] !== 'FRONTEND' && f[at('svname')] !== 'BACKEND')
+      states[`${f[at('pxname')]}/${f[at('svname')]}`] = f[at('status')];
   }
   return states;
 }
@@ -30,7 +31,12 @@ export async function haproxyStates(socketPath: string): Promise<Record<string, 
  * 25006). True once the checks agree with Patroni: `lead` alone up for writes and, when `replica`,
  * `follower` alone up for reads.
  */
-export async function haproxySettled(socketPath: string, lead: string, follower: string, replica: boolean): Promise<boolean> {
+export async function haproxySettled(
+  socketPath: string,
+  lead: string,
+  follower: string,
+  replica: boolean,
+): Promise<boolean> {
   const s = await haproxyStates(socketPath);
   const writes = s[`primary/${lead}`] === 'UP' && !!s[`primary/${follower}`]?.startsWith('DOWN');
   const reads = !replica || (s[`replicas/${follower}`] === 'UP' && !!s[`replicas/${lead}`]?.startsWith('DOWN'));

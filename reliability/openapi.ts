@@ -26,19 +26,38 @@ export interface Operation {
 }
 
 const EITHER = /Merchant token with scope ([a-z]+:[a-z]+), or customer token with scope ([a-z]+:[a-z]+)\./;
-const RULE = /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
+const RULE =
+  /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
 
 export function parseAuth(description: string | undefined, security: unknown): AuthRule {
   const text = description ?? '';
   if (/Operator surface/.test(text)) return { kind: 'admin', scope: null, entitlements: [], permissions: [] };
   const either = EITHER.exec(text);
-  if (either) return { kind: 'merchant_or_customer', scope: either[1], customerScope: either[2], entitlements: [], permissions: [] };
+  if (either)
+    return {
+      kind: 'merchant_or_customer',
+      scope: either[1],
+      customerScope: either[2],
+      entitlements: [],
+      permissions: [],
+    };
   const m = RULE.exec(text);
   // An empty requirement ([{}]: anyone, as the booking page's operations state it) is public too.
   const required = Array.isArray(security) ? security.some((s) => s && Object.keys(s).length > 0) : Boolean(security);
   if (!m) return { kind: required ? 'merchant' : 'public', scope: null, entitlements: [], permissions: [] };
-  const list = (s: string | undefined) => (s ? s.split(',').map((x) => x.trim()).filter(Boolean) : []);
-  return { kind: m[1] === 'Merchant' ? 'merchant' : 'customer', scope: m[2], entitlements: list(m[3]), permissions: list(m[4]) };
+  const list = (s: string | undefined) =>
+    s
+      ? s
+          .split(',')
+          .map((x) => x.trim())
+          .filter(Boolean)
+      : [];
+  return {
+    kind: m[1] === 'Merchant' ? 'merchant' : 'customer',
+    scope: m[2],
+    entitlements: list(m[3]),
+    permissions: list(m[4]),
+  };
 }
 
 export function operationsOf(doc: any): Operation[] {
@@ -56,7 +75,9 @@ export function operationsOf(doc: any): Operation[] {
         path,
         operationId: op.operationId ?? `${method} ${path}`,
         auth: parseAuth(op.description, op.security),
-        pathParams: params.filter((p) => p.in === 'path').map((p) => ({ name: p.name, schema: p.schema ?? { type: 'string' } })),
+        pathParams: params
+          .filter((p) => p.in === 'path')
+          .map((p) => ({ name: p.name, schema: p.schema ?? { type: 'string' } })),
         queryParams: params
           .filter((p) => p.in === 'query')
           .map((p) => ({ name: p.name, schema: p.schema ?? { type: 'string' }, required: !!p.required })),
@@ -81,7 +102,10 @@ export function urlOf(op: Operation, pathValues: Record<string, string>, query?:
   if (query) {
     const qs = Object.entries(query)
       .filter(([, v]) => v !== undefined)
-      .map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`)
+      .map(
+        ([k, v]) =>
+          `${encodeURIComponent(k)}=${encodeURIComponent(typeof v === 'object' ? JSON.stringify(v) : String(v))}`,
+      )
       .join('&');
     if (qs) url += `?${qs}`;
   }

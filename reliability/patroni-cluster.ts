@@ -30,11 +30,19 @@ export const NODES: Record<NodeName, { pgPort: number; restPort: number }> = {
   node2: { pgPort: 5462, restPort: 18009 },
 };
 export const other = (n: NodeName): NodeName => (n === 'node1' ? 'node2' : 'node1');
-export const nodeUrl = (n: NodeName, database = 'postgres') => `postgres://postgres@127.0.0.1:${NODES[n].pgPort}/${database}`;
+export const nodeUrl = (n: NodeName, database = 'postgres') =>
+  `postgres://postgres@127.0.0.1:${NODES[n].pgPort}/${database}`;
 
 const pidFile = (what: string) => path.join(BASE, `${what}.pid`);
 // Signal 0 only asks whether the process exists.
-const alive = (pid: number) => { try { process.kill(pid, 0); return true; } catch { return false; } };
+const alive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+};
 export const readPid = (file: string): number | null => {
   try {
     const pid = Number(readFileSync(file, 'utf8').split('\n')[0].trim());
@@ -57,7 +65,11 @@ function daemon(name: string, cmd: string, args: string[], ids?: { uid: number; 
     detached: true,
     stdio: ['ignore', log, log],
     cwd: BASE,
-    env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ids ? '/var/lib/postgresql' : (process.env.HOME ?? '/root'), LANG: 'C.UTF-8' },
+    env: {
+      PATH: process.env.PATH ?? '/usr/bin:/bin',
+      HOME: ids ? '/var/lib/postgresql' : (process.env.HOME ?? '/root'),
+      LANG: 'C.UTF-8',
+    },
     ...(ids ?? {}),
   });
   closeSync(log);
@@ -96,7 +108,8 @@ export async function rest(n: NodeName, pathname: string): Promise<{ status: num
 export async function leader(): Promise<NodeName | null> {
   for (const n of Object.keys(NODES) as NodeName[]) {
     const r = await rest(n, '/cluster');
-    const lead = r.status === 200 ? r.body?.members?.find((m: any) => m.role === 'leader' && m.state === 'running') : null;
+    const lead =
+      r.status === 200 ? r.body?.members?.find((m: any) => m.role === 'leader' && m.state === 'running') : null;
     if (lead) return lead.name as NodeName;
   }
   return null;
@@ -154,7 +167,10 @@ function stopPid(file: string, signal: NodeJS.Signals = 'SIGKILL'): void {
 async function postgresPids(n: NodeName): Promise<number[]> {
   const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
   if (!pm || !alive(pm)) return [];
-  const children = await run('pgrep', ['-P', String(pm)]).then((r) => r.stdout.split('\n').filter(Boolean).map(Number), () => []);
+  const children = await run('pgrep', ['-P', String(pm)]).then(
+    (r) => r.stdout.split('\n').filter(Boolean).map(Number),
+    () => [],
+  );
   return [pm, ...children];
 }
 
@@ -197,7 +213,11 @@ export const killHaproxy = () => stopPid(pidFile('haproxy'));
 
 /** HAProxy's checks agree with Patroni: `lead` alone takes writes and (with `replica`) the other alone reads. */
 export async function waitHaproxySettled(lead: NodeName, timeoutMs: number, replica = true): Promise<void> {
-  await waitFor('HAProxy\'s checks to settle', () => haproxySettled(path.join(BASE, 'haproxy.sock'), lead, other(lead), replica), timeoutMs);
+  await waitFor(
+    "HAProxy's checks to settle",
+    () => haproxySettled(path.join(BASE, 'haproxy.sock'), lead, other(lead), replica),
+    timeoutMs,
+  );
 }
 
 export async function etcdHealthy(): Promise<boolean> {
@@ -207,18 +227,30 @@ export async function etcdHealthy(): Promise<boolean> {
 
 /** Waits until `n` streams from the leader as its synchronous standby (or as a plain replica when sync is off). */
 export async function waitReplica(n: NodeName, timeoutMs: number, synchronous = true): Promise<void> {
-  await waitFor(`${n} as a ${synchronous ? 'synchronous ' : ''}replica`, async () => {
-    const r = await rest(n, '/cluster');
-    const m = r.body?.members?.find((x: any) => x.name === n);
-    return !!m && m.state === 'running' && (synchronous ? m.role === 'sync_standby' : m.role === 'replica' || m.role === 'sync_standby');
-  }, timeoutMs);
+  await waitFor(
+    `${n} as a ${synchronous ? 'synchronous ' : ''}replica`,
+    async () => {
+      const r = await rest(n, '/cluster');
+      const m = r.body?.members?.find((x: any) => x.name === n);
+      return (
+        !!m &&
+        m.state === 'running' &&
+        (synchronous ? m.role === 'sync_standby' : m.role === 'replica' || m.role === 'sync_standby')
+      );
+    },
+    timeoutMs,
+  );
 }
 
 export async function waitWritable(timeoutMs: number): Promise<void> {
-  await waitFor('a writable primary behind HAProxy', async () => {
-    const rows = await answers(WRITE_URL, 'SELECT pg_is_in_recovery() AS r');
-    return !!rows && rows[0].r === false;
-  }, timeoutMs);
+  await waitFor(
+    'a writable primary behind HAProxy',
+    async () => {
+      const rows = await answers(WRITE_URL, 'SELECT pg_is_in_recovery() AS r');
+      return !!rows && rows[0].r === false;
+    },
+    timeoutMs,
+  );
 }
 
 /** Stops everything under BASE that a run started (by pid file), and removes BASE. */
@@ -227,15 +259,20 @@ export async function clusterDown(): Promise<void> {
   for (const n of Object.keys(NODES) as NodeName[]) await killNode(n);
   killEtcd();
   // kill -9 returns before the processes are gone: wait until the ports are free.
-  await waitFor('the old processes to exit', async () => {
-    for (const n of Object.keys(NODES) as NodeName[]) if ((await postgresPids(n)).length) return false;
-    return !(await etcdHealthy());
-  }, 10_000).catch(() => {});
+  await waitFor(
+    'the old processes to exit',
+    async () => {
+      for (const n of Object.keys(NODES) as NodeName[]) if ((await postgresPids(n)).length) return false;
+      return !(await etcdHealthy());
+    },
+    10_000,
+  ).catch(() => {});
   // The logs of the last run stay readable (a failed CI run is diagnosed from them).
   if (existsSync(BASE)) {
     rmSync(LOGS, { recursive: true, force: true });
     mkdirSync(LOGS, { recursive: true });
-    for (const f of ['etcd.log', 'patroni-node1.log', 'patroni-node2.log']) if (existsSync(path.join(BASE, f))) copyFileSync(path.join(BASE, f), path.join(LOGS, f));
+    for (const f of ['etcd.log', 'patroni-node1.log', 'patroni-node2.log'])
+      if (existsSync(path.join(BASE, f))) copyFileSync(path.join(BASE, f), path.join(LOGS, f));
   }
   rmSync(BASE, { recursive: true, force: true });
 }
@@ -247,10 +284,13 @@ export async function clusterDown(): Promise<void> {
  * synchronously and HAProxy reads from it (a caller can create its database and start its
  * processes in those seconds), otherwise it is waited for here.
  */
-export async function clusterUp(o: { log?: (line: string) => void; deferStandby?: boolean } = {}): Promise<{ standby: Promise<void> }> {
+export async function clusterUp(
+  o: { log?: (line: string) => void; deferStandby?: boolean } = {},
+): Promise<{ standby: Promise<void> }> {
   const log = o.log ?? (() => {});
   for (const bin of ['/usr/bin/patroni', '/usr/bin/etcd', '/usr/sbin/haproxy', '/usr/lib/postgresql/15/bin/postgres']) {
-    if (!existsSync(bin)) throw new Error(`${bin} is missing: apt-get install -y patroni etcd-server haproxy postgresql-15`);
+    if (!existsSync(bin))
+      throw new Error(`${bin} is missing: apt-get install -y patroni etcd-server haproxy postgresql-15`);
   }
   await clusterDown();
   const ids = await postgresIds();
@@ -259,7 +299,8 @@ export async function clusterUp(o: { log?: (line: string) => void; deferStandby?
     mkdirSync(path.join(BASE, n), { recursive: true, mode: 0o700 });
     await run('chown', ['postgres:postgres', path.join(BASE, n)]);
   }
-  for (const f of ['etcd.yml', 'node1.yml', 'node2.yml', 'haproxy.cfg']) copyFileSync(path.join(DEPLOY, f), path.join(BASE, f));
+  for (const f of ['etcd.yml', 'node1.yml', 'node2.yml', 'haproxy.cfg'])
+    copyFileSync(path.join(DEPLOY, f), path.join(BASE, f));
   // Patroni writes its log beside the YAML (BASE, as postgres): the directory is theirs to write in.
   await run('chown', [`${ids.uid}:${ids.gid}`, BASE]);
   const t0 = Date.now();

@@ -12,7 +12,16 @@ export async function setClusterConfig(settings: Record<string, string>): Promis
 
 /** A planned switchover to candidate (`patronictl switchover`). */
 export async function switchover(from: NodeName, to: NodeName): Promise<string> {
-  const { stdout } = await run('/usr/bin/patronictl', ['-c', path.join(BASE, 'node1.yml'), 'switchover', '--leader', from, '--candidate', to, '--force']);
+  const { stdout } = await run('/usr/bin/patronictl', [
+    '-c',
+    path.join(BASE, 'node1.yml'),
+    'switchover',
+    '--leader',
+    from,
+    '--candidate',
+    to,
+    '--force',
+  ]);
   return stdout;
 }
 
@@ -24,7 +33,10 @@ export async function freezeWalSenders(n: NodeName, freeze: boolean, pids?: numb
   if (!pids) {
     const pm = readPid(path.join(BASE, n, 'data', 'postmaster.pid'));
     if (!pm) return [];
-    const out = await run('pgrep', ['-P', String(pm), '-f', 'walsender']).then((r) => r.stdout.trim(), () => '');
+    const out = await run('pgrep', ['-P', String(pm), '-f', 'walsender']).then(
+      (r) => r.stdout.trim(),
+      () => '',
+    );
     pids = out ? out.split('\n').map(Number) : [];
   }
   for (const pid of pids) {

@@ -9,7 +9,13 @@ import type { Operation } from './openapi.ts';
 const addFormats = addFormatsImport as unknown as (ajv: Ajv) => Ajv;
 
 function make(coerce: boolean): Ajv {
-  const ajv = new Ajv({ strict: false, allErrors: false, coerceTypes: coerce ? 'array' : false, useDefaults: false, validateFormats: true });
+  const ajv = new Ajv({
+    strict: false,
+    allErrors: false,
+    coerceTypes: coerce ? 'array' : false,
+    useDefaults: false,
+    validateFormats: true,
+  });
   addFormats(ajv);
   return ajv;
 }
@@ -35,7 +41,9 @@ export class Contract {
 
   constructor(doc: any) {
     this.doc = doc;
-    this.envelope = this.strict.compile(inline(doc.components?.schemas?.ErrorEnvelope ?? { type: 'object', required: ['error'] }, doc));
+    this.envelope = this.strict.compile(
+      inline(doc.components?.schemas?.ErrorEnvelope ?? { type: 'object', required: ['error'] }, doc),
+    );
   }
 
   private compile(key: string, schema: any, coerce: boolean): ValidateFunction {
@@ -68,7 +76,8 @@ export class Contract {
       return `status ${status} body is not JSON`;
     }
     const validate = this.compile(`res ${op.method} ${op.path} ${key}`, schema, false);
-    if (!validate(parsed)) return `status ${status} body does not match the ${key} schema: ${this.strict.errorsText(validate.errors)}`;
+    if (!validate(parsed))
+      return `status ${status} body does not match the ${key} schema: ${this.strict.errorsText(validate.errors)}`;
     return null;
   }
 
@@ -78,9 +87,16 @@ export class Contract {
   }
 
   /** Whether a request is valid by the document (true), given what was actually sent. */
-  requestValid(op: Operation, req: { path: Record<string, string>; query: string; body: string | undefined; contentType: string | undefined }): boolean {
+  requestValid(
+    op: Operation,
+    req: { path: Record<string, string>; query: string; body: string | undefined; contentType: string | undefined },
+  ): boolean {
     for (const param of op.pathParams) {
-      const v = this.compile(`path ${op.path} ${param.name}`, { type: 'object', properties: { v: param.schema }, required: ['v'] }, true);
+      const v = this.compile(
+        `path ${op.path} ${param.name}`,
+        { type: 'object', properties: { v: param.schema }, required: ['v'] },
+        true,
+      );
       if (!v({ v: req.path[param.name] })) return false;
     }
     if (op.queryParams.length || req.query) {

@@ -15,10 +15,19 @@ export function valueArb(schema: any, ids: IdsFor, field = ''): fc.Arbitrary<unk
   const alternatives = schema.anyOf ?? schema.oneOf;
   if (Array.isArray(alternatives)) {
     // Prefer the non-null branch: null is covered, but mostly the interesting values are not null.
-    return fc.oneof(...alternatives.map((s: any) => ({ arbitrary: valueArb(s, ids, field), weight: s?.type === 'null' ? 1 : 4 })));
+    return fc.oneof(
+      ...alternatives.map((s: any) => ({ arbitrary: valueArb(s, ids, field), weight: s?.type === 'null' ? 1 : 4 })),
+    );
   }
-  if (Array.isArray(schema.allOf) && schema.allOf.length) return valueArb(Object.assign({}, ...schema.allOf), ids, field);
-  const type = Array.isArray(schema.type) ? schema.type : schema.type ? [schema.type] : schema.properties ? ['object'] : null;
+  if (Array.isArray(schema.allOf) && schema.allOf.length)
+    return valueArb(Object.assign({}, ...schema.allOf), ids, field);
+  const type = Array.isArray(schema.type)
+    ? schema.type
+    : schema.type
+      ? [schema.type]
+      : schema.properties
+        ? ['object']
+        : null;
   if (!type) return fc.jsonValue({ maxDepth: 2 });
   if (type.length > 1) return fc.oneof(...type.map((t: string) => valueArb({ ...schema, type: t }, ids, field)));
   switch (type[0]) {
@@ -28,7 +37,9 @@ export function valueArb(schema: any, ids: IdsFor, field = ''): fc.Arbitrary<unk
       return fc.boolean();
     case 'integer': {
       const min = schema.minimum ?? (schema.exclusiveMinimum !== undefined ? schema.exclusiveMinimum + 1 : -1000);
-      const max = schema.maximum ?? (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Math.max(min, 0) + 1000);
+      const max =
+        schema.maximum ??
+        (schema.exclusiveMaximum !== undefined ? schema.exclusiveMaximum - 1 : Math.max(min, 0) + 1000);
       return fc.oneof(fc.integer({ min, max: Math.min(max, min + 60) }), fc.integer({ min, max }));
     }
     case 'number': {
@@ -42,13 +53,17 @@ export function valueArb(schema: any, ids: IdsFor, field = ''): fc.Arbitrary<unk
       const minLength = schema.minItems ?? 0;
       const maxLength = Math.min(schema.maxItems ?? minLength + 3, minLength + 3);
       const item = valueArb(schema.items ?? {}, ids, field);
-      return schema.uniqueItems ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) }) : fc.array(item, { minLength, maxLength });
+      return schema.uniqueItems
+        ? fc.uniqueArray(item, { minLength, maxLength, selector: (v) => JSON.stringify(v) })
+        : fc.array(item, { minLength, maxLength });
     }
     case 'object': {
       const props: Record<string, any> = schema.properties ?? {};
       const record: Record<string, fc.Arbitrary<unknown>> = {};
       for (const [k, s] of Object.entries(props)) record[k] = valueArb(s, ids, k);
-      return fc.record(record, { requiredKeys: (schema.required ?? []).filter((k: string) => k in props) }) as fc.Arbitrary<unknown>;
+      return fc.record(record, {
+        requiredKeys: (schema.required ?? []).filter((k: string) => k in props),
+      }) as fc.Arbitrary<unknown>;
     }
     default:
       return fc.jsonValue({ maxDepth: 2 });
@@ -61,30 +76,51 @@ function stringArb(schema: any, ids: IdsFor, field: string): fc.Arbitrary<string
   switch (schema.format) {
     case 'uuid': {
       const pool = ids(field);
-      return pool.length ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 5 }, { arbitrary: fc.uuid(), weight: 1 }) : fc.uuid();
+      return pool.length
+        ? fc.oneof({ arbitrary: fc.constantFrom(...pool), weight: 5 }, { arbitrary: fc.uuid(), weight: 1 })
+        : fc.uuid();
     }
     case 'date-time':
       return fc
         .date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2032-12-31T00:00:00Z'), noInvalidDate: true })
         .map((d) => new Date(Math.round(d.getTime() / 900_000) * 900_000).toISOString());
     case 'date':
-      return fc.date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2032-12-31T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10));
+      return fc
+        .date({ min: new Date('2024-01-01T00:00:00Z'), max: new Date('2032-12-31T00:00:00Z'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10));
     case 'email':
       return fc.emailAddress().filter((e) => e.length <= (schema.maxLength ?? 254));
     case 'uri':
       // fc.webUrl() is far too slow for tens of thousands of requests; these cover the shapes.
       return fc.oneof(
         fc.nat().map((n) => `https://img.example.com/p/${n}.jpg`),
-        fc.constantFrom('http://example.com', 'https://example.com/a?b=c#d', 'ftp://files.example.com/x', 'urn:isbn:0451450523'),
+        fc.constantFrom(
+          'http://example.com',
+          'https://example.com/a?b=c#d',
+          'ftp://files.example.com/x',
+          'urn:isbn:0451450523',
+        ),
       );
   }
   if (typeof schema.pattern === 'string') {
     const re = new RegExp(schema.pattern, 'u');
-    return fc.stringMatching(re).filter((s) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Infinity));
+    return fc
+      .stringMatching(re)
+      .filter((s) => [...s].length >= minLength && [...s].length <= (schema.maxLength ?? Infinity));
   }
   // Field names that the API treats as dates or phones get plausible values now and then.
-  if (/date$/.test(field)) return fc.oneof(fc.string({ minLength, maxLength }), fc.date({ min: new Date('2026-01-01'), max: new Date('2027-12-31'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)));
-  if (/phone/.test(field)) return fc.oneof(fc.string({ minLength, maxLength }), fc.integer({ min: 0, max: 99_999_999 }).map((n) => `+4477${String(n).padStart(8, '0')}`));
+  if (/date$/.test(field))
+    return fc.oneof(
+      fc.string({ minLength, maxLength }),
+      fc
+        .date({ min: new Date('2026-01-01'), max: new Date('2027-12-31'), noInvalidDate: true })
+        .map((d) => d.toISOString().slice(0, 10)),
+    );
+  if (/phone/.test(field))
+    return fc.oneof(
+      fc.string({ minLength, maxLength }),
+      fc.integer({ min: 0, max: 99_999_999 }).map((n) => `+4477${String(n).padStart(8, '0')}`),
+    );
   return fc.oneof(fc.string({ minLength, maxLength }), fc.string({ minLength, maxLength, unit: 'grapheme' }));
 }
 
@@ -117,8 +153,26 @@ export const NASTY_STRINGS = [
   '\ud800',
 ];
 
-export const WRONG_TYPES: unknown[] = [0, -1, 1.5, true, false, null, [], {}, 'text', [1, 2], { a: 1 }, 9007199254740993, -2147483649, 1e308, -1e308];
-export const HUGE_NUMBERS: unknown[] = [-1, -2147483648, 2147483648, 9007199254740991, -9007199254740991, 1e21, 1e308, 0.5, -0.0];
+export const WRONG_TYPES: unknown[] = [
+  0,
+  -1,
+  1.5,
+  true,
+  false,
+  null,
+  [],
+  {},
+  'text',
+  [1, 2],
+  { a: 1 },
+  9007199254740993,
+  -2147483649,
+  1e308,
+  -1e308,
+];
+export const HUGE_NUMBERS: unknown[] = [
+  -1, -2147483648, 2147483648, 9007199254740991, -9007199254740991, 1e21, 1e308, 0.5, -0.0,
+];
 export const HUGE_LENGTHS = [1_000, 5_000, 70_000, 300_000];
 
 export type Mutation =
@@ -131,11 +185,21 @@ export type Mutation =
   | 'proto-key'
   | 'whole-body';
 
-export const MUTATIONS: Mutation[] = ['drop-required', 'wrong-type', 'huge-string', 'nasty-string', 'numbers', 'extra-field', 'proto-key', 'whole-body'];
+export const MUTATIONS: Mutation[] = [
+  'drop-required',
+  'wrong-type',
+  'huge-string',
+  'nasty-string',
+  'numbers',
+  'extra-field',
+  'proto-key',
+  'whole-body',
+];
 
 /** Applies one mutation to a copy of an object value, at a field chosen by `pick`. */
 export function mutate(value: unknown, schema: any, mutation: Mutation, pick: number): unknown {
-  if (mutation === 'whole-body' || !value || typeof value !== 'object' || Array.isArray(value)) return WRONG_TYPES[pick % WRONG_TYPES.length];
+  if (mutation === 'whole-body' || !value || typeof value !== 'object' || Array.isArray(value))
+    return WRONG_TYPES[pick % WRONG_TYPES.length];
   const copy: Record<string, unknown> = { ...(value as Record<string, unknown>) };
   const keys = Object.keys(schema?.properties ?? copy);
   const key = keys.length ? keys[pick % keys.length] : 'field';

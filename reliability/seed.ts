@@ -4,7 +4,11 @@ import { SignJWT } from 'jose';
 import type { Queryable } from '../src/platform/db/port.ts';
 import { AUTH_SECRET } from './env.ts';
 
-export async function insertStore(db: Queryable, name = 'Reliability Salon', fields: { cancellation_window_min?: number } = {}): Promise<string> {
+export async function insertStore(
+  db: Queryable,
+  name = 'Reliability Salon',
+  fields: { cancellation_window_min?: number } = {},
+): Promise<string> {
   const res = await db.query<{ id: string }>(
     `INSERT INTO stores (name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min)
      VALUES ($1, 'Europe/London', 'GBP', 'mixed', 10, $2) RETURNING id`,
@@ -22,7 +26,13 @@ export async function insertUnits(db: Queryable, storeId: string, count: number,
   return res.rows.map((r) => r.id);
 }
 
-export async function insertService(db: Queryable, storeId: string, name = 'Haircut', pricePence = 3000, durationMin = 30): Promise<string> {
+export async function insertService(
+  db: Queryable,
+  storeId: string,
+  name = 'Haircut',
+  pricePence = 3000,
+  durationMin = 30,
+): Promise<string> {
   const res = await db.query<{ id: string }>(
     `INSERT INTO services (store_id, name, duration_min, price_pence, currency) VALUES ($1, $2, $3, $4, 'GBP') RETURNING id`,
     [storeId, name, durationMin, pricePence],
@@ -31,11 +41,20 @@ export async function insertService(db: Queryable, storeId: string, name = 'Hair
 }
 
 /** A customer with a membership row at the store (a relationship), carrying a private note. */
-export async function insertMember(db: Queryable, storeId: string, name: string, note: string | null = null): Promise<string> {
+export async function insertMember(
+  db: Queryable,
+  storeId: string,
+  name: string,
+  note: string | null = null,
+): Promise<string> {
   const tag = randomUUID().slice(0, 8);
   const res = await db.query<{ id: string }>(
     'INSERT INTO customers (name, email, phone) VALUES ($1, $2, $3) RETURNING id',
-    [name, `${name.toLowerCase().replace(/[^a-z]/g, '')}.${tag}@example.com`, `+4477${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`],
+    [
+      name,
+      `${name.toLowerCase().replace(/[^a-z]/g, '')}.${tag}@example.com`,
+      `+4477${String(Math.floor(Math.random() * 1e8)).padStart(8, '0')}`,
+    ],
   );
   const id = res.rows[0].id;
   await db.query(
@@ -46,7 +65,12 @@ export async function insertMember(db: Queryable, storeId: string, name: string,
   return id;
 }
 
-export async function insertQueueEntry(db: Queryable, storeId: string, name: string, joinedAt = new Date()): Promise<string> {
+export async function insertQueueEntry(
+  db: Queryable,
+  storeId: string,
+  name: string,
+  joinedAt = new Date(),
+): Promise<string> {
   const res = await db.query<{ id: string }>(
     `INSERT INTO queue_entries (store_id, guest_name, party_size, status, joined_at) VALUES ($1, $2, 1, 'waiting', $3) RETURNING id`,
     [storeId, name, joinedAt.toISOString()],
@@ -97,7 +121,10 @@ export async function merchantToken(storeId: string, o: MerchantTokenOptions = {
   );
 }
 
-export async function customerToken(customerId: string, o: { scopes?: string[]; ttlS?: number; badSignature?: boolean } = {}): Promise<string> {
+export async function customerToken(
+  customerId: string,
+  o: { scopes?: string[]; ttlS?: number; badSignature?: boolean } = {},
+): Promise<string> {
   return sign(
     { kind: 'customer', scope: (o.scopes ?? ['customer:read', 'customer:write']).join(' ') },
     customerId,

@@ -2,7 +2,16 @@
 // given database, waited on until /readyz answers, and stopped by signal (SIGTERM or SIGKILL).
 import { spawn, type ChildProcess } from 'node:child_process';
 import net from 'node:net';
-import { ADMIN_TOKEN, AUTH_SECRET, NODE_BIN, PREPARED_STATEMENTS, REPO_ROOT, SERVER_ENTRY, SERVER_START_MS, sleep } from './env.ts';
+import {
+  ADMIN_TOKEN,
+  AUTH_SECRET,
+  NODE_BIN,
+  PREPARED_STATEMENTS,
+  REPO_ROOT,
+  SERVER_ENTRY,
+  SERVER_START_MS,
+  sleep,
+} from './env.ts';
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {

@@ -78,7 +78,8 @@ export function connectSse(baseUrl: string, path: string, headers: Record<string
           await until(() => messages.length >= n, timeoutMs, `${n} messages (have ${messages.length})`);
           return messages;
         },
-        waitForComment: (match, timeoutMs = 5000) => until(() => comments.some((c) => match.test(c)), timeoutMs, `a comment ${match}`),
+        waitForComment: (match, timeoutMs = 5000) =>
+          until(() => comments.some((c) => match.test(c)), timeoutMs, `a comment ${match}`),
         body: async () => {
           await ended;
           return raw;

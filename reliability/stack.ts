@@ -28,7 +28,9 @@ export async function startStack(
   const servers: ServerProcess[] = [];
   const url = options.databaseUrl ? options.databaseUrl(database) : database.url;
   const started = await Promise.allSettled(
-    Array.from({ length: options.servers }, (_, i) => ServerProcess.start({ databaseUrl: url, env: options.env, name: `server${i + 1}` })),
+    Array.from({ length: options.servers }, (_, i) =>
+      ServerProcess.start({ databaseUrl: url, env: options.env, name: `server${i + 1}` }),
+    ),
   );
   for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
   owner.servers.push(...servers);
@@ -60,7 +62,11 @@ let shared: { stack: Stack; databases: OwnedDatabase[]; servers: ServerProcess[]
 export async function sharedStack(p: ProofRun): Promise<Stack> {
   if (!shared) {
     const holder = { servers: [] as ServerProcess[], databases: [] as OwnedDatabase[] };
-    const env = { RATE_LIMIT_GLOBAL_PER_MIN: '10000000', RATE_LIMIT_SEARCH_PER_MIN: '10000000', RATE_LIMIT_PREFERENCES_PER_MIN: '10000000' };
+    const env = {
+      RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
+      RATE_LIMIT_SEARCH_PER_MIN: '10000000',
+      RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
+    };
     let stack: Stack;
     try {
       stack = await startStack(p, 'shared', { servers: 3, env }, holder);
@@ -71,7 +77,9 @@ export async function sharedStack(p: ProofRun): Promise<Stack> {
     }
     shared = { stack, databases: holder.databases, servers: holder.servers };
   }
-  for (const s of shared.servers) if (!s.running) throw new Error(`${s.name} of the shared deployment is not running:\n${s.output.slice(-10).join('\n')}`);
+  for (const s of shared.servers)
+    if (!s.running)
+      throw new Error(`${s.name} of the shared deployment is not running:\n${s.output.slice(-10).join('\n')}`);
   const { stack } = shared;
   return {
     ...stack,

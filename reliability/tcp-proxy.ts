@@ -78,7 +78,7 @@ export class TcpProxy {
     const server = this.server;
     this.server = null;
     // A reset where there is TCP; a Unix socket (the upstream of the embedded engine) cannot be reset, only closed.
-    for (const s of this.sockets) (s.remoteAddress ? s.resetAndDestroy() : s.destroy());
+    for (const s of this.sockets) s.remoteAddress ? s.resetAndDestroy() : s.destroy();
     this.sockets.clear();
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }

@@ -112,9 +112,31 @@ export async function startReplica(o: TopologyOptions): Promise<void> {
   rmSync(dir, { recursive: true, force: true });
   mkdirSync(dir, { recursive: true, mode: 0o700 });
   await sh('chown', ['postgres:postgres', dir]);
-  await sh('runuser', ['-u', 'postgres', '--', 'pg_basebackup', '-h', '127.0.0.1', '-p', String(o.primaryPort), '-U', 'postgres', '-D', dir, '-R', '-X', 'stream', '-c', 'fast']);
-  for (const file of ['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf']) copyFileSync(`/etc/postgresql/15/${o.prefix}_primary/${file}`, path.join(dir, file));
-  await sh('chown', ['postgres:postgres', ...['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf'].map((f) => path.join(dir, f))]);
+  await sh('runuser', [
+    '-u',
+    'postgres',
+    '--',
+    'pg_basebackup',
+    '-h',
+    '127.0.0.1',
+    '-p',
+    String(o.primaryPort),
+    '-U',
+    'postgres',
+    '-D',
+    dir,
+    '-R',
+    '-X',
+    'stream',
+    '-c',
+    'fast',
+  ]);
+  for (const file of ['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf'])
+    copyFileSync(`/etc/postgresql/15/${o.prefix}_primary/${file}`, path.join(dir, file));
+  await sh('chown', [
+    'postgres:postgres',
+    ...['postgresql.conf', 'pg_hba.conf', 'pg_ident.conf'].map((f) => path.join(dir, f)),
+  ]);
   await sh('pg_createcluster', ['15', name, '-p', String(o.replicaPort), '-d', dir]);
   mkdirSync(`/etc/postgresql/15/${name}/conf.d`, { recursive: true });
   writeFileSync(`/etc/postgresql/15/${name}/conf.d/bbo.conf`, replicaConf(o.applyDelayMs));
@@ -204,7 +226,8 @@ export async function waitForReplay(o: TopologyOptions, database = 'postgres', t
     const replica = new pg.Client({ connectionString: urlOf(o.replicaPort, database), connectionTimeoutMillis: 1_000 });
     try {
       await replica.connect();
-      const ok = (await replica.query<{ ok: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [target])).rows[0].ok;
+      const ok = (await replica.query<{ ok: boolean }>('SELECT pg_last_wal_replay_lsn() >= $1::pg_lsn AS ok', [target]))
+        .rows[0].ok;
       if (ok) return;
     } catch {
       /* the database may not exist on the replica yet */
@@ -217,7 +240,10 @@ export async function waitForReplay(o: TopologyOptions, database = 'postgres', t
 }
 
 /** Builds primary, replica and PgBouncer. */
-export async function topologyUp(o: TopologyOptions = DEFAULT_TOPOLOGY, parts = { replica: true, pgbouncer: true }): Promise<void> {
+export async function topologyUp(
+  o: TopologyOptions = DEFAULT_TOPOLOGY,
+  parts = { replica: true, pgbouncer: true },
+): Promise<void> {
   await startPrimary(o);
   if (parts.replica) await startReplica(o);
   if (parts.pgbouncer) await startPgbouncer(o);
@@ -227,7 +253,8 @@ export async function topologyUp(o: TopologyOptions = DEFAULT_TOPOLOGY, parts = 
 export async function topologyDown(o: TopologyOptions = DEFAULT_TOPOLOGY): Promise<void> {
   await stopPgbouncer(o).catch(() => {});
   for (const name of [`${o.prefix}_replica`, `${o.prefix}_primary`]) {
-    if (await clusterExists(name).catch(() => false)) await sh('pg_dropcluster', ['--stop', '15', name]).catch(() => {});
+    if (await clusterExists(name).catch(() => false))
+      await sh('pg_dropcluster', ['--stop', '15', name]).catch(() => {});
   }
   rmSync(o.dir, { recursive: true, force: true });
 }

@@ -32,7 +32,15 @@ export class WorkerProcess {
     this.output = [];
     const child = spawn(NODE_BIN, [path.join(REPO_ROOT, 'src/worker.ts')], {
       cwd: REPO_ROOT,
-      env: { PATH: process.env.PATH ?? '', DATABASE_URL: this.databaseUrl, AUTH_SECRET, LOG_LEVEL: 'info', DB_POOL_SIZE: '4', DB_PREPARED_STATEMENTS: String(PREPARED_STATEMENTS), ...this.env },
+      env: {
+        PATH: process.env.PATH ?? '',
+        DATABASE_URL: this.databaseUrl,
+        AUTH_SECRET,
+        LOG_LEVEL: 'info',
+        DB_POOL_SIZE: '4',
+        DB_PREPARED_STATEMENTS: String(PREPARED_STATEMENTS),
+        ...this.env,
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     this.child = child;

@@ -7,7 +7,16 @@ import { ADMIN_TOKEN, AUTH_SECRET } from './env.ts';
 import { createDatabase, type OwnedDatabase } from './db.ts';
 import type { ProofRun } from './proof.ts';
 import { operationsOf, type Operation } from './openapi.ts';
-import { customerToken, insertAppointment, insertMember, insertQueueEntry, insertService, insertStore, insertUnits, merchantToken } from './seed.ts';
+import {
+  customerToken,
+  insertAppointment,
+  insertMember,
+  insertQueueEntry,
+  insertService,
+  insertStore,
+  insertUnits,
+  merchantToken,
+} from './seed.ts';
 
 /** One record of every store-owned kind, named by the fields that carry such ids on the wire. */
 export interface StoreRecords {
@@ -50,8 +59,22 @@ export async function seedStore(db: OwnedDatabase['db'], label: string): Promise
       [store, `Lunch ${label}`],
     )
   ).rows[0].id;
-  const appointment = await insertAppointment(db, { storeId: store, unitId: unit, startsAt: new Date('2030-05-01T10:00:00Z'), minutes: 30, pricePence: 2000, guest: `Guest ${label}` });
-  const pastAppointment = await insertAppointment(db, { storeId: store, unitId: unit, startsAt: new Date('2025-05-01T10:00:00Z'), minutes: 30, pricePence: 2000, guest: `Guest ${label}` });
+  const appointment = await insertAppointment(db, {
+    storeId: store,
+    unitId: unit,
+    startsAt: new Date('2030-05-01T10:00:00Z'),
+    minutes: 30,
+    pricePence: 2000,
+    guest: `Guest ${label}`,
+  });
+  const pastAppointment = await insertAppointment(db, {
+    storeId: store,
+    unitId: unit,
+    startsAt: new Date('2025-05-01T10:00:00Z'),
+    minutes: 30,
+    pricePence: 2000,
+    guest: `Guest ${label}`,
+  });
   await db.query('UPDATE appointments SET customer_id = $2 WHERE id = $1', [appointment, customer]);
   const queueEntry = await insertQueueEntry(db, store, `Walk-in ${label}`);
   const timeOff = (
@@ -75,7 +98,18 @@ export async function seedStore(db: OwnedDatabase['db'], label: string): Promise
     [customer, store],
   );
   return {
-    store, unit, unit2, service, period, appointment, pastAppointment, queueEntry, customer, timeOff, hold, secret,
+    store,
+    unit,
+    unit2,
+    service,
+    period,
+    appointment,
+    pastAppointment,
+    queueEntry,
+    customer,
+    timeOff,
+    hold,
+    secret,
     token: await merchantToken(store),
     customerToken: await customerToken(customer),
   };
@@ -94,7 +128,11 @@ export async function buildWorld(p: ProofRun, label: string): Promise<World> {
     RATE_LIMIT_PREFERENCES_PER_MIN: '10000000',
   });
   const { openPg } = await import('../src/platform/db/pg.adapter.ts');
-  const db = openPg({ connectionString: database.url, poolSize: 10, prepare: (await import('./env.ts')).PREPARED_STATEMENTS });
+  const db = openPg({
+    connectionString: database.url,
+    poolSize: 10,
+    prepare: (await import('./env.ts')).PREPARED_STATEMENTS,
+  });
   const app = await buildApp({ config, db, logger: false });
   const a = await seedStore(database.db, 'A');
   const b = await seedStore(database.db, 'B');

@@ -12,12 +12,17 @@ import { copyRunningCluster } from './backup/copy.ts';
 
 const config = loadConfigOrExit();
 if (config.databaseUrl) {
-  console.error('DATABASE_URL is set: back up the PostgreSQL server with pg_basebackup or pgBackRest (docs/backups.md).');
+  console.error(
+    'DATABASE_URL is set: back up the PostgreSQL server with pg_basebackup or pgBackRest (docs/backups.md).',
+  );
   process.exit(1);
 }
 const args = process.argv.slice(2);
 const toArg = args.indexOf('--to') >= 0 ? args[args.indexOf('--to') + 1] : null;
-const stamp = new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z');
+const stamp = new Date()
+  .toISOString()
+  .replace(/[-:]/g, '')
+  .replace(/\.\d+Z$/, 'Z');
 const file = path.resolve(toArg ?? path.join('backups', `bbo-${stamp}.tar.gz`));
 const pgdata = embeddedPgdata(config.dataDir);
 if (!fs.existsSync(path.join(pgdata, 'PG_VERSION'))) {
@@ -35,7 +40,9 @@ try {
   fs.mkdirSync(path.dirname(file), { recursive: true });
   execFileSync('tar', ['-czf', file, '-C', staging, 'postgres']);
   const mb = (fs.statSync(file).size / 1048576).toFixed(1);
-  console.log(`backup written: ${path.relative(process.cwd(), file) || file} (${mb} MB, WAL ${startLsn} to ${stopLsn}); restore with npm run restore -- ${path.relative(process.cwd(), file)}`);
+  console.log(
+    `backup written: ${path.relative(process.cwd(), file) || file} (${mb} MB, WAL ${startLsn} to ${stopLsn}); restore with npm run restore -- ${path.relative(process.cwd(), file)}`,
+  );
 } finally {
   fs.rmSync(staging, { recursive: true, force: true });
   await (await embeddedCluster())?.stop(); // only when this script started the database

@@ -33,7 +33,8 @@ let finished = false;
 async function finish(reason?: string): Promise<never> {
   // A server process that died is a failure of the service, whatever else the drill saw: say so, with its last words.
   for (const s of run.servers) {
-    if (s.pid !== undefined && !s.running) run.fail('a server process exited during the drill', `${s.name}:\n    ${s.output.slice(-40).join('\n    ')}`);
+    if (s.pid !== undefined && !s.running)
+      run.fail('a server process exited during the drill', `${s.name}:\n    ${s.output.slice(-40).join('\n    ')}`);
   }
   await stopAll(run.servers);
   for (const d of run.databases) await d.drop().catch(() => {});
@@ -43,7 +44,9 @@ async function finish(reason?: string): Promise<never> {
   for (const f of run.failures) console.log(`  FAILURE ${f}`);
   if (reason) console.log(`  FAILURE ${reason}`);
   const failed = !!reason || run.failureCount() > 0;
-  console.log(`failover drill (${scenario}): ${failed ? 'FAILED' : 'passed'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  console.log(
+    `failover drill (${scenario}): ${failed ? 'FAILED' : 'passed'} in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   process.exit(failed ? 1 : 0);
 }
 

@@ -23,7 +23,20 @@ import { messages } from '../reliability/proofs/messages.ts';
 import { replica } from '../reliability/proofs/replica.ts';
 import { classStorm } from '../reliability/proofs/class-storm.ts';
 
-const ALL: Proof[] = [raceStorm, idempotency, crash, databaseLoss, fuzz, isolation, rateLimits, eventStream, webhooks, messages, replica, classStorm];
+const ALL: Proof[] = [
+  raceStorm,
+  idempotency,
+  crash,
+  databaseLoss,
+  fuzz,
+  isolation,
+  rateLimits,
+  eventStream,
+  webhooks,
+  messages,
+  replica,
+  classStorm,
+];
 const only = process.argv.slice(2);
 // A proof name that is not one of ALL would be dropped silently and the run pass having proved less
 // than it was asked: refuse it.
@@ -35,7 +48,13 @@ if (unknown.length) {
 const proofs = only.length ? ALL.filter((p) => only.includes(p.name)) : ALL;
 
 const started = Date.now();
-const results: Array<{ proof: Proof; run: ProofRun | null; status: 'passed' | 'failed' | 'skipped'; reason?: string; ms: number }> = [];
+const results: Array<{
+  proof: Proof;
+  run: ProofRun | null;
+  status: 'passed' | 'failed' | 'skipped';
+  reason?: string;
+  ms: number;
+}> = [];
 let current: ProofRun | null = null;
 
 function summaryAndExit(extraFailure?: string): never {
@@ -47,7 +66,9 @@ function summaryAndExit(extraFailure?: string): never {
     if (r.status === 'passed') passed++;
     else if (r.status === 'failed') failed++;
     else skipped++;
-    console.log(`${r.status.toUpperCase().padEnd(7)} ${r.proof.name} (${(r.ms / 1000).toFixed(1)} s)${r.reason ? `: ${r.reason}` : ''}`);
+    console.log(
+      `${r.status.toUpperCase().padEnd(7)} ${r.proof.name} (${(r.ms / 1000).toFixed(1)} s)${r.reason ? `: ${r.reason}` : ''}`,
+    );
   }
   if (extraFailure) {
     failed++;
@@ -63,7 +84,10 @@ function summaryAndExit(extraFailure?: string): never {
 function writeReport(file: string, passed: number, failed: number) {
   const lines = [`Total ${((Date.now() - started) / 1000).toFixed(0)} s: ${passed} passed, ${failed} failed.`, ''];
   for (const r of results) {
-    lines.push(`**${r.proof.name}** (${r.status}${r.reason ? `: ${r.reason}` : ''}, ${(r.ms / 1000).toFixed(0)} s)`, '');
+    lines.push(
+      `**${r.proof.name}** (${r.status}${r.reason ? `: ${r.reason}` : ''}, ${(r.ms / 1000).toFixed(0)} s)`,
+      '',
+    );
     for (const [label, value] of r.run?.figures ?? []) lines.push(`- ${label}: ${value}`);
     for (const n of r.run?.notes ?? []) lines.push(`- note: ${n}`);
     for (const f of r.run?.failures ?? []) lines.push(`- FAILURE: ${f}`);
@@ -88,9 +112,16 @@ const watchdog = setTimeout(async () => {
     for (const f of run.failures) console.log(`  FAILURE ${f}`);
     await stopAll(run.servers);
     const proof = proofs.find((p) => p.name === run.name)!;
-    results.push({ proof, run, status: 'failed', reason: 'cut by the time bound before it finished (its figures so far are printed above)', ms: Date.now() - runStarted });
+    results.push({
+      proof,
+      run,
+      status: 'failed',
+      reason: 'cut by the time bound before it finished (its figures so far are printed above)',
+      ms: Date.now() - runStarted,
+    });
   }
-  for (const p of proofs.slice(results.length)) results.push({ proof: p, run: null, status: 'failed', reason: 'not run: time bound', ms: 0 });
+  for (const p of proofs.slice(results.length))
+    results.push({ proof: p, run: null, status: 'failed', reason: 'not run: time bound', ms: 0 });
   await stopShared();
   await dropAll();
   summaryAndExit();

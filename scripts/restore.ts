@@ -16,13 +16,19 @@ const config = loadConfigOrExit();
 const args = process.argv.slice(2);
 const file = args.find((a) => !a.startsWith('--'));
 if (config.databaseUrl || !file || !fs.existsSync(file)) {
-  console.error(config.databaseUrl ? 'DATABASE_URL is set: restore the PostgreSQL server with its own tools (docs/backups.md).' : 'usage: npm run restore -- FILE [--force] (a .tar.gz from npm run backup)');
+  console.error(
+    config.databaseUrl
+      ? 'DATABASE_URL is set: restore the PostgreSQL server with its own tools (docs/backups.md).'
+      : 'usage: npm run restore -- FILE [--force] (a .tar.gz from npm run backup)',
+  );
   process.exit(1);
 }
 const pgdata = embeddedPgdata(config.dataDir);
 const owner = liveOwner(pgdata);
 if (owner !== null || runningServer(pgdata)) {
-  console.error(`The embedded database in ${config.dataDir} is in use${owner ? ` (pid ${owner})` : ''}: stop the service first.`);
+  console.error(
+    `The embedded database in ${config.dataDir} is in use${owner ? ` (pid ${owner})` : ''}: stop the service first.`,
+  );
   process.exit(1);
 }
 if (fs.existsSync(pgdata)) {
@@ -30,7 +36,10 @@ if (fs.existsSync(pgdata)) {
     console.error(`${pgdata} already holds a database: pass --force to move it aside and restore over it.`);
     process.exit(1);
   }
-  const aside = `${pgdata}.before-restore-${new Date().toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;
+  const aside = `${pgdata}.before-restore-${new Date()
+    .toISOString()
+    .replace(/[-:]/g, '')
+    .replace(/\.\d+Z$/, 'Z')}`;
   fs.renameSync(pgdata, aside);
   console.log(`the database that was there is kept in ${aside}`);
 }
@@ -48,7 +57,9 @@ try {
   await client.connect();
   const { rows } = await client.query<{ n: string }>(`SELECT count(*) AS n FROM pg_class WHERE relname = 'stores'`);
   await client.end();
-  console.log(`restored into ${pgdata}${rows[0].n === '1' ? '' : ' (no stores table: is this a backup of this service?)'}; start the service with npm start`);
+  console.log(
+    `restored into ${pgdata}${rows[0].n === '1' ? '' : ' (no stores table: is this a backup of this service?)'}; start the service with npm start`,
+  );
 } finally {
   await cluster.stop();
 }

@@ -34,9 +34,26 @@ const SERVER_RUN = [
   'test/**/concurrency.test.ts',
   // Staff passkeys: the single-use challenge is raced there.
   'test/staff/passkeys/*.test.ts',
-  ...['audit', 'backlog-cost', 'conformance', 'connection-kills', 'db-functions', 'envelope', 'framework-errors', 'hot-updates', 'idempotency',
-    'migrations', 'one-statement', 'openapi-contract', 'pg-adapter', 'read-routing', 'read-routing-app', 'session-check',
-    'sharding-catalogue', 'write-positions-redis'].map((name) => `test/platform/${name}.test.ts`),
+  ...[
+    'audit',
+    'backlog-cost',
+    'conformance',
+    'connection-kills',
+    'db-functions',
+    'envelope',
+    'framework-errors',
+    'hot-updates',
+    'idempotency',
+    'migrations',
+    'one-statement',
+    'openapi-contract',
+    'pg-adapter',
+    'read-routing',
+    'read-routing-app',
+    'session-check',
+    'sharding-catalogue',
+    'write-positions-redis',
+  ].map((name) => `test/platform/${name}.test.ts`),
 ];
 // A name in the list that matches no file (a test renamed) would drop out of the server run unnoticed.
 const serverMatches = SERVER_RUN.map((g) => ({ g, files: globSync(g) }));
@@ -55,7 +72,9 @@ if (!process.env.TEST_DATABASE_URL) console.log('TEST_DATABASE_URL is not set: r
 const compileCache = process.env.NODE_COMPILE_CACHE ?? path.join(os.tmpdir(), 'bbo-test-compile-cache');
 
 const label = (engine: string) =>
-  engine === 'pg' ? `test suite on the PostgreSQL server (${filesOf.pg.length} of ${unitFiles.length} files)` : 'test suite on the embedded PostgreSQL';
+  engine === 'pg'
+    ? `test suite on the PostgreSQL server (${filesOf.pg.length} of ${unitFiles.length} files)`
+    : 'test suite on the embedded PostgreSQL';
 
 /**
  * Runs one engine's files; `live` streams its output, otherwise it is returned when it ends. `id` names
@@ -64,16 +83,29 @@ const label = (engine: string) =>
 function run(engine: string, files: string[], live: boolean, id = engine): Promise<{ ok: boolean; output: string }> {
   const child = spawn(
     process.execPath,
-    ['--test', '--test-global-setup=test/support/global-setup.ts', '--test-concurrency=2', '--test-timeout=120000', ...files],
+    [
+      '--test',
+      '--test-global-setup=test/support/global-setup.ts',
+      '--test-concurrency=2',
+      '--test-timeout=120000',
+      ...files,
+    ],
     {
       stdio: live ? 'inherit' : ['ignore', 'pipe', 'pipe'],
-      env: { ...process.env, NODE_COMPILE_CACHE: compileCache, TEST_ENGINE: engine, TEST_RUN_ID: `${process.pid}-${id}` },
+      env: {
+        ...process.env,
+        NODE_COMPILE_CACHE: compileCache,
+        TEST_ENGINE: engine,
+        TEST_RUN_ID: `${process.pid}-${id}`,
+      },
     },
   );
   const chunks: Buffer[] = [];
   child.stdout?.on('data', (c: Buffer) => chunks.push(c));
   child.stderr?.on('data', (c: Buffer) => chunks.push(c));
-  return new Promise((resolve) => child.on('close', (code) => resolve({ ok: code === 0, output: Buffer.concat(chunks).toString() })));
+  return new Promise((resolve) =>
+    child.on('close', (code) => resolve({ ok: code === 0, output: Buffer.concat(chunks).toString() })),
+  );
 }
 
 let failed = false;

@@ -36,7 +36,12 @@ const env = (extra: Record<string, string>) => ({
 
 function start(name: string, entry: string, extra: Record<string, string>): number {
   const log = openSync(path.join(o.dir, `${name}.log`), 'a');
-  const child = spawn(process.execPath, [path.join(ROOT, entry)], { cwd: ROOT, env: env(extra), detached: true, stdio: ['ignore', log, log] });
+  const child = spawn(process.execPath, [path.join(ROOT, entry)], {
+    cwd: ROOT,
+    env: env(extra),
+    detached: true,
+    stdio: ['ignore', log, log],
+  });
   child.unref();
   return child.pid!;
 }
@@ -44,7 +49,10 @@ function start(name: string, entry: string, extra: Record<string, string>): numb
 async function waitReady(url: string, timeoutMs = 90_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then((r) => r.status === 200, () => false);
+    const ok = await fetch(`${url}/readyz`, { signal: AbortSignal.timeout(2_000) }).then(
+      (r) => r.status === 200,
+      () => false,
+    );
     if (ok) return;
     await new Promise((r) => setTimeout(r, 200));
   }
@@ -61,11 +69,19 @@ async function up() {
   mkdirSync(o.dir, { recursive: true });
   const pids: Record<string, number> = {};
   // The first API process migrates; the others wait for it (the migration's transaction lock).
-  pids.api1 = start('api1', 'src/server.ts', { PORT: String(API_PORTS[0]), WORKER_ENABLED: 'false', DATABASE_READ_URL: urlOf(o.replicaPort, DATABASE) });
+  pids.api1 = start('api1', 'src/server.ts', {
+    PORT: String(API_PORTS[0]),
+    WORKER_ENABLED: 'false',
+    DATABASE_READ_URL: urlOf(o.replicaPort, DATABASE),
+  });
   writeFileSync(STATE, JSON.stringify(pids));
   await waitReady(`http://127.0.0.1:${API_PORTS[0]}`);
   await waitForReplay(o, DATABASE);
-  pids.api2 = start('api2', 'src/server.ts', { PORT: String(API_PORTS[1]), WORKER_ENABLED: 'false', DATABASE_READ_URL: urlOf(o.replicaPort, DATABASE) });
+  pids.api2 = start('api2', 'src/server.ts', {
+    PORT: String(API_PORTS[1]),
+    WORKER_ENABLED: 'false',
+    DATABASE_READ_URL: urlOf(o.replicaPort, DATABASE),
+  });
   pids.worker = start('worker', 'src/worker.ts', {});
   writeFileSync(STATE, JSON.stringify(pids));
   await waitReady(`http://127.0.0.1:${API_PORTS[1]}`);
@@ -75,7 +91,9 @@ async function up() {
 
 function status() {
   console.log(`primary    ${urlOf(o.primaryPort, DATABASE)}`);
-  console.log(`replica    ${urlOf(o.replicaPort, DATABASE)}${o.applyDelayMs ? ` (recovery_min_apply_delay ${o.applyDelayMs} ms)` : ''}`);
+  console.log(
+    `replica    ${urlOf(o.replicaPort, DATABASE)}${o.applyDelayMs ? ` (recovery_min_apply_delay ${o.applyDelayMs} ms)` : ''}`,
+  );
   console.log(`pgbouncer  ${urlOf(o.pgbouncerPort, DATABASE)} (transaction mode)`);
   for (const port of API_PORTS) console.log(`api        http://127.0.0.1:${port}`);
   if (existsSync(STATE)) console.log(`processes  ${readFileSync(STATE, 'utf8')} (logs in ${o.dir})`);

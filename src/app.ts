@@ -9,7 +9,12 @@ import { createTokenService, type TokenService } from './platform/auth/tokens.ts
 import { registerAuthGuard } from './platform/auth/guard.ts';
 import { staffCredentials } from './staff/staff-auth.ts';
 import { principalOf, type Actor } from './platform/auth/actor.ts';
-import { clientErrorHandler, frameworkErrors, MAX_PARAM_LENGTH, registerErrorHandling } from './platform/errors/error-handler.ts';
+import {
+  clientErrorHandler,
+  frameworkErrors,
+  MAX_PARAM_LENGTH,
+  registerErrorHandling,
+} from './platform/errors/error-handler.ts';
 import { addSharedSchemas, validatorCompiler } from './platform/http/validation.ts';
 import { lazySerializers } from './platform/http/lazy-compile.ts';
 import { genRequestId } from './platform/http/request-id.ts';
@@ -164,7 +169,10 @@ export async function buildApp(deps: AppDeps): Promise<App> {
     return payload;
   });
 
-  const redis = await registerRateLimits(app, { globalPerMinute: config.rateLimits.globalPerMinute, redisUrl: config.redisUrl });
+  const redis = await registerRateLimits(app, {
+    globalPerMinute: config.rateLimits.globalPerMinute,
+    redisUrl: config.redisUrl,
+  });
   if (redis) app.addHook('onClose', async () => void redis.quit().catch(() => redis.disconnect()));
   app.decorate('sharedRedis', redis);
 
@@ -173,14 +181,20 @@ export async function buildApp(deps: AppDeps): Promise<App> {
   app.decorate('metrics', metrics);
   if (metrics) {
     const pool = (db as { pool?: unknown }).pool;
-    if (pool && typeof pool === 'object' && 'totalCount' in pool) metrics.addPool('primary', pool as any, (db as { health?: any }).health);
+    if (pool && typeof pool === 'object' && 'totalCount' in pool)
+      metrics.addPool('primary', pool as any, (db as { health?: any }).health);
     metrics.addCacheSource(() => availabilityCache(db)?.stats() ?? null);
     const reads = deps.reads;
     if (reads) {
       metrics.addCacheSource(() => availabilityCache(reads.replicaReads)?.stats() ?? null);
       metrics.setReplicaSource(() => {
         const s = reads.stats();
-        return { up: s.replicaUp, lagSeconds: s.replicaLagMs === null ? null : s.replicaLagMs / 1000, replicaReads: s.replicaReads, primaryReads: s.primaryReads };
+        return {
+          up: s.replicaUp,
+          lagSeconds: s.replicaLagMs === null ? null : s.replicaLagMs / 1000,
+          replicaReads: s.replicaReads,
+          primaryReads: s.primaryReads,
+        };
       });
     }
     metrics.setBacklogSource(cachedBacklog(db, clock));
@@ -189,7 +203,13 @@ export async function buildApp(deps: AppDeps): Promise<App> {
 
   await registerCompression(app);
   // Each feature's event payload schemas, in one OpenAPI `webhooks` map (events/event-payloads.ts).
-  const eventData = { ...BOOKING_EVENT_DATA, ...CUSTOMER_EVENT_DATA, ...NOTIFICATION_EVENT_DATA, ...WEBHOOK_EVENT_DATA, ...CLASS_EVENT_DATA };
+  const eventData = {
+    ...BOOKING_EVENT_DATA,
+    ...CUSTOMER_EVENT_DATA,
+    ...NOTIFICATION_EVENT_DATA,
+    ...WEBHOOK_EVENT_DATA,
+    ...CLASS_EVENT_DATA,
+  };
   await registerOpenApi(app, webhooksDocument(eventData));
   addSharedSchemas(app, ...sharedSchemas);
   await app.register(healthRoutes(db));

@@ -95,7 +95,12 @@ export interface MessagesConfig {
   readonly smtpMaxConnections: number;
   readonly mailFrom: string;
   /** Twilio-shaped SMS API; null (no SID, token or sender) keeps texts in the local mailbox. */
-  readonly sms: { readonly baseUrl: string; readonly accountSid: string; readonly authToken: string; readonly from: string } | null;
+  readonly sms: {
+    readonly baseUrl: string;
+    readonly accountSid: string;
+    readonly authToken: string;
+    readonly from: string;
+  } | null;
   /** Run the planner and sender loop inside this process. */
   readonly worker: boolean;
   readonly pollMs: number;
@@ -124,8 +129,15 @@ function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number
 function settingsList(env: NodeJS.ProcessEnv, name: string): Readonly<Record<string, string>> {
   const raw = text(env, name);
   if (!raw) return Object.freeze({});
-  const pairs = raw.split(',').map((p) => p.trim()).filter(Boolean).map((p) => /^([a-z_]+(?:\.[a-z_]+)?)=([A-Za-z0-9_.:-]+)$/.exec(p));
-  if (pairs.some((m) => !m)) throw new ConfigError(`${name} must be comma-separated name=value PostgreSQL settings, like shared_buffers=16MB (got "${raw}")`);
+  const pairs = raw
+    .split(',')
+    .map((p) => p.trim())
+    .filter(Boolean)
+    .map((p) => /^([a-z_]+(?:\.[a-z_]+)?)=([A-Za-z0-9_.:-]+)$/.exec(p));
+  if (pairs.some((m) => !m))
+    throw new ConfigError(
+      `${name} must be comma-separated name=value PostgreSQL settings, like shared_buffers=16MB (got "${raw}")`,
+    );
   return Object.freeze(Object.fromEntries(pairs.map((m) => [m![1], m![2]])));
 }
 
@@ -144,7 +156,9 @@ function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean 
 
 // The Standard Webhooks example schedule: after the immediate attempt, 5 s, 5 min, 30 min, 2 h, 5 h,
 // 10 h, 14 h, 20 h and 24 h (about 3 days in all).
-export const STANDARD_RETRY_SCHEDULE_MS = Object.freeze([5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
+export const STANDARD_RETRY_SCHEDULE_MS = Object.freeze([
+  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
+]);
 
 function schedule(env: NodeJS.ProcessEnv, name: string): readonly number[] {
   const raw = text(env, name);
@@ -162,10 +176,21 @@ const ORIGIN = /^https?:\/\/[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[
 function origins(env: NodeJS.ProcessEnv, name: string): string[] {
   const raw = text(env, name);
   if (raw === null) return [];
-  return [...new Set(raw.split(',').map((o) => o.trim().toLowerCase().replace(/\/$/, '')).filter(Boolean).map((o) => {
-    if (!ORIGIN.test(o)) throw new ConfigError(`${name} must be a comma-separated list of origins like https://shop.example (got "${o}")`);
-    return o;
-  }))];
+  return [
+    ...new Set(
+      raw
+        .split(',')
+        .map((o) => o.trim().toLowerCase().replace(/\/$/, ''))
+        .filter(Boolean)
+        .map((o) => {
+          if (!ORIGIN.test(o))
+            throw new ConfigError(
+              `${name} must be a comma-separated list of origins like https://shop.example (got "${o}")`,
+            );
+          return o;
+        }),
+    ),
+  ];
 }
 
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
@@ -186,19 +211,23 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const logLevel = text(env, 'LOG_LEVEL') ?? 'info';
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError(`LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')}`);
   const adminToken = text(env, 'ADMIN_TOKEN');
-  if (adminToken !== null && adminToken.length < 16) throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
+  if (adminToken !== null && adminToken.length < 16)
+    throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
 
   const smtpUrl = text(env, 'SMTP_URL');
-  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl)) throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
+  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl))
+    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
   const mailFrom = text(env, 'MAIL_FROM') ?? 'Bookings <bookings@localhost>';
-  if (!/@[A-Za-z0-9.-]+>?$/.test(mailFrom)) throw new ConfigError('MAIL_FROM must be an email address, optionally as "Name <address>"');
+  if (!/@[A-Za-z0-9.-]+>?$/.test(mailFrom))
+    throw new ConfigError('MAIL_FROM must be an email address, optionally as "Name <address>"');
   const smsUrl = text(env, 'SMS_API_URL') ?? 'https://api.twilio.com';
   if (!/^https?:\/\//.test(smsUrl)) throw new ConfigError('SMS_API_URL must be an http(s) URL');
   const smsSid = text(env, 'SMS_ACCOUNT_SID');
   const smsToken = text(env, 'SMS_AUTH_TOKEN');
   const smsFrom = text(env, 'SMS_FROM');
   const smsSet = [smsSid, smsToken, smsFrom].filter((v) => v !== null).length;
-  if (smsSet !== 0 && smsSet !== 3) throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
+  if (smsSet !== 0 && smsSet !== 3)
+    throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
 
   return Object.freeze({
     production,
@@ -264,9 +293,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bookingPage: parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
       throw new ConfigError(message);
     }),
-    staff: parseStaffConfig(env, parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
-      throw new ConfigError(message);
-    }).publicUrl, (name, fallback, min, max) => int(env, name, fallback, min, max)),
+    staff: parseStaffConfig(
+      env,
+      parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
+        throw new ConfigError(message);
+      }).publicUrl,
+      (name, fallback, min, max) => int(env, name, fallback, min, max),
+    ),
     oidc: parseOidcConfig(env, (message) => {
       throw new ConfigError(message);
     }),
@@ -274,7 +307,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl,
       smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),
       mailFrom,
-      sms: smsSet === 3 ? Object.freeze({ baseUrl: smsUrl, accountSid: smsSid!, authToken: smsToken!, from: smsFrom! }) : null,
+      sms:
+        smsSet === 3
+          ? Object.freeze({ baseUrl: smsUrl, accountSid: smsSid!, authToken: smsToken!, from: smsFrom! })
+          : null,
       worker: flag(env, 'MESSAGES_WORKER', true),
       pollMs: int(env, 'MESSAGES_POLL_MS', 1000, 10, 600_000),
       leaseMs: int(env, 'MESSAGES_LEASE_MS', 120_000, 1000, 3_600_000),

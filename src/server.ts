@@ -39,24 +39,42 @@ if (!session.ok) {
   process.exit(1);
 }
 // The read replica (DATABASE_READ_URL), when there is one: safe reads go to it (src/platform/db/read-routing.ts).
-const readRouting = await openReadRouter(config, db, pino({ level: config.logLevel, base: { component: 'read-routing' } }));
+const readRouting = await openReadRouter(
+  config,
+  db,
+  pino({ level: config.logLevel, base: { component: 'read-routing' } }),
+);
 const app = await buildApp({ config, db, reads: readRouting?.router ?? null });
-if (session.differences.length) app.log.warn({ differences: session.differences }, 'database session settings differ from the adapter\'s (behind a pooler, set them on the server)');
+if (session.differences.length)
+  app.log.warn(
+    { differences: session.differences },
+    "database session settings differ from the adapter's (behind a pooler, set them on the server)",
+  );
 if (migration.applied.length) app.log.info({ applied: migration.applied }, 'migrations applied');
 if (migration.functions.length) app.log.info({ functions: migration.functions }, 'db/functions files applied');
-if (migration.unowned.length) app.log.warn({ functions: migration.unowned }, 'functions in the database that no db/functions/ file defines');
-if (isDevSecret(config)) app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
+if (migration.unowned.length)
+  app.log.warn({ functions: migration.unowned }, 'functions in the database that no db/functions/ file defines');
+if (isDevSecret(config))
+  app.log.warn('AUTH_SECRET is not set: using the development secret (never do this in production)');
 if (!config.adminToken) app.log.info('ADMIN_TOKEN is not set: the operator surface (/admin/v1) is disabled');
 // First run: no staff account yet, so a one-time link to create the first owner (src/staff/first-run.ts).
 // Printed on the terminal only: the logger never carries a token.
 const setupLink = await firstRunSetupLink(db, config, systemClock);
-if (setupLink) console.log(`\nNo staff account yet. Create the first owner (one-time link, 24 hours):\n\n  ${setupLink}\n`);
+if (setupLink)
+  console.log(`\nNo staff account yet. Create the first owner (one-time link, 24 hours):\n\n  ${setupLink}\n`);
 
-const sweeper = setInterval(() => {
-  purgeExpiredIdempotency(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'));
-  // The availability search's change records older than a day (src/bookings/availability/).
-  pruneAvailabilityChanges(db, new Date()).catch((err) => app.log.warn({ err: { message: err.message } }, 'availability change pruning failed'));
-}, 10 * 60 * 1000);
+const sweeper = setInterval(
+  () => {
+    purgeExpiredIdempotency(db, new Date()).catch((err) =>
+      app.log.warn({ err: { message: err.message } }, 'idempotency purge failed'),
+    );
+    // The availability search's change records older than a day (src/bookings/availability/).
+    pruneAvailabilityChanges(db, new Date()).catch((err) =>
+      app.log.warn({ err: { message: err.message } }, 'availability change pruning failed'),
+    );
+  },
+  10 * 60 * 1000,
+);
 sweeper.unref();
 // Events older than 90 days are pruned hourly, in batches (src/events/retention.ts).
 const eventPruning = startPruning(db, systemClock, app.log);
@@ -72,7 +90,9 @@ const eventPruning = startPruning(db, systemClock, app.log);
 // A background worker's own connections, on a PostgreSQL server or the embedded PostgreSQL alike.
 async function ownConnections(wanted: boolean, poolSize: number, name: string) {
   if (!wanted) return db;
-  return openDatabase({ ...config, dbPoolSize: poolSize }, (err) => app.log.warn({ err: { message: err.message } }, `${name}: idle database connection lost`));
+  return openDatabase({ ...config, dbPoolSize: poolSize }, (err) =>
+    app.log.warn({ err: { message: err.message } }, `${name}: idle database connection lost`),
+  );
 }
 // The webhook worker runs in this process unless WORKER_ENABLED=false (then `npm run worker` runs it).
 // On a PostgreSQL server it has its own few connections, so a burst of requests holding the pool
@@ -82,30 +102,58 @@ async function ownConnections(wanted: boolean, poolSize: number, name: string) {
 const background = createYieldGate(config.background);
 const workerDb = await ownConnections(config.workerEnabled, WEBHOOK_WORKER_POOL, 'webhook worker');
 const worker = config.workerEnabled
-  ? new WebhookWorker({ db: workerDb, clock: app.deps.clock, log: app.log.child({ component: 'webhooks' }), settings: config.webhooks, gate: background }).start()
+  ? new WebhookWorker({
+      db: workerDb,
+      clock: app.deps.clock,
+      log: app.log.child({ component: 'webhooks' }),
+      settings: config.webhooks,
+      gate: background,
+    }).start()
   : null;
 // Online bookings whose deposit did not arrive in time are cancelled, freeing their slot.
-const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'));
+const depositSweep = startDepositSweep(db, systemClock, 60 * 1000, (err) =>
+  app.log.warn({ err: { message: err.message } }, 'deposit sweep failed'),
+);
 // Class offers not accepted in time pass to the next in line (src/classes/offer-sweep.ts); offers last
 // whole minutes, so a run every 15 seconds keeps each within a quarter of a minute of its expiry.
-const offerSweep = startOfferSweep(db, app.deps.clock, 15 * 1000, (err) => app.log.warn({ err: { message: err.message } }, 'class offer sweep failed'));
+const offerSweep = startOfferSweep(db, app.deps.clock, 15 * 1000, (err) =>
+  app.log.warn({ err: { message: err.message } }, 'class offer sweep failed'),
+);
 
 // Customer messages: planned from the event feed and sent in the background, beside the webhook
 // worker (WORKER_ENABLED=false moves both to `npm run worker`; MESSAGES_WORKER=false turns this one off).
 // On a PostgreSQL server it too has its own few connections (its database work is short: claims and
 // outcomes, never held across a send), so a backlog of messages never takes the connections requests
 // need, nor the reverse.
-const messagesDb = await ownConnections(config.workerEnabled && config.messages.worker, MESSAGES_WORKER_POOL, 'messages worker');
+const messagesDb = await ownConnections(
+  config.workerEnabled && config.messages.worker,
+  MESSAGES_WORKER_POOL,
+  'messages worker',
+);
 // GET /metrics reports each pool of this process (pg.Pool's total, idle and waiting counts).
-for (const [name, handle] of [['replica', readRouting?.replica], ['webhook_worker', workerDb], ['messages_worker', messagesDb]] as const) {
+for (const [name, handle] of [
+  ['replica', readRouting?.replica],
+  ['webhook_worker', workerDb],
+  ['messages_worker', messagesDb],
+] as const) {
   const pool = handle && handle !== db ? (handle as { pool?: any }).pool : null;
   if (pool) app.metrics?.addPool(name, pool, (handle as { health?: any }).health);
 }
-const messagesWorker = config.workerEnabled && config.messages.worker
-  ? createMessagesWorker({ db: messagesDb, clock: systemClock, config: config.messages, log: app.log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), publicUrl: config.bookingPage.publicUrl, gate: background })
-  : null;
+const messagesWorker =
+  config.workerEnabled && config.messages.worker
+    ? createMessagesWorker({
+        db: messagesDb,
+        clock: systemClock,
+        config: config.messages,
+        log: app.log.child({ component: 'messages' }),
+        manageLink: manageLinks(config, systemClock),
+        publicUrl: config.bookingPage.publicUrl,
+        gate: background,
+      })
+    : null;
 if (messagesWorker) {
-  if (!config.messages.smtpUrl && !config.messages.sms) app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
+  if (!config.messages.smtpUrl && !config.messages.sms)
+    app.log.info('no SMTP_URL or SMS provider set: customer messages are kept in the local mailbox, not sent');
   messagesWorker.start();
 }
 
@@ -149,6 +197,12 @@ await app.listen({ port: config.port, host: config.host });
 app.log.info({ engine: db.engine, docs: `http://${config.host}:${config.port}/docs` }, 'listening');
 // Where what would have been sent is (the development mailbox), or that nothing can be (issue 41).
 const delivery = deliveryMode(config);
-if (delivery.devMailbox) app.log.info({ mailbox: `${config.bookingPage.publicUrl}/console/#/mailbox` }, 'development mailbox: no SMTP_URL, so messages and sign-in codes are kept in the console\'s Mailbox, not sent');
-if (delivery.signIn === 'none') app.log.warn('no SMTP_URL or SMS provider in production: the booking page cannot send sign-in codes, so online booking cannot confirm');
-
+if (delivery.devMailbox)
+  app.log.info(
+    { mailbox: `${config.bookingPage.publicUrl}/console/#/mailbox` },
+    "development mailbox: no SMTP_URL, so messages and sign-in codes are kept in the console's Mailbox, not sent",
+  );
+if (delivery.signIn === 'none')
+  app.log.warn(
+    'no SMTP_URL or SMS provider in production: the booking page cannot send sign-in codes, so online booking cannot confirm',
+  );

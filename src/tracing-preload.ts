@@ -17,9 +17,12 @@ if (config?.tracing.endpoint) {
   // A listener replaces the signal's default exit: when the entry has none of its own, exit here.
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
-      void tracing.shutdown().catch(() => {}).finally(() => {
-        if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGTERM' ? 143 : 130);
-      });
+      void tracing
+        .shutdown()
+        .catch(() => {})
+        .finally(() => {
+          if (process.listenerCount(signal) === 0) process.exit(signal === 'SIGTERM' ? 143 : 130);
+        });
     });
   }
   process.once('beforeExit', () => void tracing.shutdown().catch(() => {}));

@@ -14,12 +14,16 @@ import { manageLinks } from './booking-page/page-deps.ts';
 
 const config = loadConfigOrExit();
 if (!config.databaseUrl) {
-  console.error('npm run worker needs DATABASE_URL (a PostgreSQL server): the embedded engine allows one process, and `npm start` runs the worker itself.');
+  console.error(
+    'npm run worker needs DATABASE_URL (a PostgreSQL server): the embedded engine allows one process, and `npm start` runs the worker itself.',
+  );
   process.exit(1);
 }
 
 const log = pino({ level: config.logLevel, base: { component: 'webhooks-worker' } });
-const db = await openDatabase(config, (err) => log.warn({ err: { message: err.message } }, 'idle database connection lost'));
+const db = await openDatabase(config, (err) =>
+  log.warn({ err: { message: err.message } }, 'idle database connection lost'),
+);
 await migrate(db, { log });
 const session = await checkSessionSettings(db);
 if (!session.ok) {
@@ -29,7 +33,14 @@ if (!session.ok) {
 const worker = new WebhookWorker({ db, clock: systemClock, log, settings: config.webhooks }).start();
 log.info({ pid: process.pid }, 'webhook worker started');
 const messagesWorker = config.messages.worker
-  ? createMessagesWorker({ db, clock: systemClock, config: config.messages, log: log.child({ component: 'messages' }), manageLink: manageLinks(config, systemClock), publicUrl: config.bookingPage.publicUrl })
+  ? createMessagesWorker({
+      db,
+      clock: systemClock,
+      config: config.messages,
+      log: log.child({ component: 'messages' }),
+      manageLink: manageLinks(config, systemClock),
+      publicUrl: config.bookingPage.publicUrl,
+    })
   : null;
 messagesWorker?.start();
 

@@ -6,10 +6,21 @@
 // If a run dies half-way, the next run restores them first.
 import type { Queryable } from '../../src/platform/db/port.ts';
 
-const TABLES = ['appointments', 'settlements', 'class_bookings', 'stamps', 'orders', 'journey_events', 'store_customers', 'customers'];
+const TABLES = [
+  'appointments',
+  'settlements',
+  'class_bookings',
+  'stamps',
+  'orders',
+  'journey_events',
+  'store_customers',
+  'customers',
+];
 
 export async function restoreDropped(db: Queryable): Promise<number> {
-  const exists = await db.query("SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = 'bench_dropped_ddl'");
+  const exists = await db.query(
+    "SELECT 1 FROM pg_tables WHERE schemaname = 'public' AND tablename = 'bench_dropped_ddl'",
+  );
   if (exists.rowCount === 0) return 0;
   const ddl = await db.query<{ ddl: string }>('SELECT ddl FROM bench_dropped_ddl ORDER BY ord');
   for (const row of ddl.rows) await db.query(row.ddl);
@@ -33,7 +44,9 @@ export async function dropForBulk(db: Queryable): Promise<number> {
     [TABLES],
   );
   for (const c of constraints.rows) {
-    await db.query('INSERT INTO bench_dropped_ddl (ddl) VALUES ($1)', [`ALTER TABLE ${c.tbl} ADD CONSTRAINT ${c.name} ${c.def}`]);
+    await db.query('INSERT INTO bench_dropped_ddl (ddl) VALUES ($1)', [
+      `ALTER TABLE ${c.tbl} ADD CONSTRAINT ${c.name} ${c.def}`,
+    ]);
   }
   for (const i of indexes.rows) await db.query('INSERT INTO bench_dropped_ddl (ddl) VALUES ($1)', [i.def]);
   for (const c of constraints.rows) await db.query(`ALTER TABLE ${c.tbl} DROP CONSTRAINT ${c.name}`);

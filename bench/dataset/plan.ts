@@ -76,7 +76,8 @@ export function makePlan(scale: number, seed: number, now: Date): Plan {
     waiting: 30,
   };
   const perUnit = Math.ceil(plan.appointments / plan.units);
-  if (perUnit > (plan.historyDays + plan.futureDays) * plan.slotsPerDay) throw new Error('too many appointments per unit for the slot grid');
+  if (perUnit > (plan.historyDays + plan.futureDays) * plan.slotsPerDay)
+    throw new Error('too many appointments per unit for the slot grid');
   return plan;
 }
 

@@ -53,7 +53,9 @@ const INSERT = `INSERT INTO bench_ceiling (store_id, unit_id, during)
 // (txid, seq), unique id, occurred_at, (store, txid, seq); audit: id, (store, entity, entity_id, id);
 // idempotency: (principal, method, path, key), expiry), so each index is the write it is in the product.
 // The key is spread as clients' random keys are (clientKey in load.ts), not in insert order.
-const BOOKING_SETUP = SETUP + `
+const BOOKING_SETUP =
+  SETUP +
+  `
   DROP TABLE IF EXISTS bench_ceiling_audit, bench_ceiling_events, bench_ceiling_idem;
   CREATE TABLE bench_ceiling_audit (
     id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY, store_id uuid, actor_kind text NOT NULL, actor_id text,
@@ -100,11 +102,20 @@ async function reset(url: string, shape: Shape = SHAPES.insert) {
   }
 }
 
-async function nodeDriver(url: string, connections: number, loops: number, seconds: number, shape: Shape = SHAPES.insert) {
+async function nodeDriver(
+  url: string,
+  connections: number,
+  loops: number,
+  seconds: number,
+  shape: Shape = SHAPES.insert,
+) {
   const pool = new pg.Pool({ connectionString: url, max: connections });
   const latencies: number[] = [];
   try {
-    const stmt = { name: shape === SHAPES.insert ? 'bench_ceiling_insert' : 'bench_ceiling_booking', text: shape.statement };
+    const stmt = {
+      name: shape === SHAPES.insert ? 'bench_ceiling_insert' : 'bench_ceiling_booking',
+      text: shape.statement,
+    };
     // Every session connected and the statement prepared before the clock starts.
     await Promise.all(Array.from({ length: connections }, () => pool.query(stmt)));
     const started = performance.now();
@@ -119,7 +130,8 @@ async function nodeDriver(url: string, connections: number, loops: number, secon
     await Promise.all(Array.from({ length: loops }, loop));
     const elapsed = (performance.now() - started) / 1000;
     latencies.sort((a, b) => a - b);
-    const pct = (p: number) => Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 100) / 100;
+    const pct = (p: number) =>
+      Math.round(latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] * 100) / 100;
     return { tps: Math.round(latencies.length / elapsed), p50: pct(0.5), p99: pct(0.99), connections, loops };
   } finally {
     await pool.end();
@@ -138,15 +150,37 @@ async function pgbenchDriver(bin: string, url: string, clients: number, seconds:
   const script = path.join(os.tmpdir(), `bench-ceiling-${process.pid}.sql`);
   fs.writeFileSync(script, shape.statement.replace(/\s+/g, ' ') + ';\n');
   const u = new URL(url);
-  const argv = ['-n', '-M', 'prepared', '-c', String(clients), '-j', String(Math.min(clients, os.cpus().length)), '-T', String(seconds), '-f', script,
-    '-h', u.hostname, '-p', u.port || '5432', '-U', decodeURIComponent(u.username || 'postgres'), decodeURIComponent(u.pathname.slice(1))];
+  const argv = [
+    '-n',
+    '-M',
+    'prepared',
+    '-c',
+    String(clients),
+    '-j',
+    String(Math.min(clients, os.cpus().length)),
+    '-T',
+    String(seconds),
+    '-f',
+    script,
+    '-h',
+    u.hostname,
+    '-p',
+    u.port || '5432',
+    '-U',
+    decodeURIComponent(u.username || 'postgres'),
+    decodeURIComponent(u.pathname.slice(1)),
+  ];
   const out = await new Promise<string>((resolve, reject) => {
-    const child = spawn(bin, argv, { env: { ...process.env, ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) } });
+    const child = spawn(bin, argv, {
+      env: { ...process.env, ...(u.password ? { PGPASSWORD: decodeURIComponent(u.password) } : {}) },
+    });
     let text = '';
     child.stdout.on('data', (d) => (text += d));
     child.stderr.on('data', (d) => (text += d));
     child.on('error', reject);
-    child.on('exit', (code) => (code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}: ${text.slice(-300)}`))));
+    child.on('exit', (code) =>
+      code === 0 ? resolve(text) : reject(new Error(`pgbench exited ${code}: ${text.slice(-300)}`)),
+    );
   });
   fs.rmSync(script, { force: true });
   const tps = Number(/tps = ([\d.]+)/.exec(out)?.[1] ?? NaN);
@@ -155,7 +189,11 @@ async function pgbenchDriver(bin: string, url: string, clients: number, seconds:
 }
 
 /** One shape's ceiling: warm-up, then the Node driver and pgbench, each on empty tables. */
-async function measureShape(url: string, shape: Shape, opts: { connections: number; loops: number; seconds: number; warmup: number }): Promise<OneCeiling> {
+async function measureShape(
+  url: string,
+  shape: Shape,
+  opts: { connections: number; loops: number; seconds: number; warmup: number },
+): Promise<OneCeiling> {
   await reset(url, shape);
   if (opts.warmup > 0) await nodeDriver(url, opts.connections, opts.loops, opts.warmup, shape);
   await reset(url, shape);
@@ -178,7 +216,10 @@ async function measureShape(url: string, shape: Shape, opts: { connections: numb
  * `connections` database sessions (the service's pool) and `loops` requests in flight from Node
  * (the bench's connections), warm-up then `seconds` measured. `booking: false` skips the second.
  */
-export async function measureWriteCeiling(url: string, opts: { connections: number; loops: number; seconds: number; warmup: number; booking?: boolean }): Promise<CeilingResult> {
+export async function measureWriteCeiling(
+  url: string,
+  opts: { connections: number; loops: number; seconds: number; warmup: number; booking?: boolean },
+): Promise<CeilingResult> {
   const insert = await measureShape(url, SHAPES.insert, opts);
   const booking = opts.booking === false ? null : await measureShape(url, SHAPES.booking, opts);
   const c = new pg.Client({ connectionString: url });

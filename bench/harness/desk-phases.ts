@@ -40,7 +40,10 @@ const runTag = `desk-${Date.now().toString(36)}`;
 
 /** A request on the wire; its principal's token is minted already (the scenario's setup does it). */
 function wireOf(env: Env, call: Call, key: string): WireRequest {
-  const token = call.actor.kind === 'merchant' ? env.mint.get('m', call.actor.storeId) : env.mint.get('c', (call.actor as any).customerId);
+  const token =
+    call.actor.kind === 'merchant'
+      ? env.mint.get('m', call.actor.storeId)
+      : env.mint.get('c', (call.actor as any).customerId);
   const headers: Record<string, string> = { authorization: `Bearer ${token}` };
   if (call.body) headers['content-type'] = 'application/json';
   if (call.idempotent) headers['idempotency-key'] = key;
@@ -55,22 +58,32 @@ async function closedCount(baseUrl: string, connections: number, total: number, 
   let next = 0;
   const one = (req: WireRequest) =>
     new Promise<void>((resolve) => {
-      const r = http.request({ host: url.hostname, port: url.port, method: req.method, path: req.path, agent, headers: req.body ? { ...req.headers, 'content-length': Buffer.byteLength(req.body) } : req.headers }, (res) => {
-        const chunks: Buffer[] = [];
-        res.on('data', (c: Buffer) => chunks.push(c));
-        res.on('end', () => {
-          let key = String(res.statusCode);
-          if ((res.statusCode ?? 0) >= 300) {
-            try {
-              key += ' ' + (JSON.parse(Buffer.concat(chunks).toString())?.error?.code ?? '');
-            } catch {
-              // status alone
+      const r = http.request(
+        {
+          host: url.hostname,
+          port: url.port,
+          method: req.method,
+          path: req.path,
+          agent,
+          headers: req.body ? { ...req.headers, 'content-length': Buffer.byteLength(req.body) } : req.headers,
+        },
+        (res) => {
+          const chunks: Buffer[] = [];
+          res.on('data', (c: Buffer) => chunks.push(c));
+          res.on('end', () => {
+            let key = String(res.statusCode);
+            if ((res.statusCode ?? 0) >= 300) {
+              try {
+                key += ' ' + (JSON.parse(Buffer.concat(chunks).toString())?.error?.code ?? '');
+              } catch {
+                // status alone
+              }
             }
-          }
-          outcomes[key] = (outcomes[key] ?? 0) + 1;
-          resolve();
-        });
-      });
+            outcomes[key] = (outcomes[key] ?? 0) + 1;
+            resolve();
+          });
+        },
+      );
       r.on('error', (err) => {
         const key = `error ${(err as NodeJS.ErrnoException).code ?? err.message}`;
         outcomes[key] = (outcomes[key] ?? 0) + 1;
@@ -80,9 +93,11 @@ async function closedCount(baseUrl: string, connections: number, total: number, 
       r.end();
     });
   const started = performance.now();
-  await Promise.all(Array.from({ length: connections }, async () => {
-    while (next < total) await one(make(next++));
-  }));
+  await Promise.all(
+    Array.from({ length: connections }, async () => {
+      while (next < total) await one(make(next++));
+    }),
+  );
   const seconds = (performance.now() - started) / 1000;
   agent.destroy();
   return { requests: total, seconds: Math.round(seconds * 10) / 10, rps: Math.round(total / seconds), outcomes };
@@ -95,7 +110,11 @@ async function backlog(db: Database): Promise<Backlog> {
             (SELECT count(*) FROM webhook_endpoints) AS endpoints`,
   );
   const r = res.rows[0];
-  return { messagesPending: Number(r.pending), plannerBehindEvents: Number(r.behind), webhookEndpoints: Number(r.endpoints) };
+  return {
+    messagesPending: Number(r.pending),
+    plannerBehindEvents: Number(r.behind),
+    webhookEndpoints: Number(r.endpoints),
+  };
 }
 
 /** Free 30-minute slots of "Bench Online" inside the next 31 days (no appointment, hold or time-off), shuffled. */
@@ -123,9 +142,13 @@ async function freeOnlineSlots(db: Database, storeId: string): Promise<{ unit_id
  */
 async function startFromNow(db: Database): Promise<void> {
   const last = `(SELECT txid, seq FROM events ORDER BY txid DESC, seq DESC LIMIT 1)`;
-  await db.query(`UPDATE message_planner_cursor m SET txid = l.txid, seq = l.seq FROM ${last} l WHERE m.name = 'messages'`);
+  await db.query(
+    `UPDATE message_planner_cursor m SET txid = l.txid, seq = l.seq FROM ${last} l WHERE m.name = 'messages'`,
+  );
   await db.query(`UPDATE webhook_dispatch_cursor w SET txid = l.txid, seq = l.seq FROM ${last} l`);
-  await db.query(`UPDATE messages SET status = 'withdrawn', reason = 'bench: before the phase', lease_until = NULL, lease_token = NULL WHERE status IN ('pending', 'sending') AND due_at <= now() + interval '1 day'`);
+  await db.query(
+    `UPDATE messages SET status = 'withdrawn', reason = 'bench: before the phase', lease_until = NULL, lease_token = NULL WHERE status IN ('pending', 'sending') AND due_at <= now() + interval '1 day'`,
+  );
 }
 
 export async function runDeskPhases(c: {
@@ -142,7 +165,11 @@ export async function runDeskPhases(c: {
   const report: DeskPhasesReport = { serverRoot: c.serverRoot };
   const { env } = c;
   await startFromNow(env.db);
-  const server = await startChild(path.join(c.serverRoot, 'src/server.ts'), { ...c.serverEnv, WORKER_ENABLED: 'true' }, { nodeArgs: c.nodeArgs, readyPath: '/healthz' });
+  const server = await startChild(
+    path.join(c.serverRoot, 'src/server.ts'),
+    { ...c.serverEnv, WORKER_ENABLED: 'true' },
+    { nodeArgs: c.nodeArgs, readyPath: '/healthz' },
+  );
   const bookedByDesk: string[] = [];
   try {
     if (c.phases.availability) {
@@ -158,8 +185,19 @@ export async function runDeskPhases(c: {
         const desk = () => {
           const slot = slots[s++ % slots.length];
           const call: Call = {
-            method: 'POST', route: '/api/v1/bookings/appointments', actor: merchant(online.id), idempotent: true,
-            body: { store_id: online.id, unit_id: slot.unit_id, service_id: service, starts_at: slot.at, ends_at: new Date(new Date(slot.at).getTime() + 30 * 60_000).toISOString(), guest_name: `Bench Desk ${s}`, guest_email: `bench.desk${s}@example.org` },
+            method: 'POST',
+            route: '/api/v1/bookings/appointments',
+            actor: merchant(online.id),
+            idempotent: true,
+            body: {
+              store_id: online.id,
+              unit_id: slot.unit_id,
+              service_id: service,
+              starts_at: slot.at,
+              ends_at: new Date(new Date(slot.at).getTime() + 30 * 60_000).toISOString(),
+              guest_name: `Bench Desk ${s}`,
+              guest_email: `bench.desk${s}@example.org`,
+            },
           };
           return call;
         };
@@ -168,14 +206,34 @@ export async function runDeskPhases(c: {
         const deskWire = (): WireRequest => {
           const call = desk();
           const token = env.mint.get('m', online.id);
-          return { method: 'POST', path: call.route, headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': clientKey(`${runTag}-desk-${k++}`) }, body: JSON.stringify(call.body) };
+          return {
+            method: 'POST',
+            path: call.route,
+            headers: {
+              authorization: `Bearer ${token}`,
+              'content-type': 'application/json',
+              'idempotency-key': clientKey(`${runTag}-desk-${k++}`),
+            },
+            body: JSON.stringify(call.body),
+          };
         };
         const pre = Array.from({ length: 64 }, (_, i) => wireOf(env, search.call(i), ''));
-        const load = { connections: 8, make: (i: number) => pre[i % pre.length], isExpected: () => false, errorCodes: false };
+        const load = {
+          connections: 8,
+          make: (i: number) => pre[i % pre.length],
+          isExpected: () => false,
+          errorCodes: false,
+        };
         await httpLoad(server.url, { ...load, duration: c.warmup });
         const [searchRes, bookings] = await Promise.all([
           httpLoad(server.url, { ...load, duration: c.duration }),
-          openLoop(server.url, { rate: 10, duration: c.duration, make: deskWire, isExpected: (o) => o.startsWith('409 '), errorCodes: true }),
+          openLoop(server.url, {
+            rate: 10,
+            duration: c.duration,
+            make: deskWire,
+            isExpected: (o) => o.startsWith('409 '),
+            errorCodes: true,
+          }),
         ]);
         bookedByDesk.push(online.id);
         report.availabilityWhileBooking = { search: searchRes, bookings, freeSlots: slots.length };
@@ -188,17 +246,25 @@ export async function runDeskPhases(c: {
       const wires: WireRequest[] = [];
       const total = c.burst ?? 10_000;
       const steadyCount = 50 * (c.steadySeconds ?? 20);
-      for (let i = 0; i < total + steadyCount + 10; i++) wires.push(wireOf(env, create.call(i), clientKey(`${runTag}-burst-${i}`)));
+      for (let i = 0; i < total + steadyCount + 10; i++)
+        wires.push(wireOf(env, create.call(i), clientKey(`${runTag}-burst-${i}`)));
       const backlogBefore = await backlog(env.db);
       const burst = await closedCount(server.url, 32, total, (i) => wires[i]);
       let n = total;
-      const steady = await openLoop(server.url, { rate: 50, duration: c.steadySeconds ?? 20, make: () => wires[n++], isExpected: (o) => o === '409 SLOT_TAKEN', errorCodes: true });
+      const steady = await openLoop(server.url, {
+        rate: 50,
+        duration: c.steadySeconds ?? 20,
+        make: () => wires[n++],
+        isExpected: (o) => o === '409 SLOT_TAKEN',
+        errorCodes: true,
+      });
       report.burstThenSteady = { burst, steady, backlogBefore, backlogAfter: await backlog(env.db) };
     }
   } finally {
     await server.stop();
     // The desk's bookings leave the online store's diary as generated.
-    for (const id of bookedByDesk) await env.db.query(`DELETE FROM appointments WHERE store_id = $1 AND guest_name LIKE 'Bench Desk %'`, [id]);
+    for (const id of bookedByDesk)
+      await env.db.query(`DELETE FROM appointments WHERE store_id = $1 AND guest_name LIKE 'Bench Desk %'`, [id]);
   }
   return report;
 }

@@ -53,7 +53,11 @@ export interface Recorded {
 export function recording(db: Database): { db: Database; take(): Recorded[] } {
   let log: Recorded[] = [];
   const wrap = (q: { query: Tx['query'] }): Tx => ({
-    async query<T extends Row>(sql: string, params?: readonly unknown[], options?: QueryOptions): Promise<QueryResult<T>> {
+    async query<T extends Row>(
+      sql: string,
+      params?: readonly unknown[],
+      options?: QueryOptions,
+    ): Promise<QueryResult<T>> {
       const t0 = performance.now();
       try {
         return await q.query<T>(sql, params, options);

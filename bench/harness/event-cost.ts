@@ -29,8 +29,12 @@ async function eventsOff(db: Database, off: boolean): Promise<void> {
   await db.query('DROP TRIGGER IF EXISTS bench_events_off ON events');
   if (!off) return;
   await db.query('CREATE SCHEMA IF NOT EXISTS bench');
-  await db.query('CREATE OR REPLACE FUNCTION bench.drop_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$');
-  await db.query('CREATE TRIGGER bench_events_off BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION bench.drop_event()');
+  await db.query(
+    'CREATE OR REPLACE FUNCTION bench.drop_event() RETURNS trigger LANGUAGE plpgsql AS $$ BEGIN RETURN NULL; END $$',
+  );
+  await db.query(
+    'CREATE TRIGGER bench_events_off BEFORE INSERT ON events FOR EACH ROW EXECUTE FUNCTION bench.drop_event()',
+  );
 }
 
 const mean = (xs: number[]) => Math.round(xs.reduce((a, b) => a + b, 0) / xs.length);
@@ -47,7 +51,8 @@ export async function measureEventCost(o: {
   const scenario = createAppointment();
   await scenario.setup(o.env);
   const order: Array<'on' | 'off'> = [];
-  for (let r = 0; r < (o.rounds ?? 2); r++) order.push(...(r % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)));
+  for (let r = 0; r < (o.rounds ?? 2); r++)
+    order.push(...(r % 2 === 0 ? (['on', 'off'] as const) : (['off', 'on'] as const)));
   const phases: EventCostPhase[] = [];
   for (const [k, mode] of order.entries()) {
     await eventsOff(o.db, mode === 'off');
@@ -57,12 +62,26 @@ export async function measureEventCost(o: {
     const before = await count();
     try {
       const report = await runScenario(scenario, {
-        server, rss, db: o.db, env: o.env, opts: { ...o.opts, limit: false, explain: false, steady: [] }, resultsDir: o.resultsDir, tag: `events-${mode}-${k + 1}`,
+        server,
+        rss,
+        db: o.db,
+        env: o.env,
+        opts: { ...o.opts, limit: false, explain: false, steady: [] },
+        resultsDir: o.resultsDir,
+        tag: `events-${mode}-${k + 1}`,
       });
       if (!report.http) throw new Error(`create not available: ${report.note ?? ''}`);
       const after = await count();
-      phases.push({ mode, rps: report.http.rps, p50: report.http.p50, p99: report.http.p99, eventsWritten: after - before });
-      console.log(`  create with events ${mode}: ${report.http.rps} req/s, p50 ${report.http.p50} ms, p99 ${report.http.p99} ms, ${after - before} events written`);
+      phases.push({
+        mode,
+        rps: report.http.rps,
+        p50: report.http.p50,
+        p99: report.http.p99,
+        eventsWritten: after - before,
+      });
+      console.log(
+        `  create with events ${mode}: ${report.http.rps} req/s, p50 ${report.http.p50} ms, p99 ${report.http.p99} ms, ${after - before} events written`,
+      );
     } finally {
       rss.stop();
       await server.stop();

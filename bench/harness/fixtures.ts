@@ -46,7 +46,8 @@ export async function loadFixtures(db: Database): Promise<Fixtures> {
   const byStore = new Map(customers.rows.map((r) => [r.store_id, r.ids]));
   const list: StoreFx[] = stores.rows
     .map((s) => ({
-      ord: s.name === 'Bench Flagship' ? 0 : s.name === 'Bench Online' ? -1 : Number(s.name.replace('Bench Store ', '')),
+      ord:
+        s.name === 'Bench Flagship' ? 0 : s.name === 'Bench Online' ? -1 : Number(s.name.replace('Bench Store ', '')),
       id: s.id,
       timezone: s.timezone,
       units: s.units ?? [],

@@ -83,10 +83,18 @@ export async function httpLoad(
     },
   ]);
   if (!opts.errorCodes) {
-    for (const [status, stat] of Object.entries(result.statusCodeStats ?? {})) outcomes[status] = (stat as { count: number }).count;
+    for (const [status, stat] of Object.entries(result.statusCodeStats ?? {}))
+      outcomes[status] = (stat as { count: number }).count;
   }
   if (result.errors) outcomes['connection errors'] = result.errors;
-  return summarise(result.requests.total, result.duration, result.latency.p50, result.latency.p99, outcomes, opts.isExpected);
+  return summarise(
+    result.requests.total,
+    result.duration,
+    result.latency.p50,
+    result.latency.p99,
+    outcomes,
+    opts.isExpected,
+  );
 }
 
 // Pairs on one connection: the first request's answer builds the second (autocannon runs a
@@ -94,7 +102,12 @@ export async function httpLoad(
 // building the first request to the second's answer; a first request that fails ends its pair.
 async function chainedLoad(
   url: string,
-  opts: { connections: number; duration: number; make: (i: number) => WireRequest; isExpected: (outcome: string) => boolean },
+  opts: {
+    connections: number;
+    duration: number;
+    make: (i: number) => WireRequest;
+    isExpected: (outcome: string) => boolean;
+  },
 ): Promise<LoadResult> {
   let i = 0;
   const outcomes: Record<string, number> = {};
@@ -115,7 +128,8 @@ async function chainedLoad(
     },
     {
       // No follow-up (the first failed): autocannon starts the next pair instead.
-      setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) => (ctx.next ? { ...req, ...wire(ctx.next) } : null),
+      setupRequest: (req: Record<string, unknown>, ctx: Record<string, any>) =>
+        ctx.next ? { ...req, ...wire(ctx.next) } : null,
       onResponse: (status: number, body: string, ctx: Record<string, any>) => {
         tally(status, body);
         pairs.push(performance.now() - ctx.t0);
@@ -156,7 +170,8 @@ export async function directLoad(opts: {
   await Promise.all(Array.from({ length: opts.concurrency }, worker));
   const elapsed = (performance.now() - started) / 1000;
   latencies.sort((a, b) => a - b);
-  const pct = (p: number) => (latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] : NaN);
+  const pct = (p: number) =>
+    latencies.length ? latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * p))] : NaN;
   return summarise(latencies.length, elapsed, pct(0.5), pct(0.99), outcomes, opts.isExpected);
 }
 
@@ -176,5 +191,13 @@ function summarise(
     else unexpected += n;
   }
   const round = (x: number) => Math.round(x * 100) / 100;
-  return { requests, rps: Math.round(requests / seconds), p50: round(p50), p99: round(p99), outcomes, expected, unexpected };
+  return {
+    requests,
+    rps: Math.round(requests / seconds),
+    p50: round(p50),
+    p99: round(p99),
+    outcomes,
+    expected,
+    unexpected,
+  };
 }

@@ -28,7 +28,13 @@ export interface OpenLoopResult {
 
 export async function openLoop(
   baseUrl: string,
-  opts: { rate: number; duration: number; make: () => WireRequest; isExpected: (outcome: string) => boolean; errorCodes: boolean },
+  opts: {
+    rate: number;
+    duration: number;
+    make: () => WireRequest;
+    isExpected: (outcome: string) => boolean;
+    errorCodes: boolean;
+  },
 ): Promise<OpenLoopResult> {
   const url = new URL(baseUrl);
   // Sockets are opened as needed and kept: at a steady rate only as many as are in flight.
@@ -46,7 +52,14 @@ export async function openLoop(
     lags.push(performance.now() - scheduled);
     return new Promise<void>((resolve) => {
       const r = http.request(
-        { host: url.hostname, port: url.port, method: req.method, path: req.path, headers: req.body ? { ...req.headers, 'content-length': Buffer.byteLength(req.body) } : req.headers, agent },
+        {
+          host: url.hostname,
+          port: url.port,
+          method: req.method,
+          path: req.path,
+          headers: req.body ? { ...req.headers, 'content-length': Buffer.byteLength(req.body) } : req.headers,
+          agent,
+        },
         (res) => {
           const chunks: Buffer[] = [];
           const keep = opts.errorCodes && (res.statusCode ?? 0) >= 300;
@@ -89,7 +102,8 @@ export async function openLoop(
 
   latencies.sort((a, b) => a - b);
   lags.sort((a, b) => a - b);
-  const pct = (xs: number[], p: number) => (xs.length ? Math.round(xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] * 100) / 100 : NaN);
+  const pct = (xs: number[], p: number) =>
+    xs.length ? Math.round(xs[Math.min(xs.length - 1, Math.floor(xs.length * p))] * 100) / 100 : NaN;
   let unexpected = 0;
   for (const [o, n] of Object.entries(outcomes)) if (!/^2\d\d$/.test(o) && !opts.isExpected(o)) unexpected += n;
   return {

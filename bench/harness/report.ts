@@ -53,9 +53,15 @@ export interface GrowthReport {
 // Round 2 targets (issue 18): writes against the one-insert ceiling, latency at a steady rate.
 const TARGETS = {
   ratio: 0.7,
-  ceiling: { 'create appointment': 0.35, reschedule: 0.3, 'check-in/complete': 0.3, settle: 0.3 } as Record<string, number>,
+  ceiling: { 'create appointment': 0.35, reschedule: 0.3, 'check-in/complete': 0.3, settle: 0.3 } as Record<
+    string,
+    number
+  >,
   // Issue 28: every write against the booking-shaped ceiling.
-  bookingCeiling: { 'create appointment': 0.5, reschedule: 0.5, 'check-in/complete': 0.5, settle: 0.5 } as Record<string, number>,
+  bookingCeiling: { 'create appointment': 0.5, reschedule: 0.5, 'check-in/complete': 0.5, settle: 0.5 } as Record<
+    string,
+    number
+  >,
   readP99AtHalf: 25,
   createP99AtHalf: 40,
   p99AtLight: 10,
@@ -68,19 +74,23 @@ const TARGETS = {
   } as Record<string, { p50?: number; p99?: number }>,
 };
 
-const steadyAt = (r: ScenarioReport, half: boolean) => r.steady?.find((s) => (half ? s.label.endsWith('of max') : s.label.endsWith('/s')));
+const steadyAt = (r: ScenarioReport, half: boolean) =>
+  r.steady?.find((s) => (half ? s.label.endsWith('of max') : s.label.endsWith('/s')));
 
 function verdict(r: ScenarioReport): string {
   if (!r.http) return '';
   const misses: string[] = [];
   const ceilingTarget = TARGETS.ceiling[r.name];
-  if (ceilingTarget !== undefined && r.ceilingRatio !== undefined && r.ceilingRatio < ceilingTarget) misses.push(`ceiling<${ceilingTarget}`);
+  if (ceilingTarget !== undefined && r.ceilingRatio !== undefined && r.ceilingRatio < ceilingTarget)
+    misses.push(`ceiling<${ceilingTarget}`);
   const bookingTarget = TARGETS.bookingCeiling[r.name];
-  if (bookingTarget !== undefined && r.bookingCeilingRatio !== undefined && r.bookingCeilingRatio < bookingTarget) misses.push(`booking ceiling<${bookingTarget}`);
+  if (bookingTarget !== undefined && r.bookingCeilingRatio !== undefined && r.bookingCeilingRatio < bookingTarget)
+    misses.push(`booking ceiling<${bookingTarget}`);
   const half = steadyAt(r, true);
   const light = steadyAt(r, false);
   if (half && r.kind === 'read' && half.p99 >= TARGETS.readP99AtHalf) misses.push(`p99@half>=${TARGETS.readP99AtHalf}`);
-  if (half && r.name.startsWith('create') && half.p99 >= TARGETS.createP99AtHalf) misses.push(`p99@half>=${TARGETS.createP99AtHalf}`);
+  if (half && r.name.startsWith('create') && half.p99 >= TARGETS.createP99AtHalf)
+    misses.push(`p99@half>=${TARGETS.createP99AtHalf}`);
   if (light && light.p99 >= TARGETS.p99AtLight) misses.push(`p99@${light.label}>=${TARGETS.p99AtLight}`);
   for (const s of r.steadySkipped ?? []) misses.push(`${s.label} beyond its maximum`);
   if (r.http.unexpected > 0 || (r.steady ?? []).some((s) => s.unexpected > 0)) misses.push('errors');
@@ -88,14 +98,20 @@ function verdict(r: ScenarioReport): string {
   const online = Object.entries(TARGETS.online).find(([prefix]) => r.name.startsWith(prefix))?.[1];
   if (online?.p50 !== undefined && r.http.p50 >= online.p50) misses.push(`p50>=${online.p50}`);
   if (online?.p99 !== undefined && r.http.p99 >= online.p99) misses.push(`p99>=${online.p99}`);
-  if (r.name.startsWith('hold + confirm') && r.ratio !== undefined && r.ratio < TARGETS.ratio) misses.push(`ratio<${TARGETS.ratio}`);
+  if (r.name.startsWith('hold + confirm') && r.ratio !== undefined && r.ratio < TARGETS.ratio)
+    misses.push(`ratio<${TARGETS.ratio}`);
   return misses.length ? `miss: ${misses.join(', ')}` : 'ok';
 }
 
 const fmt = (x: number | undefined, digits = 2) => (x === undefined ? 'n/a' : x.toFixed(digits));
 
-export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCeiling: CeilingLine | null = null): string {
-  const head = '| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio to SQL | ratio to insert ceiling (SQL-only\'s) | ratio to booking ceiling (SQL-only\'s) | stmts/req | targets |';
+export function table(
+  rows: ScenarioReport[],
+  ceilingRps: number | null,
+  writeCeiling: CeilingLine | null = null,
+): string {
+  const head =
+    "| scenario | req/s | p50 ms | p99 ms | errors | expected 409 | peak RSS MB | SQL-only req/s | SQL-only p50 ms | ratio to SQL | ratio to insert ceiling (SQL-only's) | ratio to booking ceiling (SQL-only's) | stmts/req | targets |";
   const lines = [head, head.replace(/[^|]+/g, (m) => '-'.repeat(Math.max(3, m.length)))];
   for (const r of rows) {
     if (!r.available || !r.http) {
@@ -105,12 +121,14 @@ export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCe
     const h = r.http;
     const l = r.limit;
     const ceil = r.ceilingRatio === undefined ? '' : `${fmt(r.ceilingRatio)} (${fmt(r.sqlCeilingRatio)})`;
-    const bceil = r.bookingCeilingRatio === undefined ? '' : `${fmt(r.bookingCeilingRatio)} (${fmt(r.sqlBookingCeilingRatio)})`;
+    const bceil =
+      r.bookingCeilingRatio === undefined ? '' : `${fmt(r.bookingCeilingRatio)} (${fmt(r.sqlBookingCeilingRatio)})`;
     lines.push(
       `| ${r.name} | ${h.rps} | ${h.p50} | ${h.p99} | ${h.unexpected} | ${h.expected} | ${h.peakRssMb} | ${l?.rps ?? 'n/a'} | ${l?.p50 ?? 'n/a'} | ${r.ratio?.toFixed(2) ?? 'n/a'} | ${ceil} | ${bceil} | ${r.statementsPerRequest ?? ''} | ${verdict(r)} |`,
     );
   }
-  if (ceilingRps !== null) lines.push('', `HTTP ceiling (bare Fastify route, same Node, same connections): ${ceilingRps} req/s`);
+  if (ceilingRps !== null)
+    lines.push('', `HTTP ceiling (bare Fastify route, same Node, same connections): ${ceilingRps} req/s`);
   if (writeCeiling) {
     lines.push(
       `Write ceiling (one INSERT per transaction through a store/unit/tstzrange exclusion constraint): ${writeCeiling.tps} tx/s ` +
@@ -130,13 +148,20 @@ export function table(rows: ScenarioReport[], ceilingRps: number | null, writeCe
 
 /** Open-loop latency: one row per scenario and rate. */
 export function steadyTable(rows: ScenarioReport[]): string {
-  const lines = ['| scenario | rate | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | send lag p99 ms | errors |', '|---|---|---|---|---|---|---|---|---|'];
+  const lines = [
+    '| scenario | rate | achieved req/s | p50 ms | p99 ms | p99.9 ms | max ms | send lag p99 ms | errors |',
+    '|---|---|---|---|---|---|---|---|---|',
+  ];
   for (const r of rows) {
     for (const s of r.steady ?? []) {
-      lines.push(`| ${r.name} | ${s.rate}/s (${s.label}) | ${s.achievedRps} | ${s.p50} | ${s.p99} | ${s.p999} | ${s.max} | ${s.sendLagP99} | ${s.unexpected} |`);
+      lines.push(
+        `| ${r.name} | ${s.rate}/s (${s.label}) | ${s.achievedRps} | ${s.p50} | ${s.p99} | ${s.p999} | ${s.max} | ${s.sendLagP99} | ${s.unexpected} |`,
+      );
     }
     for (const s of r.steadySkipped ?? []) {
-      lines.push(`| ${r.name} | ${s.rate}/s (${s.label}) | not run: above its closed-loop maximum of ${s.maxRps} req/s | | | | | | |`);
+      lines.push(
+        `| ${r.name} | ${s.rate}/s (${s.label}) | not run: above its closed-loop maximum of ${s.maxRps} req/s | | | | | | |`,
+      );
     }
   }
   return lines.join('\n');

@@ -13,19 +13,49 @@ import type { ScenarioReport } from './report.ts';
 import type { Child, RssSampler } from './server.ts';
 import { machineCpu, type TreeCpu } from './tree-memory.ts';
 import { urlOf, type Call, type Env, type Scenario } from '../scenarios/common.ts';
-import { checkInComplete, createAppointment, rescheduleAppointment, settleAppointment } from '../scenarios/appointments.ts';
-import { appointmentSearch, customerSearch, diaryWeek, journeyPage, queueList, rosterBySpend } from '../scenarios/reads.ts';
+import {
+  checkInComplete,
+  createAppointment,
+  rescheduleAppointment,
+  settleAppointment,
+} from '../scenarios/appointments.ts';
+import {
+  appointmentSearch,
+  customerSearch,
+  diaryWeek,
+  journeyPage,
+  queueList,
+  rosterBySpend,
+} from '../scenarios/reads.ts';
 import { preferenceUpsert } from '../scenarios/preferences.ts';
-import { availabilityMonth, availabilityQuarter, availabilityWhileChanging, holdAndConfirm } from '../scenarios/online.ts';
+import {
+  availabilityMonth,
+  availabilityQuarter,
+  availabilityWhileChanging,
+  holdAndConfirm,
+} from '../scenarios/online.ts';
 import { bookFullClass, promoteFromWaitlist } from '../scenarios/classes.ts';
 export const ALL_SCENARIOS: (() => Scenario)[] = [
-  createAppointment, rescheduleAppointment, checkInComplete, settleAppointment,
-  diaryWeek, appointmentSearch, queueList, rosterBySpend, customerSearch, journeyPage,
+  createAppointment,
+  rescheduleAppointment,
+  checkInComplete,
+  settleAppointment,
+  diaryWeek,
+  appointmentSearch,
+  queueList,
+  rosterBySpend,
+  customerSearch,
+  journeyPage,
   // Hold + confirm before the searches: the 90-day search's steady phase at 50/s overloads the service
   // (its pool waits time out) and a write measured right after it read at a third of its rate.
-  preferenceUpsert, holdAndConfirm, availabilityMonth, availabilityQuarter, availabilityWhileChanging,
+  preferenceUpsert,
+  holdAndConfirm,
+  availabilityMonth,
+  availabilityQuarter,
+  availabilityWhileChanging,
   // Classes (issue 44): beside the create, a booking into a full class and a promotion.
-  bookFullClass, promoteFromWaitlist,
+  bookFullClass,
+  promoteFromWaitlist,
 ];
 
 export interface RunOptions {
@@ -60,13 +90,22 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   let i = 0; // one counter across every phase, so fresh slots and Idempotency-Keys never repeat
   const keyOf = (n: number) => clientKey(`${runTag}-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`);
   const toWire = (call: Call, key: string): WireRequest => {
-    const token = call.actor.kind === 'merchant' ? c.env.mint.get('m', call.actor.storeId) : c.env.mint.get('c', (call.actor as any).customerId);
+    const token =
+      call.actor.kind === 'merchant'
+        ? c.env.mint.get('m', call.actor.storeId)
+        : c.env.mint.get('c', (call.actor as any).customerId);
     const headers: Record<string, string> = { authorization: `Bearer ${token}` };
     if (call.body) headers['content-type'] = 'application/json';
     // Keys are unique per phase set: a scenario run again under another tag (the event-cost phases) never replays.
     if (call.idempotent) headers['idempotency-key'] = key;
-    const w: WireRequest = { method: call.method, path: urlOf(call), headers, body: call.body ? JSON.stringify(call.body) : undefined };
-    if (call.then) w.then = (status, body) => (status === 200 ? toWire(call.then!(JSON.parse(body)), `${key}-then`) : null);
+    const w: WireRequest = {
+      method: call.method,
+      path: urlOf(call),
+      headers,
+      body: call.body ? JSON.stringify(call.body) : undefined,
+    };
+    if (call.then)
+      w.then = (status, body) => (status === 200 ? toWire(call.then!(JSON.parse(body)), `${key}-then`) : null);
     return w;
   };
   const wire = (n: number): WireRequest => toWire(s.call(n), keyOf(n));
@@ -77,16 +116,24 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
 
   await prepare();
   const probe = wire(i++);
-  const res = await fetch(c.server.url + probe.path, { method: probe.method, headers: probe.headers, body: probe.body });
+  const res = await fetch(c.server.url + probe.path, {
+    method: probe.method,
+    headers: probe.headers,
+    body: probe.body,
+  });
   const probeBody = await res.text();
-  if (res.status === 404 && probeBody.includes('ROUTE_NOT_FOUND')) return { ...report, available: false, note: 'route not found' };
+  if (res.status === 404 && probeBody.includes('ROUTE_NOT_FOUND'))
+    return { ...report, available: false, note: 'route not found' };
   if (res.status >= 500) report.note = `probe answered ${res.status}: ${probeBody.slice(0, 120)}`;
 
   const chained = probe.then !== undefined;
   // A probe pair's follow-up too, so a chained scenario's probe is the whole pair.
   if (probe.then && res.status === 200) {
     const next = probe.then(res.status, probeBody);
-    if (next) await fetch(c.server.url + next.path, { method: next.method, headers: next.headers, body: next.body }).then((r) => r.text());
+    if (next)
+      await fetch(c.server.url + next.path, { method: next.method, headers: next.headers, body: next.body }).then((r) =>
+        r.text(),
+      );
   }
 
   const load = { connections, make: () => wire(i++), isExpected, errorCodes: expected.size > 0, chained };
@@ -110,11 +157,14 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
     const database = after.otherMs - cpuBefore.otherMs;
     const bench = machine.benchMs - machineBefore.benchMs;
     report.http.cpuMsPerRequest = {
-      node: per(node), database: per(database),
-      nodeKernel: per(after.nodeKernelMs - cpuBefore.nodeKernelMs), databaseKernel: per(after.otherKernelMs - cpuBefore.otherKernelMs),
+      node: per(node),
+      database: per(database),
+      nodeKernel: per(after.nodeKernelMs - cpuBefore.nodeKernelMs),
+      databaseKernel: per(after.otherKernelMs - cpuBefore.otherKernelMs),
       loadGenerator: per(bench),
       other: per(Math.max(0, machine.busyMs - machineBefore.busyMs - node - database - bench)),
-      idle: per(machine.idleMs - machineBefore.idleMs), steal: per(machine.stealMs - machineBefore.stealMs),
+      idle: per(machine.idleMs - machineBefore.idleMs),
+      steal: per(machine.stealMs - machineBefore.stealMs),
     };
   }
   report.loadavg = [loadavg, os.loadavg()[0]];
@@ -133,7 +183,13 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
       continue;
     }
     await prepare();
-    const res = await openLoop(c.server.url, { rate, duration: c.opts.duration, make: () => wire(i++), isExpected, errorCodes: expected.size > 0 });
+    const res = await openLoop(c.server.url, {
+      rate,
+      duration: c.opts.duration,
+      make: () => wire(i++),
+      isExpected,
+      errorCodes: expected.size > 0,
+    });
     report.steady.push({ ...res, label: r < 1 ? `${Math.round(r * 100)}% of max` : `${r}/s` });
   }
 
@@ -148,7 +204,15 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
   const db = c.db;
   const run = (database: Database) => async (n: number) => {
     const call = s.call(n);
-    const ctx = contextFor(database, { actor: call.actor, method: call.method, url: urlOf(call), body: call.body, idempotencyKey: call.idempotent ? clientKey(`${runTag}-direct-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`) : undefined });
+    const ctx = contextFor(database, {
+      actor: call.actor,
+      method: call.method,
+      url: urlOf(call),
+      body: call.body,
+      idempotencyKey: call.idempotent
+        ? clientKey(`${runTag}-direct-${c.tag === 'base' ? '' : `${c.tag}-`}${slug(s.name)}-${n}`)
+        : undefined,
+    });
     return fn(ctx, call);
   };
 
@@ -173,13 +237,21 @@ export async function runScenario(s: Scenario, c: Ctx): Promise<ScenarioReport> 
       // an expected refusal still sent its statements
     }
     sample = rec.take();
-    counts.push(sample.filter((x) => x.sql !== 'BEGIN' && x.sql !== 'COMMIT').length + (sample.some((x) => x.sql === 'BEGIN') ? 2 : 0));
+    counts.push(
+      sample.filter((x) => x.sql !== 'BEGIN' && x.sql !== 'COMMIT').length +
+        (sample.some((x) => x.sql === 'BEGIN') ? 2 : 0),
+    );
   }
   report.statementsPerRequest = Math.round((counts.reduce((a, b) => a + b, 0) / counts.length) * 10) / 10;
   // The round trips of one request, in order: the evidence for "fewer round trips" findings.
-  const trips = sample.map((x, n) => `${String(n + 1).padStart(2)}. ${x.sql.replace(/\s+/g, ' ').trim().slice(0, 150)}`);
+  const trips = sample.map(
+    (x, n) => `${String(n + 1).padStart(2)}. ${x.sql.replace(/\s+/g, ' ').trim().slice(0, 150)}`,
+  );
   fs.mkdirSync(c.resultsDir, { recursive: true });
-  fs.writeFileSync(path.join(c.resultsDir, `statements-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`), trips.join('\n') + '\n');
+  fs.writeFileSync(
+    path.join(c.resultsDir, `statements-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`),
+    trips.join('\n') + '\n',
+  );
   if (s.kind === 'read' && c.opts.explain) {
     const file = path.join(c.resultsDir, `explain-${slug(s.name)}${c.tag === 'base' ? '' : `-${c.tag}`}.txt`);
     report.explainMainMs = (await explainAll(db, sample, file, `${s.name} (${c.tag})`)).mainMs;

@@ -12,7 +12,11 @@ async function admin(serverUrl: string, sql: string): Promise<void> {
   }
 }
 
-export async function withScratchDatabase<T>(serverUrl: string, name: string, fn: (databaseUrl: string) => Promise<T>): Promise<T> {
+export async function withScratchDatabase<T>(
+  serverUrl: string,
+  name: string,
+  fn: (databaseUrl: string) => Promise<T>,
+): Promise<T> {
   if (!/^[a-z_][a-z0-9_]*$/.test(name)) throw new Error(`not a plain database name: ${name}`);
   await admin(serverUrl, `DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
   await admin(serverUrl, `CREATE DATABASE ${name}`);

@@ -33,7 +33,11 @@ async function waitReady(url: string, proc: ChildProcess, timeoutMs: number) {
   throw new Error(`server not ready at ${url} after ${timeoutMs} ms`);
 }
 
-export async function startChild(script: string, env: Record<string, string>, opts: { nodeArgs?: string[]; readyPath: string }): Promise<Child> {
+export async function startChild(
+  script: string,
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[]; readyPath: string },
+): Promise<Child> {
   const port = await freePort();
   const proc = spawn(process.execPath, [...(opts.nodeArgs ?? []), script], {
     env: { ...process.env, ...env, PORT: String(port), HOST: '127.0.0.1' },

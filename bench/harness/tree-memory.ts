@@ -115,9 +115,20 @@ export interface MachineCpu {
 }
 
 export function machineCpu(): MachineCpu {
-  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs.readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/).slice(1).map(Number);
+  const [user, nice, system, idle, iowait, irq, softirq, steal] = fs
+    .readFileSync('/proc/stat', 'utf8')
+    .split('\n')[0]
+    .trim()
+    .split(/\s+/)
+    .slice(1)
+    .map(Number);
   const own = process.cpuUsage();
-  return { busyMs: (user + nice + system + irq + softirq) * TICK_MS, idleMs: (idle + iowait) * TICK_MS, stealMs: steal * TICK_MS, benchMs: (own.user + own.system) / 1000 };
+  return {
+    busyMs: (user + nice + system + irq + softirq) * TICK_MS,
+    idleMs: (idle + iowait) * TICK_MS,
+    stealMs: steal * TICK_MS,
+    benchMs: (own.user + own.system) / 1000,
+  };
 }
 
 /** Samples the tree every 200 ms; peak and mean since the last reset, in MB. */
@@ -142,7 +153,15 @@ export class TreeSampler {
     this.samples = [];
     this.peak = { pssKb: 0, rssKb: 0, processes: 0, rootPssKb: 0 };
   }
-  summary(): { peakPssMb: number; peakNodePssMb: number; peakProcesses: number; peakRssMb: number; meanPssMb: number; maxProcesses: number; samples: number } {
+  summary(): {
+    peakPssMb: number;
+    peakNodePssMb: number;
+    peakProcesses: number;
+    peakRssMb: number;
+    meanPssMb: number;
+    maxProcesses: number;
+    samples: number;
+  } {
     this.sample();
     const mb = (kb: number) => Math.round(kb / 102.4) / 10;
     const mean = this.samples.reduce((a, s) => a + s.pssKb, 0) / this.samples.length;

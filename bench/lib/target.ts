@@ -18,12 +18,18 @@ export function embeddedDir(): string {
 export async function openTarget(databaseUrl: string | null): Promise<Target> {
   // The embedded PostgreSQL: started here (or joined, when npm start runs it) and stopped on close.
   const embedded = !databaseUrl;
-  const connectionString = databaseUrl || (await embeddedUrl(path.resolve(process.env.DATA_DIR ?? './data'), { logLevel: 'warn', join: true }));
+  const connectionString =
+    databaseUrl ||
+    (await embeddedUrl(path.resolve(process.env.DATA_DIR ?? './data'), { logLevel: 'warn', join: true }));
   const client = new pg.Client({ connectionString, options: '-c TimeZone=UTC' });
   await client.connect();
   const url = new URL(connectionString);
-  const wrap = (r: pg.QueryResult): QueryResult<any> => ({ rows: r.rows as Row[], rowCount: r.rowCount ?? r.rows.length });
-  const query = async (sql: string, params?: readonly unknown[]) => wrap(await client.query(sql, params as unknown[] | undefined));
+  const wrap = (r: pg.QueryResult): QueryResult<any> => ({
+    rows: r.rows as Row[],
+    rowCount: r.rowCount ?? r.rows.length,
+  });
+  const query = async (sql: string, params?: readonly unknown[]) =>
+    wrap(await client.query(sql, params as unknown[] | undefined));
   return {
     engine: 'pg',
     label: embedded ? `embedded PostgreSQL (${embeddedDir()})` : `PostgreSQL ${url.host}${url.pathname}`,

@@ -20,10 +20,27 @@ const SERVICE = '47ef9e2b-355d-5d0f-36b5-b206621a18f2';
 const answer = {
   reused: false,
   appointment: {
-    id: '497e4718-d551-394d-fda0-634d6c962f0e', source: 'merchant', status: 'confirmed', ends_at: '2101-01-01T10:00:00.000Z',
-    unit_id: UNIT, children: 0, currency: 'GBP', store_id: STORE, starts_at: '2101-01-01T09:30:00.000Z', guest_name: 'Bench Guest',
-    party_size: 1, service_id: SERVICE, customer_id: null, guest_email: 'bench.guest@example.org', guest_phone: null, high_chairs: 0,
-    is_override: false, price_pence: 6000, balance_pence: 6000, deposit_pence: 0, payment_status: 'none',
+    id: '497e4718-d551-394d-fda0-634d6c962f0e',
+    source: 'merchant',
+    status: 'confirmed',
+    ends_at: '2101-01-01T10:00:00.000Z',
+    unit_id: UNIT,
+    children: 0,
+    currency: 'GBP',
+    store_id: STORE,
+    starts_at: '2101-01-01T09:30:00.000Z',
+    guest_name: 'Bench Guest',
+    party_size: 1,
+    service_id: SERVICE,
+    customer_id: null,
+    guest_email: 'bench.guest@example.org',
+    guest_phone: null,
+    high_chairs: 0,
+    is_override: false,
+    price_pence: 6000,
+    balance_pence: 6000,
+    deposit_pence: 0,
+    payment_status: 'none',
   },
 };
 
@@ -46,15 +63,38 @@ const db = {
 } as unknown as Database;
 
 const secret = randomBytes(32).toString('hex');
-const config = loadConfig({ ...process.env, DATABASE_URL: '', AUTH_SECRET: secret, LOG_LEVEL: 'warn', RATE_LIMIT_GLOBAL_PER_MIN: '10000000' });
+const config = loadConfig({
+  ...process.env,
+  DATABASE_URL: '',
+  AUTH_SECRET: secret,
+  LOG_LEVEL: 'warn',
+  RATE_LIMIT_GLOBAL_PER_MIN: '10000000',
+});
 const token = await new TokenMint(secret).merchant(STORE);
-const at = (i: number, minutes: number) => new Date(Date.UTC(2101, 0, 1) + i * 3_600_000 + minutes * 60_000).toISOString();
-const body = (i: number) => JSON.stringify({ store_id: STORE, unit_id: UNIT, service_id: SERVICE, starts_at: at(i, 0), ends_at: at(i, 30), guest_name: `Bench Guest ${i}`, guest_email: `bench.guest${i}@example.org` });
+const at = (i: number, minutes: number) =>
+  new Date(Date.UTC(2101, 0, 1) + i * 3_600_000 + minutes * 60_000).toISOString();
+const body = (i: number) =>
+  JSON.stringify({
+    store_id: STORE,
+    unit_id: UNIT,
+    service_id: SERVICE,
+    starts_at: at(i, 0),
+    ends_at: at(i, 30),
+    guest_name: `Bench Guest ${i}`,
+    guest_email: `bench.guest${i}@example.org`,
+  });
 
-async function measure(name: string, app: { inject: (o: object) => Promise<{ statusCode: number; body: string }> }): Promise<void> {
+async function measure(
+  name: string,
+  app: { inject: (o: object) => Promise<{ statusCode: number; body: string }> },
+): Promise<void> {
   const t = process.cpuUsage();
   for (let i = 0; i < turns; i++) {
-    const headers = { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': `${randomUUID()}-${i}` };
+    const headers = {
+      authorization: `Bearer ${token}`,
+      'content-type': 'application/json',
+      'idempotency-key': `${randomUUID()}-${i}`,
+    };
     const res = await app.inject({ method: 'POST', url: '/api/v1/bookings/appointments', headers, payload: body(i) });
     if (res.statusCode !== 200) throw new Error(`${name} answered ${res.statusCode}: ${res.body.slice(0, 200)}`);
   }

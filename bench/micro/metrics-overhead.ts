@@ -16,7 +16,8 @@ const STATUS = [200, 201, 404, 409];
 function observeAlone(n: number): number {
   const metrics = new Metrics({ defaultMetrics: false });
   const start = process.hrtime.bigint();
-  for (let i = 0; i < n; i++) metrics.observeRequest('GET', ROUTES[i % ROUTES.length], STATUS[i & 3], 0.003 + (i % 7) * 0.001);
+  for (let i = 0; i < n; i++)
+    metrics.observeRequest('GET', ROUTES[i % ROUTES.length], STATUS[i & 3], 0.003 + (i % 7) * 0.001);
   return Number(process.hrtime.bigint() - start) / n;
 }
 
@@ -46,15 +47,22 @@ await perRequest(on, 5_000);
 const rounds: Array<{ off: number; on: number }> = [];
 for (let r = 0; r < 6; r++) rounds.push({ off: await perRequest(off, 20_000), on: await perRequest(on, 20_000) });
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
-for (const r of rounds) console.log(`  round: off ${r.off.toFixed(2)} µs, on ${r.on.toFixed(2)} µs, difference ${(r.on - r.off).toFixed(2)} µs`);
+for (const r of rounds)
+  console.log(
+    `  round: off ${r.off.toFixed(2)} µs, on ${r.on.toFixed(2)} µs, difference ${(r.on - r.off).toFixed(2)} µs`,
+  );
 const mOff = median(rounds.map((r) => r.off));
 const mOn = median(rounds.map((r) => r.on));
-console.log(`inject, trivial route (median of 6 rounds of 20,000): off ${mOff.toFixed(2)} µs, on ${mOn.toFixed(2)} µs per request (+${(mOn - mOff).toFixed(2)} µs, ${(((mOn - mOff) / mOff) * 100).toFixed(1)}%)`);
+console.log(
+  `inject, trivial route (median of 6 rounds of 20,000): off ${mOff.toFixed(2)} µs, on ${mOn.toFixed(2)} µs per request (+${(mOn - mOff).toFixed(2)} µs, ${(((mOn - mOff) / mOff) * 100).toFixed(1)}%)`,
+);
 
 const scraped = new Metrics();
 for (let i = 0; i < 100_000; i++) scraped.observeRequest('GET', ROUTES[i % ROUTES.length], STATUS[i & 3], 0.01);
 const s0 = performance.now();
 const { body } = await scraped.scrape();
-console.log(`scrape of 60 routes x 4 classes with process metrics: ${(performance.now() - s0).toFixed(1)} ms, ${body.length.toLocaleString('en-GB')} bytes`);
+console.log(
+  `scrape of 60 routes x 4 classes with process metrics: ${(performance.now() - s0).toFixed(1)} ms, ${body.length.toLocaleString('en-GB')} bytes`,
+);
 await off.close();
 await on.close();

@@ -5,10 +5,24 @@
 // Run: ./node_modules/.bin/node bench/micro/render.ts
 import { renderMessage } from '../../src/notifications/messages/render.ts';
 
-const base = { storeName: 'Bench Store 1', timezone: 'Europe/London', serviceName: 'Cut and finish', unitName: 'Alex', appointmentId: '7026be03-65fc-6320-8bc0-7e26b0d87077', stampedAt: '2026-11-27T09:00:00Z' };
+const base = {
+  storeName: 'Bench Store 1',
+  timezone: 'Europe/London',
+  serviceName: 'Cut and finish',
+  unitName: 'Alex',
+  appointmentId: '7026be03-65fc-6320-8bc0-7e26b0d87077',
+  stampedAt: '2026-11-27T09:00:00Z',
+};
 
 function time(kind: 'confirmation' | 'reminder', n = 5_000) {
-  const render = (i: number) => renderMessage({ ...base, kind, startsAt: new Date(Date.UTC(2026, 11, 1, 9) + i * 60_000).toISOString(), endsAt: new Date(Date.UTC(2026, 11, 1, 10) + i * 60_000).toISOString(), sequence: 0 });
+  const render = (i: number) =>
+    renderMessage({
+      ...base,
+      kind,
+      startsAt: new Date(Date.UTC(2026, 11, 1, 9) + i * 60_000).toISOString(),
+      endsAt: new Date(Date.UTC(2026, 11, 1, 10) + i * 60_000).toISOString(),
+      sequence: 0,
+    });
   for (let i = 0; i < 500; i++) render(i);
   const t0 = performance.now();
   for (let i = 0; i < n; i++) render(i);

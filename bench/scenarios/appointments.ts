@@ -21,11 +21,21 @@ async function mintAll(env: Env) {
  * even when both start from the same fresh day (on the embedded engine every scenario is prepared
  * before the server starts, so they do).
  */
-function freshSlot(base: Date, store: StoreFx, k: number, minutes = 45, evening = false): { unit: string; start: string; end: string } {
+function freshSlot(
+  base: Date,
+  store: StoreFx,
+  k: number,
+  minutes = 45,
+  evening = false,
+): { unit: string; start: string; end: string } {
   const units = store.units.length;
   const m = Math.floor(k / units);
   const start = base.getTime() + Math.floor(m / 8) * DAY_MS + ((evening ? 21 : 9) * 60 + (m % 8) * 75) * MIN_MS;
-  return { unit: store.units[k % units], start: new Date(start).toISOString(), end: new Date(start + minutes * MIN_MS).toISOString() };
+  return {
+    unit: store.units[k % units],
+    start: new Date(start).toISOString(),
+    end: new Date(start + minutes * MIN_MS).toISOString(),
+  };
 }
 
 export function createAppointment(): Scenario {
@@ -57,7 +67,8 @@ export function createAppointment(): Scenario {
       const k = i - Math.floor(i / 10);
       const store = stores[k % stores.length];
       const slot = freshSlot(base, store, Math.floor(k / stores.length));
-      const who = k % 2 === 0 && store.customers.length ? { customer_id: store.customers[k % store.customers.length] } : guest;
+      const who =
+        k % 2 === 0 && store.customers.length ? { customer_id: store.customers[k % store.customers.length] } : guest;
       const body = {
         store_id: store.id,
         unit_id: slot.unit,
@@ -94,7 +105,13 @@ export function rescheduleAppointment(): Scenario {
       const a = rows[i % rows.length];
       const store = byId.get(a.store_id)!;
       const slot = freshSlot(base, store, i, 45, true);
-      const body = { store_id: store.id, appointment_id: a.id, unit_id: slot.unit, starts_at: slot.start, ends_at: slot.end };
+      const body = {
+        store_id: store.id,
+        appointment_id: a.id,
+        unit_id: slot.unit,
+        starts_at: slot.start,
+        ends_at: slot.end,
+      };
       return { method: 'POST', route: `${BASE}/reschedule`, body, actor: merchant(store.id), idempotent: true };
     },
     async service() {
@@ -125,7 +142,13 @@ export function checkInComplete(): Scenario {
       const list = i % 2 === 0 ? checkIns : completes;
       const a = list[Math.floor(i / 2) % list.length];
       const route = `${BASE}/${i % 2 === 0 ? 'check-in' : 'complete'}`;
-      return { method: 'POST', route, body: { store_id: a.store_id, appointment_id: a.id }, actor: merchant(a.store_id), idempotent: true };
+      return {
+        method: 'POST',
+        route,
+        body: { store_id: a.store_id, appointment_id: a.id },
+        actor: merchant(a.store_id),
+        idempotent: true,
+      };
     },
     async service() {
       const { checkIn, complete } = await import('../../src/bookings/appointments/appointment-status.service.ts');
@@ -142,7 +165,9 @@ export function settleAppointment(): Scenario {
     kind: 'write',
     setup: mintAll,
     async prepare(env) {
-      await env.db.query(`DELETE FROM settlements WHERE appointment_id IN (SELECT id FROM appointments WHERE ${reset})`);
+      await env.db.query(
+        `DELETE FROM settlements WHERE appointment_id IN (SELECT id FROM appointments WHERE ${reset})`,
+      );
       await env.db.query(
         `UPDATE appointments SET status = 'confirmed', settled_pence = 0, completed_at = NULL,
                 payment_status = CASE WHEN deposit_pence > 0 THEN 'deposit_paid' ELSE 'none' END

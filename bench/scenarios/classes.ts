@@ -25,7 +25,12 @@ async function benchClasses(db: Database, storeIds: string[]): Promise<Map<strin
  * and `waiting` waitlisted ones (positions 1..waiting, the counter set to match). Returns them by
  * store, with their confirmed bookings' ids.
  */
-async function fullOccurrences(db: Database, classes: Map<string, string>, perStore: number, waiting: number): Promise<Array<{ store: string; id: string; confirmed: string[] }>> {
+async function fullOccurrences(
+  db: Database,
+  classes: Map<string, string>,
+  perStore: number,
+  waiting: number,
+): Promise<Array<{ store: string; id: string; confirmed: string[] }>> {
   const res = await db.query<{ store_id: string; id: string; confirmed: string[] }>(
     `WITH o AS (
        INSERT INTO class_occurrences (store_id, class_id, starts_at, ends_at, last_waitlist_position, created_at)
@@ -56,7 +61,10 @@ export function bookFullClass(): Scenario {
     kind: 'write',
     async setup(env: Env) {
       for (const s of env.fx.stores) await env.mint.merchant(s.id);
-      classes = await benchClasses(env.db, env.fx.stores.map((s) => s.id));
+      classes = await benchClasses(
+        env.db,
+        env.fx.stores.map((s) => s.id),
+      );
     },
     async prepare(env: Env) {
       targets = await fullOccurrences(env.db, classes, 4, WAITING);
@@ -64,8 +72,19 @@ export function bookFullClass(): Scenario {
     },
     call(i): Call {
       const t = targets[i % targets.length];
-      const body = { store_id: t.store, guest_name: `Bench Waiter ${run}.${i}`, guest_email: `bench.waiter${run}.${i}@example.org`, source: 'app' };
-      return { method: 'POST', route: `/api/v1/classes/occurrences/${t.id}/bookings`, body, actor: merchant(t.store), idempotent: true };
+      const body = {
+        store_id: t.store,
+        guest_name: `Bench Waiter ${run}.${i}`,
+        guest_email: `bench.waiter${run}.${i}@example.org`,
+        source: 'app',
+      };
+      return {
+        method: 'POST',
+        route: `/api/v1/classes/occurrences/${t.id}/bookings`,
+        body,
+        actor: merchant(t.store),
+        idempotent: true,
+      };
     },
     async service() {
       const { book } = await import('../../src/classes/class-bookings.service.ts');
@@ -82,7 +101,10 @@ export function promoteFromWaitlist(): Scenario {
     kind: 'write',
     async setup(env: Env) {
       for (const s of env.fx.stores) await env.mint.merchant(s.id);
-      classes = await benchClasses(env.db, env.fx.stores.map((s) => s.id));
+      classes = await benchClasses(
+        env.db,
+        env.fx.stores.map((s) => s.id),
+      );
     },
     async prepare(env: Env) {
       // 10,000 confirmed seats, each with someone waiting behind it: every call frees one and promotes one.
@@ -91,7 +113,13 @@ export function promoteFromWaitlist(): Scenario {
     },
     call(i): Call {
       const s = seats[i % seats.length];
-      return { method: 'POST', route: `/api/v1/classes/bookings/${s.id}/cancel`, body: { store_id: s.store }, actor: merchant(s.store), idempotent: true };
+      return {
+        method: 'POST',
+        route: `/api/v1/classes/bookings/${s.id}/cancel`,
+        body: { store_id: s.store },
+        actor: merchant(s.store),
+        idempotent: true,
+      };
     },
     async service() {
       const { changeStatus } = await import('../../src/classes/class-bookings.service.ts');

@@ -65,7 +65,20 @@ export function urlOf(call: Call): string {
 }
 
 /** Search needles people type: parts of first names, surnames and emails from the generator's lists. */
-export const NEEDLES = ['smith', 'olivia', 'patel', 'jack', 'emma', 'khan', 'evans', 'grace', 'harris', 'leo', 'wood', 'isla'];
+export const NEEDLES = [
+  'smith',
+  'olivia',
+  'patel',
+  'jack',
+  'emma',
+  'khan',
+  'evans',
+  'grace',
+  'harris',
+  'leo',
+  'wood',
+  'isla',
+];
 
 export const DAY_MS = 86_400_000;
 export const MIN_MS = 60_000;

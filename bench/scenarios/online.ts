@@ -10,11 +10,16 @@ import { DAY_MS, merchant, MIN_MS, type Call, type Env, type Scenario } from './
 const CONNECTIONS = 8;
 
 function onlineStore(env: Env): StoreFx {
-  if (!env.fx.online) throw new Error('No "Bench Online" store in this dataset: run `npm run bench:data -- --add-online-store` on it');
+  if (!env.fx.online)
+    throw new Error('No "Bench Online" store in this dataset: run `npm run bench:data -- --add-online-store` on it');
   return env.fx.online;
 }
 
-const customerActor = (customerId: string): CustomerActor => ({ kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] });
+const customerActor = (customerId: string): CustomerActor => ({
+  kind: 'customer',
+  customerId,
+  scopes: ['customer:read', 'customer:write'],
+});
 
 /** Who asks, of what: the online store, its first service, and its n-th customer (with a token minted). */
 async function shopper(env: Env, n: number): Promise<{ storeId: string; serviceId: string; customerId: string }> {
@@ -40,7 +45,13 @@ function availability(days: number): Scenario {
       const from = new Date(Date.now() + (i % 7) * DAY_MS).toISOString().slice(0, 10);
       const to = new Date(Date.parse(from) + (days - 1) * DAY_MS).toISOString().slice(0, 10);
       const query = { store_id: storeId, service_id: serviceId, from_date: from, to_date: to };
-      return { method: 'GET', route: '/api/v1/bookings/availability', query, actor: customerActor(customerId), idempotent: false };
+      return {
+        method: 'GET',
+        route: '/api/v1/bookings/availability',
+        query,
+        actor: customerActor(customerId),
+        idempotent: false,
+      };
     },
     async service() {
       const { searchAvailability } = await import('../../src/bookings/availability/availability.service.ts');
@@ -80,22 +91,31 @@ export function availabilityWhileChanging(): Scenario {
     async prepare(env) {
       // Each phase's blocks count from its own day; an earlier run's (one minute long, unlike the generated ones) are cleared first.
       today = Math.floor(Date.now() / DAY_MS) * DAY_MS;
-      await env.db.query(`DELETE FROM time_off WHERE store_id = $1 AND kind = 'block' AND ends_at - starts_at = interval '1 minute'`, [storeId]);
+      await env.db.query(
+        `DELETE FROM time_off WHERE store_id = $1 AND kind = 'block' AND ends_at - starts_at = interval '1 minute'`,
+        [storeId],
+      );
     },
     call(i): Call {
       if (i % CHANGE_EVERY !== CHANGE_EVERY - 1) return search.call(i);
       const n = Math.floor(i / CHANGE_EVERY);
       const starts = today + (n % 31) * DAY_MS + 2 * 60 * MIN_MS + Math.floor(n / 31) * 2 * MIN_MS;
       const body = {
-        store_id: storeId, unit_id: units[n % units.length], kind: 'block',
-        starts_at: new Date(starts).toISOString(), ends_at: new Date(starts + MIN_MS).toISOString(),
+        store_id: storeId,
+        unit_id: units[n % units.length],
+        kind: 'block',
+        starts_at: new Date(starts).toISOString(),
+        ends_at: new Date(starts + MIN_MS).toISOString(),
       };
       return { method: 'POST', route: '/api/v1/bookings/time-off', body, actor: merchant(storeId), idempotent: true };
     },
     async service() {
       const { searchAvailability } = await import('../../src/bookings/availability/availability.service.ts');
       const { createTimeOff } = await import('../../src/bookings/time-off/time-off.service.ts');
-      return (ctx, call) => (call.method === 'GET' ? searchAvailability(ctx, call.query as any) : createTimeOff(ctx as any, call.body as any));
+      return (ctx, call) =>
+        call.method === 'GET'
+          ? searchAvailability(ctx, call.query as any)
+          : createTimeOff(ctx as any, call.body as any);
     },
   };
 }
@@ -144,9 +164,17 @@ export function holdAndConfirm(): Scenario {
       const actor = customerActor(customerId);
       const body = { store_id: storeId, service_id: serviceId, unit_id: slot.unit_id, starts_at: slot.at };
       return {
-        method: 'POST', route: '/api/v1/bookings/holds', body, actor, idempotent: true,
+        method: 'POST',
+        route: '/api/v1/bookings/holds',
+        body,
+        actor,
+        idempotent: true,
         then: (answer: { hold: { id: string } }) => ({
-          method: 'POST', route: `/api/v1/bookings/holds/${answer.hold.id}/confirm`, body: {}, actor, idempotent: true,
+          method: 'POST',
+          route: `/api/v1/bookings/holds/${answer.hold.id}/confirm`,
+          body: {},
+          actor,
+          idempotent: true,
         }),
       };
     },
@@ -155,10 +183,20 @@ export function holdAndConfirm(): Scenario {
       // Both steps, each with its own request context and Idempotency-Key, as the two HTTP requests have.
       return async (ctx, call) => {
         // The caps on live holds (hold-caps.ts) are the HTTP runs' to raise (HOLDS_PER_* in their server's env).
-        const { hold } = await createHold(ctx as any, call.body as any, { addressHash: 'bench', perAddress: 1_000_000, perCustomer: 1_000_000 });
+        const { hold } = await createHold(ctx as any, call.body as any, {
+          addressHash: 'bench',
+          perAddress: 1_000_000,
+          perCustomer: 1_000_000,
+        });
         const next = call.then!({ hold });
         const key = ctx.idempotency ? `${ctx.idempotency.key}-then` : undefined;
-        const confirmCtx = contextFor(ctx.db as any, { actor: next.actor, method: next.method, url: next.route, body: next.body, idempotencyKey: key });
+        const confirmCtx = contextFor(ctx.db as any, {
+          actor: next.actor,
+          method: next.method,
+          url: next.route,
+          body: next.body,
+          idempotencyKey: key,
+        });
         return confirmHold(confirmCtx as any, hold.id, {});
       };
     },

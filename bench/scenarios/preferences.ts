@@ -17,7 +17,11 @@ export function preferenceUpsert(): Scenario {
     },
     call(i): Call {
       const p = pairs[i % pairs.length];
-      const actor: CustomerActor = { kind: 'customer', customerId: p.customer_id, scopes: ['customer:read', 'customer:write'] };
+      const actor: CustomerActor = {
+        kind: 'customer',
+        customerId: p.customer_id,
+        scopes: ['customer:read', 'customer:write'],
+      };
       const body = { storeId: p.store_id, marketingEnabled: i % 2 === 0, messagesMuted: i % 5 === 0 };
       return { method: 'POST', route: '/api/v1/notifications/preferences', body, actor, idempotent: true };
     },

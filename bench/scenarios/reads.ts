@@ -21,7 +21,12 @@ export function diaryWeek(): Scenario {
     call(i): Call {
       // Last week, this week, next week in turn.
       const from = mondayUtc() + ((i % 3) - 1) * 7 * DAY_MS;
-      const query = { store_id: storeId, from_date: dateOnly(from), to_date: dateOnly(from + 6 * DAY_MS), include_cancelled: false };
+      const query = {
+        store_id: storeId,
+        from_date: dateOnly(from),
+        to_date: dateOnly(from + 6 * DAY_MS),
+        include_cancelled: false,
+      };
       return { method: 'GET', route: '/api/v1/bookings/diary', query, actor: merchant(storeId), idempotent: false };
     },
     async service() {
@@ -42,10 +47,18 @@ export function appointmentSearch(): Scenario {
     },
     call(i): Call {
       const query = { store_id: storeId, q: NEEDLES[i % NEEDLES.length], limit: 20, visit_limit: 12 };
-      return { method: 'GET', route: '/api/v1/bookings/appointments/search', query, actor: merchant(storeId), idempotent: false };
+      return {
+        method: 'GET',
+        route: '/api/v1/bookings/appointments/search',
+        query,
+        actor: merchant(storeId),
+        idempotent: false,
+      };
     },
     async service() {
-      const { searchAppointmentPeople } = await import('../../src/bookings/appointment-search/appointment-search.service.ts');
+      const { searchAppointmentPeople } = await import(
+        '../../src/bookings/appointment-search/appointment-search.service.ts'
+      );
       return (ctx, call) => searchAppointmentPeople(ctx, call.query as any);
     },
   };
@@ -61,7 +74,13 @@ export function queueList(): Scenario {
       await env.mint.merchant(storeId);
     },
     call(): Call {
-      return { method: 'GET', route: '/api/v1/bookings/queue', query: { store_id: storeId }, actor: merchant(storeId), idempotent: false };
+      return {
+        method: 'GET',
+        route: '/api/v1/bookings/queue',
+        query: { store_id: storeId },
+        actor: merchant(storeId),
+        idempotent: false,
+      };
     },
     async service() {
       const { listQueue } = await import('../../src/bookings/queue/queue.service.ts');
@@ -80,7 +99,14 @@ export function rosterBySpend(): Scenario {
       await env.mint.merchant(storeId);
     },
     call(i): Call {
-      const query = { store_id: storeId, sort: 'spend', facets: 'has_orders', q: NEEDLES[i % NEEDLES.length], limit: 30, offset: 0 };
+      const query = {
+        store_id: storeId,
+        sort: 'spend',
+        facets: 'has_orders',
+        q: NEEDLES[i % NEEDLES.length],
+        limit: 30,
+        offset: 0,
+      };
       return { method: 'GET', route: '/api/v1/customers/list', query, actor: merchant(storeId), idempotent: false };
     },
     async service() {
@@ -130,7 +156,13 @@ export function journeyPage(): Scenario {
     call(i): Call {
       const id = customers[i % customers.length];
       const query = { store_id: storeId, limit: 25 };
-      return { method: 'GET', route: `/api/v1/customers/${id}/journey`, query, actor: merchant(storeId), idempotent: false };
+      return {
+        method: 'GET',
+        route: `/api/v1/customers/${id}/journey`,
+        query,
+        actor: merchant(storeId),
+        idempotent: false,
+      };
     },
     async service() {
       const { customerJourney } = await import('../../src/customers/journey/journey.service.ts');

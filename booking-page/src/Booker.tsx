@@ -27,13 +27,14 @@ export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) 
   // The tab's customer token is read when the details step first needs it, not during the first
   // render (the first read of sessionStorage is slow on a phone). undefined: not read yet.
   const [stored, setSignedIn] = useState<SignedIn | null | undefined>(undefined);
-  const signedIn = stored !== undefined || step === 'pick' ? stored ?? null : fromTab(slug);
+  const signedIn = stored !== undefined || step === 'pick' ? (stored ?? null) : fromTab(slug);
 
   // The next steps' chunk: fetched at the first touch or once the page is idle after its load, so a
   // chosen time opens them at once, and outside the page's load.
   useEffect(() => {
     const fetchSteps = () => void Details.preload();
-    for (const e of ['pointerdown', 'keydown', 'touchstart'] as const) addEventListener(e, fetchSteps, { once: true, passive: true });
+    for (const e of ['pointerdown', 'keydown', 'touchstart'] as const)
+      addEventListener(e, fetchSteps, { once: true, passive: true });
     const afterLoad = () => setTimeout(() => whenIdle(fetchSteps), 1000);
     if (document.readyState === 'complete') afterLoad();
     else addEventListener('load', afterLoad, { once: true });
@@ -44,10 +45,13 @@ export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) 
   async function back(message: string | null) {
     // Let the hold go (nothing to do when it already lapsed), and wait for it: the times searched next
     // must include the one just let go (a search racing the release left it out).
-    if (held) await attempt(() => api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
-      params: { path: { slug, holdId: held.hold.id } },
-      headers: { 'x-page-session': pageSession(slug) ?? '' },
-    }));
+    if (held)
+      await attempt(() =>
+        api.DELETE('/api/v1/book/{slug}/holds/{holdId}', {
+          params: { path: { slug, holdId: held.hold.id } },
+          headers: { 'x-page-session': pageSession(slug) ?? '' },
+        }),
+      );
     if (held) setLast({ choice: held.choice, day: dateIn(held.hold.starts_at, page.timezone) });
     setHeld(null);
     setNotice(message);
@@ -55,22 +59,67 @@ export function Booker(props: { api: ApiClient; slug: string; page: PageInfo }) 
   }
 
   if (step === 'pick' || !held) {
-    return <PickStep api={api} slug={slug} page={page} notice={notice} initial={last} focus={returned.current} onHeld={(h) => { returned.current = true; setHeld(h); setNotice(null); setStep('details'); }} />;
+    return (
+      <PickStep
+        api={api}
+        slug={slug}
+        page={page}
+        notice={notice}
+        initial={last}
+        focus={returned.current}
+        onHeld={(h) => {
+          returned.current = true;
+          setHeld(h);
+          setNotice(null);
+          setStep('details');
+        }}
+      />
+    );
   }
   if (step === 'done' && done) return <Done page={page} held={held} done={done} />;
-  return <Details api={api} slug={slug} page={page} held={held} signedIn={signedIn} setSignedIn={setSignedIn} back={back} onDone={(d) => { setDone(d); setStep('done'); }} />;
-}
-
-function PickStep(props: { api: ApiClient; slug: string; page: PageInfo; notice: string | null; initial: PickerProps['initial']; focus: boolean; onHeld: (h: Held) => void }) {
-  const heading = useFocusOnOpen<HTMLHeadingElement>(props.focus);
   return (
-    <section aria-labelledby="pick-title">
-      <h2 id="pick-title" tabIndex={-1} ref={heading}>Choose a time</h2>
-      <Picker api={props.api} slug={props.slug} page={props.page} notice={props.notice} initial={props.initial} onHeld={props.onHeld} />
-    </section>
+    <Details
+      api={api}
+      slug={slug}
+      page={page}
+      held={held}
+      signedIn={signedIn}
+      setSignedIn={setSignedIn}
+      back={back}
+      onDone={(d) => {
+        setDone(d);
+        setStep('done');
+      }}
+    />
   );
 }
 
+function PickStep(props: {
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  notice: string | null;
+  initial: PickerProps['initial'];
+  focus: boolean;
+  onHeld: (h: Held) => void;
+}) {
+  const heading = useFocusOnOpen<HTMLHeadingElement>(props.focus);
+  return (
+    <section aria-labelledby="pick-title">
+      <h2 id="pick-title" tabIndex={-1} ref={heading}>
+        Choose a time
+      </h2>
+      <Picker
+        api={props.api}
+        slug={props.slug}
+        page={props.page}
+        notice={props.notice}
+        initial={props.initial}
+        onHeld={props.onHeld}
+      />
+    </section>
+  );
+}
 
 function fromTab(slug: string): SignedIn | null {
   const token = getCustomerToken(slug);

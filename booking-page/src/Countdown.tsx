@@ -25,9 +25,21 @@ export function Countdown(props: { remaining: number; what: string }) {
   return (
     <div class={`countdown${remaining <= 60 ? ' low' : ''}`}>
       <p>
-        {remaining > 0 ? <>Held for you: <span role="timer" data-testid="countdown">{mmss(remaining)}</span> left</> : <strong>Your hold has ended.</strong>}
+        {remaining > 0 ? (
+          <>
+            Held for you:{' '}
+            <span role="timer" data-testid="countdown">
+              {mmss(remaining)}
+            </span>{' '}
+            left
+          </>
+        ) : (
+          <strong>Your hold has ended.</strong>
+        )}
       </p>
-      <p class="sr-only" aria-live="polite" data-testid="countdown-live">{spoken}</p>
+      <p class="sr-only" aria-live="polite" data-testid="countdown-live">
+        {spoken}
+      </p>
     </div>
   );
 }

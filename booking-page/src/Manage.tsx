@@ -3,7 +3,16 @@
 // and reschedule (a new time held first, then moved: the old time is kept until the new one is
 // secured). Every change is a POST from a button, so a mail scanner that opens the link changes nothing.
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { attempt, manageToken, newKey, pageSession, sentence, setManageToken, takeFragmentToken, type ApiClient } from './api.ts';
+import {
+  attempt,
+  manageToken,
+  newKey,
+  pageSession,
+  sentence,
+  setManageToken,
+  takeFragmentToken,
+  type ApiClient,
+} from './api.ts';
 import { Picker } from './Picker.tsx';
 import { Countdown, useRemaining } from './Countdown.tsx';
 import { useFocusOnOpen, When } from './focus.tsx';
@@ -30,7 +39,9 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
 
   async function load() {
     if (!token) return setError('This link has no booking in it. Open the link from your confirmation email.');
-    const r = await attempt(() => api.GET('/api/v1/book/{slug}/manage', { params: { path: { slug } }, headers: auth() }));
+    const r = await attempt(() =>
+      api.GET('/api/v1/book/{slug}/manage', { params: { path: { slug } }, headers: auth() }),
+    );
     if (!r.ok) return setError(sentence(r.refusal));
     setError(null);
     setView(r.data);
@@ -40,7 +51,13 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
   async function cancel() {
     if (busy) return;
     setBusy(true);
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/manage/cancel', { params: { path: { slug } }, body: {}, headers: { ...auth(), 'idempotency-key': key.current } }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/book/{slug}/manage/cancel', {
+        params: { path: { slug } },
+        body: {},
+        headers: { ...auth(), 'idempotency-key': key.current },
+      }),
+    );
     setBusy(false);
     if (!r.ok) return setError(sentence(r.refusal));
     key.current = newKey();
@@ -53,17 +70,22 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
     if (busy || !held) return;
     setBusy(true);
     setError(null);
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/manage/reschedule', {
-      params: { path: { slug } },
-      body: { hold_id: held.hold.id },
-      headers: { ...auth(), 'x-page-session': pageSession(slug) ?? '', 'idempotency-key': key.current },
-    }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/book/{slug}/manage/reschedule', {
+        params: { path: { slug } },
+        body: { hold_id: held.hold.id },
+        headers: { ...auth(), 'x-page-session': pageSession(slug) ?? '', 'idempotency-key': key.current },
+      }),
+    );
     setBusy(false);
     if (!r.ok) return setError(`${sentence(r.refusal)} Your booking was not changed.`);
     key.current = newKey();
     // The moved booking has a link of its own (the old one stops working).
     const next = /#token=(.+)$/.exec(r.data.manage_url)?.[1];
-    if (next) { setManageToken(slug, next); setToken(next); } else await load();
+    if (next) {
+      setManageToken(slug, next);
+      setToken(next);
+    } else await load();
     setHeld(null);
     setMode('view');
     setDone(`Your booking is moved to ${when(r.data.appointment.starts_at, page.timezone).store}.`);
@@ -75,43 +97,119 @@ export function Manage(props: { api: ApiClient; slug: string; page: PageInfo }) 
   return (
     <section aria-labelledby="manage-title">
       <h2 id="manage-title">Your booking</h2>
-      {done && <p class="ok" role="status" data-testid="manage-done">{done}</p>}
-      {error && <p class="error" role="alert" data-testid="manage-error">{error}</p>}
+      {done && (
+        <p class="ok" role="status" data-testid="manage-done">
+          {done}
+        </p>
+      )}
+      {error && (
+        <p class="error" role="alert" data-testid="manage-error">
+          {error}
+        </p>
+      )}
       {a && (
         <div class="card" data-testid="managed">
-          <p><strong>{[service ?? 'Appointment', staff ? `with ${staff}` : ''].filter(Boolean).join(' ')}</strong></p>
-          <p><When at={a.starts_at} tz={page.timezone} /></p>
-          <p data-testid="managed-status">Status: {a.status.replace(/_/g, ' ')}{a.status === 'pending_payment' ? ` (a deposit of ${money(a.deposit_pence, a.currency)} is due; no money has been taken)` : ''}</p>
+          <p>
+            <strong>{[service ?? 'Appointment', staff ? `with ${staff}` : ''].filter(Boolean).join(' ')}</strong>
+          </p>
+          <p>
+            <When at={a.starts_at} tz={page.timezone} />
+          </p>
+          <p data-testid="managed-status">
+            Status: {a.status.replace(/_/g, ' ')}
+            {a.status === 'pending_payment'
+              ? ` (a deposit of ${money(a.deposit_pence, a.currency)} is due; no money has been taken)`
+              : ''}
+          </p>
           {mode === 'view' && (
             <div class="actions">
-              {view.can_reschedule && <button type="button" onClick={() => { setDone(null); setMode('move'); }}>Change the time</button>}
-              {view.can_cancel && <button type="button" onClick={() => { setDone(null); setMode('cancel'); }}>Cancel this booking</button>}
+              {view.can_reschedule && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    setDone(null);
+                    setMode('move');
+                  }}
+                >
+                  Change the time
+                </button>
+              )}
+              {view.can_cancel && (
+                <button
+                  type="button"
+                  onClick={() => {
+                    setDone(null);
+                    setMode('cancel');
+                  }}
+                >
+                  Cancel this booking
+                </button>
+              )}
             </div>
           )}
           {mode === 'view' && !view.can_cancel && a.status !== 'cancelled' && view.cancel_deadline && (
-            <p class="hint">Online changes closed at {when(view.cancel_deadline, page.timezone).store}. Please call the shop.</p>
+            <p class="hint">
+              Online changes closed at {when(view.cancel_deadline, page.timezone).store}. Please call the shop.
+            </p>
           )}
         </div>
       )}
       {mode === 'cancel' && a && <ConfirmCancel busy={busy} onYes={() => void cancel()} onNo={() => setMode('view')} />}
       {mode === 'move' && a && !held && (
-        <MovePicker api={api} slug={slug} page={page} serviceId={a.service_id ?? undefined} token={token ?? undefined} onHeld={setHeld} onBack={() => setMode('view')} />
+        <MovePicker
+          api={api}
+          slug={slug}
+          page={page}
+          serviceId={a.service_id ?? undefined}
+          token={token ?? undefined}
+          onHeld={setHeld}
+          onBack={() => setMode('view')}
+        />
       )}
       {mode === 'move' && held && view && (
-        <ConfirmMove held={held} view={view} page={page} busy={busy} onYes={() => void move()} onNo={() => { setHeld(null); setMode('view'); }} />
+        <ConfirmMove
+          held={held}
+          view={view}
+          page={page}
+          busy={busy}
+          onYes={() => void move()}
+          onNo={() => {
+            setHeld(null);
+            setMode('view');
+          }}
+        />
       )}
     </section>
   );
 }
 
-function MovePicker(props: { api: ApiClient; slug: string; page: PageInfo; serviceId?: string; token?: string; onHeld: (h: Held) => void; onBack: () => void }) {
+function MovePicker(props: {
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  serviceId?: string;
+  token?: string;
+  onHeld: (h: Held) => void;
+  onBack: () => void;
+}) {
   const heading = useFocusOnOpen<HTMLHeadingElement>();
   return (
     <section aria-labelledby="move-title">
-      <h3 id="move-title" tabIndex={-1} ref={heading}>Choose a new time</h3>
+      <h3 id="move-title" tabIndex={-1} ref={heading}>
+        Choose a new time
+      </h3>
       <p>Your booking stays as it is until the new time is secured.</p>
-      <Picker api={props.api} slug={props.slug} page={props.page} fixedServiceId={props.serviceId} bearer={props.token} onHeld={props.onHeld} />
-      <button type="button" class="link" onClick={props.onBack}>Keep my booking as it is</button>
+      <Picker
+        api={props.api}
+        slug={props.slug}
+        page={props.page}
+        fixedServiceId={props.serviceId}
+        bearer={props.token}
+        onHeld={props.onHeld}
+      />
+      <button type="button" class="link" onClick={props.onBack}>
+        Keep my booking as it is
+      </button>
     </section>
   );
 }
@@ -120,10 +218,16 @@ function ConfirmCancel(props: { busy: boolean; onYes: () => void; onNo: () => vo
   const heading = useFocusOnOpen<HTMLHeadingElement>();
   return (
     <div class="card" role="group" aria-labelledby="cancel-title">
-      <h3 id="cancel-title" tabIndex={-1} ref={heading}>Cancel this booking?</h3>
+      <h3 id="cancel-title" tabIndex={-1} ref={heading}>
+        Cancel this booking?
+      </h3>
       <div class="actions">
-        <button type="button" disabled={props.busy} onClick={props.onYes}>Yes, cancel it</button>
-        <button type="button" onClick={props.onNo}>No, keep it</button>
+        <button type="button" disabled={props.busy} onClick={props.onYes}>
+          Yes, cancel it
+        </button>
+        <button type="button" onClick={props.onNo}>
+          No, keep it
+        </button>
       </div>
     </div>
   );
@@ -136,25 +240,46 @@ function ConfirmCancel(props: { busy: boolean; onYes: () => void; onNo: () => vo
  */
 function moveQuote(held: Held, view: Managed): string {
   const a = view.appointment;
-  const sameAddons = held.choice.addonIds.length === view.addon_ids.length && held.choice.addonIds.every((id) => view.addon_ids.includes(id));
-  if (held.choice.variantId === view.variant_id && sameAddons) return `The price stays ${money(a.price_pence, a.currency)}.`;
+  const sameAddons =
+    held.choice.addonIds.length === view.addon_ids.length &&
+    held.choice.addonIds.every((id) => view.addon_ids.includes(id));
+  if (held.choice.variantId === view.variant_id && sameAddons)
+    return `The price stays ${money(a.price_pence, a.currency)}.`;
   const q = held.hold;
-  const deposit = a.status === 'pending_payment' && a.payment_status === 'none' && q.deposit_pence > 0 ? `; a deposit of ${money(q.deposit_pence, q.currency)} is due` : '';
+  const deposit =
+    a.status === 'pending_payment' && a.payment_status === 'none' && q.deposit_pence > 0
+      ? `; a deposit of ${money(q.deposit_pence, q.currency)} is due`
+      : '';
   return `This changes what is booked: the new price is ${money(q.price_pence, q.currency)} (it was ${money(a.price_pence, a.currency)})${deposit}.`;
 }
 
-function ConfirmMove(props: { held: Held; view: Managed; page: PageInfo; busy: boolean; onYes: () => void; onNo: () => void }) {
+function ConfirmMove(props: {
+  held: Held;
+  view: Managed;
+  page: PageInfo;
+  busy: boolean;
+  onYes: () => void;
+  onNo: () => void;
+}) {
   const heading = useFocusOnOpen<HTMLHeadingElement>();
   const remaining = useRemaining(props.held.deadline);
   return (
     <div class="card" role="group" aria-labelledby="move-confirm-title">
-      <h3 id="move-confirm-title" tabIndex={-1} ref={heading}>Move your booking to this time?</h3>
-      <p data-testid="move-summary"><When at={props.held.hold.starts_at} tz={props.page.timezone} /></p>
+      <h3 id="move-confirm-title" tabIndex={-1} ref={heading}>
+        Move your booking to this time?
+      </h3>
+      <p data-testid="move-summary">
+        <When at={props.held.hold.starts_at} tz={props.page.timezone} />
+      </p>
       <p data-testid="move-quote">{moveQuote(props.held, props.view)}</p>
       <Countdown remaining={remaining} what={when(props.held.hold.starts_at, props.page.timezone).store} />
       <div class="actions">
-        <button type="button" disabled={props.busy} onClick={props.onYes}>Move my booking</button>
-        <button type="button" onClick={props.onNo}>Keep the old time</button>
+        <button type="button" disabled={props.busy} onClick={props.onYes}>
+          Move my booking
+        </button>
+        <button type="button" onClick={props.onNo}>
+          Keep the old time
+        </button>
       </div>
     </div>
   );

@@ -5,7 +5,18 @@ import { useEffect, useRef, useState } from 'preact/hooks';
 import { attempt, pageSession, setPageSession, SLOT_LOST, sentence, type ApiClient, type Outcome } from './api.ts';
 import { Altcha, CHECK_FAILED, payloadFrom, type Guard } from './altcha.tsx';
 import { Honeypot, honeypot } from './honeypot.tsx';
-import { addDays, browserClock, browserOffset, browserZone, dayTitle, minutes, money, shortDate, slotOffset, zoneAt } from './time.ts';
+import {
+  addDays,
+  browserClock,
+  browserOffset,
+  browserZone,
+  dayTitle,
+  minutes,
+  money,
+  shortDate,
+  slotOffset,
+  zoneAt,
+} from './time.ts';
 import type { Availability, Choice, Held, PageInfo, PageService, Slot } from './types.ts';
 
 export interface PickerProps {
@@ -29,12 +40,20 @@ function price(page: PageInfo, pence: number) {
 /** "Deposit £10.00" or "30% deposit", beside a service that asks for one. */
 export function depositText(page: PageInfo, s: PageService): string | null {
   if (!s.deposit) return null;
-  if (typeof s.deposit.amount_pence === 'number') return `deposit ${money(Math.min(s.deposit.amount_pence, s.price_pence), page.currency)}`;
+  if (typeof s.deposit.amount_pence === 'number')
+    return `deposit ${money(Math.min(s.deposit.amount_pence, s.price_pence), page.currency)}`;
   if (typeof s.deposit.percent === 'number') return `${s.deposit.percent}% deposit`;
   return 'deposit due';
 }
 
-type TimesQuery = { service_id: string; variant_id?: string; addon_ids?: string; unit_id?: string; from_date?: string; to_date?: string };
+type TimesQuery = {
+  service_id: string;
+  variant_id?: string;
+  addon_ids?: string;
+  unit_id?: string;
+  from_date?: string;
+  to_date?: string;
+};
 const early = new Map<string, Promise<Outcome<Availability>>>();
 
 /** The search, or the one already asked for these choices before the first render (used once). */
@@ -62,7 +81,9 @@ function useFirstInteraction(): boolean {
     const events = ['pointerdown', 'keydown', 'touchstart', 'scroll'] as const;
     const arm = () => setArmed(true);
     for (const e of events) addEventListener(e, arm, { once: true, passive: true });
-    return () => { for (const e of events) removeEventListener(e, arm); };
+    return () => {
+      for (const e of events) removeEventListener(e, arm);
+    };
   }, []);
   return armed;
 }
@@ -101,7 +122,11 @@ export function Picker(props: PickerProps) {
       if (!r.ok) return setMessage(sentence(r.refusal));
       setAvail(r.data);
       const days = r.data.days;
-      setDay((d) => (days.some((x) => x.date === d && x.slots.length) ? d : days.find((x) => x.slots.length)?.date ?? days[0]?.date ?? ''));
+      setDay((d) =>
+        days.some((x) => x.date === d && x.slots.length)
+          ? d
+          : (days.find((x) => x.slots.length)?.date ?? days[0]?.date ?? ''),
+      );
     });
   }, [serviceId, variantId, addonIds.join(','), unitId, fromDate, reload]);
 
@@ -109,10 +134,15 @@ export function Picker(props: PickerProps) {
   const shown = avail?.days.find((d) => d.date === day);
   // Each time on the shop's clock (the API's local_time) with its zone's short name, and on the
   // browser's clock beside it where that reads differently. No Intl here (time.ts says why).
-  const times = shown?.slots.map((s) => {
-    const offset = slotOffset(shown.date, s.local_time, s.starts_at);
-    return { slot: s, zone: zoneAt(offset, s.starts_at, tz), local: browserOffset(s.starts_at) === offset ? null : browserClock(s.starts_at) };
-  }) ?? [];
+  const times =
+    shown?.slots.map((s) => {
+      const offset = slotOffset(shown.date, s.local_time, s.starts_at);
+      return {
+        slot: s,
+        zone: zoneAt(offset, s.starts_at, tz),
+        local: browserOffset(s.starts_at) === offset ? null : browserClock(s.starts_at),
+      };
+    }) ?? [];
   const elsewhere = times.some((t) => t.local);
   useEffect(() => {
     // Measured by the end-to-end test: the first frame with times on screen, from navigation start.
@@ -132,19 +162,24 @@ export function Picker(props: PickerProps) {
     }
     const session = pageSession(slug);
     const website = honeypot('hp-hold');
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/holds', {
-      params: { path: { slug } },
-      body: {
-        service_id: serviceId,
-        ...(variantId ? { variant_id: variantId } : {}),
-        ...(addonIds.length ? { addon_ids: addonIds } : {}),
-        unit_id: unitId || null,
-        starts_at: slot.starts_at,
-        altcha,
-        website,
-      },
-      headers: { ...(session ? { 'x-page-session': session } : {}), ...(props.bearer ? { authorization: `Bearer ${props.bearer}` } : {}) },
-    }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/book/{slug}/holds', {
+        params: { path: { slug } },
+        body: {
+          service_id: serviceId,
+          ...(variantId ? { variant_id: variantId } : {}),
+          ...(addonIds.length ? { addon_ids: addonIds } : {}),
+          unit_id: unitId || null,
+          starts_at: slot.starts_at,
+          altcha,
+          website,
+        },
+        headers: {
+          ...(session ? { 'x-page-session': session } : {}),
+          ...(props.bearer ? { authorization: `Bearer ${props.bearer}` } : {}),
+        },
+      }),
+    );
     setBusy(false);
     if (!r.ok) {
       if (SLOT_LOST.has(r.refusal.code ?? '')) {
@@ -181,24 +216,49 @@ export function Picker(props: PickerProps) {
     <div class="picker">
       {service && (
         <details class="fold">
-          <summary><span class="what">Service</span> <span class="chosen">{[service.name, variant?.name].filter(Boolean).join(', ')} · {minutes(variant?.duration_min ?? service.duration_min)}</span></summary>
+          <summary>
+            <span class="what">Service</span>{' '}
+            <span class="chosen">
+              {[service.name, variant?.name].filter(Boolean).join(', ')} ·{' '}
+              {minutes(variant?.duration_min ?? service.duration_min)}
+            </span>
+          </summary>
           <fieldset>
             <legend class="sr-only">Service</legend>
             {services.map((s) => (
               <label key={s.id} class="choice">
-                <input type="radio" name="service" checked={s.id === serviceId} onChange={() => { setServiceId(s.id); setVariantId(''); setAddonIds([]); }} onClick={(e) => { if (!s.variants.length && !s.addons.length) fold(e); }} />
+                <input
+                  type="radio"
+                  name="service"
+                  checked={s.id === serviceId}
+                  onChange={() => {
+                    setServiceId(s.id);
+                    setVariantId('');
+                    setAddonIds([]);
+                  }}
+                  onClick={(e) => {
+                    if (!s.variants.length && !s.addons.length) fold(e);
+                  }}
+                />
                 <span>
-                  <strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s.price_pence)}{depositText(page, s) ? ` · ${depositText(page, s)}` : ''}
+                  <strong>{s.name}</strong> · {minutes(s.duration_min)} · {price(page, s.price_pence)}
+                  {depositText(page, s) ? ` · ${depositText(page, s)}` : ''}
                   {s.description ? <small> {s.description}</small> : null}
                 </span>
               </label>
             ))}
             {service.variants.length > 0 && (
-              <label>Option
+              <label>
+                Option
                 <select value={variantId} onChange={(e) => setVariantId(e.currentTarget.value)}>
-                  <option value="">Standard ({minutes(service.duration_min)}, {price(page, service.price_pence)})</option>
+                  <option value="">
+                    Standard ({minutes(service.duration_min)}, {price(page, service.price_pence)})
+                  </option>
                   {service.variants.map((v) => (
-                    <option key={v.id} value={v.id}>{v.name} ({minutes(v.duration_min ?? service.duration_min)}, {price(page, v.price_pence ?? service.price_pence)})</option>
+                    <option key={v.id} value={v.id}>
+                      {v.name} ({minutes(v.duration_min ?? service.duration_min)},{' '}
+                      {price(page, v.price_pence ?? service.price_pence)})
+                    </option>
                   ))}
                 </select>
               </label>
@@ -208,8 +268,15 @@ export function Picker(props: PickerProps) {
                 <legend>Add-ons</legend>
                 {service.addons.map((a) => (
                   <label key={a.id} class="choice">
-                    <input type="checkbox" checked={addonIds.includes(a.id)} onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)} />
-                    <span>{a.name}{a.extra_min ? ` · +${minutes(a.extra_min)}` : ''} · +{price(page, a.extra_pence)}</span>
+                    <input
+                      type="checkbox"
+                      checked={addonIds.includes(a.id)}
+                      onChange={(e) => toggleAddon(a.id, e.currentTarget.checked)}
+                    />
+                    <span>
+                      {a.name}
+                      {a.extra_min ? ` · +${minutes(a.extra_min)}` : ''} · +{price(page, a.extra_pence)}
+                    </span>
                   </label>
                 ))}
               </fieldset>
@@ -219,36 +286,70 @@ export function Picker(props: PickerProps) {
       )}
 
       <details class="fold">
-        <summary><span class="what">With</span> <span class="chosen">{staffName}</span></summary>
+        <summary>
+          <span class="what">With</span> <span class="chosen">{staffName}</span>
+        </summary>
         <fieldset>
           <legend class="sr-only">With</legend>
-          <label class="choice"><input type="radio" name="staff" checked={!unitId} onChange={() => setUnitId('')} onClick={fold} /> <span>Anyone available</span></label>
+          <label class="choice">
+            <input type="radio" name="staff" checked={!unitId} onChange={() => setUnitId('')} onClick={fold} />{' '}
+            <span>Anyone available</span>
+          </label>
           {page.staff.map((s) => (
-            <label key={s.unit_id} class="choice"><input type="radio" name="staff" checked={unitId === s.unit_id} onChange={() => setUnitId(s.unit_id)} onClick={fold} /> <span>{s.name}</span></label>
+            <label key={s.unit_id} class="choice">
+              <input
+                type="radio"
+                name="staff"
+                checked={unitId === s.unit_id}
+                onChange={() => setUnitId(s.unit_id)}
+                onClick={fold}
+              />{' '}
+              <span>{s.name}</span>
+            </label>
           ))}
         </fieldset>
       </details>
 
       <div class="days" role="group" aria-label="Days">
-        <button type="button" disabled={!fromDate} onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}>Earlier</button>
+        <button
+          type="button"
+          disabled={!fromDate}
+          onClick={() => setFromDate(first && fromDate ? addDays(first, -7) : undefined)}
+        >
+          Earlier
+        </button>
         {/* Earlier and Later keep their places as the days arrive between them (no layout shift). */}
         <div class="day-list">
           {avail?.days.map((d) => (
-            <button key={d.date} type="button" aria-pressed={d.date === day} disabled={!d.slots.length} onClick={() => setDay(d.date)} data-date={d.date}>
+            <button
+              key={d.date}
+              type="button"
+              aria-pressed={d.date === day}
+              disabled={!d.slots.length}
+              onClick={() => setDay(d.date)}
+              data-date={d.date}
+            >
               {shortDate(d.date)}
             </button>
           ))}
         </div>
-        <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>Later</button>
+        <button type="button" disabled={!first} onClick={() => first && setFromDate(addDays(first, 7))}>
+          Later
+        </button>
       </div>
 
       <section class="times-area" aria-labelledby="time-title">
         <h3 id="time-title">Times{day ? ` on ${dayTitle(day)}` : ''}</h3>
         <p class="zone" data-testid="zone-note">
-          Times are in the shop's time zone, {tz}{times[0] ? ` (${times[0].zone})` : ''}.
+          Times are in the shop's time zone, {tz}
+          {times[0] ? ` (${times[0].zone})` : ''}.
           {elsewhere ? ` Your time (${browserZone()}) is shown beside each.` : ''}
         </p>
-        {message && <p class="error" role="alert" data-testid="picker-message">{message}</p>}
+        {message && (
+          <p class="error" role="alert" data-testid="picker-message">
+            {message}
+          </p>
+        )}
         {avail && !shown?.slots.length && <p>No free times on this day. Try another day.</p>}
         <ul class="times" aria-label="Times">
           {times.map(({ slot, zone, local }) => (

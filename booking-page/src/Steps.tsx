@@ -13,8 +13,14 @@ import { useFocusOnOpen, When } from './focus.tsx';
 import type { Confirmed, Held, PageInfo } from './types.ts';
 
 export function Details(props: {
-  api: ApiClient; slug: string; page: PageInfo; held: Held; signedIn: SignedIn | null;
-  setSignedIn: (s: SignedIn | null) => void; back: (message: string | null) => void; onDone: (d: Confirmed) => void;
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  held: Held;
+  signedIn: SignedIn | null;
+  setSignedIn: (s: SignedIn | null) => void;
+  back: (message: string | null) => void;
+  onDone: (d: Confirmed) => void;
 }) {
   const { api, slug, page, held, signedIn } = props;
   const remaining = useRemaining(held.deadline);
@@ -32,11 +38,17 @@ export function Details(props: {
     if (busy || !signedIn) return;
     setBusy(true);
     setError(null);
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/holds/{holdId}/confirm', {
-      params: { path: { slug, holdId: held.hold.id } },
-      body: note.trim() ? { guest_note: note.trim() } : {},
-      headers: { authorization: `Bearer ${signedIn.token}`, 'x-page-session': pageSession(slug) ?? '', 'idempotency-key': key.current },
-    }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/book/{slug}/holds/{holdId}/confirm', {
+        params: { path: { slug, holdId: held.hold.id } },
+        body: note.trim() ? { guest_note: note.trim() } : {},
+        headers: {
+          authorization: `Bearer ${signedIn.token}`,
+          'x-page-session': pageSession(slug) ?? '',
+          'idempotency-key': key.current,
+        },
+      }),
+    );
     setBusy(false);
     if (r.ok) return props.onDone(r.data);
     if (r.refusal.status === 401) props.setSignedIn(null);
@@ -45,29 +57,64 @@ export function Details(props: {
 
   return (
     <section aria-labelledby="details-title">
-      <h2 id="details-title" tabIndex={-1} ref={heading}>Your booking</h2>
-      <p class="summary" data-testid="held-summary"><strong>{held.choice.label}</strong><br /><When at={held.hold.starts_at} tz={tz} /></p>
+      <h2 id="details-title" tabIndex={-1} ref={heading}>
+        Your booking
+      </h2>
+      <p class="summary" data-testid="held-summary">
+        <strong>{held.choice.label}</strong>
+        <br />
+        <When at={held.hold.starts_at} tz={tz} />
+      </p>
       <Countdown remaining={remaining} what={when(held.hold.starts_at, tz).store} />
       {remaining === 0 && !error && (
-        <p class="error" role="alert">Your hold has ended, so the time may be given to someone else. <button type="button" onClick={() => props.back('Your hold ended. Choose a time again.')}>Choose a time again</button></p>
+        <p class="error" role="alert">
+          Your hold has ended, so the time may be given to someone else.{' '}
+          <button type="button" onClick={() => props.back('Your hold ended. Choose a time again.')}>
+            Choose a time again
+          </button>
+        </p>
       )}
       {!signedIn ? (
         <EmailCode api={api} slug={slug} mode={page.sign_in} onSignedIn={props.setSignedIn} />
       ) : (
         <ConfirmForm onSubmit={confirm}>
           <p data-testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</p>
-          {deposit && <p class="deposit" data-testid="deposit-note">This service asks for a {deposit}. Booking it now takes no money: the booking waits for the deposit, which the shop will ask you for.</p>}
-          <label>A note for the shop (optional)<textarea name="note" rows={2} maxLength={500} value={note} onInput={(e) => setNote(e.currentTarget.value)} /></label>
-          <button type="submit" disabled={busy}>{busy ? 'Booking…' : 'Confirm booking'}</button>
+          {deposit && (
+            <p class="deposit" data-testid="deposit-note">
+              This service asks for a {deposit}. Booking it now takes no money: the booking waits for the deposit, which
+              the shop will ask you for.
+            </p>
+          )}
+          <label>
+            A note for the shop (optional)
+            <textarea
+              name="note"
+              rows={2}
+              maxLength={500}
+              value={note}
+              onInput={(e) => setNote(e.currentTarget.value)}
+            />
+          </label>
+          <button type="submit" disabled={busy}>
+            {busy ? 'Booking…' : 'Confirm booking'}
+          </button>
         </ConfirmForm>
       )}
       {error && (
         <div class="error" role="alert" data-testid="confirm-error">
           <p>{error.text}</p>
-          {error.lost && <button type="button" onClick={() => props.back(`${error.text} Nothing was booked. Choose a time again.`)}>Choose another time</button>}
+          {error.lost && (
+            <button type="button" onClick={() => props.back(`${error.text} Nothing was booked. Choose a time again.`)}>
+              Choose another time
+            </button>
+          )}
         </div>
       )}
-      <p><button type="button" class="link" onClick={() => props.back(null)}>Back: choose another time (lets this one go)</button></p>
+      <p>
+        <button type="button" class="link" onClick={() => props.back(null)}>
+          Back: choose another time (lets this one go)
+        </button>
+      </p>
     </section>
   );
 }
@@ -77,7 +124,9 @@ function ConfirmForm(props: { onSubmit: (e: Event) => void; children: ComponentC
   const heading = useFocusOnOpen<HTMLHeadingElement>();
   return (
     <form onSubmit={props.onSubmit} aria-labelledby="confirm-title">
-      <h3 id="confirm-title" tabIndex={-1} ref={heading}>Confirm</h3>
+      <h3 id="confirm-title" tabIndex={-1} ref={heading}>
+        Confirm
+      </h3>
       {props.children}
     </form>
   );
@@ -89,18 +138,33 @@ export function Done(props: { page: PageInfo; held: Held; done: Confirmed }) {
   const pending = a.status === 'pending_payment';
   return (
     <section aria-labelledby="done-title">
-      <h2 id="done-title" tabIndex={-1} ref={heading}>{pending ? 'Booked: pending a deposit' : 'Booked'}</h2>
-      <p class="summary" data-testid="done-summary"><strong>{props.held.choice.label}</strong><br /><When at={a.starts_at} tz={props.page.timezone} /></p>
+      <h2 id="done-title" tabIndex={-1} ref={heading}>
+        {pending ? 'Booked: pending a deposit' : 'Booked'}
+      </h2>
+      <p class="summary" data-testid="done-summary">
+        <strong>{props.held.choice.label}</strong>
+        <br />
+        <When at={a.starts_at} tz={props.page.timezone} />
+      </p>
       {pending ? (
         <p class="deposit" data-testid="pending-note">
-          This booking is pending a deposit of {money(a.deposit_pence, a.currency)}. No money has been taken: the shop will ask you for it.
+          This booking is pending a deposit of {money(a.deposit_pence, a.currency)}. No money has been taken: the shop
+          will ask you for it.
         </p>
-      ) : <p data-testid="confirmed-note">Your booking is confirmed.</p>}
-      <p>{pending
-        ? 'Once the deposit is paid, a confirmation email with a calendar file and a link to change or cancel follows.'
-        : 'A confirmation email with a calendar file and a link to change or cancel is on its way.'}</p>
+      ) : (
+        <p data-testid="confirmed-note">Your booking is confirmed.</p>
+      )}
+      <p>
+        {pending
+          ? 'Once the deposit is paid, a confirmation email with a calendar file and a link to change or cancel follows.'
+          : 'A confirmation email with a calendar file and a link to change or cancel is on its way.'}
+      </p>
       <AddToCalendar page={props.page} label={props.held.choice.label} done={props.done} />
-      {props.done.manage_url && <p><a href={props.done.manage_url}>Manage this booking</a></p>}
+      {props.done.manage_url && (
+        <p>
+          <a href={props.done.manage_url}>Manage this booking</a>
+        </p>
+      )}
     </section>
   );
 }
@@ -118,8 +182,12 @@ function AddToCalendar(props: { page: PageInfo; label: string; done: Confirmed }
   return (
     <p class="actions" data-testid="add-to-calendar">
       <span>Add to calendar:</span>
-      <a href={icsHref(event)} download="booking.ics" data-testid="ics-download">Calendar file (.ics)</a>
-      <a href={googleCalendarUrl(event)} target="_blank" rel="noopener" data-testid="google-calendar">Google Calendar</a>
+      <a href={icsHref(event)} download="booking.ics" data-testid="ics-download">
+        Calendar file (.ics)
+      </a>
+      <a href={googleCalendarUrl(event)} target="_blank" rel="noopener" data-testid="google-calendar">
+        Google Calendar
+      </a>
     </p>
   );
 }

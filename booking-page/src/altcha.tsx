@@ -11,7 +11,13 @@ const loaded = () => import('./altcha-widget.ts').then(() => customElements.when
 declare module 'preact' {
   namespace JSX {
     interface IntrinsicElements {
-      'altcha-widget': { ref?: preact.Ref<AltchaWidgetElement>; name?: string; type?: string; display?: string; id?: string };
+      'altcha-widget': {
+        ref?: preact.Ref<AltchaWidgetElement>;
+        name?: string;
+        type?: string;
+        display?: string;
+        id?: string;
+      };
     }
   }
 }
@@ -34,18 +40,31 @@ export function Altcha(props: { api: ApiClient; slug: string; guard: { current: 
   useEffect(() => {
     const widget = el.current!;
     let ready: Promise<string | null> | null = null;
-    const solve = () => (ready = widget.verify().then((r) => r?.payload ?? null, () => null));
-    const configured = loaded().then(() => widget.configure({
-      challenge: `/api/v1/book/${props.slug}/challenge`,
-      // Through the generated client, like every other call of the page.
-      fetch: async () => {
-        const { data, error, response } = await props.api.GET('/api/v1/book/{slug}/challenge', { params: { path: { slug: props.slug } } });
-        return new Response(JSON.stringify(data ?? error), { status: response.status, headers: { 'content-type': 'application/json' } });
-      },
-      hideFooter: true,
-      hideLogo: true,
-      minDuration: 0,
-    })).then(solve);
+    const solve = () =>
+      (ready = widget.verify().then(
+        (r) => r?.payload ?? null,
+        () => null,
+      ));
+    const configured = loaded()
+      .then(() =>
+        widget.configure({
+          challenge: `/api/v1/book/${props.slug}/challenge`,
+          // Through the generated client, like every other call of the page.
+          fetch: async () => {
+            const { data, error, response } = await props.api.GET('/api/v1/book/{slug}/challenge', {
+              params: { path: { slug: props.slug } },
+            });
+            return new Response(JSON.stringify(data ?? error), {
+              status: response.status,
+              headers: { 'content-type': 'application/json' },
+            });
+          },
+          hideFooter: true,
+          hideLogo: true,
+          minDuration: 0,
+        }),
+      )
+      .then(solve);
     props.guard.current = {
       async take() {
         await configured;
@@ -61,7 +80,9 @@ export function Altcha(props: { api: ApiClient; slug: string; guard: { current: 
         return payload;
       },
     };
-    return () => { props.guard.current = null; };
+    return () => {
+      props.guard.current = null;
+    };
   }, []);
   return (
     <div class="altcha">

@@ -62,12 +62,22 @@ export interface Refusal {
 export type Outcome<T> = { ok: true; data: T } | { ok: false; refusal: Refusal };
 
 /** Runs one call and turns its answer into data or a refusal with the envelope's sentence. */
-export async function attempt<T>(call: () => Promise<{ data?: T; error?: unknown; response: Response }>): Promise<Outcome<T>> {
+export async function attempt<T>(
+  call: () => Promise<{ data?: T; error?: unknown; response: Response }>,
+): Promise<Outcome<T>> {
   try {
     const { data, error, response } = await call();
     if (data !== undefined && error === undefined) return { ok: true, data };
     const retry = Number(response.headers.get('retry-after'));
-    return { ok: false, refusal: { message: errorMessage(error), code: errorCode(error), status: response.status, retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null } };
+    return {
+      ok: false,
+      refusal: {
+        message: errorMessage(error),
+        code: errorCode(error),
+        status: response.status,
+        retryAfter: Number.isFinite(retry) && retry > 0 ? retry : null,
+      },
+    };
   } catch (err) {
     return { ok: false, refusal: { message: errorMessage(err), code: null, status: 0, retryAfter: null } };
   }

@@ -5,11 +5,23 @@ import { when } from './time.ts';
 
 export function useFocusOnOpen<T extends HTMLElement>(active = true) {
   const ref = useRef<T>(null);
-  useEffect(() => { if (active) ref.current?.focus(); }, []);
+  useEffect(() => {
+    if (active) ref.current?.focus();
+  }, []);
   return ref;
 }
 
 export function When(props: { at: string; tz: string }) {
   const w = when(props.at, props.tz);
-  return <span class="when"><span data-testid="store-time">{w.store}</span>{w.local && <span class="local" data-testid="local-time"> · {w.local}</span>}</span>;
+  return (
+    <span class="when">
+      <span data-testid="store-time">{w.store}</span>
+      {w.local && (
+        <span class="local" data-testid="local-time">
+          {' '}
+          · {w.local}
+        </span>
+      )}
+    </span>
+  );
 }

@@ -3,7 +3,10 @@
 export function Honeypot(props: { id: string }) {
   return (
     <div class="hp" aria-hidden="true">
-      <label>Leave this empty<input id={props.id} name="website" type="text" tabIndex={-1} autoComplete="off" /></label>
+      <label>
+        Leave this empty
+        <input id={props.id} name="website" type="text" tabIndex={-1} autoComplete="off" />
+      </label>
     </div>
   );
 }

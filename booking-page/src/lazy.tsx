@@ -11,13 +11,18 @@ export interface LazyView<P> {
   preload(): Promise<ComponentType<P>>;
 }
 
-export function lazyView<P extends object>(load: () => Promise<ComponentType<P>>, placeholder: () => preact.JSX.Element | null = () => null): LazyView<P> {
+export function lazyView<P extends object>(
+  load: () => Promise<ComponentType<P>>,
+  placeholder: () => preact.JSX.Element | null = () => null,
+): LazyView<P> {
   let loaded: ComponentType<P> | null = null;
   let loading: Promise<ComponentType<P>> | null = null;
   const preload = () => (loading ??= load().then((c) => (loaded = c)));
   function View(props: P) {
     const [, ready] = useState(0);
-    useEffect(() => { if (!loaded) void preload().then(() => ready((n) => n + 1)); }, []);
+    useEffect(() => {
+      if (!loaded) void preload().then(() => ready((n) => n + 1));
+    }, []);
     const C = loaded;
     return C ? <C {...props} /> : placeholder();
   }

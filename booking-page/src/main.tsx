@@ -20,8 +20,16 @@ function Policies(props: { page: PageInfo }) {
     <section class="policies" aria-labelledby="policies-title">
       <h2 id="policies-title">Before you book</h2>
       <ul>
-        <li data-testid="cancellation-policy">{window > 0 ? `You can cancel or change a booking online up to ${minutes(window)} before it starts.` : 'You can cancel or change a booking online until it starts.'}</li>
-        <li data-testid="deposit-policy">{page.services.some((s) => s.deposit) ? 'Services marked with a deposit wait for it after you book: the shop asks you for it. No money is taken on this page.' : 'No deposit is needed.'}</li>
+        <li data-testid="cancellation-policy">
+          {window > 0
+            ? `You can cancel or change a booking online up to ${minutes(window)} before it starts.`
+            : 'You can cancel or change a booking online until it starts.'}
+        </li>
+        <li data-testid="deposit-policy">
+          {page.services.some((s) => s.deposit)
+            ? 'Services marked with a deposit wait for it after you book: the shop asks you for it. No money is taken on this page.'
+            : 'No deposit is needed.'}
+        </li>
         <li>A chosen time is held for you for {page.hold_minutes} minutes while you sign in with your email.</li>
       </ul>
     </section>
@@ -29,7 +37,10 @@ function Policies(props: { page: PageInfo }) {
 }
 
 // The manage page is a chunk of its own: the booking page's first screen does not carry it.
-const Manage = lazyView(() => import('./Manage.tsx').then((m) => m.Manage), () => <p aria-busy="true">Loading…</p>);
+const Manage = lazyView(
+  () => import('./Manage.tsx').then((m) => m.Manage),
+  () => <p aria-busy="true">Loading…</p>,
+);
 
 const where = route();
 // An offer email's link (?offer=<booking id>) opens the classes view first (classes/slot.tsx).
@@ -48,9 +59,15 @@ const served = (() => {
     return null;
   }
 })();
-const pageAnswer = served ? null : where ? attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } })) : null;
+const pageAnswer = served
+  ? null
+  : where
+    ? attempt(() => api.GET('/api/v1/book/{slug}', { params: { path: { slug: where.slug } } }))
+    : null;
 if (served && where && !where.manage) searchFirstTimes(api, where.slug, served);
-void pageAnswer?.then((r) => { if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page); });
+void pageAnswer?.then((r) => {
+  if (r.ok && !where?.manage) searchFirstTimes(api, where!.slug, r.data.page);
+});
 
 /**
  * False for the first render, true once the page is idle after it: what lies below the first screen
@@ -78,19 +95,40 @@ function App() {
     });
   }, []);
 
-  if (error) return <main id="main"><h1>Booking</h1><p class="error" role="alert">{error}</p></main>;
-  if (!page || !where) return <main id="main" aria-busy="true"><h1>Booking</h1><p>Loading…</p></main>;
+  if (error)
+    return (
+      <main id="main">
+        <h1>Booking</h1>
+        <p class="error" role="alert">
+          {error}
+        </p>
+      </main>
+    );
+  if (!page || !where)
+    return (
+      <main id="main" aria-busy="true">
+        <h1>Booking</h1>
+        <p>Loading…</p>
+      </main>
+    );
   // The shop's classes, where it has some (a chunk of their own): last, once the page is idle (below the
   // fold, as the shop's window), or first for an offer's link.
-  const classes = !where.manage && page.sign_in !== 'none' ? <ClassesSlot api={api} slug={where.slug} page={page} offer={offer} /> : null;
+  const classes =
+    !where.manage && page.sign_in !== 'none' ? (
+      <ClassesSlot api={api} slug={where.slug} page={page} offer={offer} />
+    ) : null;
   return (
     <>
       <ShopHeader page={page} />
       <main id="main">
         {offer && classes}
-        {where.manage ? <Manage api={api} slug={where.slug} page={page} />
-          : page.sign_in === 'none' ? <BookByPhone page={page} />
-          : <Booker api={api} slug={where.slug} page={page} />}
+        {where.manage ? (
+          <Manage api={api} slug={where.slug} page={page} />
+        ) : page.sign_in === 'none' ? (
+          <BookByPhone page={page} />
+        ) : (
+          <Booker api={api} slug={where.slug} page={page} />
+        )}
         {below && !where.manage && <Visit page={page} />}
         {below && page.sign_in !== 'none' && <Policies page={page} />}
         {below && !offer && classes}

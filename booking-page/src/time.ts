@@ -22,7 +22,11 @@ export function clock(instant: string | number, tz: string): string {
 
 /** The zone's short name at that instant ("GMT", "BST", "GMT-5"). */
 export function zoneName(instant: string | number, tz: string): string {
-  return fmt(tz, { timeZoneName: 'short' }).formatToParts(new Date(instant)).find((p) => p.type === 'timeZoneName')?.value ?? tz;
+  return (
+    fmt(tz, { timeZoneName: 'short' })
+      .formatToParts(new Date(instant))
+      .find((p) => p.type === 'timeZoneName')?.value ?? tz
+  );
 }
 
 // The first screen formats without Intl: a page's first Intl formatter of a kind costs 30-400 ms of
@@ -32,7 +36,20 @@ export function zoneName(instant: string | number, tz: string): string {
 // page (zoneNames, from the server); the browser's own clock is Date's. Intl stays for what follows a
 // choice (the held time's long sentence) and for a currency or zone the tables do not know.
 const WEEKDAYS = ['Sunday', 'Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 // en-GB abbreviates September to four letters.
 const SHORT_MONTHS = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sept', 'Oct', 'Nov', 'Dec'];
 function calendarDay(date: string) {

@@ -11,7 +11,7 @@ const AT_ONCE = 4;
 
 /** A customer's display name, once known: their name, else their email; null until then or if unknown. */
 export function customerName(id: string | null | undefined): string | null {
-  return id ? names.get(id) ?? null : null;
+  return id ? (names.get(id) ?? null) : null;
 }
 
 /** Looks up the names of the given account customers (each once), re-rendering when they arrive. */
@@ -31,10 +31,14 @@ export function useCustomerNames(ids: readonly (string | null | undefined)[]): v
     const queue = [...wanted];
     const worker = async () => {
       for (let id = queue.shift(); id; id = queue.shift()) {
-        const { data } = await api.GET('/api/v1/customers/{customerId}', { params: { path: { customerId: id }, query: { store_id: session.storeId } } });
-        names.set(id, data ? data.customer.name ?? data.customer.email ?? null : null);
+        const { data } = await api.GET('/api/v1/customers/{customerId}', {
+          params: { path: { customerId: id }, query: { store_id: session.storeId } },
+        });
+        names.set(id, data ? (data.customer.name ?? data.customer.email ?? null) : null);
       }
     };
-    void Promise.all(Array.from({ length: Math.min(AT_ONCE, queue.length) }, worker)).then(() => listeners.forEach((l) => l()));
+    void Promise.all(Array.from({ length: Math.min(AT_ONCE, queue.length) }, worker)).then(() =>
+      listeners.forEach((l) => l()),
+    );
   }, [key]);
 }

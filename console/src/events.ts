@@ -69,7 +69,10 @@ export function openEventStream(options: StreamOptions): () => void {
     const params: Query<typeof STREAM_PATH, 'get'> = { store_id: options.storeId };
     if (options.types?.length) params.types = options.types.join(',');
     const query = new URLSearchParams(params as Record<string, string>);
-    const headers: Record<string, string> = { accept: 'text/event-stream', ...(token ? { authorization: `Bearer ${token}` } : {}) };
+    const headers: Record<string, string> = {
+      accept: 'text/event-stream',
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+    };
     if (lastId) headers['last-event-id'] = lastId;
     try {
       const res = await fetch(`${STREAM_PATH}?${query}`, { headers, signal: controller.signal, cache: 'no-store' });
@@ -84,7 +87,11 @@ export function openEventStream(options: StreamOptions): () => void {
       const parse = createParser((m) => {
         if (m.id) lastId = m.id;
         let event: StoreEvent | null = null;
-        try { event = JSON.parse(m.data) as StoreEvent; } catch { /* not JSON: the type alone still says what changed */ }
+        try {
+          event = JSON.parse(m.data) as StoreEvent;
+        } catch {
+          /* not JSON: the type alone still says what changed */
+        }
         options.onEvent(m.event, event);
       });
       const reader = res.body.pipeThrough(new TextDecoderStream()).getReader();

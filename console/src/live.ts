@@ -31,7 +31,10 @@ export class LiveHub {
     let timer: ReturnType<typeof setTimeout> | null = null;
     const l: Listener = (type) => {
       if (!prefixes.some((p) => type.startsWith(p)) || timer) return;
-      timer = setTimeout(() => { timer = null; listener(); }, settleMs);
+      timer = setTimeout(() => {
+        timer = null;
+        listener();
+      }, settleMs);
     };
     this.listeners.add(l);
     return () => {
@@ -60,7 +63,10 @@ export class LiveHub {
  * first renders but can subscribe only in an effect after it; the stream may go live in between
  * (its headers arrive in about 13 ms), and that change would be lost until the next one.
  */
-export function followStatus<S>(source: { status: S; onStatus(listener: (s: S) => void): () => void }, listener: (s: S) => void): () => void {
+export function followStatus<S>(
+  source: { status: S; onStatus(listener: (s: S) => void): () => void },
+  listener: (s: S) => void,
+): () => void {
   const off = source.onStatus(listener);
   listener(source.status);
   return off;

@@ -26,7 +26,10 @@ const Import = lazyView(() => import('./screens/Import.tsx').then((m) => m.Impor
 const Reports = lazyView(() => import('./screens/Reports.tsx').then((m) => m.Reports), loading);
 const Staff = lazyView(() => import('./screens/Staff.tsx').then((m) => m.Staff), loading);
 const Account = lazyView(() => import('./screens/Account.tsx').then((m) => m.Account), loading);
-const AcceptInvitation = lazyView(() => import('./screens/AcceptInvitation.tsx').then((m) => m.AcceptInvitation), loading);
+const AcceptInvitation = lazyView(
+  () => import('./screens/AcceptInvitation.tsx').then((m) => m.AcceptInvitation),
+  loading,
+);
 const Classes = lazyView(() => import('./screens/Classes.tsx').then((m) => m.Classes), loading);
 const Mailbox = lazyView(() => import('./screens/Mailbox.tsx').then((m) => m.Mailbox), loading);
 
@@ -89,10 +92,13 @@ function App() {
 
   useEffect(() => {
     if (!checking) return;
-    void currentStaff().then((s) => {
-      if (s) setSession(s);
-      setChecking(false);
-    }, () => setChecking(false));
+    void currentStaff().then(
+      (s) => {
+        if (s) setSession(s);
+        setChecking(false);
+      },
+      () => setChecking(false),
+    );
   }, []);
 
   const signOut = (message: string | null) => {
@@ -114,15 +120,29 @@ function App() {
 
   const ctx = useMemo<Ctx | null>(() => {
     if (!session) return null;
-    const api = makeClient(() => storedToken(), (message) => signOut(`Signed out: ${message}. Sign in again.`));
+    const api = makeClient(
+      () => storedToken(),
+      (message) => signOut(`Signed out: ${message}. Sign in again.`),
+    );
     return { api, session, notify: (text, kind = 'ok') => setToast({ text, kind }) };
   }, [session]);
 
-  const hub = useMemo(() => (session ? new LiveHub(session.storeId, () => storedToken(), (message) => signOut(`Signed out: ${message}. Sign in again.`)) : null), [session]);
+  const hub = useMemo(
+    () =>
+      session
+        ? new LiveHub(
+            session.storeId,
+            () => storedToken(),
+            (message) => signOut(`Signed out: ${message}. Sign in again.`),
+          )
+        : null,
+    [session],
+  );
   useEffect(() => () => hub?.close(), [hub]);
   const [devMailbox, setDevMailbox] = useState(false);
   useEffect(() => {
-    if (ctx) void ctx.api.GET('/api/v1/notifications/delivery').then(({ data }) => setDevMailbox(Boolean(data?.dev_mailbox)));
+    if (ctx)
+      void ctx.api.GET('/api/v1/notifications/delivery').then(({ data }) => setDevMailbox(Boolean(data?.dev_mailbox)));
   }, [ctx]);
   useEffect(() => {
     if (!toast) return;
@@ -130,8 +150,14 @@ function App() {
     return () => clearTimeout(t);
   }, [toast]);
 
-  if (checking) return <main id="main" class="signin" aria-busy="true"><p>Loading…</p></main>;
-  if (invitation && !session) return <AcceptInvitation token={invitation.token} setup={invitation.setup} onSignIn={staffSignedIn} />;
+  if (checking)
+    return (
+      <main id="main" class="signin" aria-busy="true">
+        <p>Loading…</p>
+      </main>
+    );
+  if (invitation && !session)
+    return <AcceptInvitation token={invitation.token} setup={invitation.setup} onSignIn={staffSignedIn} />;
   if (!session || !ctx || !hub) {
     return (
       <SignIn
@@ -170,20 +196,28 @@ function App() {
       <header class="top">
         <nav aria-label="Main">
           <ul>
-            {[...NAV, ...(devMailbox ? [MAILBOX_NAV] : [])].filter(([href]) => mayOpen(session, href)).map(([href, label]) => (
-              <li key={href}>
-                <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>{label}</a>
-              </li>
-            ))}
+            {[...NAV, ...(devMailbox ? [MAILBOX_NAV] : [])]
+              .filter(([href]) => mayOpen(session, href))
+              .map(([href, label]) => (
+                <li key={href}>
+                  <a href={`#${href}`} aria-current={route.startsWith(href) ? 'page' : undefined}>
+                    {label}
+                  </a>
+                </li>
+              ))}
           </ul>
         </nav>
         <div class="who">
           <span>{session.staffName ?? 'Staff'}</span>
-          <button type="button" onClick={() => void signOutClicked()}>Sign out</button>
+          <button type="button" onClick={() => void signOutClicked()}>
+            Sign out
+          </button>
         </div>
       </header>
       <main id="main">{screen}</main>
-      <div class={`toast ${toast?.kind ?? ''}`} role="status" aria-live="polite">{toast?.text ?? ''}</div>
+      <div class={`toast ${toast?.kind ?? ''}`} role="status" aria-live="polite">
+        {toast?.text ?? ''}
+      </div>
     </AppContext.Provider>
   );
 }

@@ -3,16 +3,61 @@
 // always did, since it acts as its scopes say.
 import type { Role, Session } from './session.ts';
 
-type Screen = '/diary' | '/queue' | '/classes' | '/customers' | '/catalogue' | '/import' | '/reports' | '/settings' | '/staff' | '/account' | '/mailbox';
+type Screen =
+  | '/diary'
+  | '/queue'
+  | '/classes'
+  | '/customers'
+  | '/catalogue'
+  | '/import'
+  | '/reports'
+  | '/settings'
+  | '/staff'
+  | '/account'
+  | '/mailbox';
 
 const SCREENS: Record<Role, readonly Screen[]> = {
-  owner: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
-  manager: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/staff', '/account', '/mailbox'],
+  owner: [
+    '/diary',
+    '/queue',
+    '/classes',
+    '/customers',
+    '/catalogue',
+    '/import',
+    '/reports',
+    '/settings',
+    '/staff',
+    '/account',
+    '/mailbox',
+  ],
+  manager: [
+    '/diary',
+    '/queue',
+    '/classes',
+    '/customers',
+    '/catalogue',
+    '/import',
+    '/reports',
+    '/settings',
+    '/staff',
+    '/account',
+    '/mailbox',
+  ],
   front_desk: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/settings', '/account'],
   staff: ['/diary', '/classes', '/account'],
 };
 
-const TOKEN_SCREENS: readonly Screen[] = ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/import', '/reports', '/settings', '/mailbox'];
+const TOKEN_SCREENS: readonly Screen[] = [
+  '/diary',
+  '/queue',
+  '/classes',
+  '/customers',
+  '/catalogue',
+  '/import',
+  '/reports',
+  '/settings',
+  '/mailbox',
+];
 
 export function mayOpen(session: Session, screen: string): boolean {
   // A merchant token shows Classes only with the classes entitlement (a staff session has them all).
@@ -21,7 +66,12 @@ export function mayOpen(session: Session, screen: string): boolean {
   return list.some((s) => s === screen);
 }
 
-export const ROLE_LABELS: Record<Role, string> = { owner: 'Owner', manager: 'Manager', front_desk: 'Front desk', staff: 'Staff' };
+export const ROLE_LABELS: Record<Role, string> = {
+  owner: 'Owner',
+  manager: 'Manager',
+  front_desk: 'Front desk',
+  staff: 'Staff',
+};
 const RANK: Record<Role, number> = { owner: 4, manager: 3, front_desk: 2, staff: 1 };
 
 /** The roles this person may give: nobody raises anyone above their own role; only an owner makes an owner. */

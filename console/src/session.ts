@@ -27,7 +27,14 @@ export function decode(token: string): Session | null {
   const part = token.split('.')[1];
   if (!part) return null;
   try {
-    const json = JSON.parse(atob(part.replace(/-/g, '+').replace(/_/g, '/').padEnd(Math.ceil(part.length / 4) * 4, '=')));
+    const json = JSON.parse(
+      atob(
+        part
+          .replace(/-/g, '+')
+          .replace(/_/g, '/')
+          .padEnd(Math.ceil(part.length / 4) * 4, '='),
+      ),
+    );
     if (typeof json.store_id !== 'string') return null;
     const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : typeof v === 'string' ? v.split(' ') : []);
     return {
@@ -68,9 +75,21 @@ export function forgetToken() {
 }
 
 /** A staff session from GET /api/v1/auth/me. */
-export function staffSession(me: { staff: { name: string; email: string }; store_id: string; role: Role; permissions: string[] }): Session {
+export function staffSession(me: {
+  staff: { name: string; email: string };
+  store_id: string;
+  role: Role;
+  permissions: string[];
+}): Session {
   return {
-    kind: 'staff', token: '', role: me.role, email: me.staff.email, storeId: me.store_id, staffName: me.staff.name,
-    permissions: me.permissions, entitlements: [], expiresAt: null,
+    kind: 'staff',
+    token: '',
+    role: me.role,
+    email: me.staff.email,
+    storeId: me.store_id,
+    staffName: me.staff.name,
+    permissions: me.permissions,
+    entitlements: [],
+    expiresAt: null,
   };
 }

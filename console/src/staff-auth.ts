@@ -45,7 +45,9 @@ export type Outcome = { ok: true; session: Session } | { ok: false; message: str
 
 async function afterSignIn(): Promise<Outcome> {
   const session = await currentStaff();
-  return session ? { ok: true, session } : { ok: false, message: 'Signed in, but this browser did not keep the session cookie.' };
+  return session
+    ? { ok: true, session }
+    : { ok: false, message: 'Signed in, but this browser did not keep the session cookie.' };
 }
 
 export async function signInWithPassword(email: string, password: string): Promise<Outcome> {
@@ -68,7 +70,9 @@ export async function signInWithPasskey(): Promise<Outcome> {
   } catch (err) {
     return { ok: false, message: ceremonyMessage(err) };
   }
-  const { data, error } = await publicApi.POST('/api/v1/auth/passkeys/authentication/verify', { body: { credential: credential as never } });
+  const { data, error } = await publicApi.POST('/api/v1/auth/passkeys/authentication/verify', {
+    body: { credential: credential as never },
+  });
   return data ? afterSignIn() : { ok: false, message: errorMessage(error) };
 }
 
@@ -83,7 +87,9 @@ export async function addPasskey(api: ApiClient, name: string): Promise<string |
   } catch (err) {
     return ceremonyMessage(err);
   }
-  const { data, error } = await api.POST('/api/v1/auth/passkeys/registration/verify', { body: { name: name || undefined, credential: credential as never } });
+  const { data, error } = await api.POST('/api/v1/auth/passkeys/registration/verify', {
+    body: { name: name || undefined, credential: credential as never },
+  });
   return data ? null : errorMessage(error);
 }
 
@@ -98,7 +104,7 @@ export const OIDC_ERRORS: Record<string, string> = {
   expired: 'That sign-in took too long or was opened in another browser. Try again.',
   provider: 'The identity provider did not confirm the sign-in. Try again.',
   unverified_email: 'Your identity provider has not verified your email address.',
-  no_account: 'There is no staff account or invitation for that email here. Ask the shop\'s owner to invite you.',
+  no_account: "There is no staff account or invitation for that email here. Ask the shop's owner to invite you.",
 };
 
 export function takeOidcError(): string | null {

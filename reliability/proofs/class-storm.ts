@@ -33,7 +33,8 @@ export const classStorm: Proof = {
     const store = await insertStore(db, 'Storm Studio');
     const token = await merchantToken(store);
     const server = () => stack.servers[Math.floor(random() * stack.servers.length)].baseUrl;
-    const send = (method: string, path: string, body: unknown) => http(server(), method, path, { token, body, idempotencyKey: randomUUID() });
+    const send = (method: string, path: string, body: unknown) =>
+      http(server(), method, path, { token, body, idempotencyKey: randomUUID() });
 
     const codes = new Map<string, number>();
     let sent = 0;
@@ -54,25 +55,54 @@ export const classStorm: Proof = {
       const elapsed = Date.now() - started;
       if (r > 0 && p.timeLeft() < 8_000 + elapsed / r) break;
       const mode = r % 2 ? 'offer' : 'auto';
-      const made = await send('POST', CLASSES, { name: `Storm ${r}`, duration_min: 45, capacity: CAPACITY, waitlist_mode: mode, offer_minutes: 30 });
+      const made = await send('POST', CLASSES, {
+        name: `Storm ${r}`,
+        duration_min: 45,
+        capacity: CAPACITY,
+        waitlist_mode: mode,
+        offer_minutes: 30,
+      });
       if (!p.check(made.status === 200, 'a class was not created', describe(made))) break;
       const startsAt = new Date(Date.parse('2031-01-01T10:00:00Z') + r * 3_600_000).toISOString();
       const scheduled = await send('POST', `${CLASSES}/${made.body.class.id}/occurrences`, { starts_at: startsAt });
       if (!p.check(scheduled.status === 200, 'an occurrence was not scheduled', describe(scheduled))) break;
       const occurrence = scheduled.body.occurrence.id;
-      const book = (i: string) => send('POST', `${CLASSES}/occurrences/${occurrence}/bookings`, { guest_name: `Storm ${i}`, guest_email: `storm-${i}@example.com`, source: 'app' });
+      const book = (i: string) =>
+        send('POST', `${CLASSES}/occurrences/${occurrence}/bookings`, {
+          guest_name: `Storm ${i}`,
+          guest_email: `storm-${i}@example.com`,
+          source: 'app',
+        });
 
       const first = await Promise.all(Array.from({ length: FIRST_BURST }, (_, i) => book(`${r}-${i}`)));
       for (const res of first) tally(res, 'a booking', new Set());
       const ids = first.filter((res) => res.status === 200).map((res) => res.body.booking.id as string);
       const confirmed = first.filter((res) => res.body?.booking?.status === 'confirmed').length;
-      p.check(confirmed === CAPACITY, 'the first burst did not fill exactly the capacity', `round ${r}: ${confirmed} confirmed of ${CAPACITY}`);
+      p.check(
+        confirmed === CAPACITY,
+        'the first burst did not fill exactly the capacity',
+        `round ${r}: ${confirmed} confirmed of ${CAPACITY}`,
+      );
 
       const pick = () => ids[Math.floor(random() * ids.length)];
       const mixed: Array<Promise<[HttpResult, string, Set<string>]>> = [];
-      for (let i = 0; i < 10; i++) mixed.push(send('POST', `${CLASSES}/bookings/${pick()}/cancel`, {}).then((res) => [res, 'a cancellation', EXPECTED_REFUSALS]));
+      for (let i = 0; i < 10; i++)
+        mixed.push(
+          send('POST', `${CLASSES}/bookings/${pick()}/cancel`, {}).then((res) => [
+            res,
+            'a cancellation',
+            EXPECTED_REFUSALS,
+          ]),
+        );
       for (let i = 0; i < 10; i++) mixed.push(book(`${r}-late-${i}`).then((res) => [res, 'a late booking', new Set()]));
-      for (let i = 0; i < 5; i++) mixed.push(send('POST', `${CLASSES}/bookings/${pick()}/accept`, {}).then((res) => [res, 'an acceptance', EXPECTED_REFUSALS]));
+      for (let i = 0; i < 5; i++)
+        mixed.push(
+          send('POST', `${CLASSES}/bookings/${pick()}/accept`, {}).then((res) => [
+            res,
+            'an acceptance',
+            EXPECTED_REFUSALS,
+          ]),
+        );
       for (const [res, what, allowed] of await Promise.all(mixed)) tally(res, what, allowed);
       rounds++;
     }
@@ -100,14 +130,20 @@ export const classStorm: Proof = {
         WHERE o.store_id = $1 AND k.waitlisted > 0 AND k.booked + k.offered < coalesce(o.capacity, c.capacity)`,
       [store],
     );
-    const promoted = await db.query<{ n: number }>(`SELECT count(*)::int AS n FROM class_bookings WHERE store_id = $1 AND promoted_at IS NOT NULL`, [store]);
+    const promoted = await db.query<{ n: number }>(
+      `SELECT count(*)::int AS n FROM class_bookings WHERE store_id = $1 AND promoted_at IS NOT NULL`,
+      [store],
+    );
     p.check(over.rows[0].n === 0, 'an occurrence holds more than its capacity', `${over.rows[0].n} occurrences`);
     p.check(twice.rows[0].n === 0, 'a person was promoted twice', `${twice.rows[0].n} bookings`);
     p.check(gaps.rows[0].n === 0, 'waitlist positions with a gap or a repeat', `${gaps.rows[0].n} occurrences`);
     p.check(idle.rows[0].n === 0, 'a free seat left while someone waits', `${idle.rows[0].n} occurrences`);
     p.check(fiveXx === 0, '5xx answers', String(fiveXx));
 
-    p.figure('rounds', `${rounds} of ${MAX_ROUNDS} planned over ${stack.servers.length} processes: ${FIRST_BURST} bookings at once, then 10 cancellations, 10 bookings and 5 acceptances at once`);
+    p.figure(
+      'rounds',
+      `${rounds} of ${MAX_ROUNDS} planned over ${stack.servers.length} processes: ${FIRST_BURST} bookings at once, then 10 cancellations, 10 bookings and 5 acceptances at once`,
+    );
     p.figure('requests sent', sent);
     p.figure('answers', [...codes].map(([k, v]) => `${k} x${v}`).join(', '));
     p.figure('people promoted', promoted.rows[0].n);

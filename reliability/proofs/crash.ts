@@ -68,7 +68,8 @@ export const crash: Proof = {
       for (let attempt = 0; attempt < 300; attempt++) {
         const server = stack.servers[(client + attempt) % stack.servers.length];
         const r = await http(server.baseUrl, 'POST', path, { token, body, idempotencyKey: key, timeoutMs: 20_000 });
-        const transient = r.status === 0 || r.status === 503 || (r.status === 409 && errorCodeOf(r) === 'IDEMPOTENCY_IN_PROGRESS');
+        const transient =
+          r.status === 0 || r.status === 503 || (r.status === 409 && errorCodeOf(r) === 'IDEMPOTENCY_IN_PROGRESS');
         if (!transient) {
           if (r.status === 200) acks.push({ path, body, key, answer: r });
           else {
@@ -97,7 +98,14 @@ export const crash: Proof = {
       const unit = units[c];
       while (!stop.now) {
         const slot = nextSlot();
-        const created = await send(c, CREATE, { store_id: store, unit_id: unit, ...slot, price_pence: PRICE, guest_email: 'crash@example.com', client_token: randomUUID() });
+        const created = await send(c, CREATE, {
+          store_id: store,
+          unit_id: unit,
+          ...slot,
+          price_pence: PRICE,
+          guest_email: 'crash@example.com',
+          client_token: randomUUID(),
+        });
         if (!created) continue;
         const id = created.body.appointment.id as string;
         const e: Expected = { id, unit, starts: slot.starts_at, ends: slot.ends_at, settled: false };
@@ -145,7 +153,17 @@ export const crash: Proof = {
     p.check(locks.rows[0].n === 0, 'idempotency key locks still held after the crash', String(locks.rows[0].n));
 
     // Every acknowledged write is in the database exactly as answered.
-    const rows = await db.query<{ id: string; unit_id: string; starts_at: string; ends_at: string; bs: string; be: string; status: string; payment_status: string; settled_pence: number }>(
+    const rows = await db.query<{
+      id: string;
+      unit_id: string;
+      starts_at: string;
+      ends_at: string;
+      bs: string;
+      be: string;
+      status: string;
+      payment_status: string;
+      settled_pence: number;
+    }>(
       `SELECT id, unit_id, starts_at, ends_at, lower(block) AS bs, upper(block) AS be, status, payment_status, settled_pence FROM appointments WHERE store_id = $1`,
       [store],
     );
@@ -156,28 +174,54 @@ export const crash: Proof = {
       const ok = !!a && a.unit_id === e.unit && a.starts_at === e.starts && a.ends_at === e.ends;
       if (!ok) {
         losses++;
-        p.fail('an acknowledged write is not in the database as answered', `${e.id}: expected ${e.starts}, found ${a ? a.starts_at : 'nothing'}`);
+        p.fail(
+          'an acknowledged write is not in the database as answered',
+          `${e.id}: expected ${e.starts}, found ${a ? a.starts_at : 'nothing'}`,
+        );
         continue;
       }
       // No half-done move: the occupied block moved with the appointment.
       p.check(a.bs === a.starts_at && a.be === a.ends_at, 'half-done move: block and times disagree', e.id);
       if (e.settled) {
         if (!(a.status === 'completed' && a.settled_pence === PRICE)) losses++;
-        p.check(a.status === 'completed' && a.payment_status === 'paid' && a.settled_pence === PRICE, 'an acknowledged settlement is missing or partial', `${e.id}: ${a.status}/${a.payment_status}/${a.settled_pence}`);
+        p.check(
+          a.status === 'completed' && a.payment_status === 'paid' && a.settled_pence === PRICE,
+          'an acknowledged settlement is missing or partial',
+          `${e.id}: ${a.status}/${a.payment_status}/${a.settled_pence}`,
+        );
       }
     }
-    p.check(rows.rowCount === expected.size, 'appointments other than those acknowledged (a retry booked twice?)', `${rows.rowCount} rows for ${expected.size} acknowledged creates`);
+    p.check(
+      rows.rowCount === expected.size,
+      'appointments other than those acknowledged (a retry booked twice?)',
+      `${rows.rowCount} rows for ${expected.size} acknowledged creates`,
+    );
 
     // No settlement without its appointment change, and the running total matches the records.
-    const money = await db.query<{ id: string; status: string; payment_status: string; settled_pence: number; total: number | null }>(
+    const money = await db.query<{
+      id: string;
+      status: string;
+      payment_status: string;
+      settled_pence: number;
+      total: number | null;
+    }>(
       `SELECT a.id, a.status, a.payment_status, a.settled_pence, (SELECT sum(amount_pence)::int FROM settlements s WHERE s.appointment_id = a.id) AS total
          FROM appointments a WHERE a.store_id = $1`,
       [store],
     );
     for (const m of money.rows) {
       const total = m.total ?? 0;
-      p.check(total === m.settled_pence, 'settled total disagrees with the settlement records', `${m.id}: ${m.settled_pence} vs ${total}`);
-      if (total > 0) p.check(m.status === 'completed' && m.payment_status === 'paid', 'a settlement without its appointment change', `${m.id}: ${m.status}`);
+      p.check(
+        total === m.settled_pence,
+        'settled total disagrees with the settlement records',
+        `${m.id}: ${m.settled_pence} vs ${total}`,
+      );
+      if (total > 0)
+        p.check(
+          m.status === 'completed' && m.payment_status === 'paid',
+          'a settlement without its appointment change',
+          `${m.id}: ${m.status}`,
+        );
       p.check(total <= PRICE, 'money recorded twice', `${m.id}: ${total}`);
     }
 
@@ -191,8 +235,19 @@ export const crash: Proof = {
     // Clients retrying with their keys get the original result.
     let replayed = 0;
     await pool(acks, 10, async (a, i) => {
-      const r = await http(stack.servers[i % stack.servers.length].baseUrl, 'POST', a.path, { token, body: a.body, idempotencyKey: a.key });
-      if (p.check(r.status === 200 && isDeepStrictEqual(r.body, a.answer.body), 'a retry with the original key did not replay the original answer', `${a.path}: ${describe(r)}`)) replayed++;
+      const r = await http(stack.servers[i % stack.servers.length].baseUrl, 'POST', a.path, {
+        token,
+        body: a.body,
+        idempotencyKey: a.key,
+      });
+      if (
+        p.check(
+          r.status === 200 && isDeepStrictEqual(r.body, a.answer.body),
+          'a retry with the original key did not replay the original answer',
+          `${a.path}: ${describe(r)}`,
+        )
+      )
+        replayed++;
     });
 
     p.check(runs >= MIN_RUNS, 'too few kill runs to prove anything', `${runs} of at least ${MIN_RUNS}`);

@@ -73,7 +73,14 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
         log.push({ kind: 'read', sentAt, at: Date.now(), r });
       } else {
         const start = Date.parse('2030-09-01T00:00:00Z') + slot++ * 3600_000;
-        const body = { store_id: store, unit_id: units[c], starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'outage@example.com', client_token: randomUUID() };
+        const body = {
+          store_id: store,
+          unit_id: units[c],
+          starts_at: new Date(start).toISOString(),
+          ends_at: new Date(start + 1800_000).toISOString(),
+          guest_email: 'outage@example.com',
+          client_token: randomUUID(),
+        };
         const key = randomUUID();
         const r = await http(target.baseUrl, 'POST', CREATE, { token, body, idempotencyKey: key, timeoutMs: 25_000 });
         log.push({ kind: 'create', sentAt, at: Date.now(), body, key, r });
@@ -107,9 +114,17 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
   stop.now = true;
   await running;
 
-  p.check(readyDuring.status === 503 && readyDuring.body?.error?.code === 'SERVICE_UNAVAILABLE', '/readyz did not say 503 while the database was gone', describe(readyDuring));
+  p.check(
+    readyDuring.status === 503 && readyDuring.body?.error?.code === 'SERVICE_UNAVAILABLE',
+    '/readyz did not say 503 while the database was gone',
+    describe(readyDuring),
+  );
   p.check(recoveredAt > 0, 'the service did not recover by itself within 20 s of the database returning');
-  p.check(server.running && server.pid === pid, 'the process died or was replaced during the outage', server.output.slice(-25).join('\n'));
+  p.check(
+    server.running && server.pid === pid,
+    'the process died or was replaced during the outage',
+    server.output.slice(-25).join('\n'),
+  );
   const outage = log.filter((s) => s.sentAt >= cutAt + 50 && s.at <= restoredAt);
   const afterRecovery = log.filter((s) => recoveredAt && s.sentAt >= recoveredAt);
   let fiveHundreds = 0;
@@ -123,20 +138,28 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
       fiveHundreds++;
       p.fail('a 5xx other than 503 while the database was away', `${s.kind} ${describe(s.r)}`);
     } else if (s.r.status === 503) {
-      p.check(isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE', '503 not in the envelope with SERVICE_UNAVAILABLE', describe(s.r));
+      p.check(
+        isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE',
+        '503 not in the envelope with SERVICE_UNAVAILABLE',
+        describe(s.r),
+      );
     }
   }
   for (const s of outage) {
     maxOutageMs = Math.max(maxOutageMs, s.r.ms);
     p.check(s.r.status === 503, 'a request during the outage was not answered 503', `${s.kind} ${describe(s.r)}`);
   }
-  for (const s of afterRecovery) p.check(s.r.status === 200, 'a request after recovery failed', `${s.kind} ${describe(s.r)}`);
+  for (const s of afterRecovery)
+    p.check(s.r.status === 200, 'a request after recovery failed', `${s.kind} ${describe(s.r)}`);
   p.check(outage.length > 0, 'no request was answered during the outage (nothing measured)');
 
   // Acknowledged creates are in the database; a create answered 503 retried with its key converges on one booking.
   const creates = log.filter((s) => s.kind === 'create');
   const acked = creates.filter((s) => s.r.status === 200);
-  const rows = await db.query<{ client_token: string; n: number }>('SELECT client_token, count(*)::int AS n FROM appointments WHERE store_id = $1 GROUP BY client_token', [store]);
+  const rows = await db.query<{ client_token: string; n: number }>(
+    'SELECT client_token, count(*)::int AS n FROM appointments WHERE store_id = $1 GROUP BY client_token',
+    [store],
+  );
   const byToken = new Map(rows.rows.map((r) => [r.client_token, r.n]));
   let lost = 0;
   for (const s of acked) if (byToken.get(s.body!.client_token as string) !== 1) lost++;
@@ -146,12 +169,21 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
     const r = await http(server.baseUrl, 'POST', CREATE, { token, body: s.body, idempotencyKey: s.key });
     p.check(r.status === 200, 'a create answered 503 could not be retried after recovery', describe(r));
   });
-  const dup = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM (SELECT client_token FROM appointments WHERE store_id = $1 GROUP BY client_token HAVING count(*) > 1) d', [store]);
+  const dup = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM (SELECT client_token FROM appointments WHERE store_id = $1 GROUP BY client_token HAVING count(*) > 1) d',
+    [store],
+  );
   p.check(dup.rows[0].n === 0, 'a retried create booked twice', String(dup.rows[0].n));
 
-  p.figure('requests during the outage', `${outage.length}, all 503 SERVICE_UNAVAILABLE: ${outage.every((s) => s.r.status === 503) ? 'yes' : 'NO'}; slowest answer ${maxOutageMs} ms`);
+  p.figure(
+    'requests during the outage',
+    `${outage.length}, all 503 SERVICE_UNAVAILABLE: ${outage.every((s) => s.r.status === 503) ? 'yes' : 'NO'}; slowest answer ${maxOutageMs} ms`,
+  );
   p.figure('/readyz while gone', readyDuring.status);
-  p.figure('recovery after the database returned', recoveredAt ? `${recoveredAt - restoredAt} ms, same process (pid unchanged)` : 'none within 20 s');
+  p.figure(
+    'recovery after the database returned',
+    recoveredAt ? `${recoveredAt - restoredAt} ms, same process (pid unchanged)` : 'none within 20 s',
+  );
   p.figure('5xx other than 503 / hangs', `${fiveHundreds} / ${hangs}`);
   p.figure('acknowledged creates checked / lost', `${acked.length} / ${lost}`);
   p.figure('creates answered 503 then retried with their key', failed.length);
@@ -166,7 +198,15 @@ async function runOutage(p: ProofRun, proxy: TcpProxy) {
  * be answered in bounded time (the pool's connect timeout and the statement timeout), with 503 in
  * the envelope rather than 500, and the process must recover when traffic flows again.
  */
-async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, store: string, units: string[], token: string, db: any) {
+async function partition(
+  p: ProofRun,
+  proxy: TcpProxy,
+  server: ServerProcess,
+  store: string,
+  units: string[],
+  token: string,
+  db: any,
+) {
   const STALL_MS = 17_000; // longer than the adapter's 15 s statement timeout, so it must fire
   const log: Sent[] = [];
   let slot = 0;
@@ -174,9 +214,21 @@ async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, st
   async function load(c: number) {
     while (!stop.now) {
       const start = Date.parse('2032-09-01T00:00:00Z') + slot++ * 3600_000;
-      const body = { store_id: store, unit_id: units[c], starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'partition@example.com', client_token: randomUUID() };
+      const body = {
+        store_id: store,
+        unit_id: units[c],
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(start + 1800_000).toISOString(),
+        guest_email: 'partition@example.com',
+        client_token: randomUUID(),
+      };
       const sentAt = Date.now();
-      const r = await http(server.baseUrl, 'POST', CREATE, { token, body, idempotencyKey: randomUUID(), timeoutMs: 40_000 });
+      const r = await http(server.baseUrl, 'POST', CREATE, {
+        token,
+        body,
+        idempotencyKey: randomUUID(),
+        timeoutMs: 40_000,
+      });
       log.push({ kind: 'create', sentAt, at: Date.now(), body, r });
       if (r.status !== 200) await sleep(200);
     }
@@ -203,7 +255,12 @@ async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, st
   for (const s of log) {
     slowest = Math.max(slowest, s.r.ms);
     if (s.r.status === 0) p.fail('no answer during a partition (hang)', `${s.r.error} after ${s.r.ms} ms`);
-    else if (s.r.status !== 200) p.check(s.r.status === 503 && isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE', 'a partition answered other than 200 or 503 SERVICE_UNAVAILABLE', describe(s.r));
+    else if (s.r.status !== 200)
+      p.check(
+        s.r.status === 503 && isEnvelope(s.r.body) && errorCodeOf(s.r) === 'SERVICE_UNAVAILABLE',
+        'a partition answered other than 200 or 503 SERVICE_UNAVAILABLE',
+        describe(s.r),
+      );
   }
   p.check(slowest <= 25_000, 'an answer during the partition took longer than the timeouts allow', `${slowest} ms`);
   p.check(recoveredAt > 0 && server.running, 'no recovery after the partition healed');
@@ -212,21 +269,46 @@ async function partition(p: ProofRun, proxy: TcpProxy, server: ServerProcess, st
   const tokens = new Set(rows.rows.map((r: { client_token: string }) => r.client_token));
   const lost = acked.filter((s) => !tokens.has(s.body!.client_token)).length;
   p.check(lost === 0, 'acknowledged creates missing after the partition', String(lost));
-  p.figure('partition (bytes stop, nothing reset) for 17 s: answers / 503 / slowest', `${log.length} / ${log.filter((s) => s.r.status === 503).length} / ${slowest} ms`);
-  p.figure('partition: recovery after traffic flowed again / acknowledged lost', `${recoveredAt ? `${recoveredAt - resumedAt} ms` : 'none'} / ${lost}`);
+  p.figure(
+    'partition (bytes stop, nothing reset) for 17 s: answers / 503 / slowest',
+    `${log.length} / ${log.filter((s) => s.r.status === 503).length} / ${slowest} ms`,
+  );
+  p.figure(
+    'partition: recovery after traffic flowed again / acknowledged lost',
+    `${recoveredAt ? `${recoveredAt - resumedAt} ms` : 'none'} / ${lost}`,
+  );
 }
 
 /** SIGTERM under load: in-flight requests finish, every 2xx is in the database, the process exits 0. */
-async function gracefulShutdown(p: ProofRun, server: ServerProcess, store: string, units: string[], token: string, db: any) {
+async function gracefulShutdown(
+  p: ProofRun,
+  server: ServerProcess,
+  store: string,
+  units: string[],
+  token: string,
+  db: any,
+) {
   const log: Sent[] = [];
   let slot = 0;
   const stop = { now: false };
   async function load(c: number) {
     while (!stop.now) {
       const start = Date.parse('2031-09-01T00:00:00Z') + slot++ * 3600_000;
-      const body = { store_id: store, unit_id: units[c], starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'drain@example.com', client_token: randomUUID() };
+      const body = {
+        store_id: store,
+        unit_id: units[c],
+        starts_at: new Date(start).toISOString(),
+        ends_at: new Date(start + 1800_000).toISOString(),
+        guest_email: 'drain@example.com',
+        client_token: randomUUID(),
+      };
       const sentAt = Date.now();
-      const r = await http(server.baseUrl, 'POST', CREATE, { token, body, idempotencyKey: randomUUID(), timeoutMs: 25_000 });
+      const r = await http(server.baseUrl, 'POST', CREATE, {
+        token,
+        body,
+        idempotencyKey: randomUUID(),
+        timeoutMs: 25_000,
+      });
       log.push({ kind: 'create', sentAt, at: Date.now(), body, r });
       if (r.status === 0) await sleep(20);
     }
@@ -250,9 +332,16 @@ async function gracefulShutdown(p: ProofRun, server: ServerProcess, store: strin
   const refusedDuringDrain = log.filter((s) => s.r.status >= 400);
   for (const s of refusedDuringDrain) {
     // Fastify's own drain answer (return503OnClosing) bypasses the error handler and its envelope.
-    p.check(isEnvelope(s.r.body), 'an answer during shutdown is not in the error envelope (Fastify return503OnClosing; see docs/reliability.md)', describe(s.r));
+    p.check(
+      isEnvelope(s.r.body),
+      'an answer during shutdown is not in the error envelope (Fastify return503OnClosing; see docs/reliability.md)',
+      describe(s.r),
+    );
   }
   const reset = log.filter((s) => s.r.status === 0 && s.r.error !== 'ECONNREFUSED').length;
   p.figure('graceful shutdown: acknowledged / lost', `${acked.length} / ${lost}; exit code ${code}`);
-  p.figure('graceful shutdown: answered 503 while draining / connections reset / refused after close', `${log.filter((s) => s.r.status === 503).length} / ${reset} / ${log.filter((s) => s.r.error === 'ECONNREFUSED').length}`);
+  p.figure(
+    'graceful shutdown: answered 503 while draining / connections reset / refused after close',
+    `${log.filter((s) => s.r.status === 503).length} / ${reset} / ${log.filter((s) => s.r.error === 'ECONNREFUSED').length}`,
+  );
 }

@@ -22,7 +22,10 @@ export const eventStream: Proof = {
   title: 'SSE: disconnect mid-storm, resume with Last-Event-ID on another process: nothing missed or repeated',
   budgetMs: 30_000,
   async run(p: ProofRun) {
-    const stack = await startStack(p, 'events', { servers: 2, env: { RATE_LIMIT_GLOBAL_PER_MIN: '10000000', EVENTS_STREAM_POLL_MS: '100' } });
+    const stack = await startStack(p, 'events', {
+      servers: 2,
+      env: { RATE_LIMIT_GLOBAL_PER_MIN: '10000000', EVENTS_STREAM_POLL_MS: '100' },
+    });
     stack.require('GET', STREAM);
     const db = stack.database.db;
     const random = rng(SEED + 14);
@@ -57,7 +60,14 @@ export const eventStream: Proof = {
         const start = Date.parse('2031-01-01T00:00:00Z') + i * 3600_000;
         const r = await http(base, 'POST', CREATE, {
           token,
-          body: { store_id: store, unit_id: units[w], starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'sse@example.com', client_token: randomUUID() },
+          body: {
+            store_id: store,
+            unit_id: units[w],
+            starts_at: new Date(start).toISOString(),
+            ends_at: new Date(start + 1800_000).toISOString(),
+            guest_email: 'sse@example.com',
+            client_token: randomUUID(),
+          },
         });
         if (r.status !== 200) {
           refused++;
@@ -66,7 +76,10 @@ export const eventStream: Proof = {
         }
         writes++;
         if (i % 3 === 0) {
-          const c = await http(base, 'POST', CANCEL, { token, body: { store_id: store, appointment_id: r.body.appointment.id } });
+          const c = await http(base, 'POST', CANCEL, {
+            token,
+            body: { store_id: store, appointment_id: r.body.appointment.id },
+          });
           if (c.status === 200) writes++;
           else p.fail('a cancel in the storm was refused', describe(c));
         }
@@ -93,7 +106,9 @@ export const eventStream: Proof = {
 
     // Wait for the stream to deliver everything committed (the feed's count is the truth).
     const committed = async () =>
-      (await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid, seq', [store])).rows.map((r) => r.id);
+      (
+        await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid, seq', [store])
+      ).rows.map((r) => r.id);
     let truth = await committed();
     const deadline = Date.now() + 10_000;
     while (Date.now() < deadline) {
@@ -116,12 +131,18 @@ export const eventStream: Proof = {
     p.check(missing.length === 0, 'an event was never streamed', `${missing.length} of ${truth.length} missing`);
     const inOrder = ids.length === truth.length && ids.every((id, i) => id === truth[i]);
     p.check(inOrder || missing.length > 0 || unique.size !== ids.length, 'the stream order is not the feed order');
-    p.check(received.every((m) => m.id === m.data?.cursor && m.event === m.data?.type), 'a message whose id or event does not match its data');
+    p.check(
+      received.every((m) => m.id === m.data?.cursor && m.event === m.data?.type),
+      'a message whose id or event does not match its data',
+    );
     p.check(writes > 0 && refused === 0, 'the storm did not write', `${writes} writes, ${refused} refused`);
 
     p.figure('events committed in the storm', truth.length);
     p.figure('events streamed', ids.length);
     p.figure('disconnects resumed with Last-Event-ID (alternating processes)', reconnects);
-    p.figure('storm length', `${(stormMs / 1000).toFixed(1)} s, ${WRITERS} writers over ${stack.servers.length} processes`);
+    p.figure(
+      'storm length',
+      `${(stormMs / 1000).toFixed(1)} s, ${WRITERS} writers over ${stack.servers.length} processes`,
+    );
   },
 };

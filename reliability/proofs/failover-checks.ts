@@ -18,20 +18,33 @@ const fmt = (ms: number) => (ms / 1000).toFixed(1);
 
 /** Returns the acknowledged creates the new primary does not have. */
 export async function checkInvariants(
-  p: ProofRun, scenario: Scenario, db: Queryable, store: string, storm: Storm, holds: HoldStorm, feed: FeedReader, servers: ServerProcess[], token: string,
+  p: ProofRun,
+  scenario: Scenario,
+  db: Queryable,
+  store: string,
+  storm: Storm,
+  holds: HoldStorm,
+  feed: FeedReader,
+  servers: ServerProcess[],
+  token: string,
 ): Promise<Set<string>> {
   const ids = storm.creates.map((c) => c.id);
-  const present = await db.query<{ id: string; starts_at: string }>('SELECT id, starts_at FROM appointments WHERE id = ANY($1::uuid[])', [ids]);
+  const present = await db.query<{ id: string; starts_at: string }>(
+    'SELECT id, starts_at FROM appointments WHERE id = ANY($1::uuid[])',
+    [ids],
+  );
   const lost = ids.length - present.rowCount;
   p.figure('lost (acknowledged creates missing)', `${lost} of ${ids.length}`);
   // Asynchronous replication may lose what the old primary acknowledged but had not sent: that is
   // the figure this scenario exists to record, not a failure of the drill.
-  if (scenario !== 'async') p.check(lost === 0, 'an acknowledged create is missing on the new primary', `${lost} of ${ids.length}`);
+  if (scenario !== 'async')
+    p.check(lost === 0, 'an acknowledged create is missing on the new primary', `${lost} of ${ids.length}`);
   const byId = new Map(present.rows.map((r) => [r.id, r]));
   let movedLost = 0;
   for (const [id, to] of storm.moved) if (byId.has(id) && byId.get(id)!.starts_at !== to.starts_at) movedLost++;
   p.figure('acknowledged moves not in place', movedLost);
-  if (scenario !== 'async') p.check(movedLost === 0, 'an acknowledged move is not in place on the new primary', String(movedLost));
+  if (scenario !== 'async')
+    p.check(movedLost === 0, 'an acknowledged move is not in place on the new primary', String(movedLost));
 
   // Everything that occupies a unit's time, read from the rows themselves (not the occupancy table
   // the constraint guards): live appointments and holds not yet released.
@@ -50,7 +63,10 @@ export async function checkInvariants(
   // Every request was retried with its key until it had an answer, so every row is an acknowledged
   // create or confirm: more rows than acknowledgements is a retried key that booked twice.
   const confirmed = holds.holds.flatMap((h) => (h.appointmentId ? [h.appointmentId] : []));
-  const total = await db.query<{ n: number }>('SELECT count(*)::int AS n FROM appointments WHERE store_id = $1 AND NOT (id = ANY($2::uuid[]))', [store, confirmed]);
+  const total = await db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM appointments WHERE store_id = $1 AND NOT (id = ANY($2::uuid[]))',
+    [store, confirmed],
+  );
   const duplicates = total.rows[0].n - present.rowCount;
   const retried = storm.creates.filter((c) => c.retried);
   p.figure('creates retried with their Idempotency-Key / duplicates', `${retried.length} / ${duplicates}`);
@@ -59,11 +75,20 @@ export async function checkInvariants(
   let replayed = 0;
   const sample = retried.concat(storm.creates.slice(0, 20));
   await pool(sample, 6, async (c) => {
-    const r = await http(servers[0].baseUrl, 'POST', '/api/v1/bookings/appointments', { token, body: c.body, idempotencyKey: c.key });
+    const r = await http(servers[0].baseUrl, 'POST', '/api/v1/bookings/appointments', {
+      token,
+      body: c.body,
+      idempotencyKey: c.key,
+    });
     if (r.status === 200 && isDeepStrictEqual(r.body, c.answer.body)) replayed++;
   });
   p.figure('retries replaying the first answer', `${replayed} of ${sample.length}`);
-  if (scenario !== 'async') p.check(replayed === sample.length, 'a retry with its key did not replay the first answer', `${replayed} of ${sample.length}`);
+  if (scenario !== 'async')
+    p.check(
+      replayed === sample.length,
+      'a retry with its key did not replay the first answer',
+      `${replayed} of ${sample.length}`,
+    );
 
   await checkFeed(p, scenario, db, store, feed);
   const found = new Set(present.rows.map((r) => r.id));
@@ -83,8 +108,11 @@ const FEED_PATIENCE_MS = 30_000;
  */
 async function checkFeed(p: ProofRun, scenario: Scenario, db: Queryable, store: string, feed: FeedReader) {
   const truth = (
-    await db.query<{ id: string; txid: string; seq: string }>(// Ordered by the columns (xid8, bigint), not by the text aliases.
-      'SELECT e.id, e.txid::text AS txid, e.seq::text AS seq FROM events e WHERE e.store_id = $1 ORDER BY e.txid, e.seq', [store])
+    await db.query<{ id: string; txid: string; seq: string }>(
+      // Ordered by the columns (xid8, bigint), not by the text aliases.
+      'SELECT e.id, e.txid::text AS txid, e.seq::text AS seq FROM events e WHERE e.store_id = $1 ORDER BY e.txid, e.seq',
+      [store],
+    )
   ).rows;
   const t0 = Date.now();
   let holder: string | null = null;
@@ -96,7 +124,9 @@ async function checkFeed(p: ProofRun, scenario: Scenario, db: Queryable, store: 
     await sleep(500);
   }
   const waited = Date.now() - t0;
-  const later = new Set((await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1', [store])).rows.map((r) => r.id));
+  const later = new Set(
+    (await db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1', [store])).rows.map((r) => r.id),
+  );
   const seen = new Set<string>();
   let repeats = 0;
   for (const id of feed.ids) {
@@ -104,23 +134,37 @@ async function checkFeed(p: ProofRun, scenario: Scenario, db: Queryable, store: 
     seen.add(id);
   }
   const at = parseFeedCursor(feed.cursor);
-  const passed = (e: { txid: string; seq: string }) => BigInt(e.txid) < BigInt(at.txid) || (e.txid === at.txid && BigInt(e.seq) <= BigInt(at.seq));
+  const passed = (e: { txid: string; seq: string }) =>
+    BigInt(e.txid) < BigInt(at.txid) || (e.txid === at.txid && BigInt(e.seq) <= BigInt(at.seq));
   const missing = truth.filter((e) => !seen.has(e.id));
   const gaps = missing.filter(passed);
   const phantoms = feed.ids.filter((id) => !later.has(id)).length;
   const truthIds = truth.map((e) => e.id);
-  const inOrder = isDeepStrictEqual(feed.ids.filter((id) => truthIds.includes(id)), truthIds.filter((id) => seen.has(id)));
+  const inOrder = isDeepStrictEqual(
+    feed.ids.filter((id) => truthIds.includes(id)),
+    truthIds.filter((id) => seen.has(id)),
+  );
   p.figure(
     'events feed: read / on the primary / gaps (passed over) / not served in time / repeats / read but gone; s to serve them all',
     `${feed.ids.length} / ${truth.length} / ${gaps.length} / ${missing.length - gaps.length} / ${repeats} / ${phantoms}; ${fmt(waited)}`,
   );
   if (holder) p.note(`the feed waited behind the oldest running transaction: ${holder}`);
-  if (gaps.length) p.note(`events the feed passed over: ${gaps.slice(0, 3).map((e) => `${e.id} at ${e.txid}.${e.seq}`).join(', ')}; its cursor ${feed.cursor}`);
+  if (gaps.length)
+    p.note(
+      `events the feed passed over: ${gaps
+        .slice(0, 3)
+        .map((e) => `${e.id} at ${e.txid}.${e.seq}`)
+        .join(', ')}; its cursor ${feed.cursor}`,
+    );
   // Under asynchronous replication the feed served what was then lost, and its cursor (from the
   // old primary's transaction ids) can pass over the new primary's first events: recorded, not checked.
   if (scenario === 'async') return;
   p.check(gaps.length === 0, 'the events feed skipped events across the event', String(gaps.length));
-  p.check(missing.length === gaps.length, `the events feed had not served every event ${FEED_PATIENCE_MS / 1000} s after the storm`, String(missing.length - gaps.length));
+  p.check(
+    missing.length === gaps.length,
+    `the events feed had not served every event ${FEED_PATIENCE_MS / 1000} s after the storm`,
+    String(missing.length - gaps.length),
+  );
   p.check(repeats === 0, 'the events feed repeated events across the event', String(repeats));
   p.check(inOrder, 'the events feed is out of order across the event');
   p.check(phantoms === 0, 'the feed served events the new primary does not have', String(phantoms));
@@ -139,20 +183,25 @@ async function oldestTransaction(db: Queryable): Promise<string | null> {
 export async function checkBackgroundResumed(p: ProofRun, db: Queryable, servers: ServerProcess[]) {
   const t0 = Date.now();
   const behind = async () =>
-    (await db.query<{ n: number }>(
-      `SELECT (SELECT count(*) FROM webhook_dispatch_cursor c WHERE EXISTS (SELECT 1 FROM events e WHERE (e.txid, e.seq) > (c.txid, c.seq)))
+    (
+      await db.query<{ n: number }>(
+        `SELECT (SELECT count(*) FROM webhook_dispatch_cursor c WHERE EXISTS (SELECT 1 FROM events e WHERE (e.txid, e.seq) > (c.txid, c.seq)))
             + (SELECT count(*) FROM message_planner_cursor c WHERE c.name = 'messages'
                  AND EXISTS (SELECT 1 FROM events e WHERE (e.txid, e.seq) > (c.txid, c.seq) AND e.type = ANY($1::text[]))) AS n`,
-      // The planner reads only the types it plans from (holds are not among them) and moves its
-      // cursor to the last of those, so a hold event at the feed's end is not work left undone.
-      [PLANNED_TYPES],
-    )).rows[0].n;
+        // The planner reads only the types it plans from (holds are not among them) and moves its
+        // cursor to the last of those, so a hold event at the feed's end is not work left undone.
+        [PLANNED_TYPES],
+      )
+    ).rows[0].n;
   let n = await behind();
   while (n > 0 && Date.now() - t0 < 30_000) {
     await sleep(250);
     n = await behind();
   }
-  p.figure('seconds for the webhook dispatcher and message planner to pass every event', n === 0 ? fmt(Date.now() - t0) : 'not within 30 s');
+  p.figure(
+    'seconds for the webhook dispatcher and message planner to pass every event',
+    n === 0 ? fmt(Date.now() - t0) : 'not within 30 s',
+  );
   if (p.check(n === 0, 'the background work did not resume on the new primary')) return;
   // Where each consumer stopped, and what it stopped at.
   const at = await db.query<{ who: string; left: number; first: string | null }>(
@@ -175,8 +224,11 @@ export interface PoolMetrics {
 export async function poolMetrics(p: ProofRun, server: ServerProcess): Promise<PoolMetrics | null> {
   const r = await http(server.baseUrl, 'GET', '/metrics', { token: METRICS_TOKEN });
   if (!p.check(r.status === 200, '/metrics did not answer', String(r.status))) return null;
-  const lines = String(r.body).split('\n').filter((l) => l.includes('pool="primary"'));
-  const sum = (name: string) => lines.filter((l) => l.startsWith(`${name}{`)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
+  const lines = String(r.body)
+    .split('\n')
+    .filter((l) => l.includes('pool="primary"'));
+  const sum = (name: string) =>
+    lines.filter((l) => l.startsWith(`${name}{`)).reduce((n, l) => n + Number(l.split(' ').pop()), 0);
   const errors: Record<string, number> = {};
   for (const l of lines.filter((x) => x.startsWith('bbo_db_unavailable_errors_total{'))) {
     const reason = /reason="([^"]+)"/.exec(l)?.[1] ?? '?';
@@ -189,11 +241,19 @@ export async function poolMetrics(p: ProofRun, server: ServerProcess): Promise<P
 export function checkMetrics(p: ProofRun, scenario: Scenario, before: PoolMetrics | null, after: PoolMetrics | null) {
   if (!before || !after) return;
   const errors: Record<string, number> = {};
-  for (const [reason, n] of Object.entries(after.errors)) if (n - (before.errors[reason] ?? 0) > 0) errors[reason] = n - (before.errors[reason] ?? 0);
+  for (const [reason, n] of Object.entries(after.errors))
+    if (n - (before.errors[reason] ?? 0) > 0) errors[reason] = n - (before.errors[reason] ?? 0);
   const total = Object.values(errors).reduce((a, b) => a + b, 0);
   const opened = after.opened - before.opened;
-  p.figure('/metrics of server1 across the event (primary pool): unavailable errors by reason / connections dropped / opened', `${JSON.stringify(errors)} / ${after.dropped - before.dropped} / ${opened}`);
+  p.figure(
+    '/metrics of server1 across the event (primary pool): unavailable errors by reason / connections dropped / opened',
+    `${JSON.stringify(errors)} / ${after.dropped - before.dropped} / ${opened}`,
+  );
   if (scenario === 'sync' || scenario === 'haproxy-restart') {
-    p.check(total > 0 && opened > 0, '/metrics does not show the database errors and the reconnects', JSON.stringify({ errors, opened }));
+    p.check(
+      total > 0 && opened > 0,
+      '/metrics does not show the database errors and the reconnects',
+      JSON.stringify({ errors, opened }),
+    );
   }
 }

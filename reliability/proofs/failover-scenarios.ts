@@ -17,7 +17,14 @@ import { sleep } from '../env.ts';
  */
 const ASYNC_STALL_MS = Number(process.env.FAILOVER_ASYNC_STALL_MS ?? 1_500);
 
-export const SCENARIOS = ['sync', 'async', 'replica-lost', 'replica-lost-strict', 'etcd-lost', 'haproxy-restart'] as const;
+export const SCENARIOS = [
+  'sync',
+  'async',
+  'replica-lost',
+  'replica-lost-strict',
+  'etcd-lost',
+  'haproxy-restart',
+] as const;
 export type Scenario = (typeof SCENARIOS)[number];
 
 export interface Disruption {
@@ -58,8 +65,18 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
       // Only with a synchronous standby to take over: if another hand already took a machine down,
       // killing the last primary would prove nothing. The drill then checks what the other loss did.
       const standby = cluster.other(lead);
-      if (!(await cluster.waitReplica(standby, 30_000).then(() => true, () => false))) {
-        return { what: `no kill: ${standby} is not a running synchronous standby (lost already?); ${lead} leads`, waitMs: 60_000, killed: standby, untimed: true };
+      if (
+        !(await cluster.waitReplica(standby, 30_000).then(
+          () => true,
+          () => false,
+        ))
+      ) {
+        return {
+          what: `no kill: ${standby} is not a running synchronous standby (lost already?); ${lead} leads`,
+          waitMs: 60_000,
+          killed: standby,
+          untimed: true,
+        };
       }
       await cluster.killNode(lead);
       return { what: `kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead };
@@ -72,7 +89,12 @@ export async function disrupt(scenario: Scenario): Promise<Disruption> {
       const stalledAt = Date.now();
       await sleep(ASYNC_STALL_MS);
       await cluster.killNode(lead);
-      return { what: `replication stalled ${ASYNC_STALL_MS} ms (${senders.length} WAL sender frozen), then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`, waitMs: 60_000, killed: lead, stalledAt };
+      return {
+        what: `replication stalled ${ASYNC_STALL_MS} ms (${senders.length} WAL sender frozen), then kill -9 of ${lead}'s Patroni and PostgreSQL (the primary)`,
+        waitMs: 60_000,
+        killed: lead,
+        stalledAt,
+      };
     }
     case 'replica-lost':
     case 'replica-lost-strict': {

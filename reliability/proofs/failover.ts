@@ -20,7 +20,13 @@ import { insertStore, insertUnits, merchantToken } from '../seed.ts';
 import * as cluster from '../patroni-cluster.ts';
 import * as ops from '../patroni-ops.ts';
 import { disrupt, prepare, type Scenario } from './failover-scenarios.ts';
-import { checkBackgroundResumed, checkInvariants, checkMetrics, METRICS_TOKEN, poolMetrics } from './failover-checks.ts';
+import {
+  checkBackgroundResumed,
+  checkInvariants,
+  checkMetrics,
+  METRICS_TOKEN,
+  poolMetrics,
+} from './failover-checks.ts';
 
 const CLIENTS = 12;
 /** Customers at checkout beside the staff's creates and moves: two groups of three racing for each start. */
@@ -41,7 +47,11 @@ const SERVER_PORTS = [5473, 5474, 5475];
  * standby: resolves once node2 streams as the synchronous standby (clusterUp with deferStandby):
  * the database and the processes are made while it copies.
  */
-export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Promise<void> = Promise.resolve()): Promise<void> {
+export async function failoverDrill(
+  p: ProofRun,
+  scenario: Scenario,
+  standby: Promise<void> = Promise.resolve(),
+): Promise<void> {
   const t0 = Date.now();
   const phases: string[] = [];
   const phase = (name: string) => phases.push(`${name} ${fmt(Date.now() - t0)}`);
@@ -58,7 +68,8 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Pr
   // Started side by side; on a crowded machine three processes loading the service at once take a
   // while, so they get longer than a single start would (SERVER_START_MS, or 4 minutes).
   const servers: ServerProcess[] = [];
-  for (const [i, port] of SERVER_PORTS.entries()) servers.push(new ServerProcess({ databaseUrl: database.url, env, name: `server${i + 1}`, port }));
+  for (const [i, port] of SERVER_PORTS.entries())
+    servers.push(new ServerProcess({ databaseUrl: database.url, env, name: `server${i + 1}`, port }));
   p.servers.push(...servers);
   await Promise.all(servers.map((s) => s.spawn(Math.max(SERVER_START_MS, 240_000))));
   phase('servers ready');
@@ -129,18 +140,39 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Pr
 
   p.figure('scenario', scenario);
   p.figure('acknowledged creates (before the kill / in all)', `${before} / ${storm.creates.length}`);
-  p.figure('seconds from the kill to the first successful write', firstWrite === null ? `none within ${fmt(event.waitMs)} s` : fmt(firstWrite - killedAt));
-  p.figure('503s answered (all with Retry-After, in the envelope)', `${stormTally.unavailable} (slowest ${stormTally.slowest503Ms} ms)`);
-  p.figure('requests with no HTTP answer / 409 in progress', `${stormTally.transport} ${JSON.stringify(stormTally.transportErrors)} / ${stormTally.inProgress}`);
+  p.figure(
+    'seconds from the kill to the first successful write',
+    firstWrite === null ? `none within ${fmt(event.waitMs)} s` : fmt(firstWrite - killedAt),
+  );
+  p.figure(
+    '503s answered (all with Retry-After, in the envelope)',
+    `${stormTally.unavailable} (slowest ${stormTally.slowest503Ms} ms)`,
+  );
+  p.figure(
+    'requests with no HTTP answer / 409 in progress',
+    `${stormTally.transport} ${JSON.stringify(stormTally.transportErrors)} / ${stormTally.inProgress}`,
+  );
   p.figure('longest time without a successful write, after the event (s)', fmt(storm.longestGapAfter(killedAt)));
   // Nothing hangs and nothing is cut without an answer: every request while there is no way to the
   // primary answers 503 within the adapter's read timeout (15 s), with a second's slack for a loaded host.
   if (scenario === 'sync' || scenario === 'haproxy-restart') {
-    p.check(stormTally.transport === 0, 'a request got no HTTP answer within the client\'s bound', JSON.stringify(stormTally.transportErrors));
-    p.check(stormTally.slowest503Ms < UNAVAILABLE_BOUND_MS, `a 503 took ${UNAVAILABLE_BOUND_MS} ms or more`, String(stormTally.slowest503Ms));
+    p.check(
+      stormTally.transport === 0,
+      "a request got no HTTP answer within the client's bound",
+      JSON.stringify(stormTally.transportErrors),
+    );
+    p.check(
+      stormTally.slowest503Ms < UNAVAILABLE_BOUND_MS,
+      `a 503 took ${UNAVAILABLE_BOUND_MS} ms or more`,
+      String(stormTally.slowest503Ms),
+    );
   }
   if (scenario === 'sync' && !event.untimed && p.check(firstWrite !== null, 'no write succeeded after the kill')) {
-    p.check((firstWrite! - killedAt) / 1000 < TARGET_S, `the first write after the kill took ${TARGET_S} s or more`, fmt(firstWrite! - killedAt));
+    p.check(
+      (firstWrite! - killedAt) / 1000 < TARGET_S,
+      `the first write after the kill took ${TARGET_S} s or more`,
+      fmt(firstWrite! - killedAt),
+    );
   }
 
   // Checked by SQL on the primary now (through HAProxy, which only sends to the primary).
@@ -161,13 +193,23 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Pr
   await checkBackgroundResumed(p, db, servers);
   checkMetrics(p, scenario, metricsBefore, await poolMetrics(p, servers[0]));
   phase('checked');
-  p.figure('phases (s from the cluster\'s first write)', phases.join(', '));
+  p.figure("phases (s from the cluster's first write)", phases.join(', '));
 
   if (!rejoined || !old) return;
-  p.figure(`seconds for ${old} to rejoin as the synchronous standby (pg_rewind), from its restart`, fmt(await rejoined));
+  p.figure(
+    `seconds for ${old} to rejoin as the synchronous standby (pg_rewind), from its restart`,
+    fmt(await rejoined),
+  );
 
   // A planned switchover back under a lighter storm: nothing but 2xx and 503 with Retry-After.
-  const planned = new Storm(servers, token, store, units, (what) => p.fail('a switchover answered other than 2xx or 503 with Retry-After', what), 20_000);
+  const planned = new Storm(
+    servers,
+    token,
+    store,
+    units,
+    (what) => p.fail('a switchover answered other than 2xx or 503 with Retry-After', what),
+    20_000,
+  );
   planned.start(4);
   await sleep(1_000);
   const s0 = Date.now();
@@ -178,12 +220,28 @@ export async function failoverDrill(p: ProofRun, scenario: Scenario, standby: Pr
   await sleep(1_500);
   await planned.stop();
   const t = planned.tally;
-  p.figure('switchover back: 2xx / 503 with Retry-After / no answer / other', `${t.ok} / ${t.unavailable} / ${t.transport} / ${t.other + t.badUnavailable}`);
+  p.figure(
+    'switchover back: 2xx / 503 with Retry-After / no answer / other',
+    `${t.ok} / ${t.unavailable} / ${t.transport} / ${t.other + t.badUnavailable}`,
+  );
   p.check(t.transport === 0, 'a request during the switchover got no HTTP answer', JSON.stringify(t.transportErrors));
-  p.figure('switchover back: seconds to the first write after it began', planned.firstWriteAfter!.at ? fmt(planned.firstWriteAfter!.at - s0) : 'none');
-  p.check((await cluster.leader()) === old, 'the switchover did not move the primary back', String(await cluster.leader()));
-  const rows = await db.query<{ id: string }>('SELECT id FROM appointments WHERE id = ANY($1::uuid[])', [planned.creates.map((c) => c.id)]);
-  p.check(rows.rowCount === planned.creates.length, 'a create acknowledged during the switchover is missing', `${rows.rowCount} of ${planned.creates.length}`);
+  p.figure(
+    'switchover back: seconds to the first write after it began',
+    planned.firstWriteAfter!.at ? fmt(planned.firstWriteAfter!.at - s0) : 'none',
+  );
+  p.check(
+    (await cluster.leader()) === old,
+    'the switchover did not move the primary back',
+    String(await cluster.leader()),
+  );
+  const rows = await db.query<{ id: string }>('SELECT id FROM appointments WHERE id = ANY($1::uuid[])', [
+    planned.creates.map((c) => c.id),
+  ]);
+  p.check(
+    rows.rowCount === planned.creates.length,
+    'a create acknowledged during the switchover is missing',
+    `${rows.rowCount} of ${planned.creates.length}`,
+  );
 }
 
 const other = cluster.other;

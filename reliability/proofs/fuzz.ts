@@ -12,7 +12,15 @@ import type { Proof, ProofRun } from '../proof.ts';
 import { buildWorld, kindOfField, type StoreRecords } from '../world.ts';
 import { urlOf, type Operation } from '../openapi.ts';
 import { Contract } from '../response-check.ts';
-import { MUTATIONS, NASTY_STRINGS, WRONG_TYPES, mutate, valueArb, type IdsFor, type Mutation } from '../schema-arbitrary.ts';
+import {
+  MUTATIONS,
+  NASTY_STRINGS,
+  WRONG_TYPES,
+  mutate,
+  valueArb,
+  type IdsFor,
+  type Mutation,
+} from '../schema-arbitrary.ts';
 
 const TARGET = Number(process.env.RELIABILITY_FUZZ_REQUESTS ?? 20_000);
 /** Fewer requests than this are not a fuzz run: a starved budget fails the proof rather than passing small. */
@@ -28,7 +36,13 @@ interface Planned {
   variant: string;
 }
 
-const CONTENT_TYPE_VARIANTS = ['text/plain', 'application/x-www-form-urlencoded', 'application/xml', 'multipart/form-data; boundary=x', undefined] as const;
+const CONTENT_TYPE_VARIANTS = [
+  'text/plain',
+  'application/x-www-form-urlencoded',
+  'application/xml',
+  'multipart/form-data; boundary=x',
+  undefined,
+] as const;
 const BAD_JSON = ['{"a":', '{', 'nul', "{'a': 1}", '[1,2', '{"a":1}}', '\u0000', 'null', '[]', '"text"', '123', 'true'];
 
 function idsFrom(a: StoreRecords): IdsFor {
@@ -45,12 +59,17 @@ function encodeQuery(q: Record<string, unknown>): string {
   return Object.entries(q)
     .filter(([, v]) => v !== undefined)
     .flatMap(([k, v]) => (Array.isArray(v) ? v.map((x) => [k, x]) : [[k, v]]))
-    .map(([k, v]) => `${encodeURIComponent(String(k).toWellFormed())}=${encodeURIComponent((typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)).toWellFormed())}`)
+    .map(
+      ([k, v]) =>
+        `${encodeURIComponent(String(k).toWellFormed())}=${encodeURIComponent((typeof v === 'object' && v !== null ? JSON.stringify(v) : String(v)).toWellFormed())}`,
+    )
     .join('&');
 }
 
 function planner(op: Operation, ids: IdsFor, seed: number) {
-  const pathArb = fc.record(Object.fromEntries(op.pathParams.map((p) => [p.name, valueArb(p.schema, ids, p.name)]))) as fc.Arbitrary<Record<string, unknown>>;
+  const pathArb = fc.record(
+    Object.fromEntries(op.pathParams.map((p) => [p.name, valueArb(p.schema, ids, p.name)])),
+  ) as fc.Arbitrary<Record<string, unknown>>;
   const queryArb = fc.record(Object.fromEntries(op.queryParams.map((q) => [q.name, valueArb(q.schema, ids, q.name)])), {
     requiredKeys: op.queryParams.filter((q) => q.required).map((q) => q.name),
   }) as fc.Arbitrary<Record<string, unknown>>;
@@ -60,7 +79,13 @@ function planner(op: Operation, ids: IdsFor, seed: number) {
     query: queryArb,
     body: bodyArb,
     malformed: fc.integer({ min: 0, max: 99 }),
-    mutation: fc.constantFrom<Mutation | 'content-type' | 'bad-json' | 'query' | 'path'>(...MUTATIONS, 'content-type', 'bad-json', 'query', 'path'),
+    mutation: fc.constantFrom<Mutation | 'content-type' | 'bad-json' | 'query' | 'path'>(
+      ...MUTATIONS,
+      'content-type',
+      'bad-json',
+      'query',
+      'path',
+    ),
     pick: fc.nat({ max: 10_000 }),
   });
   let round = 0;
@@ -91,7 +116,9 @@ function planner(op: Operation, ids: IdsFor, seed: number) {
           else query[name] = [String(query[name] ?? 'a'), 'b'];
         } else if (m === 'path' && op.pathParams.length) {
           const p = op.pathParams[s.pick % op.pathParams.length];
-          path[p.name] = [...NASTY_STRINGS, 'not-a-uuid', '00000000-0000-0000-0000-00000000000g', 'x'.repeat(150)][s.pick % (NASTY_STRINGS.length + 3)].toWellFormed();
+          path[p.name] = [...NASTY_STRINGS, 'not-a-uuid', '00000000-0000-0000-0000-00000000000g', 'x'.repeat(150)][
+            s.pick % (NASTY_STRINGS.length + 3)
+          ].toWellFormed();
         } else if (op.body && s.body !== undefined) {
           body = JSON.stringify(mutate(s.body, op.body, m as Mutation, s.pick));
           contentType = 'application/json';
@@ -115,11 +142,13 @@ export const fuzz: Proof = {
       // (test/events/stream.test.ts) and proof (event-stream).
       const ops = world.ops.filter((o) => o.auth.kind !== 'public' && !o.streaming);
       // A fuzz with nothing to send proves nothing: a document without the API's operations fails it.
-      if (!ops.some((o) => o.path.startsWith('/api/v1/'))) throw new Error('the published document has no /api/v1 operations: nothing to fuzz');
+      if (!ops.some((o) => o.path.startsWith('/api/v1/')))
+        throw new Error('the published document has no /api/v1 operations: nothing to fuzz');
       const contract = new Contract(world.doc);
       const ids = idsFrom(world.a);
       const plans = ops.map((op, i) => planner(op, ids, SEED + i * 104_729));
-      const tokenFor = (op: Operation) => (op.auth.kind === 'admin' ? ADMIN_TOKEN : op.auth.kind === 'customer' ? world.a.customerToken : world.a.token);
+      const tokenFor = (op: Operation) =>
+        op.auth.kind === 'admin' ? ADMIN_TOKEN : op.auth.kind === 'customer' ? world.a.customerToken : world.a.token;
 
       let sent = 0;
       let fiveXx = 0;
@@ -140,7 +169,12 @@ export const fuzz: Proof = {
           const url = urlOf(req.op, req.path) + (req.query ? `?${req.query}` : '');
           const headers: Record<string, string> = { authorization: `Bearer ${tokenFor(req.op)}` };
           if (req.contentType) headers['content-type'] = req.contentType;
-          const res = await world.app.inject({ method: req.op.method as any, url, headers, ...(req.body !== undefined ? { payload: req.body } : {}) });
+          const res = await world.app.inject({
+            method: req.op.method as any,
+            url,
+            headers,
+            ...(req.body !== undefined ? { payload: req.body } : {}),
+          });
           sent++;
           perStatus.set(res.statusCode, (perStatus.get(res.statusCode) ?? 0) + 1);
           variants.set(req.variant, (variants.get(req.variant) ?? 0) + 1);
@@ -152,13 +186,25 @@ export const fuzz: Proof = {
           // A route-level 404 (a mangled path no longer matches the route) is checked against the envelope.
           const mismatch =
             res.statusCode === 404 && res.body.includes('ROUTE_NOT_FOUND')
-              ? contract.envelope(JSON.parse(res.body)) ? null : 'ROUTE_NOT_FOUND not in the envelope'
-              : contract.checkResponse(req.op, res.statusCode, res.headers['content-type'] as string | undefined, res.body);
+              ? contract.envelope(JSON.parse(res.body))
+                ? null
+                : 'ROUTE_NOT_FOUND not in the envelope'
+              : contract.checkResponse(
+                  req.op,
+                  res.statusCode,
+                  res.headers['content-type'] as string | undefined,
+                  res.body,
+                );
           if (mismatch) {
             mismatches++;
             p.fail('answer does not match the OpenAPI document', `${mismatch} <- ${what}`);
           }
-          const valid = contract.requestValid(req.op, { path: req.path, query: req.query, body: req.body, contentType: req.contentType });
+          const valid = contract.requestValid(req.op, {
+            path: req.path,
+            query: req.query,
+            body: req.body,
+            contentType: req.contentType,
+          });
           if (!valid) {
             invalidSent++;
             if (res.statusCode < 400) {
@@ -169,16 +215,26 @@ export const fuzz: Proof = {
         });
       }
       const defaulted = ops.flatMap((op) => Contract.defaultedRequired(op).map((n) => `${op.method} ${op.path} ?${n}`));
-      if (defaulted.length) p.note(`documented as required but defaulted when omitted (treated as optional): ${defaulted.join(', ')}`);
+      if (defaulted.length)
+        p.note(`documented as required but defaulted when omitted (treated as optional): ${defaulted.join(', ')}`);
       p.figure('operations fuzzed', ops.length);
-      p.figure('time generating / total', `${(genMs / 1000).toFixed(1)} s / ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      p.figure(
+        'time generating / total',
+        `${(genMs / 1000).toFixed(1)} s / ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
       p.check(sent >= MIN_REQUESTS, 'too few requests sent to prove anything', `${sent} of at least ${MIN_REQUESTS}`);
       p.figure('requests sent', sent);
       p.figure('requests per second (in-process, PostgreSQL)', Math.round(sent / ((Date.now() - started) / 1000)));
       p.figure('invalid by the document (sent / accepted)', `${invalidSent} / ${invalidAccepted}`);
       p.figure('5xx', fiveXx);
       p.figure('responses not matching the document', mismatches);
-      p.figure('statuses', [...perStatus].sort((x, y) => x[0] - y[0]).map(([s, n]) => `${s} x${n}`).join(', '));
+      p.figure(
+        'statuses',
+        [...perStatus]
+          .sort((x, y) => x[0] - y[0])
+          .map(([s, n]) => `${s} x${n}`)
+          .join(', '),
+      );
       p.figure('variants', [...variants].map(([v, n]) => `${v} x${n}`).join(', '));
       if (sent < TARGET) p.note(`stopped at ${sent} requests to stay inside the time bound (target ${TARGET})`);
     } finally {

@@ -27,16 +27,33 @@ interface Answer {
   text: string;
 }
 
-const STORE_TABLES = ['units', 'services', 'service_periods', 'appointments', 'settlements', 'queue_entries', 'time_off', 'holds', 'store_customers', 'class_bookings', 'notification_preferences'];
+const STORE_TABLES = [
+  'units',
+  'services',
+  'service_periods',
+  'appointments',
+  'settlements',
+  'queue_entries',
+  'time_off',
+  'holds',
+  'store_customers',
+  'class_bookings',
+  'notification_preferences',
+];
 
 /** A fingerprint of everything store B owns, to show that nothing done as store A changed it. */
 async function fingerprint(world: World, b: StoreRecords): Promise<string> {
   const parts: string[] = [];
   for (const table of STORE_TABLES) {
-    const res = await world.database.db.query<{ h: string }>(`SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${table} t WHERE store_id = $1`, [b.store]);
+    const res = await world.database.db.query<{ h: string }>(
+      `SELECT md5(coalesce(string_agg(t::text, '|' ORDER BY t::text), '')) AS h FROM ${table} t WHERE store_id = $1`,
+      [b.store],
+    );
     parts.push(`${table}:${res.rows[0].h}`);
   }
-  const c = await world.database.db.query<{ h: string }>(`SELECT md5(t::text) AS h FROM customers t WHERE id = $1`, [b.customer]);
+  const c = await world.database.db.query<{ h: string }>(`SELECT md5(t::text) AS h FROM customers t WHERE id = $1`, [
+    b.customer,
+  ]);
   parts.push(`customer:${c.rows[0]?.h}`);
   return parts.join(',');
 }
@@ -50,7 +67,18 @@ function idsOf(r: StoreRecords, field: string): string | null {
 /** Query values that make a read return store A's rows, so that B's absence from them means something. */
 function hints(op: Operation, a: StoreRecords): Record<string, unknown> {
   // A generated addon_ids (a free string) is refused (400): it stopped availability's id swaps at validation.
-  const h: Record<string, unknown> = { from_date: '2030-05-01', to_date: '2030-05-03', include_cancelled: true, include_archived: true, include_inactive: true, offset: 0, limit: 20, stage: undefined, facets: undefined, addon_ids: undefined };
+  const h: Record<string, unknown> = {
+    from_date: '2030-05-01',
+    to_date: '2030-05-03',
+    include_cancelled: true,
+    include_archived: true,
+    include_inactive: true,
+    offset: 0,
+    limit: 20,
+    stage: undefined,
+    facets: undefined,
+    addon_ids: undefined,
+  };
   if (op.path.includes('appointments/search')) h.q = 'Guest A';
   else if (op.path.startsWith('/api/v1/customers/')) h.q = 'Member A';
   void a;
@@ -64,10 +92,14 @@ function baselines(op: Operation, a: StoreRecords, contract: Contract, seed: num
     return kind ? [String(a[kind])] : [];
   };
   const arb = fc.record({
-    query: fc.record(Object.fromEntries(op.queryParams.map((q) => [q.name, valueArb(q.schema, ids, q.name)])), { requiredKeys: op.queryParams.filter((q) => q.required).map((q) => q.name) }),
+    query: fc.record(Object.fromEntries(op.queryParams.map((q) => [q.name, valueArb(q.schema, ids, q.name)])), {
+      requiredKeys: op.queryParams.filter((q) => q.required).map((q) => q.name),
+    }),
     body: op.body ? valueArb(op.body, ids) : fc.constant(undefined),
   });
-  const path = Object.fromEntries(op.pathParams.map((p) => [p.name, idsOf(a, p.name) ?? (kindOfField(p.name) === 'store' ? a.store : randomUUID())]));
+  const path = Object.fromEntries(
+    op.pathParams.map((p) => [p.name, idsOf(a, p.name) ?? (kindOfField(p.name) === 'store' ? a.store : randomUUID())]),
+  );
   const fix = (o: Record<string, unknown> | undefined) => {
     if (!o || typeof o !== 'object') return o;
     for (const k of Object.keys(o)) {
@@ -80,10 +112,22 @@ function baselines(op: Operation, a: StoreRecords, contract: Contract, seed: num
   const valid: Req[] = [];
   let fallback: Req | null = null;
   for (const s of fc.sample(arb, { seed, numRuns: 80 })) {
-    const req: Req = { path, query: { ...fix(s.query as Record<string, unknown>)!, ...(op.method === 'GET' ? hints(op, a) : {}) }, body: fix(s.body as Record<string, unknown> | undefined) };
+    const req: Req = {
+      path,
+      query: { ...fix(s.query as Record<string, unknown>)!, ...(op.method === 'GET' ? hints(op, a) : {}) },
+      body: fix(s.body as Record<string, unknown> | undefined),
+    };
     fallback ??= req;
     const query = new URLSearchParams(Object.entries(req.query).map(([k, v]) => [k, String(v)])).toString();
-    if (contract.requestValid(op, { path, query, body: req.body === undefined ? undefined : JSON.stringify(req.body), contentType: 'application/json' })) valid.push(req);
+    if (
+      contract.requestValid(op, {
+        path,
+        query,
+        body: req.body === undefined ? undefined : JSON.stringify(req.body),
+        contentType: 'application/json',
+      })
+    )
+      valid.push(req);
     if (valid.length >= 8) break;
   }
   return valid.length ? valid : [fallback!];
@@ -110,7 +154,7 @@ async function send(world: World, op: Operation, req: Req, token: string | null)
 
 export const isolation: Proof = {
   name: 'isolation',
-  title: 'every route x every wrong credential, and another store\'s ids, read like nothing',
+  title: "every route x every wrong credential, and another store's ids, read like nothing",
   budgetMs: 30_000,
   async run(p: ProofRun) {
     const world = await buildWorld(p, 'iso');
@@ -124,7 +168,20 @@ export const isolation: Proof = {
       const { a, b } = world;
       const contract = new Contract(world.doc);
       const before = await fingerprint(world, b);
-      const leakNeedles = [b.store, b.unit, b.unit2, b.service, b.period, b.appointment, b.pastAppointment, b.queueEntry, b.customer, b.timeOff, b.hold, b.secret];
+      const leakNeedles = [
+        b.store,
+        b.unit,
+        b.unit2,
+        b.service,
+        b.period,
+        b.appointment,
+        b.pastAppointment,
+        b.queueEntry,
+        b.customer,
+        b.timeOff,
+        b.hold,
+        b.secret,
+      ];
       const tokens = {
         badSignature: await merchantToken(a.store, { badSignature: true }),
         expired: await merchantToken(a.store, { ttlS: -120 }),
@@ -143,22 +200,49 @@ export const isolation: Proof = {
       const listsWithOwnRows = new Set<string>();
       const perKind = new Map<string, number>();
 
-      const expect = async (op: Operation, cell: string, req: Req, token: string | null, status: number, code: string) => {
+      const expect = async (
+        op: Operation,
+        cell: string,
+        req: Req,
+        token: string | null,
+        status: number,
+        code: string,
+      ) => {
         const r = await send(world, op, req, token);
         cells++;
         perKind.set(cell, (perKind.get(cell) ?? 0) + 1);
-        p.check(r.status === status && r.code === code, `auth cell refused wrongly`, `${op.method} ${op.path} [${cell}]: expected ${status} ${code}, got ${r.status} ${r.code ?? r.text.slice(0, 120)}`);
+        p.check(
+          r.status === status && r.code === code,
+          `auth cell refused wrongly`,
+          `${op.method} ${op.path} [${cell}]: expected ${status} ${code}, got ${r.status} ${r.code ?? r.text.slice(0, 120)}`,
+        );
       };
-      const ownNeedles = [a.unit, a.service, a.period, a.appointment, a.pastAppointment, a.queueEntry, a.customer, a.store, 'Member A', 'Yoga A'];
+      const ownNeedles = [
+        a.unit,
+        a.service,
+        a.period,
+        a.appointment,
+        a.pastAppointment,
+        a.queueEntry,
+        a.customer,
+        a.store,
+        'Member A',
+        'Yoga A',
+      ];
       const scan = (op: Operation, cell: string, r: Answer, sent: Req) => {
         scanned++;
         // Lists that showed store A's own rows: the absence of B's rows in them means something.
-        if (op.method === 'GET' && r.status === 200 && ownNeedles.some((n) => r.text.includes(n))) listsWithOwnRows.add(op.path);
+        if (op.method === 'GET' && r.status === 200 && ownNeedles.some((n) => r.text.includes(n)))
+          listsWithOwnRows.add(op.path);
         // An id the request itself carried may be echoed back; anything else of store B is a leak.
         const carried = JSON.stringify(sent);
         for (const needle of leakNeedles) {
           if (carried.includes(needle)) continue;
-          if (r.text.includes(needle)) p.fail("an answer to store A contains store B's data", `${op.method} ${op.path} [${cell}] contains ${needle === b.secret ? "B's private note" : needle}`);
+          if (r.text.includes(needle))
+            p.fail(
+              "an answer to store A contains store B's data",
+              `${op.method} ${op.path} [${cell}] contains ${needle === b.secret ? "B's private note" : needle}`,
+            );
         }
       };
 
@@ -167,7 +251,12 @@ export const isolation: Proof = {
         const rule = op.auth;
         // The baseline is a request store A may make; preferably one that succeeds, so that an
         // id swapped for store B's is judged past validation and lookups, where a leak would be.
-        const good = rule.kind === 'merchant' || rule.kind === 'merchant_or_customer' ? a.token : rule.kind === 'customer' ? a.customerToken : ADMIN_TOKEN;
+        const good =
+          rule.kind === 'merchant' || rule.kind === 'merchant_or_customer'
+            ? a.token
+            : rule.kind === 'customer'
+              ? a.customerToken
+              : ADMIN_TOKEN;
         let req = candidates[0];
         let base: Answer | null = null;
         if (rule.kind !== 'admin') {
@@ -200,7 +289,14 @@ export const isolation: Proof = {
         const either = rule.kind === 'merchant_or_customer';
         const merchant = rule.kind === 'merchant' || either;
         await expect(op, 'no token', req, null, 401, 'UNAUTHENTICATED');
-        await expect(op, 'bad signature', req, merchant ? tokens.badSignature : tokens.customerBadSignature, 401, 'UNAUTHENTICATED');
+        await expect(
+          op,
+          'bad signature',
+          req,
+          merchant ? tokens.badSignature : tokens.customerBadSignature,
+          401,
+          'UNAUTHENTICATED',
+        );
         await expect(op, 'expired', req, merchant ? tokens.expired : tokens.customerExpired, 401, 'UNAUTHENTICATED');
         await expect(op, 'operator token on a merchant or customer route', req, ADMIN_TOKEN, 401, 'UNAUTHENTICATED');
         if (either) {
@@ -208,11 +304,14 @@ export const isolation: Proof = {
           await expect(op, 'customer token missing its scope', req, lacking, 403, 'INSUFFICIENT_SCOPE');
         }
         if (merchant) {
-          if (!either) await expect(op, 'customer token on merchant route', req, a.customerToken, 403, 'WRONG_TOKEN_KIND');
+          if (!either)
+            await expect(op, 'customer token on merchant route', req, a.customerToken, 403, 'WRONG_TOKEN_KIND');
           const lacking = rule.scope === 'merchant:write' ? tokens.merchantReadOnly : tokens.merchantNoScope;
           await expect(op, 'missing scope', req, lacking, 403, 'INSUFFICIENT_SCOPE');
           for (const e of rule.entitlements) {
-            const t = await merchantToken(a.store, { entitlements: ['can_use_bookings', 'classes'].filter((x) => x !== e) });
+            const t = await merchantToken(a.store, {
+              entitlements: ['can_use_bookings', 'classes'].filter((x) => x !== e),
+            });
             await expect(op, 'missing entitlement', req, t, 403, 'MISSING_ENTITLEMENT');
           }
           for (const perm of rule.permissions) {
@@ -233,13 +332,21 @@ export const isolation: Proof = {
         const slots: Array<{ where: 'path' | 'query' | 'body'; name: string; array: boolean }> = [
           ...op.pathParams.map((x) => ({ where: 'path' as const, name: x.name, array: false })),
           ...Object.keys(req.query).map((name) => ({ where: 'query' as const, name, array: false })),
-          ...Object.keys(req.body ?? {}).map((name) => ({ where: 'body' as const, name, array: Array.isArray(req.body![name]) })),
+          ...Object.keys(req.body ?? {}).map((name) => ({
+            where: 'body' as const,
+            name,
+            array: Array.isArray(req.body![name]),
+          })),
         ];
         for (const slot of slots) {
           const kind = kindOfField(slot.name);
           if (!kind) continue;
           const with_ = (value: string): Req => {
-            const next: Req = { path: { ...req.path }, query: { ...req.query }, body: req.body ? { ...req.body } : undefined };
+            const next: Req = {
+              path: { ...req.path },
+              query: { ...req.query },
+              body: req.body ? { ...req.body } : undefined,
+            };
             const v = slot.array ? [value] : value;
             if (slot.where === 'path') next.path[slot.name] = value;
             else if (slot.where === 'query') next.query[slot.name] = v;
@@ -253,7 +360,11 @@ export const isolation: Proof = {
             cells++;
             perKind.set("another store's store_id", (perKind.get("another store's store_id") ?? 0) + 1);
             scan(op, `${slot.name}=B`, r, sentB);
-            p.check(r.status === base!.status && r.code === base!.code, "another store's store_id changed the answer", `${op.method} ${op.path} ${slot.where}.${slot.name}: ${r.status} ${r.code ?? ''} vs own ${base!.status} ${base!.code ?? ''}`);
+            p.check(
+              r.status === base!.status && r.code === base!.code,
+              "another store's store_id changed the answer",
+              `${op.method} ${op.path} ${slot.where}.${slot.name}: ${r.status} ${r.code ?? ''} vs own ${base!.status} ${base!.code ?? ''}`,
+            );
             continue;
           }
           const sentB = with_(String(b[kind]));
@@ -265,14 +376,22 @@ export const isolation: Proof = {
           // Every swapped-id request must get past validation: one stopped there compared two 400s
           // and said nothing about where a leak would be (the lookup). Required: all of them.
           if (!(rn.status === 400 && rn.code === 'VALIDATION_FAILED')) idCellsPastValidation++;
-          else p.fail('a swapped-id request stopped at validation (it proves nothing)', `${op.method} ${op.path} ${slot.where}.${slot.name}`);
+          else
+            p.fail(
+              'a swapped-id request stopped at validation (it proves nothing)',
+              `${op.method} ${op.path} ${slot.where}.${slot.name}`,
+            );
           scan(op, `${slot.name}=B`, rb, sentB);
           p.check(
             rb.status === rn.status && rb.code === rn.code,
             "another store's record is distinguishable from a missing one",
             `${op.method} ${op.path} ${slot.where}.${slot.name}: B's ${kind} -> ${rb.status} ${rb.code ?? rb.text.slice(0, 80)}; missing -> ${rn.status} ${rn.code ?? rn.text.slice(0, 80)}`,
           );
-          p.check(rb.status >= 400 || rb.status === rn.status, "another store's record was acted on", `${op.method} ${op.path} ${slot.where}.${slot.name}: ${rb.status}`);
+          p.check(
+            rb.status >= 400 || rb.status === rn.status,
+            "another store's record was acted on",
+            `${op.method} ${op.path} ${slot.where}.${slot.name}: ${rb.status}`,
+          );
         }
       }
 
@@ -281,15 +400,31 @@ export const isolation: Proof = {
       p.check(after === before, "store B's data changed while only store A acted");
       // The number that must hold: every id-carrying field of every merchant operation was swapped,
       // and each of those requests got past validation (idCellsPastValidation === idCells > 0).
-      p.check(idCells > 0 && idCellsPastValidation === idCells, "not every swapped-id request got past validation", `${idCellsPastValidation} of ${idCells}`);
+      p.check(
+        idCells > 0 && idCellsPastValidation === idCells,
+        'not every swapped-id request got past validation',
+        `${idCellsPastValidation} of ${idCells}`,
+      );
 
-      p.figure('operations', `${ops.length} (${ops.filter((o) => o.auth.kind === 'merchant').length} merchant, ${ops.filter((o) => o.auth.kind === 'customer').length} customer, ${ops.filter((o) => o.auth.kind === 'merchant_or_customer').length} either, ${ops.filter((o) => o.auth.kind === 'admin').length} operator)`);
+      p.figure(
+        'operations',
+        `${ops.length} (${ops.filter((o) => o.auth.kind === 'merchant').length} merchant, ${ops.filter((o) => o.auth.kind === 'customer').length} customer, ${ops.filter((o) => o.auth.kind === 'merchant_or_customer').length} either, ${ops.filter((o) => o.auth.kind === 'admin').length} operator)`,
+      );
       p.figure('cells checked', cells);
       p.figure('cells by kind', [...perKind].map(([k, n]) => `${k} x${n}`).join('; '));
-      p.figure("another store's ids vs missing ids (cells / past validation, must be equal)", `${idCells} / ${idCellsPastValidation}`);
-      p.figure('operations with a succeeding (2xx) baseline request', `${succeeding} of ${ops.filter((o) => o.auth.kind !== 'admin').length}`);
+      p.figure(
+        "another store's ids vs missing ids (cells / past validation, must be equal)",
+        `${idCells} / ${idCellsPastValidation}`,
+      );
+      p.figure(
+        'operations with a succeeding (2xx) baseline request',
+        `${succeeding} of ${ops.filter((o) => o.auth.kind !== 'admin').length}`,
+      );
       p.figure('answers scanned for store B data', scanned);
-      p.figure("reads that returned store A's own rows (and none of B's)", `${listsWithOwnRows.size} of ${ops.filter((o) => o.method === 'GET' && o.auth.kind !== 'admin').length} GET operations`);
+      p.figure(
+        "reads that returned store A's own rows (and none of B's)",
+        `${listsWithOwnRows.size} of ${ops.filter((o) => o.method === 'GET' && o.auth.kind !== 'admin').length} GET operations`,
+      );
       p.figure("store B's data unchanged", after === before ? 'yes' : 'NO');
       p.figure('failures', p.failureCount());
     } finally {

@@ -56,7 +56,9 @@ async function smtpServer(port: number, delayMs = 0) {
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
         receiving++;
-        const head = Buffer.concat(chunks).toString('utf8').split(/\r?\n\r?\n/)[0];
+        const head = Buffer.concat(chunks)
+          .toString('utf8')
+          .split(/\r?\n\r?\n/)[0];
         const id = /^Message-ID:\s*(<[^>]+>)/im.exec(head)?.[1] ?? '';
         const finish = () => {
           // Recorded when accepted: what a recipient would have in their inbox.
@@ -74,7 +76,12 @@ async function smtpServer(port: number, delayMs = 0) {
   // that and serves the next sender. Without a listener the 'error' event would end this proof's
   // process instead, as it once did in CI. A message cut off that way is not recorded (never accepted).
   server.on('error', () => {});
-  return { arrivals, receiving: () => receiving, port: (server.server.address() as AddressInfo).port, close: () => new Promise<void>((r) => server.close(() => r())) };
+  return {
+    arrivals,
+    receiving: () => receiving,
+    port: (server.server.address() as AddressInfo).port,
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
 }
 
 /** Customers with their own emails and one booking each, made through the API. */
@@ -85,23 +92,41 @@ async function bookMany(p: ProofRun, stack: Stack, label: string, n: number): Pr
   const token = await merchantToken(store);
   const emails = new Map<string, string>(); // email -> appointment id
   const start = Date.now() + 7 * 86_400_000;
-  await pool(Array.from({ length: n }, (_, i) => i), 8, async (i) => {
-    const email = `${label}-${i}-${randomUUID().slice(0, 6)}@example.test`;
-    const c = await db.query<{ id: string }>('INSERT INTO customers (name, email) VALUES ($1, $2) RETURNING id', [`Customer ${i}`, email]);
-    await db.query(`INSERT INTO store_customers (store_id, customer_id, is_member, member_since) VALUES ($1, $2, true, now())`, [store, c.rows[0].id]);
-    const startsAt = new Date(start + i * 60_000);
-    const r = await http(stack.servers[i % stack.servers.length].baseUrl, 'POST', '/api/v1/bookings/appointments', {
-      token,
-      idempotencyKey: randomUUID(),
-      body: { store_id: store, unit_id: units[i], customer_id: c.rows[0].id, starts_at: startsAt.toISOString(), ends_at: new Date(startsAt.getTime() + 1_800_000).toISOString() },
-    });
-    if (r.status === 200) emails.set(email, r.body.appointment.id);
-    else p.fail('a booking was refused', describe(r));
-  });
+  await pool(
+    Array.from({ length: n }, (_, i) => i),
+    8,
+    async (i) => {
+      const email = `${label}-${i}-${randomUUID().slice(0, 6)}@example.test`;
+      const c = await db.query<{ id: string }>('INSERT INTO customers (name, email) VALUES ($1, $2) RETURNING id', [
+        `Customer ${i}`,
+        email,
+      ]);
+      await db.query(
+        `INSERT INTO store_customers (store_id, customer_id, is_member, member_since) VALUES ($1, $2, true, now())`,
+        [store, c.rows[0].id],
+      );
+      const startsAt = new Date(start + i * 60_000);
+      const r = await http(stack.servers[i % stack.servers.length].baseUrl, 'POST', '/api/v1/bookings/appointments', {
+        token,
+        idempotencyKey: randomUUID(),
+        body: {
+          store_id: store,
+          unit_id: units[i],
+          customer_id: c.rows[0].id,
+          starts_at: startsAt.toISOString(),
+          ends_at: new Date(startsAt.getTime() + 1_800_000).toISOString(),
+        },
+      });
+      if (r.status === 200) emails.set(email, r.body.appointment.id);
+      else p.fail('a booking was refused', describe(r));
+    },
+  );
   return emails;
 }
 
-async function confirmations(stack: Stack): Promise<Map<string, { status: string; attempts: number; message_id: string; to: string }>> {
+async function confirmations(
+  stack: Stack,
+): Promise<Map<string, { status: string; attempts: number; message_id: string; to: string }>> {
   const res = await stack.database.db.query<{ status: string; attempts: number; message_id: string; to: string }>(
     `SELECT status, attempts, message_id, to_address AS "to" FROM messages WHERE kind = 'confirmation'`,
   );
@@ -139,7 +164,10 @@ async function downSmtp(): Promise<{ port: number; close(): Promise<void> }> {
   await listenOn(holder, 0);
   let closed: Promise<void> | null = null;
   // Closed once: when the real server takes the port over, or when the outage step ends early.
-  return { port: (holder.address() as AddressInfo).port, close: () => (closed ??= new Promise<void>((r) => holder.close(() => r()))) };
+  return {
+    port: (holder.address() as AddressInfo).port,
+    close: () => (closed ??= new Promise<void>((r) => holder.close(() => r()))),
+  };
 }
 
 async function smtpOutage(p: ProofRun) {
@@ -154,7 +182,10 @@ async function smtpOutage(p: ProofRun) {
 async function outageThenBack(p: ProofRun, down: { port: number; close(): Promise<void> }) {
   const port = down.port;
   const began = Date.now();
-  const stack = await startStack(p, 'msg_outage', { servers: 2, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` } });
+  const stack = await startStack(p, 'msg_outage', {
+    servers: 2,
+    env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${port}` },
+  });
   stack.require('GET', '/admin/v1/stores/{storeId}/messages');
   // Each step's figure as soon as it is known: a proof cut by the time bound shows where it stood.
   p.figure('outage: two servers ready (ms)', Date.now() - began);
@@ -181,7 +212,11 @@ async function outageThenBack(p: ProofRun, down: { port: number; close(): Promis
     for (const email of booked.keys()) {
       const n = byTo.get(email) ?? 0;
       p.check(n === 1, 'a confirmation was not delivered exactly once after an SMTP outage', `${n} copies`);
-      p.check(rows.get(email)?.status === 'sent', 'a delivered confirmation is not recorded as sent', rows.get(email)?.status ?? 'missing');
+      p.check(
+        rows.get(email)?.status === 'sent',
+        'a delivered confirmation is not recorded as sent',
+        rows.get(email)?.status ?? 'missing',
+      );
     }
     p.figure('outage: SMTP down for (ms)', downMs);
     p.figure('outage: confirmations tried while down', retried);
@@ -197,14 +232,24 @@ async function killDuringSend(p: ProofRun) {
   // Slow accepts keep many sends in flight, so the kill lands between send and record for some.
   const smtp = await smtpServer(0, 150);
   try {
-    const stack = await startStack(p, 'msg_kill', { servers: 1, env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MESSAGES_CONCURRENCY: '20' } });
+    const stack = await startStack(p, 'msg_kill', {
+      servers: 1,
+      env: { ...WORKER_ENV, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MESSAGES_CONCURRENCY: '20' },
+    });
     const N = 100;
     const booked = await bookMany(p, stack, 'kill', N);
     p.figure('kill: bookings', booked.size);
-    const sending = async () => (await stack.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`)).rows[0].n;
+    const sending = async () =>
+      (await stack.database.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM messages WHERE status = 'sending'`))
+        .rows[0].n;
     // Kill while sends are claimed and unrecorded: slow accepts keep them so, and the check after the
     // kill reads what the kill really cut.
-    await waitUntil(p, 'the first deliveries, with sends in flight', 30_000, async () => smtp.arrivals.length >= 20 && (await sending()) > 0);
+    await waitUntil(
+      p,
+      'the first deliveries, with sends in flight',
+      30_000,
+      async () => smtp.arrivals.length >= 20 && (await sending()) > 0,
+    );
     const atKill = smtp.arrivals.length;
     await stack.servers[0].kill();
     const inFlight = await sending();
@@ -225,10 +270,17 @@ async function killDuringSend(p: ProofRun) {
       p.check(got.length >= 1, 'a confirmation was lost across a kill -9 of the worker', email.split('@')[0]);
       if (got.length > 1) {
         duplicates++;
-        p.check((row?.attempts ?? 0) > 1, 'a confirmation arrived twice without a crash between its send and its record');
-        p.check(got.every((a) => a.messageId === row?.message_id), 'the copies of a resent confirmation carry different Message-IDs', got.map((a) => a.messageId).join(' '));
+        p.check(
+          (row?.attempts ?? 0) > 1,
+          'a confirmation arrived twice without a crash between its send and its record',
+        );
+        p.check(
+          got.every((a) => a.messageId === row?.message_id),
+          'the copies of a resent confirmation carry different Message-IDs',
+          got.map((a) => a.messageId).join(' '),
+        );
       } else if (got.length === 1) {
-        p.check(got[0].messageId === row?.message_id, 'a confirmation carries a Message-ID other than its key\'s');
+        p.check(got[0].messageId === row?.message_id, "a confirmation carries a Message-ID other than its key's");
       }
     }
     p.figure('kill: delivered before the kill', atKill);
@@ -243,7 +295,8 @@ async function killDuringSend(p: ProofRun) {
 
 export const messages: Proof = {
   name: 'messages',
-  title: 'customer messages: SMTP down then back, and kill -9 while sending; each delivered, once unless the crash fell between send and record',
+  title:
+    'customer messages: SMTP down then back, and kill -9 while sending; each delivered, once unless the crash fell between send and record',
   budgetMs: 60_000,
   async run(p: ProofRun) {
     await smtpOutage(p);

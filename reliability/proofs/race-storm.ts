@@ -110,7 +110,15 @@ export const raceStorm: Proof = {
               clique: c,
               server: 0,
               path: CREATE,
-              body: { store_id: store, unit_id: unit, starts_at: starts, ends_at: ends, guest_name: `Storm ${r}.${c}.${k}`, guest_email: 'storm@example.com', client_token: randomUUID() },
+              body: {
+                store_id: store,
+                unit_id: unit,
+                starts_at: starts,
+                ends_at: ends,
+                guest_name: `Storm ${r}.${c}.${k}`,
+                guest_email: 'storm@example.com',
+                client_token: randomUUID(),
+              },
             });
           }
         }
@@ -125,7 +133,14 @@ export const raceStorm: Proof = {
           [store],
         );
         for (const e of entries.rows) {
-          writes.push({ kind: 'seat', clique, server: 0, path: SEAT, body: { store_id: store, entry_id: e.id, unit_id: unit, duration_min: 30 }, entryId: e.id });
+          writes.push({
+            kind: 'seat',
+            clique,
+            server: 0,
+            path: SEAT,
+            body: { store_id: store, entry_id: e.id, unit_id: unit, duration_min: 30 },
+            entryId: e.id,
+          });
         }
         const now = Date.now();
         while (writes.length < PER_ROUND) {
@@ -150,7 +165,11 @@ export const raceStorm: Proof = {
       shuffle(writes, random);
       await Promise.all(
         writes.map(async (w) => {
-          w.result = await http(stack.servers[w.server].baseUrl, 'POST', w.path, { token, body: w.body, idempotencyKey: randomUUID() });
+          w.result = await http(stack.servers[w.server].baseUrl, 'POST', w.path, {
+            token,
+            body: w.body,
+            idempotencyKey: randomUUID(),
+          });
         }),
       );
       sent += writes.length;
@@ -170,14 +189,21 @@ export const raceStorm: Proof = {
           losers.push(w);
         } else {
           if (res.status >= 500) fiveXx++;
-          p.fail(`unexpected answer to ${w.kind}`, `${describe(res)} (round ${r}, ${JSON.stringify(w.body).slice(0, 200)})`);
+          p.fail(
+            `unexpected answer to ${w.kind}`,
+            `${describe(res)} (round ${r}, ${JSON.stringify(w.body).slice(0, 200)})`,
+          );
         }
       }
       const cliqueCount = new Set(writes.map((w) => w.clique)).size;
       let successes = 0;
       for (const n of wins.values()) successes += n;
       perRound.push(successes);
-      p.check(successes === cliqueCount, 'successes differ from the non-overlapping maximum', `round ${r}: ${successes} successes for ${cliqueCount} cliques`);
+      p.check(
+        successes === cliqueCount,
+        'successes differ from the non-overlapping maximum',
+        `round ${r}: ${successes} successes for ${cliqueCount} cliques`,
+      );
       for (const [c, n] of wins) p.check(n === 1, 'a clique had two winners', `round ${r} clique ${c}: ${n}`);
     }
 
@@ -188,13 +214,21 @@ export const raceStorm: Proof = {
         WHERE a.status NOT IN ('cancelled', 'no_show') AND b.status NOT IN ('cancelled', 'no_show')
           AND NOT a.is_override AND NOT b.is_override`,
     );
-    p.check(overlaps.rows[0].n === 0, 'overlapping live appointments found by the self-join', `${overlaps.rows[0].n} pairs`);
+    p.check(
+      overlaps.rows[0].n === 0,
+      'overlapping live appointments found by the self-join',
+      `${overlaps.rows[0].n} pairs`,
+    );
 
     // Every acknowledged write is in the database as answered; every loser left nothing behind.
-    const rows = await db.query<{ id: string; unit_id: string; starts_at: string; ends_at: string; source: string; client_token: string | null }>(
-      'SELECT id, unit_id, starts_at, ends_at, source, client_token FROM appointments WHERE store_id = $1',
-      [store],
-    );
+    const rows = await db.query<{
+      id: string;
+      unit_id: string;
+      starts_at: string;
+      ends_at: string;
+      source: string;
+      client_token: string | null;
+    }>('SELECT id, unit_id, starts_at, ends_at, source, client_token FROM appointments WHERE store_id = $1', [store]);
     const byId = new Map(rows.rows.map((a) => [a.id, a]));
     const byToken = new Map(rows.rows.filter((a) => a.client_token).map((a) => [a.client_token!, a]));
     let checkedDb = 0;
@@ -203,36 +237,71 @@ export const raceStorm: Proof = {
       const body = w.result!.body;
       if (w.kind === 'create') {
         const a = byId.get(body?.appointment?.id);
-        p.check(!!a && a.unit_id === w.body.unit_id && a.starts_at === w.body.starts_at, 'acknowledged create not in the database as answered', JSON.stringify(body).slice(0, 200));
+        p.check(
+          !!a && a.unit_id === w.body.unit_id && a.starts_at === w.body.starts_at,
+          'acknowledged create not in the database as answered',
+          JSON.stringify(body).slice(0, 200),
+        );
       } else if (w.kind === 'move') {
         const a = byId.get(w.movable!.id);
-        p.check(!!a && a.unit_id === w.body.unit_id && a.starts_at === w.body.starts_at && a.ends_at === w.body.ends_at, 'acknowledged move not in the database', w.movable!.id);
+        p.check(
+          !!a && a.unit_id === w.body.unit_id && a.starts_at === w.body.starts_at && a.ends_at === w.body.ends_at,
+          'acknowledged move not in the database',
+          w.movable!.id,
+        );
       } else {
         const a = byId.get(body?.appointment_id);
-        p.check(!!a && a.unit_id === w.body.unit_id && a.source === 'walk_in', 'acknowledged seat has no walk-in appointment', JSON.stringify(body).slice(0, 200));
+        p.check(
+          !!a && a.unit_id === w.body.unit_id && a.source === 'walk_in',
+          'acknowledged seat has no walk-in appointment',
+          JSON.stringify(body).slice(0, 200),
+        );
       }
     }
     const seatLosers = losers.filter((w) => w.kind === 'seat').map((w) => w.entryId!);
     const entries = seatLosers.length
-      ? await db.query<{ id: string; status: string; appointment_id: string | null }>('SELECT id, status, appointment_id FROM queue_entries WHERE id = ANY($1::uuid[])', [seatLosers])
+      ? await db.query<{ id: string; status: string; appointment_id: string | null }>(
+          'SELECT id, status, appointment_id FROM queue_entries WHERE id = ANY($1::uuid[])',
+          [seatLosers],
+        )
       : { rows: [] };
     for (const w of losers) {
       checkedDb++;
-      if (w.kind === 'create') p.check(!byToken.has(w.body.client_token as string), 'a refused create left an appointment', String(w.body.client_token));
+      if (w.kind === 'create')
+        p.check(
+          !byToken.has(w.body.client_token as string),
+          'a refused create left an appointment',
+          String(w.body.client_token),
+        );
       if (w.kind === 'move') {
         const a = byId.get(w.movable!.id);
-        p.check(!!a && a.unit_id === w.movable!.unit && a.starts_at === w.movable!.starts, 'half-done move: a refused move changed its appointment', w.movable!.id);
+        p.check(
+          !!a && a.unit_id === w.movable!.unit && a.starts_at === w.movable!.starts,
+          'half-done move: a refused move changed its appointment',
+          w.movable!.id,
+        );
       }
     }
-    for (const e of entries.rows) p.check(e.status === 'waiting' && e.appointment_id === null, 'a walk-in that lost its seat did not keep its place', `${e.id} is ${e.status}`);
+    for (const e of entries.rows)
+      p.check(
+        e.status === 'waiting' && e.appointment_id === null,
+        'a walk-in that lost its seat did not keep its place',
+        `${e.id} is ${e.status}`,
+      );
 
     const min = Math.min(...perRound);
     const max = Math.max(...perRound);
     p.check(rounds >= MIN_ROUNDS, 'too few rounds ran to prove anything', `${rounds} of at least ${MIN_ROUNDS}`);
-    p.figure('rounds', `${rounds} of ${MAX_ROUNDS} planned, ${PER_ROUND} concurrent writes each over ${stack.servers.length} processes`);
+    p.figure(
+      'rounds',
+      `${rounds} of ${MAX_ROUNDS} planned, ${PER_ROUND} concurrent writes each over ${stack.servers.length} processes`,
+    );
     p.figure('mix', 'creates, reschedules, walk-in seats');
     p.figure('requests sent', sent);
-    p.figure('successes per round', `${min === max ? min : `${min}..${max}`} (non-overlapping maximum ${cliquesPerRound + 1})`);
+    p.figure(
+      'successes per round',
+      `${min === max ? min : `${min}..${max}`} (non-overlapping maximum ${cliquesPerRound + 1})`,
+    );
     p.figure('conflicts (409)', conflicts);
     p.figure('5xx', fiveXx);
     p.figure('answers', [...codes].map(([k, v]) => `${k} x${v}`).join(', '));

@@ -14,16 +14,34 @@ import { describe, type Proof, type ProofRun } from '../proof.ts';
 import { createDatabase, urlFor } from '../db.ts';
 import { ServerProcess } from '../server-process.ts';
 import { insertAppointment, insertStore, insertUnits, merchantToken } from '../seed.ts';
-import { startPrimary, startReplica, startReplicaAgain, stopReplica, topologyDown, urlOf, waitForReplay, type TopologyOptions } from '../topology.ts';
+import {
+  startPrimary,
+  startReplica,
+  startReplicaAgain,
+  stopReplica,
+  topologyDown,
+  urlOf,
+  waitForReplay,
+  type TopologyOptions,
+} from '../topology.ts';
 
 const CREATE = '/api/v1/bookings/appointments';
 const WRITERS = 12;
 const READERS = 4;
 const MIN_PAIRS = 1_000;
-const TOPOLOGY: TopologyOptions = { prefix: 'bbo_rel_rp', primaryPort: 5445, replicaPort: 5446, pgbouncerPort: 5447, applyDelayMs: 500, dir: '/tmp/bbo-rel-replica' };
+const TOPOLOGY: TopologyOptions = {
+  prefix: 'bbo_rel_rp',
+  primaryPort: 5445,
+  replicaPort: 5446,
+  pgbouncerPort: 5447,
+  applyDelayMs: 500,
+  dir: '/tmp/bbo-rel-replica',
+};
 
-const diaryPath = (store: string, day: string) => `/api/v1/bookings/diary?store_id=${store}&from_date=${day}&to_date=${day}`;
-const idsIn = (body: any): string[] => (body?.units ?? []).flatMap((u: any) => (u.appointments ?? []).map((a: any) => a.id));
+const diaryPath = (store: string, day: string) =>
+  `/api/v1/bookings/diary?store_id=${store}&from_date=${day}&to_date=${day}`;
+const idsIn = (body: any): string[] =>
+  (body?.units ?? []).flatMap((u: any) => (u.appointments ?? []).map((a: any) => a.id));
 
 /**
  * Statements the replica has run in the proof's database other than the routers' polls
@@ -48,7 +66,8 @@ async function replicaReads(url: string): Promise<number | null> {
 
 export const replica: Proof = {
   name: 'replica',
-  title: 'read replica (500 ms behind): every read after its own write shows it; the replica stopped mid-run costs no error',
+  title:
+    'read replica (500 ms behind): every read after its own write shows it; the replica stopped mid-run costs no error',
   budgetMs: 50_000,
   async run(p: ProofRun) {
     if (process.getuid?.() !== 0) p.skip('building clusters needs root (pg_createcluster)');
@@ -69,7 +88,13 @@ export const replica: Proof = {
       for (let r = 0; r < READERS; r++) {
         const store = await insertStore(db, `Reader ${r}`);
         const [unit] = await insertUnits(db, store, 1);
-        for (let h = 0; h < 6; h++) await insertAppointment(db, { storeId: store, unitId: unit, startsAt: new Date(Date.parse('2030-03-01T09:00:00Z') + h * 3600_000), minutes: 45 });
+        for (let h = 0; h < 6; h++)
+          await insertAppointment(db, {
+            storeId: store,
+            unitId: unit,
+            startsAt: new Date(Date.parse('2030-03-01T09:00:00Z') + h * 3600_000),
+            minutes: 45,
+          });
         readerStores.push({ store, token: await merchantToken(store, { userId: `reader-${r}` }) });
       }
       // Counts what the replica serves (the extension's view replicates; the replica preloads its library).
@@ -86,7 +111,9 @@ export const replica: Proof = {
         WORKER_ENABLED: 'false',
         ...(p.redisUrl ? { REDIS_URL: p.redisUrl } : {}),
       };
-      const started = await Promise.allSettled([1, 2].map((i) => ServerProcess.start({ databaseUrl: database.url, env, name: `server${i}` })));
+      const started = await Promise.allSettled(
+        [1, 2].map((i) => ServerProcess.start({ databaseUrl: database.url, env, name: `server${i}` })),
+      );
       for (const s of started) if (s.status === 'fulfilled') servers.push(s.value);
       p.servers.push(...servers);
       const failedStart = started.find((s) => s.status === 'rejected');
@@ -111,7 +138,14 @@ export const replica: Proof = {
           const a = servers[i % 2];
           const created = await http(a.baseUrl, 'POST', CREATE, {
             token,
-            body: { store_id: store, unit_id: unit, starts_at: new Date(start).toISOString(), ends_at: new Date(start + 1800_000).toISOString(), guest_email: 'replica@example.com', client_token: randomUUID() },
+            body: {
+              store_id: store,
+              unit_id: unit,
+              starts_at: new Date(start).toISOString(),
+              ends_at: new Date(start + 1800_000).toISOString(),
+              guest_email: 'replica@example.com',
+              client_token: randomUUID(),
+            },
           });
           if (created.status !== 200) {
             errors++;
@@ -125,7 +159,10 @@ export const replica: Proof = {
           const headers: Record<string, string> = {};
           const position = created.headers?.get('x-read-after');
           if (other && position) headers['x-read-after'] = position;
-          const read = await http((other ? servers[(i + 1) % 2] : a).baseUrl, 'GET', diaryPath(store, day), { token, headers });
+          const read = await http((other ? servers[(i + 1) % 2] : a).baseUrl, 'GET', diaryPath(store, day), {
+            token,
+            headers,
+          });
           reads++;
           if (replicaDown) readsWhileDown++;
           if (read.status !== 200) {
@@ -136,7 +173,10 @@ export const replica: Proof = {
           pairs++;
           if (!idsIn(read.body).includes(id)) {
             stale++;
-            p.fail('a read did not show its own write', `${other ? 'other process, X-Read-After ' + position : 'same process'}: ${id} missing`);
+            p.fail(
+              'a read did not show its own write',
+              `${other ? 'other process, X-Read-After ' + position : 'same process'}: ${id} missing`,
+            );
           }
         }
       };
@@ -158,7 +198,10 @@ export const replica: Proof = {
       const servedBefore = await replicaReads(replicaUrl);
       const readsBefore = reads;
       const tRun = Date.now();
-      const load = Promise.all([...Array.from({ length: WRITERS }, (_, w) => writer(w)), ...Array.from({ length: READERS }, (_, r) => reader(r))]);
+      const load = Promise.all([
+        ...Array.from({ length: WRITERS }, (_, w) => writer(w)),
+        ...Array.from({ length: READERS }, (_, r) => reader(r)),
+      ]);
       // Until 60% of the run (and at least MIN_PAIRS pairs): the replica is in use.
       // On a slow machine it runs longer, inside the budget, until most of the pairs are made.
       while ((Date.now() - tRun < runMs * 0.6 || pairs < MIN_PAIRS * 0.85) && p.timeLeft() > 30_000) await sleep(100);

@@ -9,7 +9,16 @@ import pg from 'pg';
 
 // Contents PostgreSQL's documentation says to leave out of a base backup (rebuilt at start), and
 // the running server's own files (its pid file, options, socket).
-const EMPTY_DIRS = new Set(['pg_wal', 'pg_replslot', 'pg_dynshmem', 'pg_notify', 'pg_serial', 'pg_snapshots', 'pg_stat_tmp', 'pg_subtrans']);
+const EMPTY_DIRS = new Set([
+  'pg_wal',
+  'pg_replslot',
+  'pg_dynshmem',
+  'pg_notify',
+  'pg_serial',
+  'pg_snapshots',
+  'pg_stat_tmp',
+  'pg_subtrans',
+]);
 const SKIP_FILES = new Set(['postmaster.pid', 'postmaster.opts', 'backup_label', 'tablespace_map']);
 
 function copyTree(from: string, to: string, top: boolean): void {
@@ -34,7 +43,11 @@ function copyTree(from: string, to: string, top: boolean): void {
 }
 
 /** Copies the running cluster at pgdata (reached at url) into `to`, ready to start. */
-export async function copyRunningCluster(url: string, pgdata: string, to: string): Promise<{ startLsn: string; stopLsn: string }> {
+export async function copyRunningCluster(
+  url: string,
+  pgdata: string,
+  to: string,
+): Promise<{ startLsn: string; stopLsn: string }> {
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
@@ -46,7 +59,9 @@ export async function copyRunningCluster(url: string, pgdata: string, to: string
       await client.query('SELECT pg_backup_stop(false)').catch(() => {});
       throw err;
     }
-    const stop = await client.query<{ lsn: string; labelfile: string; spcmapfile: string }>(`SELECT lsn::text, labelfile, spcmapfile FROM pg_backup_stop(false)`);
+    const stop = await client.query<{ lsn: string; labelfile: string; spcmapfile: string }>(
+      `SELECT lsn::text, labelfile, spcmapfile FROM pg_backup_stop(false)`,
+    );
     const { lsn, labelfile, spcmapfile } = stop.rows[0];
     // Every WAL segment from the backup's checkpoint on: copied after the stop, so it holds the end too.
     const walFrom = path.join(pgdata, 'pg_wal');

@@ -18,7 +18,8 @@ const HEADER = `-- The database schema as it is after every numbered migration (
 /** pg_dump's plain output of the database at url, schema only, without owners or grants. */
 export function pgDump(url: string): string {
   return execFileSync('pg_dump', ['--schema-only', '--no-owner', '--no-privileges', '-d', url], {
-    encoding: 'utf8', maxBuffer: 64 * 1024 * 1024,
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
   });
 }
 

@@ -6,15 +6,31 @@ import type { AdminCustomer, Store } from './admin.schemas.ts';
 type StoreRow = Static<typeof Store>;
 type CustomerRow = Static<typeof AdminCustomer>;
 
-export const STORE_COLUMNS =
-  `id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min,
+export const STORE_COLUMNS = `id, name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min,
    slot_step_min, min_notice_min, booking_horizon_days, hold_minutes, deposit_due_minutes, reminder_lead_hours, cors_origins,
    booking_page_slug, booking_page_enabled, address, phone, website, about, created_at`;
 const CUSTOMER_COLUMNS = 'id, name, email, phone, erased_at, created_at';
 const STORE_WRITABLE = [
-  'name', 'timezone', 'currency', 'walkin_mode', 'called_hold_minutes', 'cancellation_window_min', 'last_seating_offset_min',
-  'slot_step_min', 'min_notice_min', 'booking_horizon_days', 'hold_minutes', 'deposit_due_minutes', 'reminder_lead_hours', 'cors_origins',
-  'booking_page_slug', 'booking_page_enabled', 'address', 'phone', 'website', 'about',
+  'name',
+  'timezone',
+  'currency',
+  'walkin_mode',
+  'called_hold_minutes',
+  'cancellation_window_min',
+  'last_seating_offset_min',
+  'slot_step_min',
+  'min_notice_min',
+  'booking_horizon_days',
+  'hold_minutes',
+  'deposit_due_minutes',
+  'reminder_lead_hours',
+  'cors_origins',
+  'booking_page_slug',
+  'booking_page_enabled',
+  'address',
+  'phone',
+  'website',
+  'about',
 ];
 
 export async function insertStore(q: Queryable, fields: Record<string, unknown>, now: string): Promise<StoreRow> {
@@ -29,7 +45,12 @@ export async function insertStore(q: Queryable, fields: Record<string, unknown>,
   return res.rows[0];
 }
 
-export async function updateStore(q: Queryable, storeId: string, fields: Record<string, unknown>, now: string): Promise<StoreRow | null> {
+export async function updateStore(
+  q: Queryable,
+  storeId: string,
+  fields: Record<string, unknown>,
+  now: string,
+): Promise<StoreRow | null> {
   const cols = STORE_WRITABLE.filter((c) => fields[c] !== undefined);
   const res = await q.query<StoreRow>(
     `UPDATE stores SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')}, updated_at = $${cols.length + 2}
@@ -44,7 +65,11 @@ export async function storeExists(q: Queryable, storeId: string, lock = false): 
   return res.rowCount > 0;
 }
 
-export async function insertCustomer(q: Queryable, c: { name: string | null; email: string | null; phone: string | null }, now: string): Promise<CustomerRow> {
+export async function insertCustomer(
+  q: Queryable,
+  c: { name: string | null; email: string | null; phone: string | null },
+  now: string,
+): Promise<CustomerRow> {
   const res = await q.query<CustomerRow>(
     `INSERT INTO customers (name, email, phone, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING ${CUSTOMER_COLUMNS}`,
     [c.name, c.email, c.phone, now],
@@ -53,7 +78,10 @@ export async function insertCustomer(q: Queryable, c: { name: string | null; ema
 }
 
 export async function findCustomer(q: Queryable, customerId: string, lock = false): Promise<CustomerRow | null> {
-  const res = await q.query<CustomerRow>(`SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`, [customerId]);
+  const res = await q.query<CustomerRow>(
+    `SELECT ${CUSTOMER_COLUMNS} FROM customers WHERE id = $1 ${lock ? 'FOR UPDATE' : ''}`,
+    [customerId],
+  );
   return res.rows[0] ?? null;
 }
 
@@ -79,13 +107,23 @@ export async function upsertMembership(q: Queryable, storeId: string, customerId
  */
 /** The stores that know the customer (their relationship rows). */
 export async function customerStores(q: Queryable, customerId: string): Promise<string[]> {
-  const res = await q.query<{ store_id: string }>('SELECT store_id FROM store_customers WHERE customer_id = $1 ORDER BY store_id', [customerId]);
+  const res = await q.query<{ store_id: string }>(
+    'SELECT store_id FROM store_customers WHERE customer_id = $1 ORDER BY store_id',
+    [customerId],
+  );
   return res.rows.map((r) => r.store_id);
 }
 
-export async function eraseCustomer(q: Queryable, customer: { id: string; email: string | null; phone: string | null }, now: string) {
+export async function eraseCustomer(
+  q: Queryable,
+  customer: { id: string; email: string | null; phone: string | null },
+  now: string,
+) {
   const customerId = customer.id;
-  await q.query('UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = $2, updated_at = $2 WHERE id = $1', [customerId, now]);
+  await q.query(
+    'UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = $2, updated_at = $2 WHERE id = $1',
+    [customerId, now],
+  );
   // Their bookings, including guest bookings made under their email before they had an account.
   await q.query(
     `UPDATE appointments SET guest_name = NULL, guest_email = NULL, guest_phone = NULL
@@ -97,7 +135,9 @@ export async function eraseCustomer(q: Queryable, customer: { id: string; email:
       WHERE customer_id = $1 OR ($2::text IS NOT NULL AND guest_phone = $2)`,
     [customerId, customer.phone],
   );
-  await q.query('UPDATE store_customers SET merchant_note = NULL, block_reason = NULL WHERE customer_id = $1', [customerId]);
+  await q.query('UPDATE store_customers SET merchant_note = NULL, block_reason = NULL WHERE customer_id = $1', [
+    customerId,
+  ]);
   await q.query('DELETE FROM notification_preferences WHERE customer_id = $1', [customerId]);
   // Their messages keep what was sent and why, not where to: anything still to go is refused by the gate.
   await q.query(
@@ -108,7 +148,14 @@ export async function eraseCustomer(q: Queryable, customer: { id: string; email:
 }
 
 /** What already occupies the unit in that range: a live appointment or an unexpired hold. */
-export async function occupiedBy(q: Queryable, storeId: string, unitId: string, start: string, end: string, now: string): Promise<string | null> {
+export async function occupiedBy(
+  q: Queryable,
+  storeId: string,
+  unitId: string,
+  start: string,
+  end: string,
+  now: string,
+): Promise<string | null> {
   const res = await q.query<{ what: string }>(
     `SELECT 'appointment' AS what FROM appointments
       WHERE store_id = $1 AND unit_id = $2 AND bbo_occupies(status, is_override)

@@ -6,7 +6,8 @@ import { SettingsFields } from '../bookings/settings/settings.schemas.ts';
 
 const strict = { additionalProperties: false } as const;
 // One value is a literal, not a one-branch anyOf.
-const literals = (values: readonly string[]) => (values.length === 1 ? Type.Literal(values[0]) : Type.Union(values.map((v) => Type.Literal(v))));
+const literals = (values: readonly string[]) =>
+  values.length === 1 ? Type.Literal(values[0]) : Type.Union(values.map((v) => Type.Literal(v)));
 
 export const WALKIN_MODES = ['appointments_only', 'walk_ins_only', 'mixed'] as const;
 
@@ -107,7 +108,9 @@ export const HoldResult = Type.Object({
   hold: Type.Object({ id: Uuid, unit_id: Uuid, starts_at: Instant, ends_at: Instant, expires_at: NullableInstant }),
 });
 
-const ttl = Type.Optional(Type.Integer({ minimum: 60, maximum: 30 * 24 * 3600, default: 3600, description: 'lifetime in seconds' }));
+const ttl = Type.Optional(
+  Type.Integer({ minimum: 60, maximum: 30 * 24 * 3600, default: 3600, description: 'lifetime in seconds' }),
+);
 export const TokenBody = Type.Union([
   Type.Object(
     {

@@ -14,7 +14,13 @@ import { normaliseShopDetails } from '../bookings/settings/shop-details.ts';
 import { insertUnit, type UnitChanges } from '../bookings/units/units.repository.ts';
 import { ukMobileE164 } from '../platform/uk-mobile.ts';
 import * as repo from './admin.repository.ts';
-import type { CreateCustomerBody, CreateHoldBody, CreateStoreBody, TokenBody, UpdateStoreBody } from './admin.schemas.ts';
+import type {
+  CreateCustomerBody,
+  CreateHoldBody,
+  CreateStoreBody,
+  TokenBody,
+  UpdateStoreBody,
+} from './admin.schemas.ts';
 
 function assertTimezone(timezone: string | undefined) {
   if (timezone === undefined) return;
@@ -38,7 +44,12 @@ export async function createStore(ctx: AdminContext, body: Static<typeof CreateS
   body = withShopDetails(body);
   return inTransaction(ctx, async (tx) => {
     const store = await repo.insertStore(tx, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
-    await audit(tx, ctx, { action: 'store.created', entity: 'store', entityId: store.id, details: { store_id: store.id } });
+    await audit(tx, ctx, {
+      action: 'store.created',
+      entity: 'store',
+      entityId: store.id,
+      details: { store_id: store.id },
+    });
     return { store };
   });
 }
@@ -50,7 +61,12 @@ export async function updateStore(ctx: AdminContext, storeId: string, body: Stat
   return inTransaction(ctx, async (tx) => {
     const store = await repo.updateStore(tx, storeId, body, ctx.clock.now().toISOString()).catch(asSlugRefusal);
     if (!store) throw notFound('Store');
-    await audit(tx, ctx, { action: 'store.updated', entity: 'store', entityId: storeId, details: { store_id: storeId, fields: Object.keys(body) } });
+    await audit(tx, ctx, {
+      action: 'store.updated',
+      entity: 'store',
+      entityId: storeId,
+      details: { store_id: storeId, fields: Object.keys(body) },
+    });
     return { store };
   });
 }
@@ -73,8 +89,10 @@ function normalisePhone(raw: string): string {
 
 function uniqueViolation(err: unknown): never {
   if (pgCode(err) === PG.uniqueViolation) {
-    if (pgConstraint(err) === 'customers_phone_key') throw new AppError('PHONE_IN_USE', 'That phone number belongs to another customer');
-    if (pgConstraint(err) === 'customers_email_key') throw new AppError('EMAIL_IN_USE', 'That email belongs to another customer');
+    if (pgConstraint(err) === 'customers_phone_key')
+      throw new AppError('PHONE_IN_USE', 'That phone number belongs to another customer');
+    if (pgConstraint(err) === 'customers_email_key')
+      throw new AppError('EMAIL_IN_USE', 'That email belongs to another customer');
   }
   throw err;
 }
@@ -82,10 +100,13 @@ function uniqueViolation(err: unknown): never {
 export async function createCustomer(ctx: AdminContext, body: Static<typeof CreateCustomerBody>) {
   const name = body.name?.trim() || null;
   const email = body.email?.trim().toLowerCase() || null;
-  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) throw new AppError('VALIDATION_FAILED', 'body.email is not an email address');
+  if (email !== null && !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email))
+    throw new AppError('VALIDATION_FAILED', 'body.email is not an email address');
   const phone = body.phone?.trim() ? normalisePhone(body.phone) : null;
   return inTransaction(ctx, async (tx) => {
-    const customer = await repo.insertCustomer(tx, { name, email, phone }, ctx.clock.now().toISOString()).catch(uniqueViolation);
+    const customer = await repo
+      .insertCustomer(tx, { name, email, phone }, ctx.clock.now().toISOString())
+      .catch(uniqueViolation);
     await audit(tx, ctx, { action: 'customer.created', entity: 'customer', entityId: customer.id });
     return { customer };
   });
@@ -98,7 +119,13 @@ export async function addMembership(ctx: AdminContext, storeId: string, customer
     if (!customer || customer.erased_at) throw notFound('Customer');
     const row = await repo.upsertMembership(tx, storeId, customerId, ctx.clock.now().toISOString());
     const created = row.was_member !== true;
-    if (created) await audit(tx, ctx, { action: 'membership.created', entity: 'customer', entityId: customerId, details: { store_id: storeId } });
+    if (created)
+      await audit(tx, ctx, {
+        action: 'membership.created',
+        entity: 'customer',
+        entityId: customerId,
+        details: { store_id: storeId },
+      });
     return {
       membership: {
         store_id: row.store_id,
@@ -131,7 +158,8 @@ export async function eraseCustomer(ctx: AdminContext, customerId: string) {
 }
 
 export async function createHold(ctx: AdminContext, storeId: string, body: Static<typeof CreateHoldBody>) {
-  if (Date.parse(body.ends_at) <= Date.parse(body.starts_at)) throw new AppError('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
+  if (Date.parse(body.ends_at) <= Date.parse(body.starts_at))
+    throw new AppError('INVALID_TIME_RANGE', 'ends_at must be after starts_at');
   return inTransaction(ctx, async (tx) => {
     if (!(await repo.storeExists(tx, storeId))) throw notFound('Store');
     // Serialised with bookings on the same unit (see the booking authority).
@@ -141,8 +169,19 @@ export async function createHold(ctx: AdminContext, storeId: string, body: Stati
     if (taken === 'appointment') throw new AppError('SLOT_TAKEN', 'The unit is already booked for part of that time');
     if (taken === 'hold') throw new AppError('UNIT_UNAVAILABLE', 'The unit is already held for part of that time');
     // Through the booking authority: it alone writes occupied time (unit_occupancy decides).
-    const placed = await placeRawHold(tx, storeId, { unitId: body.unit_id, startsAt: body.starts_at, endsAt: body.ends_at, expiresAt: body.expires_at ?? null }, ctx.clock.now());
-    const hold = { id: placed.id, unit_id: placed.unit_id, starts_at: placed.starts_at, ends_at: placed.ends_at, expires_at: placed.expires_at };
+    const placed = await placeRawHold(
+      tx,
+      storeId,
+      { unitId: body.unit_id, startsAt: body.starts_at, endsAt: body.ends_at, expiresAt: body.expires_at ?? null },
+      ctx.clock.now(),
+    );
+    const hold = {
+      id: placed.id,
+      unit_id: placed.unit_id,
+      starts_at: placed.starts_at,
+      ends_at: placed.ends_at,
+      expires_at: placed.expires_at,
+    };
     await audit(tx, ctx, { action: 'hold.created', entity: 'hold', entityId: hold.id, details: { store_id: storeId } });
     return { hold };
   });

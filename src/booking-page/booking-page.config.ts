@@ -4,7 +4,11 @@ export interface BookingPageConfig {
   readonly publicUrl: string;
 }
 
-export function parseBookingPageConfig(env: NodeJS.ProcessEnv, port: number, fail: (message: string) => never): BookingPageConfig {
+export function parseBookingPageConfig(
+  env: NodeJS.ProcessEnv,
+  port: number,
+  fail: (message: string) => never,
+): BookingPageConfig {
   const raw = env.PUBLIC_URL?.trim();
   if (!raw) return Object.freeze({ publicUrl: `http://localhost:${port}` });
   const url = raw.replace(/\/+$/, '');

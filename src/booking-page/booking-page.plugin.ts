@@ -17,5 +17,9 @@ declare module 'fastify' {
 export async function bookingPage(app: FastifyInstance) {
   const deps = pageDeps(app, app.hasDecorator('sharedRedis') ? app.sharedRedis : null);
   await app.register(bookingPageRoutes, { prefix: '/api/v1/book', deps });
-  await app.register(pageFilesRoutes, { db: deps.db, pageConfig: (slug) => getBookingPage(pageReads(deps), slug), publicUrl: deps.config.bookingPage.publicUrl });
+  await app.register(pageFilesRoutes, {
+    db: deps.db,
+    pageConfig: (slug) => getBookingPage(pageReads(deps), slug),
+    publicUrl: deps.config.bookingPage.publicUrl,
+  });
 }

@@ -47,10 +47,19 @@ export async function pageContents(q: Queryable, storeId: string): Promise<Pick<
   return res.rows[0];
 }
 
-export type ManagedRow = AppointmentRow & { service_name: string | null; unit_name: string | null; variant_id: string | null; addon_ids: string[] };
+export type ManagedRow = AppointmentRow & {
+  service_name: string | null;
+  unit_name: string | null;
+  variant_id: string | null;
+  addon_ids: string[];
+};
 
 /** The appointment a manage link names, in its store, with its service's and unit's names; null when none. */
-export async function managedAppointment(q: Queryable, storeId: string, appointmentId: string): Promise<ManagedRow | null> {
+export async function managedAppointment(
+  q: Queryable,
+  storeId: string,
+  appointmentId: string,
+): Promise<ManagedRow | null> {
   const res = await q.query<ManagedRow>(
     `SELECT x.*, (SELECT sv.name FROM services sv WHERE sv.id = x.service_id) AS service_name,
             (SELECT u.display_name FROM units u WHERE u.id = x.unit_id) AS unit_name
@@ -61,7 +70,14 @@ export async function managedAppointment(q: Queryable, storeId: string, appointm
 }
 
 /** The appointment as it is now (after a cancel), or null. */
-export async function appointmentIn(q: Queryable, storeId: string, appointmentId: string): Promise<AppointmentRow | null> {
-  const res = await q.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2`, [storeId, appointmentId]);
+export async function appointmentIn(
+  q: Queryable,
+  storeId: string,
+  appointmentId: string,
+): Promise<AppointmentRow | null> {
+  const res = await q.query<AppointmentRow>(
+    `SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE store_id = $1 AND id = $2`,
+    [storeId, appointmentId],
+  );
   return res.rows[0] ?? null;
 }

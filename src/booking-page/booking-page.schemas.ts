@@ -11,13 +11,18 @@ const strict = { additionalProperties: false } as const;
 
 export const SLUG_PATTERN = '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$';
 export const PageParams = Type.Object({ slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 50 }) }, strict);
-export const PageHoldParams = Type.Object({ slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 50 }), holdId: Uuid }, strict);
+export const PageHoldParams = Type.Object(
+  { slug: Type.String({ pattern: SLUG_PATTERN, maxLength: 50 }), holdId: Uuid },
+  strict,
+);
 
 /** A deposit policy as the store keeps it on a service: a fixed amount or a share of the price. */
-const Deposit = Nullable(Type.Object({
-  amount_pence: Type.Optional(Type.Integer({ description: 'a fixed deposit, capped at the price' })),
-  percent: Type.Optional(Type.Number({ description: 'a share of the price, rounded to the penny' })),
-}));
+const Deposit = Nullable(
+  Type.Object({
+    amount_pence: Type.Optional(Type.Integer({ description: 'a fixed deposit, capped at the price' })),
+    percent: Type.Optional(Type.Number({ description: 'a share of the price, rounded to the penny' })),
+  }),
+);
 
 export const PageService = Type.Object({
   id: Uuid,
@@ -30,22 +35,39 @@ export const PageService = Type.Object({
   party_min: Type.Integer(),
   party_max: Type.Integer(),
   deposit: Deposit,
-  variants: Type.Array(Type.Object({ id: Uuid, name: Type.String(), duration_min: Nullable(Type.Integer()), price_pence: Nullable(Type.Integer()) })),
-  addons: Type.Array(Type.Object({ id: Uuid, name: Type.String(), extra_min: Type.Integer(), extra_pence: Type.Integer() })),
+  variants: Type.Array(
+    Type.Object({
+      id: Uuid,
+      name: Type.String(),
+      duration_min: Nullable(Type.Integer()),
+      price_pence: Nullable(Type.Integer()),
+    }),
+  ),
+  addons: Type.Array(
+    Type.Object({ id: Uuid, name: Type.String(), extra_min: Type.Integer(), extra_pence: Type.Integer() }),
+  ),
 });
 
 export const BookingPageResponse = Type.Object({
   page: Type.Object({
     slug: Type.String(),
     store_name: Type.String(),
-    timezone: Type.String({ description: 'the store\'s IANA zone: every time on the page is its wall time' }),
+    timezone: Type.String({ description: "the store's IANA zone: every time on the page is its wall time" }),
     currency: Type.String(),
     hold_minutes: Type.Integer({ description: 'how long a chosen slot is held' }),
-    cancellation_window_min: Type.Integer({ description: 'a booking cannot be cancelled or moved within this many minutes of its start; 0 = any time before' }),
+    cancellation_window_min: Type.Integer({
+      description: 'a booking cannot be cancelled or moved within this many minutes of its start; 0 = any time before',
+    }),
     services: Type.Array(PageService, { description: 'services shown online, by sort then name' }),
-    staff: Type.Array(Type.Object({ unit_id: Uuid, name: Type.String() }), { description: 'units bookable online, in diary order' }),
+    staff: Type.Array(Type.Object({ unit_id: Uuid, name: Type.String() }), {
+      description: 'units bookable online, in diary order',
+    }),
     shop: ShopWindow,
-    sign_in: Type.String({ enum: ['email', 'email_or_sms', 'sms', 'none'], description: 'how a sign-in code can reach the customer here; none: the page shows the shop\'s phone and address instead of the sign-in step' }),
+    sign_in: Type.String({
+      enum: ['email', 'email_or_sms', 'sms', 'none'],
+      description:
+        "how a sign-in code can reach the customer here; none: the page shows the shop's phone and address instead of the sign-in step",
+    }),
   }),
 });
 export type BookingPageResponse = Static<typeof BookingPageResponse>;
@@ -63,19 +85,26 @@ export const ChallengeResponse = Type.Object({
   signature: Type.String(),
 });
 
-const Altcha = Type.String({ minLength: 1, maxLength: 4000, description: 'the ALTCHA widget\'s base64 payload for a challenge from getBookingPageChallenge' });
+const Altcha = Type.String({
+  minLength: 1,
+  maxLength: 4000,
+  description: "the ALTCHA widget's base64 payload for a challenge from getBookingPageChallenge",
+});
 const Honeypot = Type.Optional(Type.String({ maxLength: 500, description: 'leave empty (a field people never see)' }));
 
-export const PageHoldBody = Type.Object({
-  service_id: Uuid,
-  variant_id: Type.Optional(Nullable(Uuid)),
-  addon_ids: Type.Optional(Type.Array(Uuid, { maxItems: 50, uniqueItems: true })),
-  unit_id: Type.Optional(Nullable(Uuid)),
-  starts_at: Instant,
-  party_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
-  altcha: Altcha,
-  website: Honeypot,
-}, strict);
+export const PageHoldBody = Type.Object(
+  {
+    service_id: Uuid,
+    variant_id: Type.Optional(Nullable(Uuid)),
+    addon_ids: Type.Optional(Type.Array(Uuid, { maxItems: 50, uniqueItems: true })),
+    unit_id: Type.Optional(Nullable(Uuid)),
+    starts_at: Instant,
+    party_size: Type.Optional(Type.Integer({ minimum: 1, maximum: 1000 })),
+    altcha: Altcha,
+    website: Honeypot,
+  },
+  strict,
+);
 export type PageHoldBody = Static<typeof PageHoldBody>;
 
 export const PageHoldResponse = Type.Object({
@@ -86,20 +115,28 @@ export type PageHoldResponse = Static<typeof PageHoldResponse>;
 
 export const PageReleaseResponse = Type.Object({ hold_id: Uuid, released: Type.Boolean(), noop: Type.Boolean() });
 
-export const SendCodeBody = Type.Object({
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  altcha: Altcha,
-  website: Honeypot,
-}, strict);
+export const SendCodeBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    altcha: Altcha,
+    website: Honeypot,
+  },
+  strict,
+);
 export type SendCodeBody = Static<typeof SendCodeBody>;
 export const SendCodeResponse = Type.Object({ sent: Type.Literal(true), expires_in_s: Type.Integer() });
 
-export const VerifyCodeBody = Type.Object({
-  email: Type.String({ format: 'email', maxLength: 254 }),
-  code: Type.String({ pattern: '^[0-9]{6}$' }),
-  name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
-  phone: Type.Optional(Nullable(Type.String({ maxLength: 40, description: 'a UK mobile; used only when the customer is new' }))),
-}, strict);
+export const VerifyCodeBody = Type.Object(
+  {
+    email: Type.String({ format: 'email', maxLength: 254 }),
+    code: Type.String({ pattern: '^[0-9]{6}$' }),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
+    phone: Type.Optional(
+      Nullable(Type.String({ maxLength: 40, description: 'a UK mobile; used only when the customer is new' })),
+    ),
+  },
+  strict,
+);
 export type VerifyCodeBody = Static<typeof VerifyCodeBody>;
 export const VerifyCodeResponse = Type.Object({
   token: Type.String({ description: 'a customer token of this store; send as Authorization: Bearer' }),
@@ -108,31 +145,47 @@ export const VerifyCodeResponse = Type.Object({
 });
 export type VerifyCodeResponse = Static<typeof VerifyCodeResponse>;
 
-export const SendSmsCodeBody = Type.Object({
-  phone: Type.String({ minLength: 1, maxLength: 40, description: 'a UK mobile, in any spelling' }),
-  altcha: Altcha,
-  website: Honeypot,
-}, strict);
+export const SendSmsCodeBody = Type.Object(
+  {
+    phone: Type.String({ minLength: 1, maxLength: 40, description: 'a UK mobile, in any spelling' }),
+    altcha: Altcha,
+    website: Honeypot,
+  },
+  strict,
+);
 export type SendSmsCodeBody = Static<typeof SendSmsCodeBody>;
 
-export const VerifySmsCodeBody = Type.Object({
-  phone: Type.String({ minLength: 1, maxLength: 40, description: 'the UK mobile the code was texted to' }),
-  code: Type.String({ pattern: '^[0-9]{6}$' }),
-  name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
-  email: Type.Optional(Nullable(Type.String({ format: 'email', maxLength: 254, description: 'used only when the customer is new' }))),
-}, strict);
+export const VerifySmsCodeBody = Type.Object(
+  {
+    phone: Type.String({ minLength: 1, maxLength: 40, description: 'the UK mobile the code was texted to' }),
+    code: Type.String({ pattern: '^[0-9]{6}$' }),
+    name: Type.Optional(Nullable(Type.String({ maxLength: 80, description: 'used only when the customer is new' }))),
+    email: Type.Optional(
+      Nullable(Type.String({ format: 'email', maxLength: 254, description: 'used only when the customer is new' })),
+    ),
+  },
+  strict,
+);
 export type VerifySmsCodeBody = Static<typeof VerifySmsCodeBody>;
 export const VerifySmsCodeResponse = Type.Object({
   token: Type.String({ description: 'a customer token of this store; send as Authorization: Bearer' }),
   expires_in_s: Type.Integer(),
-  customer: Type.Object({ id: Uuid, name: NullableString, email: NullableString, phone: Type.String({ description: 'E.164' }) }),
+  customer: Type.Object({
+    id: Uuid,
+    name: NullableString,
+    email: NullableString,
+    phone: Type.String({ description: 'E.164' }),
+  }),
 });
 
-export const PageConfirmBody = Type.Object({ guest_note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) }, strict);
+export const PageConfirmBody = Type.Object(
+  { guest_note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) },
+  strict,
+);
 export type PageConfirmBody = Static<typeof PageConfirmBody>;
 export const PageConfirmResponse = Type.Object({
   appointment: Appointment,
-  reused: Type.Boolean({ description: 'true when a retried confirm returned the first answer\'s booking' }),
+  reused: Type.Boolean({ description: "true when a retried confirm returned the first answer's booking" }),
   manage_url: Type.String({ description: 'the manage page, with its token in the fragment' }),
 });
 export type PageConfirmResponse = Static<typeof PageConfirmResponse>;
@@ -150,13 +203,19 @@ export const ManagedBookingResponse = Type.Object({
 });
 export type ManagedBookingResponse = Static<typeof ManagedBookingResponse>;
 
-export const ManageCancelBody = Type.Object({ reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) }, strict);
+export const ManageCancelBody = Type.Object(
+  { reason: Type.Optional(Nullable(Type.String({ maxLength: 500 }))) },
+  strict,
+);
 export type ManageCancelBody = Static<typeof ManageCancelBody>;
 export const ManageCancelResponse = Type.Object({ appointment: Appointment });
 
 export const ManageRescheduleBody = Type.Object({ hold_id: Uuid }, strict);
 export const ManageRescheduleResponse = Type.Object({
   appointment: Appointment,
-  manage_url: Type.String({ description: 'the moved booking\'s manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end)' }),
+  manage_url: Type.String({
+    description:
+      "the moved booking's manage page, valid until its new end (the booking keeps its id, so the old link still names it until the old end)",
+  }),
 });
 export type ManageRescheduleResponse = Static<typeof ManageRescheduleResponse>;

@@ -14,9 +14,13 @@ import type { PageContext, PageReadContext } from './page-context.ts';
 import * as repo from './booking-page.repository.ts';
 import { shopWindow } from './shop-window.repository.ts';
 import type {
-  BookingPageResponse, PageAvailabilityQuery, PageConfirmBody, PageConfirmResponse, PageHoldBody, PageHoldResponse,
+  BookingPageResponse,
+  PageAvailabilityQuery,
+  PageConfirmBody,
+  PageConfirmResponse,
+  PageHoldBody,
+  PageHoldResponse,
 } from './booking-page.schemas.ts';
-
 
 /** The store behind an enabled page; an unknown slug and a page switched off read the same. */
 export async function pageStore(ctx: PageReadContext, slug: string): Promise<repo.PageStoreRow> {
@@ -31,8 +35,13 @@ export async function getBookingPage(ctx: PageReadContext, slug: string): Promis
   const contents = await repo.pageContents(deps.db, store.id);
   return {
     page: {
-      slug: store.slug, store_name: store.name, timezone: store.timezone, currency: store.currency,
-      hold_minutes: store.hold_minutes, cancellation_window_min: store.cancellation_window_min, ...contents,
+      slug: store.slug,
+      store_name: store.name,
+      timezone: store.timezone,
+      currency: store.currency,
+      hold_minutes: store.hold_minutes,
+      cancellation_window_min: store.cancellation_window_min,
+      ...contents,
       shop: await shopWindow(deps.db, store.id),
       sign_in: deps.signIn.signInMode,
     },
@@ -43,14 +52,19 @@ export async function getBookingPage(ctx: PageReadContext, slug: string): Promis
 // blocked-customer rule applies at confirm, where the customer is known).
 const ANONYMOUS: CustomerActor = { kind: 'customer', customerId: '00000000-0000-0000-0000-000000000000', scopes: [] };
 
-export async function searchPageAvailability(ctx: PageContext, slug: string, query: PageAvailabilityQuery): Promise<Buffer> {
+export async function searchPageAvailability(
+  ctx: PageContext,
+  slug: string,
+  query: PageAvailabilityQuery,
+): Promise<Buffer> {
   const store = await pageStore(ctx, slug);
   return searchAvailability(ctx.as(ANONYMOUS), { ...query, store_id: store.id });
 }
 
 /** A filled honeypot (a field people never see) is refused with a sentence that explains nothing. */
 export function refuseHoneypot(website: string | undefined): void {
-  if (website && website.trim() !== '') throw new AppError('REQUEST_REFUSED', 'We could not accept this request; please reload the page and try again');
+  if (website && website.trim() !== '')
+    throw new AppError('REQUEST_REFUSED', 'We could not accept this request; please reload the page and try again');
 }
 
 /** The caller's address as the sign-in limits keep it (keyed, never in the clear). */
@@ -64,7 +78,12 @@ export async function pageChallenge(ctx: PageContext, slug: string) {
 
 const contended = () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another');
 
-export async function createPageHold(ctx: PageContext, slug: string, body: PageHoldBody, sessionToken: string | undefined): Promise<PageHoldResponse> {
+export async function createPageHold(
+  ctx: PageContext,
+  slug: string,
+  body: PageHoldBody,
+  sessionToken: string | undefined,
+): Promise<PageHoldResponse> {
   const deps = ctx.page;
   const store = await pageStore(ctx, slug);
   refuseHoneypot(body.website);
@@ -76,13 +95,17 @@ export async function createPageHold(ctx: PageContext, slug: string, body: PageH
   const clientHash = holdAddressHash(deps.addressKey, store.id, ctx);
   const guest: GuestActor = { kind: 'guest', sessionId: session.sessionId };
   try {
-    const answer = await holdForPage<Pick<PageHoldResponse, 'hold'>>(ctx.as(guest), {
-      store_id: store.id,
-      ...slotAsked(body),
-      page_session: session.sessionId,
-      client_address_hash: clientHash,
-      address_cap: deps.config.holdCaps.perAddress,
-    }, { exhausted: contended });
+    const answer = await holdForPage<Pick<PageHoldResponse, 'hold'>>(
+      ctx.as(guest),
+      {
+        store_id: store.id,
+        ...slotAsked(body),
+        page_session: session.sessionId,
+        client_address_hash: clientHash,
+        address_cap: deps.config.holdCaps.perAddress,
+      },
+      { exhausted: contended },
+    );
     return { hold: answer.hold, page_session: session.token };
   } catch (err) {
     return withRetryAfter(err, deps.db, store.id, { addressHash: clientHash }, deps.clock.now());
@@ -96,24 +119,51 @@ async function sessionOf(ctx: PageReadContext, token: string | undefined): Promi
   return session;
 }
 
-export async function releasePageHold(ctx: PageContext, slug: string, holdId: string, sessionToken: string | undefined) {
+export async function releasePageHold(
+  ctx: PageContext,
+  slug: string,
+  holdId: string,
+  sessionToken: string | undefined,
+) {
   const store = await pageStore(ctx, slug);
   const sessionId = await sessionOf(ctx, sessionToken);
   return releaseForPage<{ hold_id: string; released: boolean; noop: boolean }>(
-    ctx.as<GuestActor>({ kind: 'guest', sessionId }), { store_id: store.id, hold_id: holdId, page_session: sessionId },
+    ctx.as<GuestActor>({ kind: 'guest', sessionId }),
+    { store_id: store.id, hold_id: holdId, page_session: sessionId },
   );
 }
 
 export async function confirmPageHold(
-  ctx: PageContext, slug: string, holdId: string, sessionToken: string | undefined, body: PageConfirmBody,
+  ctx: PageContext,
+  slug: string,
+  holdId: string,
+  sessionToken: string | undefined,
+  body: PageConfirmBody,
 ): Promise<PageConfirmResponse> {
   const store = await pageStore(ctx, slug);
   const sessionId = await sessionOf(ctx, sessionToken);
   const actor = ctx.actor;
-  if (actor?.kind !== 'customer') throw new AppError('WRONG_TOKEN_KIND', 'Confirming needs the customer token from the email code');
-  const answer = await confirmForPage<Omit<PageConfirmResponse, 'manage_url'>>(ctx.as(actor), {
-    store_id: store.id, hold_id: holdId, page_session: sessionId, customer_id: actor.customerId, guest_note: body.guest_note?.trim() || null,
-  }, { exhausted: contended });
+  if (actor?.kind !== 'customer')
+    throw new AppError('WRONG_TOKEN_KIND', 'Confirming needs the customer token from the email code');
+  const answer = await confirmForPage<Omit<PageConfirmResponse, 'manage_url'>>(
+    ctx.as(actor),
+    {
+      store_id: store.id,
+      hold_id: holdId,
+      page_session: sessionId,
+      customer_id: actor.customerId,
+      guest_note: body.guest_note?.trim() || null,
+    },
+    { exhausted: contended },
+  );
   const a = answer.appointment;
-  return { ...answer, manage_url: await ctx.page.manageUrl({ appointmentId: a.id, storeId: store.id, slug: store.slug, endsAt: a.ends_at }) };
+  return {
+    ...answer,
+    manage_url: await ctx.page.manageUrl({
+      appointmentId: a.id,
+      storeId: store.id,
+      slug: store.slug,
+      endsAt: a.ends_at,
+    }),
+  };
 }

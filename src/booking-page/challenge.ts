@@ -19,7 +19,8 @@ export interface Challenges {
   spend(payload: string): Promise<void>;
 }
 
-const failed = () => new AppError('CHALLENGE_FAILED', 'The security check did not pass or has expired; please try again');
+const failed = () =>
+  new AppError('CHALLENGE_FAILED', 'The security check did not pass or has expired; please try again');
 
 export function challenges(hmacKey: string, db: Database, clock: Clock, redis: Redis | null): Challenges {
   async function markSpent(signature: string, expiresAtMs: number): Promise<boolean> {
@@ -40,9 +41,17 @@ export function challenges(hmacKey: string, db: Database, clock: Clock, redis: R
   return {
     async create() {
       const c = await createChallenge({
-        hmacKey, maxnumber: CHALLENGE_MAX_NUMBER, expires: new Date(clock.now().getTime() + CHALLENGE_TTL_MS),
+        hmacKey,
+        maxnumber: CHALLENGE_MAX_NUMBER,
+        expires: new Date(clock.now().getTime() + CHALLENGE_TTL_MS),
       });
-      return { algorithm: c.algorithm, challenge: c.challenge, maxnumber: c.maxnumber, salt: c.salt, signature: c.signature };
+      return {
+        algorithm: c.algorithm,
+        challenge: c.challenge,
+        maxnumber: c.maxnumber,
+        salt: c.salt,
+        signature: c.signature,
+      };
     },
     async spend(payload) {
       let decoded: { signature?: unknown };
@@ -54,7 +63,12 @@ export function challenges(hmacKey: string, db: Database, clock: Clock, redis: R
       } catch {
         throw failed();
       }
-      if (typeof decoded.signature !== 'string' || !Number.isFinite(expiresAtMs) || expiresAtMs <= clock.now().getTime()) throw failed();
+      if (
+        typeof decoded.signature !== 'string' ||
+        !Number.isFinite(expiresAtMs) ||
+        expiresAtMs <= clock.now().getTime()
+      )
+        throw failed();
       if (!(await verifySolution(decoded as never, hmacKey, false).catch(() => false))) throw failed();
       if (!(await markSpent(decoded.signature, expiresAtMs))) throw failed();
     },

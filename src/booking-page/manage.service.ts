@@ -30,7 +30,8 @@ async function managed(ctx: PageReadContext, slug: string, manageToken: string |
   const row = await repo.managedAppointment(deps.db, store.id, claims.appointmentId);
   if (!row?.customer_id) throw invalid('This booking link is not valid or has expired');
   if (row.status === 'cancelled') throw invalid('This booking was cancelled, so its link no longer works');
-  if (Date.parse(row.ends_at) <= deps.clock.now().getTime()) throw invalid('This booking has ended, so its link no longer works');
+  if (Date.parse(row.ends_at) <= deps.clock.now().getTime())
+    throw invalid('This booking has ended, so its link no longer works');
   return { store, row };
 }
 
@@ -41,9 +42,17 @@ function rules(m: Managed, nowMs: number) {
   return { can_cancel: changeable, can_reschedule: changeable, cancel_deadline: new Date(deadlineMs).toISOString() };
 }
 
-const customerOf = (m: Managed): CustomerActor => ({ kind: 'customer', customerId: m.row.customer_id!, scopes: ['customer:read', 'customer:write'] });
+const customerOf = (m: Managed): CustomerActor => ({
+  kind: 'customer',
+  customerId: m.row.customer_id!,
+  scopes: ['customer:read', 'customer:write'],
+});
 
-export async function getManagedBooking(ctx: PageReadContext, slug: string, manageToken: string | undefined): Promise<ManagedBookingResponse> {
+export async function getManagedBooking(
+  ctx: PageReadContext,
+  slug: string,
+  manageToken: string | undefined,
+): Promise<ManagedBookingResponse> {
   const m = await managed(ctx, slug, manageToken);
   return {
     appointment: presentAppointment(m.row),
@@ -62,7 +71,12 @@ async function reread(ctx: PageReadContext, storeId: string, id: string) {
 }
 
 /** Cancelled inside the rules of POST /me/appointments/{id}/cancel, by that same service. */
-export async function cancelManagedBooking(ctx: PageContext, slug: string, manageToken: string | undefined, body: ManageCancelBody) {
+export async function cancelManagedBooking(
+  ctx: PageContext,
+  slug: string,
+  manageToken: string | undefined,
+  body: ManageCancelBody,
+) {
   const m = await managed(ctx, slug, manageToken);
   await cancelMyAppointment(ctx.as(customerOf(m)), m.row.id, { reason: body.reason ?? null });
   return { appointment: await reread(ctx, m.store.id, m.row.id) };
@@ -75,15 +89,35 @@ export async function cancelManagedBooking(ctx: PageContext, slug: string, manag
  * link that lasts until the moved booking ends.
  */
 export async function rescheduleManagedBooking(
-  ctx: PageContext, slug: string, manageToken: string | undefined, holdId: string, sessionToken: string | undefined,
+  ctx: PageContext,
+  slug: string,
+  manageToken: string | undefined,
+  holdId: string,
+  sessionToken: string | undefined,
 ): Promise<ManageRescheduleResponse> {
   const m = await managed(ctx, slug, manageToken);
   const sessionId = await ctx.page.pageTokens.session(sessionToken);
   if (!sessionId) throw notFound('Hold');
   const customer = customerOf(m);
-  const answer = await rescheduleForPage<{ appointment: ManageRescheduleResponse['appointment'] }>(ctx.as(customer), {
-    store_id: m.store.id, appointment_id: m.row.id, hold_id: holdId, page_session: sessionId, customer_id: customer.customerId,
-  }, { exhausted: () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another') });
+  const answer = await rescheduleForPage<{ appointment: ManageRescheduleResponse['appointment'] }>(
+    ctx.as(customer),
+    {
+      store_id: m.store.id,
+      appointment_id: m.row.id,
+      hold_id: holdId,
+      page_session: sessionId,
+      customer_id: customer.customerId,
+    },
+    { exhausted: () => new AppError('SLOT_UNAVAILABLE', 'Someone else is booking that time; please choose another') },
+  );
   const a = answer.appointment;
-  return { appointment: a, manage_url: await ctx.page.manageUrl({ appointmentId: a.id, storeId: m.store.id, slug: m.store.slug, endsAt: a.ends_at }) };
+  return {
+    appointment: a,
+    manage_url: await ctx.page.manageUrl({
+      appointmentId: a.id,
+      storeId: m.store.id,
+      slug: m.store.slug,
+      endsAt: a.ends_at,
+    }),
+  };
 }

@@ -45,11 +45,19 @@ export function manageLinks(config: Config, clock: Clock) {
 
 /** Falls back to this process's budget when Redis cannot answer (serving beats refusing everyone). */
 function resilient(shared: Budget, local: Budget): Budget {
-  return { take: (key, max, windowMs, nowMs) => shared.take(key, max, windowMs, nowMs).catch(() => local.take(key, max, windowMs, nowMs)) };
+  return {
+    take: (key, max, windowMs, nowMs) =>
+      shared.take(key, max, windowMs, nowMs).catch(() => local.take(key, max, windowMs, nowMs)),
+  };
 }
 
 export function pageDeps(app: FastifyInstance, redis: Redis | null): PageDeps {
-  const { config, db, clock, tokens } = app.deps as { config: Config; db: Database; clock: Clock; tokens: TokenService };
+  const { config, db, clock, tokens } = app.deps as {
+    config: Config;
+    db: Database;
+    clock: Clock;
+    tokens: TokenService;
+  };
   const budget = redis ? resilient(redisBudget(redis), memoryBudget()) : memoryBudget();
   const mailer = codeMailer(config, db, app.log);
   app.addHook('onClose', async () => mailer.close());
@@ -61,7 +69,11 @@ export function pageDeps(app: FastifyInstance, redis: Redis | null): PageDeps {
     challenges: challenges(derivedKey(config.authSecret, 'altcha').toString('hex'), db, clock, redis),
     pageTokens: pageTokens(config.authSecret, clock),
     signIn: {
-      db, clock, tokens, budget, mailer,
+      db,
+      clock,
+      tokens,
+      budget,
+      mailer,
       texter: codeTexter(config.messages, app.log),
       signInMode: deliveryMode(config).signIn,
       emailKey: derivedKey(config.authSecret, 'email'),

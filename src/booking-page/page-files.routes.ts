@@ -42,7 +42,8 @@ export function pageCsp(frameAncestors: readonly string[]): string {
   ].join('; ');
 }
 
-const NOT_BUILT = 'The booking page is not built. Run "npm run booking-page:build" (npm install does it through the prepare script).\n';
+const NOT_BUILT =
+  'The booking page is not built. Run "npm run booking-page:build" (npm install does it through the prepare script).\n';
 const NO_PAGE = 'There is no booking page here.\n';
 
 function pageHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
@@ -53,7 +54,8 @@ function pageHeaders(reply: FastifyReply, frameAncestors: readonly string[]) {
 }
 
 /** The first of these files that exists (dist first: Vite copies public/ into it). */
-const firstOf = (...paths: Array<[root: string, file: string]>) => paths.find(([root, file]) => existsSync(`${root}${file}`)) ?? null;
+const firstOf = (...paths: Array<[root: string, file: string]>) =>
+  paths.find(([root, file]) => existsSync(`${root}${file}`)) ?? null;
 
 /** The built index.html and its stylesheet, read again only when the build changes. */
 function builtTemplate(root: string) {
@@ -63,7 +65,11 @@ function builtTemplate(root: string) {
     if (cached?.mtime !== mtime) {
       const html = readFileSync(`${root}index.html`, 'utf8');
       const href = /<link rel="stylesheet"[^>]*href="\/book\/(assets\/[\w.-]+\.css)"/.exec(html)?.[1];
-      cached = { mtime, html, css: href && existsSync(`${root}${href}`) ? readFileSync(`${root}${href}`, 'utf8') : null };
+      cached = {
+        mtime,
+        html,
+        css: href && existsSync(`${root}${href}`) ? readFileSync(`${root}${href}`, 'utf8') : null,
+      };
     }
     return cached;
   };
@@ -94,13 +100,21 @@ export async function pageFilesRoutes(app: FastifyInstance, opts: PageFilesOptio
     if (!existsSync(`${root}index.html`)) return reply.code(503).type('text/plain; charset=utf-8').send(NOT_BUILT);
     const built = template();
     const { page: config } = await opts.pageConfig(slug);
-    const html = renderPage(built.html, built.css, { page: config, url: `${opts.publicUrl}/book/${config.slug}`, manage });
+    const html = renderPage(built.html, built.css, {
+      page: config,
+      url: `${opts.publicUrl}/book/${config.slug}`,
+      manage,
+    });
     // The HTML names the current hashed assets and the shop as it is now: revalidated on every visit.
     return reply.header('cache-control', 'no-cache').type('text/html; charset=utf-8').send(html);
   }
 
-  app.get<{ Params: { slug: string } }>('/book/:slug', common, (request, reply) => page(request.params.slug, reply, false));
-  app.get<{ Params: { slug: string } }>('/book/:slug/manage', common, (request, reply) => page(request.params.slug, reply, true));
+  app.get<{ Params: { slug: string } }>('/book/:slug', common, (request, reply) =>
+    page(request.params.slug, reply, false),
+  );
+  app.get<{ Params: { slug: string } }>('/book/:slug/manage', common, (request, reply) =>
+    page(request.params.slug, reply, true),
+  );
 
   app.get<{ Params: { '*': string } }>('/book/assets/*', common, (request, reply) => {
     const file = request.params['*'];
@@ -117,13 +131,18 @@ export async function pageFilesRoutes(app: FastifyInstance, opts: PageFilesOptio
     // Shops paste the script tag once; an hour's cache lets a fix reach them the same day. It is
     // loaded by the shop's own site, another origin: the app's Cross-Origin-Resource-Policy
     // (same-origin) would make the browser refuse it.
-    return reply.header('cache-control', 'public, max-age=3600').header('cross-origin-resource-policy', 'cross-origin').sendFile('embed.js', found[0], { cacheControl: false });
+    return reply
+      .header('cache-control', 'public, max-age=3600')
+      .header('cross-origin-resource-policy', 'cross-origin')
+      .sendFile('embed.js', found[0], { cacheControl: false });
   });
 
   // One icon for the page and the console (the browser asks for it on every page).
   app.get('/favicon.ico', common, (request, reply) => {
     const found = firstOf([root, 'favicon.ico'], [PAGE_PUBLIC, 'favicon.ico'], [CONSOLE_DIST, 'favicon.ico']);
     if (!found) throw new AppError('ROUTE_NOT_FOUND', `No route for ${request.method} ${request.url.split('?')[0]}`);
-    return reply.header('cache-control', 'public, max-age=86400').sendFile('favicon.ico', found[0], { cacheControl: false });
+    return reply
+      .header('cache-control', 'public, max-age=86400')
+      .sendFile('favicon.ico', found[0], { cacheControl: false });
   });
 }

@@ -26,10 +26,16 @@ const ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;'
 export const text = (s: string) => s.replace(/[&<>"']/g, (c) => ESCAPES[c]);
 /** JSON safe inside a <script> element (nothing in it can end the element or open a comment). */
 export const json = (v: unknown) =>
-  JSON.stringify(v).replace(/</g, '\\u003c').replace(/>/g, '\\u003e').replace(/&/g, '\\u0026').replace(/\u2028/g, '\\u2028').replace(/\u2029/g, '\\u2029');
+  JSON.stringify(v)
+    .replace(/</g, '\\u003c')
+    .replace(/>/g, '\\u003e')
+    .replace(/&/g, '\\u0026')
+    .replace(/\u2028/g, '\\u2028')
+    .replace(/\u2029/g, '\\u2029');
 
 // As booking-page/src/time.ts formats them, so the script's first render reads the same.
-const money = (pence: number, currency: string) => new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(pence / 100);
+const money = (pence: number, currency: string) =>
+  new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(pence / 100);
 function minutes(n: number): string {
   if (n < 60) return `${n} min`;
   const h = Math.floor(n / 60);
@@ -43,9 +49,15 @@ const clip = (s: string, n: number) => (s.length <= n ? s : `${s.slice(0, n - 1)
 /** About 155 characters: the shop's own words, or what it offers and where. */
 export function description(page: Page): string {
   if (page.shop.about) return clip(oneLine(page.shop.about), 155);
-  const services = page.services.slice(0, 4).map((s) => s.name).join(', ');
+  const services = page.services
+    .slice(0, 4)
+    .map((s) => s.name)
+    .join(', ');
   const where = page.shop.address ? ` ${oneLine(page.shop.address)}.` : '';
-  return clip(`Book ${services || 'an appointment'} at ${page.store_name} online: choose a time and it is held for you while you confirm.${where}`, 155);
+  return clip(
+    `Book ${services || 'an appointment'} at ${page.store_name} online: choose a time and it is held for you while you confirm.${where}`,
+    155,
+  );
 }
 
 /** schema.org LocalBusiness: name, address, phone, opening hours (midnight as 23:59, as search engines read it). */
@@ -102,23 +114,34 @@ export function body(input: PageHtmlInput): string {
   const contact = [
     shop.phone ? `<a href="tel:${text(shop.phone)}">${text(shop.phone_display ?? shop.phone)}</a>` : '',
     shop.map_url ? `<a href="${text(shop.map_url)}" rel="noopener">Map</a>` : '',
-  ].filter(Boolean).join(' · ');
+  ]
+    .filter(Boolean)
+    .join(' · ');
   const header = `<header class="shop"><h1 data-testid="store-name">${text(page.store_name)}</h1>${contact ? `<p class="contact">${contact}</p>` : ''}</header>`;
   if (input.manage || page.sign_in === 'none') return `${header}<main id="main" aria-busy="true"></main>`;
   const first = page.services[0];
-  const services = page.services.map((s, i) =>
-    `<label class="choice"><input type="radio" name="service"${i === 0 ? ' checked' : ''} /><span><strong>${text(s.name)}</strong> · ${minutes(s.duration_min)} · ${money(s.price_pence, page.currency)}${s.description ? `<small> ${text(s.description)}</small>` : ''}</span></label>`,
-  ).join('');
-  const staff = ['<label class="choice"><input type="radio" name="staff" checked /> <span>Anyone available</span></label>',
-    ...page.staff.map((s) => `<label class="choice"><input type="radio" name="staff" /> <span>${text(s.name)}</span></label>`)].join('');
+  const services = page.services
+    .map(
+      (s, i) =>
+        `<label class="choice"><input type="radio" name="service"${i === 0 ? ' checked' : ''} /><span><strong>${text(s.name)}</strong> · ${minutes(s.duration_min)} · ${money(s.price_pence, page.currency)}${s.description ? `<small> ${text(s.description)}</small>` : ''}</span></label>`,
+    )
+    .join('');
+  const staff = [
+    '<label class="choice"><input type="radio" name="staff" checked /> <span>Anyone available</span></label>',
+    ...page.staff.map(
+      (s) => `<label class="choice"><input type="radio" name="staff" /> <span>${text(s.name)}</span></label>`,
+    ),
+  ].join('');
   const fold = (what: string, chosen: string, inner: string) =>
     `<details class="fold"><summary><span class="what">${what}</span> <span class="chosen">${chosen}</span></summary><fieldset><legend class="sr-only">${what}</legend>${inner}</fieldset></details>`;
-  return `${header}<main id="main"><section aria-labelledby="pick-title"><h2 id="pick-title" tabindex="-1">Choose a time</h2><div class="picker">`
-    + (first ? fold('Service', `${text(first.name)} · ${minutes(first.duration_min)}`, services) : '')
-    + fold('With', 'Anyone available', staff)
-    + '<div class="days" role="group" aria-label="Days"><button type="button" disabled>Earlier</button><div class="day-list"></div><button type="button" disabled>Later</button></div>'
-    + `<section class="times-area" aria-labelledby="time-title"><h3 id="time-title">Times</h3><p class="zone" data-testid="zone-note">Times are in the shop's time zone, ${text(page.timezone)}.</p><ul class="times" aria-label="Times"></ul></section>`
-    + '</div></section></main>';
+  return (
+    `${header}<main id="main"><section aria-labelledby="pick-title"><h2 id="pick-title" tabindex="-1">Choose a time</h2><div class="picker">` +
+    (first ? fold('Service', `${text(first.name)} · ${minutes(first.duration_min)}`, services) : '') +
+    fold('With', 'Anyone available', staff) +
+    '<div class="days" role="group" aria-label="Days"><button type="button" disabled>Earlier</button><div class="day-list"></div><button type="button" disabled>Later</button></div>' +
+    `<section class="times-area" aria-labelledby="time-title"><h3 id="time-title">Times</h3><p class="zone" data-testid="zone-note">Times are in the shop's time zone, ${text(page.timezone)}.</p><ul class="times" aria-label="Times"></ul></section>` +
+    '</div></section></main>'
+  );
 }
 
 const zoneCache = new Map<string, { until: number; names: Record<string, string> }>();
@@ -130,7 +153,16 @@ const zoneCache = new Map<string, { until: number; names: Record<string, string>
 export function zoneNames(tz: string, now = Date.now()): Record<string, string> {
   const kept = zoneCache.get(tz);
   if (kept && kept.until > now) return kept.names;
-  const parts = new Intl.DateTimeFormat('en-GB', { timeZone: tz, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', timeZoneName: 'short' });
+  const parts = new Intl.DateTimeFormat('en-GB', {
+    timeZone: tz,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: 'numeric',
+    day: 'numeric',
+    hour: 'numeric',
+    minute: 'numeric',
+    timeZoneName: 'short',
+  });
   const names: Record<string, string> = {};
   for (let t = now - (now % 3_600_000); t < now + 400 * 86_400_000; t += 12 * 3_600_000) {
     const p = Object.fromEntries(parts.formatToParts(t).map((x) => [x.type, x.value]));
@@ -144,7 +176,14 @@ export function zoneNames(tz: string, now = Date.now()): Record<string, string> 
 /** The built index.html with the shop's head, first screen, config and inlined stylesheet. */
 export function renderPage(template: string, css: string | null, input: PageHtmlInput): string {
   let html = template.replace(/<title>[^<]*<\/title>/, () => head(input));
-  if (css !== null) html = html.replace(/<link rel="stylesheet"[^>]*>/, () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`);
-  return html.replace('<div id="app"></div>', () =>
-    `<div id="app">${body(input)}</div>\n    <script type="application/json" id="page-data">${json({ page: input.page, zones: zoneNames(input.page.timezone) })}</script>`);
+  if (css !== null)
+    html = html.replace(
+      /<link rel="stylesheet"[^>]*>/,
+      () => `<style>${css.replace(/<\/style/gi, '<\\/style')}</style>`,
+    );
+  return html.replace(
+    '<div id="app"></div>',
+    () =>
+      `<div id="app">${body(input)}</div>\n    <script type="application/json" id="page-data">${json({ page: input.page, zones: zoneNames(input.page.timezone) })}</script>`,
+  );
 }

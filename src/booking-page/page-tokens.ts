@@ -41,13 +41,25 @@ export function pageTokens(authSecret: string, clock: Clock): PageTokens {
   const manageKey = derivedKey(authSecret, 'manage-link');
   const nowS = () => Math.floor(clock.now().getTime() / 1000);
   const verify = (token: string, key: Uint8Array, audience: string) =>
-    jwtVerify(token, key, { issuer: ISSUER, audience, algorithms: ['HS256'], currentDate: clock.now(), clockTolerance: 0 });
+    jwtVerify(token, key, {
+      issuer: ISSUER,
+      audience,
+      algorithms: ['HS256'],
+      currentDate: clock.now(),
+      clockTolerance: 0,
+    });
 
   return {
     async newSession() {
       const sessionId = randomUUID();
-      const token = await new SignJWT({}).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(ISSUER).setAudience(SESSION_AUDIENCE)
-        .setSubject(sessionId).setIssuedAt(nowS()).setExpirationTime(nowS() + SESSION_TTL_S).sign(sessionKey);
+      const token = await new SignJWT({})
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(SESSION_AUDIENCE)
+        .setSubject(sessionId)
+        .setIssuedAt(nowS())
+        .setExpirationTime(nowS() + SESSION_TTL_S)
+        .sign(sessionKey);
       return { sessionId, token };
     },
     async session(token) {
@@ -60,16 +72,27 @@ export function pageTokens(authSecret: string, clock: Clock): PageTokens {
       }
     },
     async manageLink(claims, endsAt) {
-      return new SignJWT({ store_id: claims.storeId }).setProtectedHeader({ alg: 'HS256', typ: 'JWT' }).setIssuer(ISSUER)
-        .setAudience(MANAGE_AUDIENCE).setSubject(claims.appointmentId).setIssuedAt(nowS())
-        .setExpirationTime(Math.floor(Date.parse(endsAt) / 1000)).sign(manageKey);
+      return new SignJWT({ store_id: claims.storeId })
+        .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
+        .setIssuer(ISSUER)
+        .setAudience(MANAGE_AUDIENCE)
+        .setSubject(claims.appointmentId)
+        .setIssuedAt(nowS())
+        .setExpirationTime(Math.floor(Date.parse(endsAt) / 1000))
+        .sign(manageKey);
     },
     async manage(token) {
       const invalid = new AppError('MANAGE_LINK_INVALID', 'This booking link is not valid or has expired');
       if (!token || token.length > 2000) throw invalid;
       try {
         const { payload } = await verify(token, manageKey, MANAGE_AUDIENCE);
-        if (typeof payload.sub !== 'string' || !UUID.test(payload.sub) || typeof payload.store_id !== 'string' || !UUID.test(payload.store_id)) throw invalid;
+        if (
+          typeof payload.sub !== 'string' ||
+          !UUID.test(payload.sub) ||
+          typeof payload.store_id !== 'string' ||
+          !UUID.test(payload.store_id)
+        )
+          throw invalid;
         return { appointmentId: payload.sub.toLowerCase(), storeId: payload.store_id.toLowerCase() };
       } catch {
         throw invalid;

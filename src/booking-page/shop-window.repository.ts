@@ -23,10 +23,11 @@ export async function shopWindow(q: Queryable, storeId: string): Promise<ShopWin
   const row = res.rows[0];
   return {
     ...row,
-    phone_display: row.phone ? parsePhoneNumberFromString(row.phone)?.formatNational() ?? row.phone : null,
+    phone_display: row.phone ? (parsePhoneNumberFromString(row.phone)?.formatNational() ?? row.phone) : null,
     map_url: row.address ? osmSearch(row.address) : null,
   };
 }
 
 /** An OpenStreetMap search for the address: a plain link, no map script on the page. */
-export const osmSearch = (address: string) => `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.replace(/\s*\n\s*/g, ', '))}`;
+export const osmSearch = (address: string) =>
+  `https://www.openstreetmap.org/search?query=${encodeURIComponent(address.replace(/\s*\n\s*/g, ', '))}`;

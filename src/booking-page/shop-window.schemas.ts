@@ -13,12 +13,17 @@ export const OpeningHours = Type.Object({
 export const ShopWindow = Type.Object({
   address: NullableString,
   phone: Type.Union([Type.String(), Type.Null()], { description: 'E.164 (+44...), for tel: links' }),
-  phone_display: Type.Union([Type.String(), Type.Null()], { description: 'the phone as people read it in the UK (0113 496 0000)' }),
+  phone_display: Type.Union([Type.String(), Type.Null()], {
+    description: 'the phone as people read it in the UK (0113 496 0000)',
+  }),
   website: Type.Union([Type.String(), Type.Null()], { description: 'https only' }),
   about: NullableString,
-  map_url: Type.Union([Type.String(), Type.Null()], { description: 'an OpenStreetMap search for the address; null without one' }),
+  map_url: Type.Union([Type.String(), Type.Null()], {
+    description: 'an OpenStreetMap search for the address; null without one',
+  }),
   opening_hours: Type.Array(OpeningHours, {
-    description: 'the week, Monday first, open days only: from the earliest opening to the latest close among the staff bookable online',
+    description:
+      'the week, Monday first, open days only: from the earliest opening to the latest close among the staff bookable online',
   }),
 });
 export type ShopWindow = Static<typeof ShopWindow>;

@@ -43,7 +43,11 @@ interface Block {
 }
 
 /** Locks unit rows in a fixed order (by id) so two movers never wait on each other in a cycle. */
-export async function lockUnits(tx: Tx, storeId: string, unitIds: string[]): Promise<Map<string, { is_active: boolean; bookable: boolean }>> {
+export async function lockUnits(
+  tx: Tx,
+  storeId: string,
+  unitIds: string[],
+): Promise<Map<string, { is_active: boolean; bookable: boolean }>> {
   const ids = [...new Set(unitIds)].sort();
   const res = await tx.query<{ id: string; is_active: boolean; bookable: boolean }>(
     'SELECT id, is_active, bookable FROM units WHERE store_id = $1 AND id = ANY($2::uuid[]) ORDER BY id FOR UPDATE',
@@ -75,7 +79,11 @@ const asConflict: (err: unknown) => never = conflictAs('The unit is already book
  * (the exclusion constraint decides), the relationship touch, the audit row, the event and the
  * idempotency record, in that order, inside bbo_merchant_book. Returns the response body.
  */
-export async function bookForMerchant(ctx: RequestContext, booking: MerchantBooking, options: Exhausted): Promise<CreateResponse> {
+export async function bookForMerchant(
+  ctx: RequestContext,
+  booking: MerchantBooking,
+  options: Exhausted,
+): Promise<CreateResponse> {
   return oneStatementWrite(ctx, w.merchantBook, booking, { ...options, mapError: asBooked });
 }
 
@@ -94,7 +102,11 @@ export async function seatWalkIn(ctx: RequestContext, seat: WalkInSeat, options:
  * holds and time-off, one UPDATE of the block (the exclusion constraint decides), the audit row,
  * the event and the idempotency record. Returns the response body.
  */
-export async function moveForMerchant(ctx: RequestContext, m: MerchantMove, options: Exhausted): Promise<RescheduleResponse> {
+export async function moveForMerchant(
+  ctx: RequestContext,
+  m: MerchantMove,
+  options: Exhausted,
+): Promise<RescheduleResponse> {
   return oneStatementWrite(ctx, w.merchantReschedule, m, { ...options, mapError: asBooked });
 }
 
@@ -126,8 +138,16 @@ export const HOLD_COLUMNS = `id, store_id, unit_id, customer_id, service_id, var
 /** What a hold event carries: the hold as it is after the change. */
 export function holdEventData(h: HoldRow): Record<string, unknown> {
   return {
-    id: h.id, unit_id: h.unit_id, customer_id: h.customer_id, service_id: h.service_id, starts_at: h.starts_at, ends_at: h.ends_at,
-    expires_at: h.expires_at, released_at: h.released_at, release_reason: h.release_reason, appointment_id: h.appointment_id,
+    id: h.id,
+    unit_id: h.unit_id,
+    customer_id: h.customer_id,
+    service_id: h.service_id,
+    starts_at: h.starts_at,
+    ends_at: h.ends_at,
+    expires_at: h.expires_at,
+    released_at: h.released_at,
+    release_reason: h.release_reason,
+    appointment_id: h.appointment_id,
   };
 }
 
@@ -154,7 +174,11 @@ async function releaseExpiredHolds(tx: Tx, storeId: string, unitId: string, bloc
  * diary order), expired holds in the way released, the insert (the occupancy constraint has the last
  * word), the audit row, the events and the idempotency record. Returns the response body.
  */
-export async function holdForCustomer(ctx: RequestContext, hold: CustomerHold, options: Exhausted): Promise<HoldResponse> {
+export async function holdForCustomer(
+  ctx: RequestContext,
+  hold: CustomerHold,
+  options: Exhausted,
+): Promise<HoldResponse> {
   return oneStatementWrite(ctx, w.customerHold, hold, { ...options, mapError: asConflict });
 }
 
@@ -165,18 +189,28 @@ export async function holdForCustomer(ctx: RequestContext, hold: CustomerHold, o
  * (notice and horizon from when the hold was placed), then booked as a merchant's create is booked,
  * with the hold as its client token; the relationship touch, audit, events and idempotency record.
  */
-export async function confirmForCustomer(ctx: RequestContext, confirm: Static<typeof w.CustomerConfirm>, options: Exhausted): Promise<ConfirmResponse> {
+export async function confirmForCustomer(
+  ctx: RequestContext,
+  confirm: Static<typeof w.CustomerConfirm>,
+  options: Exhausted,
+): Promise<ConfirmResponse> {
   return oneStatementWrite(ctx, w.customerConfirm, confirm, { ...options, mapError: asConflict });
 }
 
 /** The customer letting a hold go, in one statement; ending one already ended is a noop. */
-export async function releaseForCustomer(ctx: RequestContext, release: Static<typeof w.CustomerRelease>): Promise<ReleaseResponse> {
+export async function releaseForCustomer(
+  ctx: RequestContext,
+  release: Static<typeof w.CustomerRelease>,
+): Promise<ReleaseResponse> {
   return oneStatementWrite(ctx, w.customerRelease, release);
 }
 
 /** Places an operator's hold on an explicit range (no service): the constraint decides. */
 export async function placeRawHold(
-  tx: Tx, storeId: string, h: { unitId: string; startsAt: string; endsAt: string; expiresAt: string | null }, now: Date,
+  tx: Tx,
+  storeId: string,
+  h: { unitId: string; startsAt: string; endsAt: string; expiresAt: string | null },
+  now: Date,
 ): Promise<HoldRow> {
   const block = { start: h.startsAt, end: h.endsAt };
   await lockUnits(tx, storeId, [h.unitId]);
@@ -199,12 +233,19 @@ export async function placeRawHold(
  * then the customer hold's own path with no customer yet (offered-start check, first free unit, the
  * occupancy constraint has the last word).
  */
-export async function holdForPage<T = HoldResponse>(ctx: RequestContext, hold: PageHold, options: Exhausted): Promise<T> {
+export async function holdForPage<T = HoldResponse>(
+  ctx: RequestContext,
+  hold: PageHold,
+  options: Exhausted,
+): Promise<T> {
   return oneStatementWrite(ctx, w.pageHold, hold, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
 /** The page session letting its hold go (idempotent). */
-export async function releaseForPage<T = ReleaseResponse>(ctx: RequestContext, release: Static<typeof w.PageRelease>): Promise<T> {
+export async function releaseForPage<T = ReleaseResponse>(
+  ctx: RequestContext,
+  release: Static<typeof w.PageRelease>,
+): Promise<T> {
   return oneStatementWrite(ctx, w.pageRelease, release) as Promise<T>;
 }
 
@@ -213,7 +254,11 @@ export async function releaseForPage<T = ReleaseResponse>(ctx: RequestContext, r
  * customer, their standing checked, then the customer confirm's own path (a retry returns the first
  * appointment). A refusal anywhere leaves the hold as it was.
  */
-export async function confirmForPage<T = ConfirmResponse>(ctx: RequestContext, confirm: Static<typeof w.PageConfirm>, options: Exhausted): Promise<T> {
+export async function confirmForPage<T = ConfirmResponse>(
+  ctx: RequestContext,
+  confirm: Static<typeof w.PageConfirm>,
+  options: Exhausted,
+): Promise<T> {
   return oneStatementWrite(ctx, w.pageConfirm, confirm, { ...options, mapError: asConflict }) as Promise<T>;
 }
 
@@ -223,7 +268,9 @@ export async function confirmForPage<T = ConfirmResponse>(ctx: RequestContext, c
  * If the new time cannot be booked, or the old cannot be cancelled, nothing changes: the old is kept.
  */
 export async function rescheduleForPage<T = Static<typeof w.pageReschedule.result>>(
-  ctx: RequestContext, move: Static<typeof w.PageReschedule>, options: Exhausted,
+  ctx: RequestContext,
+  move: Static<typeof w.PageReschedule>,
+  options: Exhausted,
 ): Promise<T> {
   return oneStatementWrite(ctx, w.pageReschedule, move, { ...options, mapError: asConflict }) as Promise<T>;
 }
@@ -236,7 +283,12 @@ export type { ImportedAppointment, ImportOutcome } from './booking-authority.wri
  * lock) refuses that row alone and the rest go on; rows imported before (their client token) are
  * unchanged. Audit rows and appointment.created events (source import) are written with them.
  */
-export async function importAppointments(ctx: RequestContext, tx: Tx, storeId: string, rows: w.ImportedAppointment[]): Promise<w.ImportOutcome[]> {
+export async function importAppointments(
+  ctx: RequestContext,
+  tx: Tx,
+  storeId: string,
+  rows: w.ImportedAppointment[],
+): Promise<w.ImportOutcome[]> {
   const req = { store_id: storeId, rows };
   checkRequest(w.importAppointmentsBatch, req);
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };

@@ -5,7 +5,12 @@
 import { Type, type Static } from 'typebox';
 import { writeFunction } from '../platform/one-statement.ts';
 import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, Uuid } from '../platform/http/schemas.ts';
-import { Appointment, AppointmentFields, CreateResponse, RescheduleResponse } from './appointments/appointments.schemas.ts';
+import {
+  Appointment,
+  AppointmentFields,
+  CreateResponse,
+  RescheduleResponse,
+} from './appointments/appointments.schemas.ts';
 import { ConfirmResponse, HoldResponse, ReleaseResponse } from './holds/holds.schemas.ts';
 import { AssignResult } from './queue/queue.schemas.ts';
 
@@ -14,31 +19,50 @@ const Count = Type.Integer({ minimum: 0 });
 /** Who made the booking: the merchant's user id, or null for a token with no user. */
 const CreatedBy = NullableString;
 
-const { store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone, starts_at, ends_at } = AppointmentFields;
+const { store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone, starts_at, ends_at } =
+  AppointmentFields;
 /** Where and when a merchant's write puts the visit; block_*: read by bbo_occupied_block, null keeps the service's buffers. */
-const Placed = { starts_at, ends_at, block_starts_at: NullableInstant, block_ends_at: NullableInstant, override: Type.Boolean() };
+const Placed = {
+  starts_at,
+  ends_at,
+  block_starts_at: NullableInstant,
+  block_ends_at: NullableInstant,
+  override: Type.Boolean(),
+};
 
 /** The merchant's create (merchant-book.sql): names already trimmed, the email lower-cased. */
-export const MerchantBooking = Type.Object({
-  store_id, unit_id, service_id, customer_id, guest_name, guest_email, guest_phone,
-  party_size: Type.Integer({ minimum: 1 }),
-  price_pence: Nullable(Count),
-  ...Placed,
-  client_token: NullableString,
-  created_by: CreatedBy,
-}, strict);
+export const MerchantBooking = Type.Object(
+  {
+    store_id,
+    unit_id,
+    service_id,
+    customer_id,
+    guest_name,
+    guest_email,
+    guest_phone,
+    party_size: Type.Integer({ minimum: 1 }),
+    price_pence: Nullable(Count),
+    ...Placed,
+    client_token: NullableString,
+    created_by: CreatedBy,
+  },
+  strict,
+);
 export type MerchantBooking = Static<typeof MerchantBooking>;
 export const merchantBook = writeFunction('bbo_merchant_book', MerchantBooking, CreateResponse);
 
 /** A walk-in's seat (queue-seat.sql). duration_min null: bbo_walk_in_minutes (the service's length, else 30). */
-export const WalkInSeat = Type.Object({
-  store_id: Uuid,
-  entry_id: Uuid,
-  unit_id: Uuid,
-  duration_min: Nullable(Type.Integer({ minimum: 1 })),
-  override: Type.Boolean(),
-  created_by: CreatedBy,
-}, strict);
+export const WalkInSeat = Type.Object(
+  {
+    store_id: Uuid,
+    entry_id: Uuid,
+    unit_id: Uuid,
+    duration_min: Nullable(Type.Integer({ minimum: 1 })),
+    override: Type.Boolean(),
+    created_by: CreatedBy,
+  },
+  strict,
+);
 export type WalkInSeat = Static<typeof WalkInSeat>;
 export const queueSeat = writeFunction('bbo_queue_seat', WalkInSeat, AssignResult);
 
@@ -85,35 +109,56 @@ export const pageHold = writeFunction('bbo_page_hold', PageHold, HoldResponse);
 export const PageRelease = Type.Object({ store_id: Uuid, hold_id: Uuid, page_session: Uuid }, strict);
 export const pageRelease = writeFunction('bbo_page_release', PageRelease, ReleaseResponse);
 
-export const PageConfirm = Type.Object({
-  store_id: Uuid, hold_id: Uuid, page_session: Uuid, customer_id: Uuid, guest_note: NullableString,
-}, strict);
+export const PageConfirm = Type.Object(
+  {
+    store_id: Uuid,
+    hold_id: Uuid,
+    page_session: Uuid,
+    customer_id: Uuid,
+    guest_note: NullableString,
+  },
+  strict,
+);
 export const pageConfirm = writeFunction('bbo_page_confirm', PageConfirm, ConfirmResponse);
 
-export const PageReschedule = Type.Object({
-  store_id: Uuid, appointment_id: Uuid, hold_id: Uuid, page_session: Uuid, customer_id: Uuid,
-}, strict);
-export const pageReschedule = writeFunction('bbo_page_reschedule', PageReschedule, Type.Object({ appointment: Appointment }));
+export const PageReschedule = Type.Object(
+  {
+    store_id: Uuid,
+    appointment_id: Uuid,
+    hold_id: Uuid,
+    page_session: Uuid,
+    customer_id: Uuid,
+  },
+  strict,
+);
+export const pageReschedule = writeFunction(
+  'bbo_page_reschedule',
+  PageReschedule,
+  Type.Object({ appointment: Appointment }),
+);
 
 /**
  * One row of an appointment import, checked and normalised by src/imports/ (import-appointments.sql
  * reads each row's keys as the columns of jsonb_to_recordset). local_start: store-local wall time,
  * YYYY-MM-DD HH:MM; client_token: the row's external id, made a token by the import.
  */
-export const ImportedAppointment = Type.Object({
-  line: Type.Integer({ minimum: 1 }),
-  unit_id: Uuid,
-  service_id: NullableUuid,
-  local_start: Type.String(),
-  minutes: Type.Integer({ minimum: 1 }),
-  buffer_before: Count,
-  buffer_after: Count,
-  price_pence: Count,
-  email: NullableString,
-  phone: NullableString,
-  name: NullableString,
-  client_token: Type.String(),
-}, strict);
+export const ImportedAppointment = Type.Object(
+  {
+    line: Type.Integer({ minimum: 1 }),
+    unit_id: Uuid,
+    service_id: NullableUuid,
+    local_start: Type.String(),
+    minutes: Type.Integer({ minimum: 1 }),
+    buffer_before: Count,
+    buffer_after: Count,
+    price_pence: Count,
+    email: NullableString,
+    phone: NullableString,
+    name: NullableString,
+    client_token: Type.String(),
+  },
+  strict,
+);
 export type ImportedAppointment = Static<typeof ImportedAppointment>;
 
 /** What became of one row: created (with its id), unchanged (imported before), or refused (code, field, message). */

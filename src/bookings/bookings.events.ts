@@ -9,7 +9,10 @@ import { Service } from './services/services.schemas.ts';
 import { ServicePeriod } from './service-periods/service-periods.schemas.ts';
 
 const appointment = (extra: Record<string, TSchema> = {}, description?: string) =>
-  Type.Object({ ...AppointmentFields, ...local, ...extra }, { description: description ?? 'The appointment after the change' });
+  Type.Object(
+    { ...AppointmentFields, ...local, ...extra },
+    { description: description ?? 'The appointment after the change' },
+  );
 
 const queueEntry = (extra: Record<string, TSchema> = {}) =>
   Type.Object({ ...QueueEntry.properties, ...extra }, { description: 'The queue entry after the change' });
@@ -17,22 +20,34 @@ const queueEntry = (extra: Record<string, TSchema> = {}) =>
 export const BOOKING_EVENT_DATA: EventData = {
   'appointment.created': appointment({}, 'The appointment as booked (a walk-in seat books one too, source walk_in)'),
   'appointment.rescheduled': appointment({
-    previous: Type.Object({ unit_id: Uuid, starts_at: Instant, ends_at: Instant }, { description: 'Where and when it was before' }),
+    previous: Type.Object(
+      { unit_id: Uuid, starts_at: Instant, ends_at: Instant },
+      { description: 'Where and when it was before' },
+    ),
   }),
-  'appointment.cancelled': appointment({ previous: previousStatus }, 'The cancelled appointment (the cancellation reason, a private note, is not included)'),
+  'appointment.cancelled': appointment(
+    { previous: previousStatus },
+    'The cancelled appointment (the cancellation reason, a private note, is not included)',
+  ),
   'appointment.checked_in': appointment({ previous: previousStatus }),
   'appointment.completed': appointment({ previous: previousStatus }),
   'appointment.no_show': appointment({ previous: previousStatus }),
-  'appointment.settled': appointment({
-    settlement: Type.Object({
-      amount_pence: Type.Integer(),
-      currency: Type.String(),
-      method: Type.String({ description: 'cash or card_machine' }),
-      settled_at: Instant,
-      settled_by_name: NullableString,
-    }, { description: 'The settlement this change recorded' }),
-    previous: Type.Object({ status: Type.String(), payment_status: Type.String() }),
-  }, 'The appointment after the balance was recorded as taken (completed, paid)'),
+  'appointment.settled': appointment(
+    {
+      settlement: Type.Object(
+        {
+          amount_pence: Type.Integer(),
+          currency: Type.String(),
+          method: Type.String({ description: 'cash or card_machine' }),
+          settled_at: Instant,
+          settled_by_name: NullableString,
+        },
+        { description: 'The settlement this change recorded' },
+      ),
+      previous: Type.Object({ status: Type.String(), payment_status: Type.String() }),
+    },
+    'The appointment after the balance was recorded as taken (completed, paid)',
+  ),
   'appointment.deposit_paid': generic('The appointment after its deposit was paid (emitted by online booking)'),
   'queue.joined': queueEntry(),
   'queue.called': queueEntry({ hold_minutes: Type.Integer(), previous: previousStatus }),
@@ -43,12 +58,15 @@ export const BOOKING_EVENT_DATA: EventData = {
     previous: previousStatus,
   }),
   'service.created': Type.Object(Service.properties, { description: 'The service as created' }),
-  'service.updated': Type.Object({ ...Service.properties, changed_fields: ChangedFields }, { description: 'The service after the change' }),
+  'service.updated': Type.Object(
+    { ...Service.properties, changed_fields: ChangedFields },
+    { description: 'The service after the change' },
+  ),
   'service_period.created': Type.Object(ServicePeriod.properties),
   'service_period.updated': Type.Object({
     ...ServicePeriod.properties,
     changed_fields: ChangedFields,
-    previous: Type.Object({}, { additionalProperties: true, description: 'The changed fields\' values before' }),
+    previous: Type.Object({}, { additionalProperties: true, description: "The changed fields' values before" }),
   }),
   'service_period.deleted': Type.Object(ServicePeriod.properties, { description: 'The period as it was when deleted' }),
   'hold.created': generic('A hold on a unit (emitted by online booking)'),

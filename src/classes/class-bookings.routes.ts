@@ -5,7 +5,12 @@ import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
 import { customerContext, merchantContext } from '../platform/context.ts';
 import {
-  ActionBody, BookClassBody, BookingParams, ClassBookingActionResponse, ClassBookingResponse, OccurrenceBookingParams,
+  ActionBody,
+  BookClassBody,
+  BookingParams,
+  ClassBookingActionResponse,
+  ClassBookingResponse,
+  OccurrenceBookingParams,
 } from './class-bookings.schemas.ts';
 import * as bookings from './class-bookings.service.ts';
 import type { BookingAction } from './class-bookings.service.ts';
@@ -18,52 +23,96 @@ const write = auth.merchantWrite({ entitlements: ['classes'] });
 // email's link (the booking page, after its email code): a customer token may accept its own.
 const acceptRule = auth.merchantOrCustomerWrite({ entitlements: ['classes'] });
 
-const ACTIONS: Array<{ path: string; action: BookingAction; operationId: string; summary: string; description: string }> = [
+const ACTIONS: Array<{
+  path: string;
+  action: BookingAction;
+  operationId: string;
+  summary: string;
+  description: string;
+}> = [
   {
-    path: 'cancel', action: 'cancel', operationId: 'cancelClassBooking', summary: 'Cancel a class booking or waitlist place',
-    description: 'A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.',
+    path: 'cancel',
+    action: 'cancel',
+    operationId: 'cancelClassBooking',
+    summary: 'Cancel a class booking or waitlist place',
+    description:
+      'A freed seat (a confirmed or offered booking cancelled) goes to the first in line: confirmed at once (waitlist_mode auto) or offered (offer), unless within the promotion cutoff. Cancelling again: noop.',
   },
   {
-    path: 'check-in', action: 'check_in', operationId: 'checkInClassBooking', summary: 'Check a confirmed booking in (attended)',
+    path: 'check-in',
+    action: 'check_in',
+    operationId: 'checkInClassBooking',
+    summary: 'Check a confirmed booking in (attended)',
     description: 'Sets status attended and attended_at. Again: noop.',
   },
   {
-    path: 'no-show', action: 'no_show', operationId: 'noShowClassBooking', summary: 'Mark a confirmed booking a no-show',
-    description: 'Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).',
+    path: 'no-show',
+    action: 'no_show',
+    operationId: 'noShowClassBooking',
+    summary: 'Mark a confirmed booking a no-show',
+    description:
+      'Not before the class starts (409 NOT_YET_DUE); an attended booking cannot be a no-show (409 ALREADY_CHECKED_IN).',
   },
   {
-    path: 'accept', action: 'accept', operationId: 'acceptClassOffer', summary: 'Accept an offered seat (for the customer)',
-    description: 'A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop. A customer token accepts only its own (by customer, or a guest booking made with its email): anyone else\'s answers 404 and nothing changes.',
+    path: 'accept',
+    action: 'accept',
+    operationId: 'acceptClassOffer',
+    summary: 'Accept an offered seat (for the customer)',
+    description:
+      "A promotion_pending booking becomes confirmed while its offer lasts; after offer_expires_at it is refused (409 OFFER_EXPIRED) and nothing changes. Accepting again: noop. A customer token accepts only its own (by customer, or a guest booking made with its email): anyone else's answers 404 and nothing changes.",
   },
 ];
 
 export async function classBookingsRoutes(app: FastifyInstance) {
-  app.post<{ Params: Static<typeof OccurrenceBookingParams>; Body: BookClassBody }>('/occurrences/:occurrenceId/bookings', {
-    config: { auth: write },
-    schema: {
-      operationId: 'bookClass', tags, summary: 'Book a person into an occurrence, or onto its waitlist',
-      description: 'customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.',
-      params: OccurrenceBookingParams, body: BookClassBody, response: { 200: ClassBookingResponse },
+  app.post<{ Params: Static<typeof OccurrenceBookingParams>; Body: BookClassBody }>(
+    '/occurrences/:occurrenceId/bookings',
+    {
+      config: { auth: write },
+      schema: {
+        operationId: 'bookClass',
+        tags,
+        summary: 'Book a person into an occurrence, or onto its waitlist',
+        description:
+          'customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.',
+        params: OccurrenceBookingParams,
+        body: BookClassBody,
+        response: { 200: ClassBookingResponse },
+      },
+      handler: (request) => bookings.book(merchantContext(request), request.params.occurrenceId, request.body),
     },
-    handler: (request) => bookings.book(merchantContext(request), request.params.occurrenceId, request.body),
-  });
+  );
 
   app.get<{ Params: Static<typeof BookingParams> }>('/bookings/:bookingId', {
     config: { auth: read },
-    schema: { operationId: 'getClassBooking', tags, summary: 'Read a class booking', params: BookingParams, response: { 200: ClassBookingResponse } },
+    schema: {
+      operationId: 'getClassBooking',
+      tags,
+      summary: 'Read a class booking',
+      params: BookingParams,
+      response: { 200: ClassBookingResponse },
+    },
     handler: (request) => bookings.getBooking(merchantContext(request), request.params.bookingId),
   });
 
   for (const a of ACTIONS) {
-    app.post<{ Params: Static<typeof BookingParams>; Body: Static<typeof ActionBody> }>(`/bookings/:bookingId/${a.path}`, {
-      config: { auth: a.action === 'accept' ? acceptRule : write },
-      schema: {
-        operationId: a.operationId, tags, summary: a.summary, description: a.description,
-        params: BookingParams, body: ActionBody, response: { 200: ClassBookingActionResponse },
+    app.post<{ Params: Static<typeof BookingParams>; Body: Static<typeof ActionBody> }>(
+      `/bookings/:bookingId/${a.path}`,
+      {
+        config: { auth: a.action === 'accept' ? acceptRule : write },
+        schema: {
+          operationId: a.operationId,
+          tags,
+          summary: a.summary,
+          description: a.description,
+          params: BookingParams,
+          body: ActionBody,
+          response: { 200: ClassBookingActionResponse },
+        },
+        handler: (request) =>
+          request.actor?.kind === 'customer'
+            ? acceptForCustomer(customerContext(request), request.params.bookingId)
+            : bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
       },
-      handler: (request) => request.actor?.kind === 'customer'
-        ? acceptForCustomer(customerContext(request), request.params.bookingId)
-        : bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
-    });
+    );
   }
 }

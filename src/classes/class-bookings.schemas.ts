@@ -1,8 +1,24 @@
 // Request and response schemas of class bookings: book, read, cancel, check in, no-show, accept.
 import { Type, type Static } from 'typebox';
-import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, StoreIdField, Uuid } from '../platform/http/schemas.ts';
+import {
+  Instant,
+  Nullable,
+  NullableInstant,
+  NullableString,
+  NullableUuid,
+  StoreIdField,
+  Uuid,
+} from '../platform/http/schemas.ts';
 
-export const CLASS_BOOKING_STATUSES = ['confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired', 'cancelled', 'attended', 'no_show'] as const;
+export const CLASS_BOOKING_STATUSES = [
+  'confirmed',
+  'waitlisted',
+  'promotion_pending',
+  'promotion_expired',
+  'cancelled',
+  'attended',
+  'no_show',
+] as const;
 export const CLASS_BOOKING_SOURCES = ['app', 'staff', 'drop_in'] as const;
 
 export const ClassBookingRecord = Type.Object({
@@ -14,7 +30,9 @@ export const ClassBookingRecord = Type.Object({
   guest_email: NullableString,
   source: Type.String({ enum: [...CLASS_BOOKING_SOURCES] }),
   status: Type.String({ enum: [...CLASS_BOOKING_STATUSES] }),
-  waitlist_position: Nullable(Type.Integer({ description: 'Its place in the order the waitlist was joined (1 first); null if it never waited' })),
+  waitlist_position: Nullable(
+    Type.Integer({ description: 'Its place in the order the waitlist was joined (1 first); null if it never waited' }),
+  ),
   offer_expires_at: NullableInstant,
   promoted_at: NullableInstant,
   attended_at: NullableInstant,
@@ -32,7 +50,12 @@ export const BookClassBody = Type.Object(
     customer_id: Type.Optional(Uuid),
     guest_name: Type.Optional(Type.String({ minLength: 1, maxLength: 200, pattern: '\\S' })),
     guest_email: Type.Optional(Type.String({ format: 'email', maxLength: 320 })),
-    source: Type.Optional(Type.String({ enum: [...CLASS_BOOKING_SOURCES, 'drop-in'], description: 'app, staff (default) or drop_in (drop-in is read as drop_in)' })),
+    source: Type.Optional(
+      Type.String({
+        enum: [...CLASS_BOOKING_SOURCES, 'drop-in'],
+        description: 'app, staff (default) or drop_in (drop-in is read as drop_in)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -10,10 +10,16 @@ import { classBook, classBookingStatus, type BookingAction } from './classes.wri
 
 export type { BookingAction };
 
-export async function book(ctx: MerchantContext, occurrenceId: string, body: BookClassBody): Promise<{ booking: ClassBookingRecord }> {
+export async function book(
+  ctx: MerchantContext,
+  occurrenceId: string,
+  body: BookClassBody,
+): Promise<{ booking: ClassBookingRecord }> {
   const email = body.guest_email?.trim().toLowerCase() || null;
-  if (!body.customer_id && !email) throw new AppError('GUEST_CONTACT_REQUIRED', 'A class booking needs customer_id, or guest_name and guest_email');
-  if (!body.customer_id && !body.guest_name?.trim()) throw new AppError('GUEST_CONTACT_REQUIRED', 'A guest booking needs guest_name with guest_email');
+  if (!body.customer_id && !email)
+    throw new AppError('GUEST_CONTACT_REQUIRED', 'A class booking needs customer_id, or guest_name and guest_email');
+  if (!body.customer_id && !body.guest_name?.trim())
+    throw new AppError('GUEST_CONTACT_REQUIRED', 'A guest booking needs guest_name with guest_email');
   return oneStatementWrite(ctx, classBook, {
     store_id: ctx.actor.storeId,
     occurrence_id: occurrenceId,
@@ -28,9 +34,16 @@ export async function book(ctx: MerchantContext, occurrenceId: string, body: Boo
 }
 
 export async function changeStatus(
-  ctx: MerchantContext, bookingId: string, action: BookingAction,
+  ctx: MerchantContext,
+  bookingId: string,
+  action: BookingAction,
 ): Promise<{ booking: ClassBookingRecord; noop: boolean }> {
-  return oneStatementWrite(ctx, classBookingStatus, { store_id: ctx.actor.storeId, booking_id: bookingId, action, customer_id: null });
+  return oneStatementWrite(ctx, classBookingStatus, {
+    store_id: ctx.actor.storeId,
+    booking_id: bookingId,
+    action,
+    customer_id: null,
+  });
 }
 
 export async function getBooking(ctx: MerchantContext, bookingId: string): Promise<{ booking: ClassBookingRecord }> {

@@ -20,7 +20,10 @@ export async function pageStore(q: Queryable, slug: string): Promise<{ id: strin
  * where bbo_class_book refuses CLASS_FULL).
  */
 export async function weekClasses(
-  q: Queryable, store: { id: string; timezone: string }, from: string | null, at: Date,
+  q: Queryable,
+  store: { id: string; timezone: string },
+  from: string | null,
+  at: Date,
 ): Promise<{ from: string; to: string; occurrences: PageOccurrence[] }> {
   const res = await q.query<{ from: string; to: string; occurrences: PageOccurrence[] }>(
     `WITH d AS (SELECT coalesce($2::date, ($3::timestamptz AT TIME ZONE $4)::date) AS first)
@@ -46,7 +49,10 @@ export async function weekClasses(
 
 /** The signed-in customer's email (null for a customer known by phone only). */
 export async function customerEmail(q: Queryable, customerId: string): Promise<string | null> {
-  const res = await q.query<{ email: string | null }>('SELECT email FROM customers WHERE id = $1 AND erased_at IS NULL', [customerId]);
+  const res = await q.query<{ email: string | null }>(
+    'SELECT email FROM customers WHERE id = $1 AND erased_at IS NULL',
+    [customerId],
+  );
   return res.rows[0]?.email ?? null;
 }
 
@@ -56,7 +62,11 @@ export async function customerEmail(q: Queryable, customerId: string): Promise<s
  * any store (the accept door, which a customer token calls without one).
  */
 export async function ownBooking(
-  q: Queryable, bookingId: string, customerId: string, email: string | null, storeId: string | null,
+  q: Queryable,
+  bookingId: string,
+  customerId: string,
+  email: string | null,
+  storeId: string | null,
 ): Promise<{ storeId: string; customerId: string | null; booking: PageClassBooking } | null> {
   const res = await q.query<{ store_id: string; customer_id: string | null; b: PageClassBooking }>(
     `SELECT b.store_id, b.customer_id,

@@ -4,7 +4,7 @@
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../platform/http/schemas.ts';
 
-const Slug = Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$', description: 'The booking page\'s slug' });
+const Slug = Type.String({ pattern: '^[a-z0-9](?:[a-z0-9-]{0,48}[a-z0-9])?$', description: "The booking page's slug" });
 export const PageClassesParams = Type.Object({ slug: Slug }, { additionalProperties: false });
 export const PageOccurrenceParams = Type.Object({ slug: Slug, occurrenceId: Uuid }, { additionalProperties: false });
 export const PageClassBookingParams = Type.Object({ slug: Slug, bookingId: Uuid }, { additionalProperties: false });
@@ -13,7 +13,14 @@ export const PageClassBookingParams = Type.Object({ slug: Slug, bookingId: Uuid 
 export const PAGE_WEEK_DAYS = 7;
 
 export const PageClassesQuery = Type.Object(
-  { from: Type.Optional(Type.String({ format: 'date', description: `The first store-local day (YYYY-MM-DD); default today. ${PAGE_WEEK_DAYS} days from it are listed` })) },
+  {
+    from: Type.Optional(
+      Type.String({
+        format: 'date',
+        description: `The first store-local day (YYYY-MM-DD); default today. ${PAGE_WEEK_DAYS} days from it are listed`,
+      }),
+    ),
+  },
   { additionalProperties: false },
 );
 export type PageClassesQuery = Static<typeof PageClassesQuery>;
@@ -29,7 +36,11 @@ export const PageOccurrence = Type.Object({
   capacity: Type.Integer(),
   seats_left: Type.Integer({ description: 'capacity - booked - offered, never below 0' }),
   waitlisted: Type.Integer(),
-  joinable: Type.String({ enum: ['book', 'waitlist', 'full'], description: 'book: a seat is left; waitlist: full, the waitlist is open; full: full and inside the promotion cutoff' }),
+  joinable: Type.String({
+    enum: ['book', 'waitlist', 'full'],
+    description:
+      'book: a seat is left; waitlist: full, the waitlist is open; full: full and inside the promotion cutoff',
+  }),
 });
 export type PageOccurrence = Static<typeof PageOccurrence>;
 
@@ -37,7 +48,9 @@ export const PageClassesResponse = Type.Object({
   timezone: Type.String(),
   from: Type.String({ format: 'date' }),
   to: Type.String({ format: 'date', description: 'The last day listed (inclusive)' }),
-  occurrences: Type.Array(PageOccurrence, { description: 'Live occurrences still to start, in start order; empty when the shop has no classes' }),
+  occurrences: Type.Array(PageOccurrence, {
+    description: 'Live occurrences still to start, in start order; empty when the shop has no classes',
+  }),
 });
 
 export const PageClassBookBody = Type.Object({}, { additionalProperties: false });
@@ -48,7 +61,9 @@ export const PageClassBooking = Type.Object({
   class_name: Type.String(),
   starts_at: Instant,
   ends_at: Instant,
-  status: Type.String({ enum: ['confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired', 'cancelled', 'attended', 'no_show'] }),
+  status: Type.String({
+    enum: ['confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired', 'cancelled', 'attended', 'no_show'],
+  }),
   waitlist_position: Nullable(Type.Integer()),
   offer_expires_at: NullableInstant,
 });

@@ -26,23 +26,44 @@ async function storeOf(db: Database, slug: string) {
 }
 
 export async function listWeek(
-  deps: PageReadDeps, slug: string, from: string | null,
+  deps: PageReadDeps,
+  slug: string,
+  from: string | null,
 ): Promise<{ timezone: string; from: string; to: string; occurrences: PageOccurrence[] }> {
   const store = await storeOf(deps.db, slug);
   return { timezone: store.timezone, ...(await weekClasses(deps.db, store, from, deps.clock.now())) };
 }
 
-export async function bookForCustomer(ctx: CustomerContext, slug: string, occurrenceId: string): Promise<{ booking: ClassBookingRecord }> {
+export async function bookForCustomer(
+  ctx: CustomerContext,
+  slug: string,
+  occurrenceId: string,
+): Promise<{ booking: ClassBookingRecord }> {
   const store = await storeOf(ctx.db, slug);
   return oneStatementWrite(ctx, classBook, {
-    store_id: store.id, occurrence_id: occurrenceId, customer_id: ctx.actor.customerId,
-    guest_name: null, guest_email: null, source: 'app', customer_door: true,
+    store_id: store.id,
+    occurrence_id: occurrenceId,
+    customer_id: ctx.actor.customerId,
+    guest_name: null,
+    guest_email: null,
+    source: 'app',
+    customer_door: true,
   });
 }
 
-export async function readOwn(ctx: CustomerContext, slug: string, bookingId: string): Promise<{ booking: PageClassBooking }> {
+export async function readOwn(
+  ctx: CustomerContext,
+  slug: string,
+  bookingId: string,
+): Promise<{ booking: PageClassBooking }> {
   const store = await storeOf(ctx.db, slug);
-  const own = await ownBooking(ctx.db, bookingId, ctx.actor.customerId, await customerEmail(ctx.db, ctx.actor.customerId), store.id);
+  const own = await ownBooking(
+    ctx.db,
+    bookingId,
+    ctx.actor.customerId,
+    await customerEmail(ctx.db, ctx.actor.customerId),
+    store.id,
+  );
   // Another person's booking reads as one that does not exist.
   if (!own) throw notFound('Class booking');
   return { booking: own.booking };
@@ -53,8 +74,22 @@ export async function readOwn(ctx: CustomerContext, slug: string, bookingId: str
  * made with the email they proved); anyone else's answers 404 and changes nothing. The write is the
  * desk's (bbo_class_booking_status, action accept), which checks the customer again under the lock.
  */
-export async function acceptForCustomer(ctx: CustomerContext, bookingId: string): Promise<{ booking: ClassBookingRecord; noop: boolean }> {
-  const own = await ownBooking(ctx.db, bookingId, ctx.actor.customerId, await customerEmail(ctx.db, ctx.actor.customerId), null);
+export async function acceptForCustomer(
+  ctx: CustomerContext,
+  bookingId: string,
+): Promise<{ booking: ClassBookingRecord; noop: boolean }> {
+  const own = await ownBooking(
+    ctx.db,
+    bookingId,
+    ctx.actor.customerId,
+    await customerEmail(ctx.db, ctx.actor.customerId),
+    null,
+  );
   if (!own) throw notFound('Class booking');
-  return oneStatementWrite(ctx, classBookingStatus, { store_id: own.storeId, booking_id: bookingId, action: 'accept', customer_id: own.customerId });
+  return oneStatementWrite(ctx, classBookingStatus, {
+    store_id: own.storeId,
+    booking_id: bookingId,
+    action: 'accept',
+    customer_id: own.customerId,
+  });
 }

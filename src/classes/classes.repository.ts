@@ -4,8 +4,18 @@ import type { Queryable, Tx } from '../platform/db/port.ts';
 import type { ClassRecord, CreateClassBody, UpdateClassBody } from './classes.schemas.ts';
 
 /** The columns PATCH may write, in a fixed order (never built from input names). */
-const WRITABLE = ['name', 'category', 'duration_min', 'capacity', 'instructor_unit_id', 'price_pence', 'waitlist_mode',
-  'offer_minutes', 'promotion_cutoff_minutes', 'archived'] as const;
+const WRITABLE = [
+  'name',
+  'category',
+  'duration_min',
+  'capacity',
+  'instructor_unit_id',
+  'price_pence',
+  'waitlist_mode',
+  'offer_minutes',
+  'promotion_cutoff_minutes',
+  'archived',
+] as const;
 
 export async function insertClass(tx: Tx, storeId: string, body: CreateClassBody, now: Date): Promise<ClassRecord> {
   const res = await tx.query<{ c: ClassRecord }>(
@@ -13,8 +23,19 @@ export async function insertClass(tx: Tx, storeId: string, body: CreateClassBody
        offer_minutes, promotion_cutoff_minutes, created_at, updated_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, coalesce($8, 'auto'), coalesce($9::integer, 60), coalesce($10::integer, 0), $11, $11)
      RETURNING bbo_class_json(classes.*) AS c`,
-    [storeId, body.name.trim(), body.category ?? null, body.duration_min, body.capacity, body.instructor_unit_id ?? null,
-      body.price_pence ?? null, body.waitlist_mode ?? null, body.offer_minutes ?? null, body.promotion_cutoff_minutes ?? null, now.toISOString()],
+    [
+      storeId,
+      body.name.trim(),
+      body.category ?? null,
+      body.duration_min,
+      body.capacity,
+      body.instructor_unit_id ?? null,
+      body.price_pence ?? null,
+      body.waitlist_mode ?? null,
+      body.offer_minutes ?? null,
+      body.promotion_cutoff_minutes ?? null,
+      now.toISOString(),
+    ],
   );
   return res.rows[0].c;
 }
@@ -40,7 +61,13 @@ export async function findClass(q: Queryable, storeId: string, id: string, lock 
   return res.rows[0]?.c ?? null;
 }
 
-export async function updateClass(tx: Tx, storeId: string, id: string, body: UpdateClassBody, now: Date): Promise<ClassRecord> {
+export async function updateClass(
+  tx: Tx,
+  storeId: string,
+  id: string,
+  body: UpdateClassBody,
+  now: Date,
+): Promise<ClassRecord> {
   const sets: string[] = [];
   const params: unknown[] = [storeId, id, now.toISOString()];
   for (const column of WRITABLE) {
@@ -61,7 +88,12 @@ export async function updateClass(tx: Tx, storeId: string, id: string, body: Upd
  * db/functions/class-reseat.sql): each locked, refused below its seats taken, a raised one filled
  * from the waitlist. Returns the event rows to emit.
  */
-export async function reseatClass(tx: Tx, storeId: string, classId: string, now: Date): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
+export async function reseatClass(
+  tx: Tx,
+  storeId: string,
+  classId: string,
+  now: Date,
+): Promise<Array<{ type: string; data: Record<string, unknown> }>> {
   const res = await tx.query<{ events: Array<{ type: string; data: Record<string, unknown> }> }>(
     'SELECT bbo_class_reseat($1, $2, NULL, NULL, false, $3) AS events',
     [storeId, classId, now.toISOString()],

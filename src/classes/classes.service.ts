@@ -11,7 +11,11 @@ import type { EventType } from '../events/event-types.ts';
 import * as repo from './classes.repository.ts';
 import type { ClassRecord, CreateClassBody, UpdateClassBody } from './classes.schemas.ts';
 
-async function assertUnit(ctx: MerchantContext, q: Parameters<typeof repo.unitExists>[0], unitId: string | null | undefined): Promise<void> {
+async function assertUnit(
+  ctx: MerchantContext,
+  q: Parameters<typeof repo.unitExists>[0],
+  unitId: string | null | undefined,
+): Promise<void> {
   if (unitId && !(await repo.unitExists(q, ctx.actor.storeId, unitId))) throw notFound('Instructor unit');
 }
 
@@ -19,7 +23,12 @@ export async function createClass(ctx: MerchantContext, body: CreateClassBody): 
   return inTransaction(ctx, async (tx) => {
     await assertUnit(ctx, tx, body.instructor_unit_id);
     const created = await repo.insertClass(tx, ctx.actor.storeId, body, ctx.clock.now());
-    await audit(tx, ctx, { action: 'class.created', entity: 'class', entityId: created.id, details: { name: created.name, capacity: created.capacity } });
+    await audit(tx, ctx, {
+      action: 'class.created',
+      entity: 'class',
+      entityId: created.id,
+      details: { name: created.name, capacity: created.capacity },
+    });
     return { class: created };
   });
 }
@@ -35,7 +44,11 @@ export async function getClass(ctx: MerchantContext, id: string): Promise<{ clas
 }
 
 /** Partial update; archived true archives (never deletes), false restores. */
-export async function updateClass(ctx: MerchantContext, id: string, body: UpdateClassBody): Promise<{ class: ClassRecord }> {
+export async function updateClass(
+  ctx: MerchantContext,
+  id: string,
+  body: UpdateClassBody,
+): Promise<{ class: ClassRecord }> {
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
     // The class row first, then its occurrences (bbo_class_reseat): the order every writer takes.
@@ -56,7 +69,12 @@ export async function updateClass(ctx: MerchantContext, id: string, body: Update
       for (const e of events) await emit(tx, { storeId, type: e.type as EventType, data: e.data }, now);
     }
     const changed = Object.keys(body).filter((k) => k !== 'store_id');
-    await audit(tx, ctx, { action: 'class.updated', entity: 'class', entityId: id, details: { changed_fields: changed } });
+    await audit(tx, ctx, {
+      action: 'class.updated',
+      entity: 'class',
+      entityId: id,
+      details: { changed_fields: changed },
+    });
     return { class: after };
   });
 }

@@ -17,15 +17,18 @@ const strict = { additionalProperties: false } as const;
  * the spec's drop-in. customer_door: a signed-in customer booking themselves on the page (true), which
  * the SQL refuses for a class that takes no online bookings; the desk sends false.
  */
-export const ClassBook = Type.Object({
-  store_id: Uuid,
-  occurrence_id: Uuid,
-  customer_id: NullableUuid,
-  guest_name: NullableString,
-  guest_email: NullableString,
-  source: Type.String({ enum: [...CLASS_BOOKING_SOURCES] }),
-  customer_door: Type.Boolean(),
-}, strict);
+export const ClassBook = Type.Object(
+  {
+    store_id: Uuid,
+    occurrence_id: Uuid,
+    customer_id: NullableUuid,
+    guest_name: NullableString,
+    guest_email: NullableString,
+    source: Type.String({ enum: [...CLASS_BOOKING_SOURCES] }),
+    customer_door: Type.Boolean(),
+  },
+  strict,
+);
 export type ClassBook = Static<typeof ClassBook>;
 export const classBook = writeFunction('bbo_class_book', ClassBook, ClassBookingResponse);
 
@@ -33,28 +36,40 @@ export const CLASS_BOOKING_ACTIONS = ['cancel', 'check_in', 'no_show', 'accept']
 export type BookingAction = (typeof CLASS_BOOKING_ACTIONS)[number];
 
 /** Cancel, check in, no-show or accept (class-booking-status.sql); customer_id: a customer's own acceptance, else null. */
-export const ClassBookingStatus = Type.Object({
-  store_id: Uuid,
-  booking_id: Uuid,
-  action: Type.String({ enum: [...CLASS_BOOKING_ACTIONS] }),
-  customer_id: NullableUuid,
-}, strict);
-export const classBookingStatus = writeFunction('bbo_class_booking_status', ClassBookingStatus, ClassBookingActionResponse);
+export const ClassBookingStatus = Type.Object(
+  {
+    store_id: Uuid,
+    booking_id: Uuid,
+    action: Type.String({ enum: [...CLASS_BOOKING_ACTIONS] }),
+    customer_id: NullableUuid,
+  },
+  strict,
+);
+export const classBookingStatus = writeFunction(
+  'bbo_class_booking_status',
+  ClassBookingStatus,
+  ClassBookingActionResponse,
+);
 
 /** One occurrence (weeks 1) or a weekly run, all or none (classes.sql). instructor_unit_id, capacity: null for the class's. */
-export const ClassSchedule = Type.Object({
-  store_id: Uuid,
-  class_id: Uuid,
-  starts_at: Instant,
-  weeks: Type.Integer({ minimum: 1 }),
-  instructor_unit_id: NullableUuid,
-  capacity: Nullable(Type.Integer({ minimum: 1 })),
-}, strict);
+export const ClassSchedule = Type.Object(
+  {
+    store_id: Uuid,
+    class_id: Uuid,
+    starts_at: Instant,
+    weeks: Type.Integer({ minimum: 1 }),
+    instructor_unit_id: NullableUuid,
+    capacity: Nullable(Type.Integer({ minimum: 1 })),
+  },
+  strict,
+);
 export type ClassSchedule = Static<typeof ClassSchedule>;
 export const classSchedule = writeFunction('bbo_class_schedule', ClassSchedule, OccurrencesResponse);
 
 export const classOccurrenceCancel = writeFunction(
-  'bbo_class_occurrence_cancel', Type.Object({ store_id: Uuid, occurrence_id: Uuid }, strict), OccurrenceResponse,
+  'bbo_class_occurrence_cancel',
+  Type.Object({ store_id: Uuid, occurrence_id: Uuid }, strict),
+  OccurrenceResponse,
 );
 
 /** An occurrence's own capacity (class-occurrence-capacity.sql); null: the class's. */

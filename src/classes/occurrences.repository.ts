@@ -6,7 +6,9 @@ import type { Occurrence } from './occurrences.schemas.ts';
 
 /** Occurrences starting on the store-local days from..to (inclusive), in start order. */
 export async function timetable(
-  q: Queryable, storeId: string, range: { from: string; to: string; classId: string | null; includeCancelled: boolean },
+  q: Queryable,
+  storeId: string,
+  range: { from: string; to: string; classId: string | null; includeCancelled: boolean },
 ): Promise<Occurrence[]> {
   const res = await q.query<{ o: Occurrence }>(
     `SELECT bbo_class_occurrence_json(o.*, c.*) AS o

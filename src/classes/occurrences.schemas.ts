@@ -17,7 +17,7 @@ export const Occurrence = Type.Object({
   starts_at: Instant,
   ends_at: Instant,
   instructor_unit_id: Nullable(Uuid),
-  capacity: Type.Integer({ description: 'Its own capacity, else the class\'s' }),
+  capacity: Type.Integer({ description: "Its own capacity, else the class's" }),
   booked: Type.Integer({ description: 'Bookings confirmed or attended' }),
   offered: Type.Integer({ description: 'Seats offered and not yet accepted (promotion_pending)' }),
   waitlisted: Type.Integer(),
@@ -35,7 +35,11 @@ const occurrenceFields = {
   store_id: Type.Optional(StoreIdField),
   starts_at: Type.String({ format: 'date-time', description: 'The start (in the future)' }),
   instructor_unit_id: Type.Optional(Nullable(Uuid)),
-  capacity: Type.Optional(Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'Its own capacity; omitted or null: the class\'s' }))),
+  capacity: Type.Optional(
+    Nullable(
+      Type.Integer({ minimum: 1, maximum: 1000, description: "Its own capacity; omitted or null: the class's" }),
+    ),
+  ),
 };
 export const CreateOccurrenceBody = Type.Object(occurrenceFields, { additionalProperties: false });
 export type CreateOccurrenceBody = Static<typeof CreateOccurrenceBody>;
@@ -43,14 +47,21 @@ export type CreateOccurrenceBody = Static<typeof CreateOccurrenceBody>;
 export const ScheduleBody = Type.Object(
   {
     ...occurrenceFields,
-    weeks: Type.Integer({ minimum: 1, maximum: MAX_WEEKS, description: `How many weekly occurrences, the first at starts_at, each at the same store-local time (1 to ${MAX_WEEKS})` }),
+    weeks: Type.Integer({
+      minimum: 1,
+      maximum: MAX_WEEKS,
+      description: `How many weekly occurrences, the first at starts_at, each at the same store-local time (1 to ${MAX_WEEKS})`,
+    }),
   },
   { additionalProperties: false },
 );
 export type ScheduleBody = Static<typeof ScheduleBody>;
 
 export const OccurrenceCapacityBody = Type.Object(
-  { store_id: Type.Optional(StoreIdField), capacity: Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: 'null: the class\'s' })) },
+  {
+    store_id: Type.Optional(StoreIdField),
+    capacity: Nullable(Type.Integer({ minimum: 1, maximum: 1000, description: "null: the class's" })),
+  },
   { additionalProperties: false },
 );
 
@@ -71,5 +82,7 @@ export const OccurrenceResponse = Type.Object({ occurrence: Occurrence });
 export const OccurrencesResponse = Type.Object({ occurrences: Type.Array(Occurrence) });
 export const RosterResponse = Type.Object({
   occurrence: Occurrence,
-  bookings: Type.Array(ClassBookingRecord, { description: 'Every booking, seats first (by when booked), then the waitlist in order, then the rest' }),
+  bookings: Type.Array(ClassBookingRecord, {
+    description: 'Every booking, seats first (by when booked), then the waitlist in order, then the rest',
+  }),
 });

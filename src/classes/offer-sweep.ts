@@ -9,17 +9,29 @@ const MAX_OCCURRENCES = 200;
 
 /** Runs one sweep at `now`; returns how many occurrences had offers settled. */
 export async function expireClassOffers(db: Database, now: Date): Promise<number> {
-  const res = await db.query<{ n: number }>('SELECT bbo_class_expire_offers($1::timestamptz, $2) AS n', [now.toISOString(), MAX_OCCURRENCES]);
+  const res = await db.query<{ n: number }>('SELECT bbo_class_expire_offers($1::timestamptz, $2) AS n', [
+    now.toISOString(),
+    MAX_OCCURRENCES,
+  ]);
   return res.rows[0].n;
 }
 
 /** Runs the sweep every intervalMs on the clock given; stop() ends it. */
-export function startOfferSweep(db: Database, clock: { now(): Date }, intervalMs: number, onError: (err: Error) => void): { stop(): void } {
+export function startOfferSweep(
+  db: Database,
+  clock: { now(): Date },
+  intervalMs: number,
+  onError: (err: Error) => void,
+): { stop(): void } {
   let running = false;
   const timer = setInterval(() => {
     if (running) return;
     running = true;
-    expireClassOffers(db, clock.now()).catch(onError).finally(() => { running = false; });
+    expireClassOffers(db, clock.now())
+      .catch(onError)
+      .finally(() => {
+        running = false;
+      });
   }, intervalMs);
   timer.unref();
   return { stop: () => clearInterval(timer) };

@@ -19,7 +19,11 @@ export function storeCustomerSql(storeId: string, customerId: string): string {
       WHERE sc.store_id = ${storeId} AND sc.customer_id = ${customerId}`;
 }
 
-export async function findStoreCustomer(q: Queryable, storeId: string, customerId: string): Promise<StoreCustomer | null> {
+export async function findStoreCustomer(
+  q: Queryable,
+  storeId: string,
+  customerId: string,
+): Promise<StoreCustomer | null> {
   const res = await q.query<StoreCustomer>(storeCustomerSql('$1', '$2'), [storeId, customerId]);
   return res.rows[0] ?? null;
 }

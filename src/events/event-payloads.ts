@@ -30,7 +30,8 @@ export function webhooksDocument(data: EventData): Record<string, unknown> {
         post: {
           operationId: `event_${type.replaceAll('.', '_')}`,
           summary: `${type} event`,
-          description: 'Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.',
+          description:
+            'Delivered to webhook endpoints subscribed to this type, and carried by the feed and the stream (which add `cursor`). `id` is the de-duplication key.',
           requestBody: { required: true, content: { 'application/json': { schema: eventSchema(type, data[type]!) } } },
           responses: { '2XX': { description: 'Received; any 2xx acknowledges the delivery' } },
           // The receiver authenticates the sender by the Standard Webhooks signature (components.securitySchemes).

@@ -10,7 +10,7 @@ import { EventPump } from './stream/event-pump.ts';
 import { openStream } from './stream/stream.service.ts';
 
 const STREAM_DESCRIPTION = [
-  'Server-Sent Events: each message is `id: <cursor>`, `event: <type>`, `data: <event JSON>` (the feed\'s event shape).',
+  "Server-Sent Events: each message is `id: <cursor>`, `event: <type>`, `data: <event JSON>` (the feed's event shape).",
   'Resumes after the `Last-Event-ID` header (or `?after=`) with nothing missed or repeated; without either it starts now.',
   'A comment heartbeat is sent at least every 15 s. A cursor older than the retained history answers 410 CURSOR_EXPIRED before the stream opens.',
 ].join(' ');
@@ -18,50 +18,74 @@ const STREAM_DESCRIPTION = [
 export async function eventsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const { db, config } = app.deps;
-  const pump = new EventPump(db, { pollMs: config.events.streamPollMs, heartbeatMs: config.events.streamHeartbeatMs }, app.log);
+  const pump = new EventPump(
+    db,
+    { pollMs: config.events.streamPollMs, heartbeatMs: config.events.streamHeartbeatMs },
+    app.log,
+  );
   // Streams end before the server waits for its connections, and no poll outlives the app.
   app.addHook('preClose', async () => pump.close());
   app.addHook('onClose', async () => pump.close());
 
-  app.get('', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'listEvents',
-      tags: ['Events'],
-      summary: 'The store\'s events in order after a cursor (pull feed)',
-      description: 'Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.',
-      querystring: FeedQuery,
-      response: { 200: FeedResponse },
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'listEvents',
+        tags: ['Events'],
+        summary: "The store's events in order after a cursor (pull feed)",
+        description:
+          'Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.',
+        querystring: FeedQuery,
+        response: { 200: FeedResponse },
+      },
     },
-  }, async (request) => readEvents(merchantContext(request), request.query));
+    async (request) => readEvents(merchantContext(request), request.query),
+  );
 
-  app.get('/stream', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'streamEvents',
-      tags: ['Events'],
-      summary: 'The store\'s events as they happen (Server-Sent Events)',
-      description: STREAM_DESCRIPTION,
-      querystring: StreamQuery,
-      headers: {
-        type: 'object',
-        properties: { 'last-event-id': { type: 'string', maxLength: 64, description: 'The id of the last event received; the stream resumes after it' } },
-      },
-      response: {
-        200: {
-          description: 'An endless text/event-stream',
-          content: { 'text/event-stream': { schema: { type: 'string' } } },
+  app.get(
+    '/stream',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'streamEvents',
+        tags: ['Events'],
+        summary: "The store's events as they happen (Server-Sent Events)",
+        description: STREAM_DESCRIPTION,
+        querystring: StreamQuery,
+        headers: {
+          type: 'object',
+          properties: {
+            'last-event-id': {
+              type: 'string',
+              maxLength: 64,
+              description: 'The id of the last event received; the stream resumes after it',
+            },
+          },
         },
-      },
-    } as any,
-  }, async (request, reply) => {
-    const lastEventId = request.headers['last-event-id'];
-    const stream = await openStream(merchantContext(request), pump, request.query as StreamQueryT, typeof lastEventId === 'string' ? lastEventId : undefined);
-    reply
-      .header('content-type', 'text/event-stream; charset=utf-8')
-      // no-store: an authenticated answer (docs/decisions/contract.md); no-transform: no proxy buffering or compression.
-      .header('cache-control', 'no-store, no-transform')
-      .header('x-accel-buffering', 'no');
-    return reply.send(stream);
-  });
+        response: {
+          200: {
+            description: 'An endless text/event-stream',
+            content: { 'text/event-stream': { schema: { type: 'string' } } },
+          },
+        },
+      } as any,
+    },
+    async (request, reply) => {
+      const lastEventId = request.headers['last-event-id'];
+      const stream = await openStream(
+        merchantContext(request),
+        pump,
+        request.query as StreamQueryT,
+        typeof lastEventId === 'string' ? lastEventId : undefined,
+      );
+      reply
+        .header('content-type', 'text/event-stream; charset=utf-8')
+        // no-store: an authenticated answer (docs/decisions/contract.md); no-transform: no proxy buffering or compression.
+        .header('cache-control', 'no-store, no-transform')
+        .header('x-accel-buffering', 'no');
+      return reply.send(stream);
+    },
+  );
 }

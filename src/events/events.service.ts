@@ -10,9 +10,17 @@ import { DEFAULT_LIMIT, type FeedEvent, type FeedQuery, type FeedResponse } from
 /** The types filter: null for all; unknown names are refused, all of them named. */
 export function parseTypes(raw: string | undefined): string[] | null {
   if (raw === undefined) return null;
-  const names = [...new Set(raw.split(',').map((s) => s.trim()).filter(Boolean))];
+  const names = [
+    ...new Set(
+      raw
+        .split(',')
+        .map((s) => s.trim())
+        .filter(Boolean),
+    ),
+  ];
   const unknown = names.filter((n) => !isEventType(n));
-  if (unknown.length) throw new AppError('VALIDATION_FAILED', `query.types names unknown event types: ${unknown.join(', ')}`);
+  if (unknown.length)
+    throw new AppError('VALIDATION_FAILED', `query.types names unknown event types: ${unknown.join(', ')}`);
   return names.length ? names : null;
 }
 

@@ -15,7 +15,11 @@ const CURSOR = /^(\d{1,20})\.(\d{1,19})$/;
 export function parseFeedCursor(value: string | undefined | null): FeedPosition {
   if (value === undefined || value === null || value === '') return START;
   const m = CURSOR.exec(value);
-  if (!m) throw new AppError('VALIDATION_FAILED', 'after must be a cursor returned by the feed (next_cursor or an event stream id)');
+  if (!m)
+    throw new AppError(
+      'VALIDATION_FAILED',
+      'after must be a cursor returned by the feed (next_cursor or an event stream id)',
+    );
   return { txid: m[1], seq: m[2] };
 }
 

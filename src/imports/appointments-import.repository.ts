@@ -3,7 +3,14 @@ import type { Queryable, Tx } from '../platform/db/port.ts';
 
 export interface Catalogue {
   units: Array<{ id: string; name: string; bookable: boolean }>;
-  services: Array<{ id: string; name: string; duration_min: number; price_pence: number; buffer_before_min: number; buffer_after_min: number }>;
+  services: Array<{
+    id: string;
+    name: string;
+    duration_min: number;
+    price_pence: number;
+    buffer_before_min: number;
+    buffer_after_min: number;
+  }>;
 }
 
 export async function storeCatalogue(db: Queryable, storeId: string): Promise<Catalogue> {

@@ -38,27 +38,55 @@ function find<T extends { id: string; name: string }>(list: T[], raw: string): T
 function checkRow(row: ImportRow, cat: Catalogue, report: Report, seen: SeenInFile): ImportedAppointment | null {
   const f = row.fields;
   const line = row.line;
-  if (!f.unit) return void report.error(line, 'unit', 'REQUIRED', 'The unit (staff member) is missing'), null;
+  if (!f.unit) return (void report.error(line, 'unit', 'REQUIRED', 'The unit (staff member) is missing'), null);
   const unit = find(cat.units, f.unit);
-  if (typeof unit === 'string') return void report.error(line, 'unit', unit === 'unknown' ? 'UNKNOWN_UNIT' : 'AMBIGUOUS_UNIT', `No single unit of the store is "${f.unit.slice(0, 80)}"`), null;
-  if (!unit.bookable) return void report.error(line, 'unit', 'UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable'), null;
+  if (typeof unit === 'string')
+    return (
+      void report.error(
+        line,
+        'unit',
+        unit === 'unknown' ? 'UNKNOWN_UNIT' : 'AMBIGUOUS_UNIT',
+        `No single unit of the store is "${f.unit.slice(0, 80)}"`,
+      ),
+      null
+    );
+  if (!unit.bookable)
+    return (void report.error(line, 'unit', 'UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable'), null);
   let service = null;
   if (f.service) {
     const s = find(cat.services, f.service);
-    if (typeof s === 'string') return void report.error(line, 'service', s === 'unknown' ? 'UNKNOWN_SERVICE' : 'AMBIGUOUS_SERVICE', `No single service of the store is "${f.service.slice(0, 80)}"`), null;
+    if (typeof s === 'string')
+      return (
+        void report.error(
+          line,
+          'service',
+          s === 'unknown' ? 'UNKNOWN_SERVICE' : 'AMBIGUOUS_SERVICE',
+          `No single service of the store is "${f.service.slice(0, 80)}"`,
+        ),
+        null
+      );
     service = s;
   }
-  if (!f.start) return void report.error(line, 'start', 'REQUIRED', 'The start is missing'), null;
+  if (!f.start) return (void report.error(line, 'start', 'REQUIRED', 'The start is missing'), null);
   const start = wallTime(f.start);
-  if (!start) return void report.error(line, 'start', 'INVALID_START', 'The start must be YYYY-MM-DD HH:MM in the store\'s time zone'), null;
+  if (!start)
+    return (
+      void report.error(line, 'start', 'INVALID_START', "The start must be YYYY-MM-DD HH:MM in the store's time zone"),
+      null
+    );
   let minutes = service?.duration_min ?? null;
   if (f.minutes !== undefined) minutes = /^\d{1,4}$/.test(f.minutes.trim()) ? Number(f.minutes) : -1;
-  if (minutes === null) return void report.error(line, 'minutes', 'REQUIRED', 'minutes are needed when no service is named'), null;
-  if (minutes < 1 || minutes > 1440) return void report.error(line, 'minutes', 'INVALID_MINUTES', 'minutes must be a whole number from 1 to 1440'), null;
+  if (minutes === null)
+    return (void report.error(line, 'minutes', 'REQUIRED', 'minutes are needed when no service is named'), null);
+  if (minutes < 1 || minutes > 1440)
+    return (
+      void report.error(line, 'minutes', 'INVALID_MINUTES', 'minutes must be a whole number from 1 to 1440'), null
+    );
   let price = service?.price_pence ?? 0;
   if (f.price !== undefined) {
     const m = /^£?\s*(\d{1,6})(?:\.(\d{1,2}))?$/.exec(f.price.trim());
-    if (!m) return void report.error(line, 'price', 'INVALID_VALUE', 'price must be in pounds, such as 30 or 30.50'), null;
+    if (!m)
+      return (void report.error(line, 'price', 'INVALID_VALUE', 'price must be in pounds, such as 30 or 30.50'), null);
     price = Number(m[1]) * 100 + Number((m[2] ?? '0').padEnd(2, '0'));
   }
   const person = personOf(line, f, report);
@@ -67,18 +95,36 @@ function checkRow(row: ImportRow, cat: Catalogue, report: Report, seen: SeenInFi
   // Without an external_id, the row's own content is its identity: the same row again is the same appointment.
   const token = external
     ? `import:${external}`
-    : `import:${createHash('sha256').update([unit.id, start, person.email ?? '', person.phone ?? '', person.name ?? ''].join('\n')).digest('hex').slice(0, 32)}`;
+    : `import:${createHash('sha256')
+        .update([unit.id, start, person.email ?? '', person.phone ?? '', person.name ?? ''].join('\n'))
+        .digest('hex')
+        .slice(0, 32)}`;
   if (seen.repeated(line, 'external_id', token, report)) return null;
   seen.remember(line, 'external_id', token);
   return {
-    line, unit_id: unit.id, service_id: service?.id ?? null, local_start: start, minutes,
-    buffer_before: service?.buffer_before_min ?? 0, buffer_after: service?.buffer_after_min ?? 0, price_pence: price,
-    email: person.email, phone: person.phone, name: person.name, client_token: token,
+    line,
+    unit_id: unit.id,
+    service_id: service?.id ?? null,
+    local_start: start,
+    minutes,
+    buffer_before: service?.buffer_before_min ?? 0,
+    buffer_after: service?.buffer_after_min ?? 0,
+    price_pence: price,
+    email: person.email,
+    phone: person.phone,
+    name: person.name,
+    client_token: token,
   };
 }
 
 async function importBatch(
-  ctx: MerchantContext, tx: Tx, rows: ImportRow[], report: Report, seen: SeenInFile, cat: Catalogue, stats: { fresh: boolean },
+  ctx: MerchantContext,
+  tx: Tx,
+  rows: ImportRow[],
+  report: Report,
+  seen: SeenInFile,
+  cat: Catalogue,
+  stats: { fresh: boolean },
 ) {
   const checked = rows.map((r) => checkRow(r, cat, report, seen)).filter((r): r is ImportedAppointment => r !== null);
   if (checked.length === 0) return;
@@ -90,15 +136,28 @@ async function importBatch(
   for (const outcome of outcomes) {
     if (outcome.outcome === 'created') report.body.created++;
     else if (outcome.outcome === 'unchanged') report.body.unchanged++;
-    else report.error(outcome.row, outcome.field ?? 'row', outcome.code ?? 'REFUSED', outcome.message ?? 'The row was refused');
+    else
+      report.error(
+        outcome.row,
+        outcome.field ?? 'row',
+        outcome.code ?? 'REFUSED',
+        outcome.message ?? 'The row was refused',
+      );
   }
 }
 
-export async function importAppointmentsFile(ctx: MerchantContext, input: Omit<ImportInput, 'kind' | 'fields'>): Promise<ImportReportBody> {
+export async function importAppointmentsFile(
+  ctx: MerchantContext,
+  input: Omit<ImportInput, 'kind' | 'fields'>,
+): Promise<ImportReportBody> {
   const seen = new SeenInFile();
   const cat = await storeCatalogue(ctx.db, ctx.actor.storeId);
   const stats = { fresh: false };
   // 200 a statement: each row is a subtransaction with its triggers, and one statement must stay well
   // inside the adapter's 15 s read timeout on a busy host (docs/performance.md, issue 45).
-  return runImport(ctx, { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS, batchRows: 200 }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat, stats));
+  return runImport(
+    ctx,
+    { ...input, kind: 'appointments', fields: APPOINTMENT_FIELDS, batchRows: 200 },
+    (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, cat, stats),
+  );
 }

@@ -18,7 +18,8 @@ async function* utf8Text(body: AsyncIterable<Buffer | string>, limitBytes: numbe
   for await (const chunk of body) {
     const buf = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     bytes += buf.length;
-    if (bytes > limitBytes) throw new AppError('IMPORT_TOO_LARGE', `The file is larger than ${limitBytes} bytes; split it`);
+    if (bytes > limitBytes)
+      throw new AppError('IMPORT_TOO_LARGE', `The file is larger than ${limitBytes} bytes; split it`);
     let text: string;
     try {
       text = decoder.decode(buf, { stream: true });
@@ -65,7 +66,14 @@ export async function* csvRecords(body: AsyncIterable<Buffer | string>, limitByt
     yield head;
     if (!done) yield* text;
   }
-  const parser = parse({ delimiter, bom: true, relax_column_count: true, skip_empty_lines: true, info: true, trim: true });
+  const parser = parse({
+    delimiter,
+    bom: true,
+    relax_column_count: true,
+    skip_empty_lines: true,
+    info: true,
+    trim: true,
+  });
   const source = Readable.from(all());
   source.on('error', (err) => parser.destroy(err));
   source.pipe(parser);

@@ -19,7 +19,9 @@ export interface CustomerMatch {
 
 /** Each row's match, in one statement (each lookup is one of the unique indexes). */
 export async function matchCustomers(
-  tx: Tx, storeId: string, rows: Array<{ i: number; external_id: string | null; email: string | null; phone: string | null }>,
+  tx: Tx,
+  storeId: string,
+  rows: Array<{ i: number; external_id: string | null; email: string | null; phone: string | null }>,
 ): Promise<CustomerMatch[]> {
   const res = await tx.query<CustomerMatch>(
     `WITH r AS (

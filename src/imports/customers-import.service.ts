@@ -31,7 +31,12 @@ function checkRow(row: ImportRow, report: Report, seen: SeenInFile): Checked | n
     return null;
   }
   if (!person.email && !person.phone && !external_id) {
-    report.error(row.line, 'email', 'CONTACT_REQUIRED', 'A customer needs an email, a mobile or an external_id to be matched again');
+    report.error(
+      row.line,
+      'email',
+      'CONTACT_REQUIRED',
+      'A customer needs an email, a mobile or an external_id to be matched again',
+    );
     return null;
   }
   const notes = f.notes ?? null;
@@ -49,28 +54,60 @@ function checkRow(row: ImportRow, report: Report, seen: SeenInFile): Checked | n
       return null;
     }
   }
-  if (seen.repeated(row.line, 'external_id', external_id, report) || seen.repeated(row.line, 'email', person.email, report)
-    || seen.repeated(row.line, 'mobile', person.phone, report)) return null;
+  if (
+    seen.repeated(row.line, 'external_id', external_id, report) ||
+    seen.repeated(row.line, 'email', person.email, report) ||
+    seen.repeated(row.line, 'mobile', person.phone, report)
+  )
+    return null;
   seen.remember(row.line, 'external_id', external_id);
   seen.remember(row.line, 'email', person.email);
   seen.remember(row.line, 'mobile', person.phone);
   return { line: row.line, ...person, external_id, notes, marketing };
 }
 
-async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], report: Report, seen: SeenInFile, matched: Set<string>) {
+async function importBatch(
+  ctx: MerchantContext,
+  tx: Tx,
+  rows: ImportRow[],
+  report: Report,
+  seen: SeenInFile,
+  matched: Set<string>,
+) {
   const storeId = ctx.actor.storeId;
   const checked = rows.map((r) => checkRow(r, report, seen)).filter((r): r is Checked => r !== null);
   if (checked.length === 0) return;
-  const matches = await matchCustomers(tx, storeId, checked.map((c, i) => ({ i, external_id: c.external_id, email: c.email, phone: c.phone })));
+  const matches = await matchCustomers(
+    tx,
+    storeId,
+    checked.map((c, i) => ({ i, external_id: c.external_id, email: c.email, phone: c.phone })),
+  );
   const writes: CustomerWrite[] = [];
   const now = ctx.clock.now();
   for (const m of matches) {
     const c = checked[m.i];
     if (!m.id) {
       const id = randomUUID();
-      writes.push({ id, is_new: true, name: c.name, email: c.email, phone: c.phone, external_id: c.external_id, merchant_note: c.notes, marketing_opted_in: c.marketing });
+      writes.push({
+        id,
+        is_new: true,
+        name: c.name,
+        email: c.email,
+        phone: c.phone,
+        external_id: c.external_id,
+        merchant_note: c.notes,
+        marketing_opted_in: c.marketing,
+      });
       report.body.created++;
-      await emit(tx, { storeId, type: 'customer.created', data: { id, name: c.name, email: c.email, phone: c.phone, source: 'import' } }, now);
+      await emit(
+        tx,
+        {
+          storeId,
+          type: 'customer.created',
+          data: { id, name: c.name, email: c.email, phone: c.phone, source: 'import' },
+        },
+        now,
+      );
       continue;
     }
     if (m.erased) {
@@ -79,11 +116,21 @@ async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], repo
     }
     if ((m.by_email && m.by_email !== m.id) || (m.by_phone && m.by_phone !== m.id)) {
       const field = m.by_email && m.by_email !== m.id ? 'email' : 'mobile';
-      report.error(c.line, field, 'CONTACT_IN_USE', `The ${field} belongs to another customer than the row's other details`);
+      report.error(
+        c.line,
+        field,
+        'CONTACT_IN_USE',
+        `The ${field} belongs to another customer than the row's other details`,
+      );
       continue;
     }
     if (c.external_id && m.external_id && m.external_id !== c.external_id) {
-      report.error(c.line, 'external_id', 'EXTERNAL_ID_MISMATCH', 'This customer was imported before under another external_id');
+      report.error(
+        c.line,
+        'external_id',
+        'EXTERNAL_ID_MISMATCH',
+        'This customer was imported before under another external_id',
+      );
       continue;
     }
     if (matched.has(m.id)) {
@@ -111,17 +158,33 @@ async function importBatch(ctx: MerchantContext, tx: Tx, rows: ImportRow[], repo
     }
     writes.push({ id: m.id, is_new: false, ...fill, ...next });
     report.body.updated++;
-    await emit(tx, {
-      storeId,
-      type: 'customer.updated',
-      data: { id: m.id, name: m.name ?? c.name, phone: m.phone ?? c.phone, email: m.email ?? c.email, changed_fields: changed, source: 'import' },
-    }, now);
+    await emit(
+      tx,
+      {
+        storeId,
+        type: 'customer.updated',
+        data: {
+          id: m.id,
+          name: m.name ?? c.name,
+          phone: m.phone ?? c.phone,
+          email: m.email ?? c.email,
+          changed_fields: changed,
+          source: 'import',
+        },
+      },
+      now,
+    );
   }
   if (writes.length) await writeCustomers(tx, storeId, writes, now.toISOString());
 }
 
-export async function importCustomers(ctx: MerchantContext, input: Omit<ImportInput, 'kind' | 'fields'>): Promise<ImportReportBody> {
+export async function importCustomers(
+  ctx: MerchantContext,
+  input: Omit<ImportInput, 'kind' | 'fields'>,
+): Promise<ImportReportBody> {
   const seen = new SeenInFile();
   const matched = new Set<string>();
-  return runImport(ctx, { ...input, kind: 'customers', fields: CUSTOMER_FIELDS }, (tx, rows, report) => importBatch(ctx, tx, rows, report, seen, matched));
+  return runImport(ctx, { ...input, kind: 'customers', fields: CUSTOMER_FIELDS }, (tx, rows, report) =>
+    importBatch(ctx, tx, rows, report, seen, matched),
+  );
 }

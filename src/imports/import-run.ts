@@ -65,7 +65,12 @@ export async function runImport(
         for await (const record of records) {
           report.body.rows++;
           if (record.values.length !== width) {
-            report.error(record.line, 'row', 'COLUMN_COUNT', `The row has ${record.values.length} fields where the header has ${width}`);
+            report.error(
+              record.line,
+              'row',
+              'COLUMN_COUNT',
+              `The row has ${record.values.length} fields where the header has ${width}`,
+            );
             continue;
           }
           yield { line: record.line, fields: fieldsOf(columns, record.values) };

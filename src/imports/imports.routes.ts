@@ -13,7 +13,9 @@ import { importAppointmentsFile } from './appointments-import.service.ts';
 /** The upload, kept as the stream it arrives as (the body itself stays null, so nothing reads it whole). */
 const uploads = new WeakMap<FastifyRequest, AsyncIterable<Buffer>>();
 
-const CsvBody = Type.String({ description: 'The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns' });
+const CsvBody = Type.String({
+  description: 'The CSV file: UTF-8 (with or without a BOM), comma or semicolon, the first row naming the columns',
+});
 
 export async function importsRoutes(app: FastifyInstance) {
   const limitBytes = app.deps.config.importLimitBytes;
@@ -50,14 +52,22 @@ export async function importsRoutes(app: FastifyInstance) {
       },
     );
 
-  route('/customers', 'importCustomers', 'Import customers from a CSV file',
-    'Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. '
-    + 'A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, '
-    + 'the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.',
-    importCustomers);
-  route('/appointments', 'importAppointments', 'Import appointments from a CSV file',
-    'Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store\'s time zone), '
-    + 'minutes (else the service\'s length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. '
-    + 'Appointments that ended before now are imported as completed. No message is sent to customers.',
-    importAppointmentsFile);
+  route(
+    '/customers',
+    'importCustomers',
+    'Import customers from a CSV file',
+    'Columns recognised: external_id (id, client id), name or first name and last name, email, mobile (phone), notes, marketing. ' +
+      'A row is matched to a customer by external_id, else email, else mobile: new people are created, blanks of known people filled, ' +
+      'the same file again changes nothing. Rows with errors are reported by line and not written. dry_run=true writes nothing.',
+    importCustomers,
+  );
+  route(
+    '/appointments',
+    'importAppointments',
+    'Import appointments from a CSV file',
+    "Columns recognised: external_id, unit (staff), service (by id or name), start (YYYY-MM-DD HH:MM in the store's time zone), " +
+      "minutes (else the service's length), name, email, mobile, price (pounds). An overlap is refused by the same constraint as every booking. " +
+      'Appointments that ended before now are imported as completed. No message is sent to customers.',
+    importAppointmentsFile,
+  );
 }

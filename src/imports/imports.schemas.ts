@@ -5,12 +5,17 @@ import { Uuid } from '../platform/http/schemas.ts';
 export const ImportQuery = Type.Object(
   {
     store_id: Type.Optional(Uuid),
-    dry_run: Type.Optional(Type.Boolean({ description: 'true: check every row and answer the report, writing nothing' })),
-    mapping: Type.Optional(Type.String({
-      maxLength: 4000,
-      description: 'JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; '
-        + 'for columns whose names the import does not recognise',
-    })),
+    dry_run: Type.Optional(
+      Type.Boolean({ description: 'true: check every row and answer the report, writing nothing' }),
+    ),
+    mapping: Type.Optional(
+      Type.String({
+        maxLength: 4000,
+        description:
+          'JSON object from a column header, as written in the file, to a field name, or to null to ignore that column; ' +
+          'for columns whose names the import does not recognise',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -19,7 +24,10 @@ export const ImportError = Type.Object(
   {
     row: Type.Integer({ description: 'The line of the file (the header is line 1)' }),
     field: Type.String({ description: 'The field at fault (or "row")' }),
-    code: Type.String({ description: 'A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME...' }),
+    code: Type.String({
+      description:
+        'A stable code: INVALID_EMAIL, INVALID_PHONE, NAME_TOO_LONG, DUPLICATE_IN_FILE, SLOT_TAKEN, NONEXISTENT_LOCAL_TIME...',
+    }),
     message: Type.String(),
   },
   { additionalProperties: false },

@@ -62,7 +62,10 @@ export const GUEST_CATEGORIES: readonly Category[] = ['class_events', 'class_rem
 export function decideSend(state: SendState | null | 'guest', category: Category, channel: Channel): SendDecision {
   if (!(category in CATEGORY_TOGGLE)) throw new Error(`unknown message category ${category}`);
   if (!CHANNELS.includes(channel)) throw new Error(`unknown channel ${channel}`);
-  if (state === 'guest') return GUEST_CATEGORIES.includes(category) ? { allowed: true, reason: 'allowed' } : deny('guest_transactional_only');
+  if (state === 'guest')
+    return GUEST_CATEGORIES.includes(category)
+      ? { allowed: true, reason: 'allowed' }
+      : deny('guest_transactional_only');
   if (!state) return deny('customer_not_found');
   if (state.erased) return deny('customer_erased');
   if (state.blocked) return deny('blocked');
@@ -93,7 +96,10 @@ export async function maySend(q: Queryable, question: SendQuestion): Promise<Sen
 /** The same question for many messages at once (the sender's batch), in one round trip. */
 export async function maySendMany(q: Queryable, questions: readonly SendQuestion[]): Promise<SendDecision[]> {
   if (questions.length === 0) return [];
-  const rows = await loadSendStates(q, questions.map((x) => ({ storeId: x.storeId, customerId: x.customerId, address: x.guestAddress ?? null })));
+  const rows = await loadSendStates(
+    q,
+    questions.map((x) => ({ storeId: x.storeId, customerId: x.customerId, address: x.guestAddress ?? null })),
+  );
   return questions.map((question, i) => {
     const row = rows[i];
     // A guest whose address belongs to a customer is that customer: their "no" holds however they booked.
@@ -106,7 +112,8 @@ export async function maySendMany(q: Queryable, questions: readonly SendQuestion
     };
     // Marketing consent: the customer's own saved choice for the store, else the consent recorded
     // with their activity there (the roster's marketing_opted_in), else off.
-    if (state && row && row.marketingEnabled === null && row.marketing_opted_in === true) state.toggles.marketingEnabled = true;
+    if (state && row && row.marketingEnabled === null && row.marketing_opted_in === true)
+      state.toggles.marketingEnabled = true;
     return decideSend(state, question.category, question.channel);
   });
 }

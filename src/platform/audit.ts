@@ -48,8 +48,14 @@ const collecting = new WeakMap<Tx, AuditRow[]>();
  * The actor's part of a merchant's audit row, for writes done by a database function
  * (one-statement.ts): the function adds action, entity, details and created_at.
  */
-export function auditActor(ctx: AuditSource): Pick<AuditRow, 'store_id' | 'actor_kind' | 'actor_id' | 'actor_name' | 'request_id'> {
-  const { store_id, actor_kind, actor_id, actor_name, request_id } = rowOf(ctx, { action: '', entity: '', entityId: null });
+export function auditActor(
+  ctx: AuditSource,
+): Pick<AuditRow, 'store_id' | 'actor_kind' | 'actor_id' | 'actor_name' | 'request_id'> {
+  const { store_id, actor_kind, actor_id, actor_name, request_id } = rowOf(ctx, {
+    action: '',
+    entity: '',
+    entityId: null,
+  });
   return { store_id, actor_kind, actor_id, actor_name, request_id };
 }
 
@@ -85,7 +91,7 @@ export function eventActor(actor: Actor): EventActor {
 function rowOf(ctx: AuditSource, entry: AuditEntry): AuditRow {
   const actor = ctx.actor;
   return {
-    store_id: actor.kind === 'merchant' ? actor.storeId : (entry.details?.store_id as string | undefined) ?? null,
+    store_id: actor.kind === 'merchant' ? actor.storeId : ((entry.details?.store_id as string | undefined) ?? null),
     actor_kind: actor.kind,
     actor_id: actor.kind === 'merchant' ? actor.userId : actor.kind === 'customer' ? actor.customerId : null,
     actor_name: actor.kind === 'merchant' ? actor.staffName : null,

@@ -14,7 +14,11 @@ export function fixedClock(start: string | Date): FixedClock {
   let current = new Date(start);
   return {
     now: () => new Date(current),
-    set: (instant) => { current = new Date(instant); },
-    advance: (ms) => { current = new Date(current.getTime() + ms); },
+    set: (instant) => {
+      current = new Date(instant);
+    },
+    advance: (ms) => {
+      current = new Date(current.getTime() + ms);
+    },
   };
 }

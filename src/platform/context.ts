@@ -44,7 +44,11 @@ export interface TransactionOptions {
  * just before commit, in the same statement as the stored result when there is one. fn's return value is the
  * response body.
  */
-export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Promise<T>, options: TransactionOptions = {}): Promise<T> {
+export async function inTransaction<T>(
+  ctx: RequestContext,
+  fn: (tx: Tx) => Promise<T>,
+  options: TransactionOptions = {},
+): Promise<T> {
   return retryTransient(
     () =>
       ctx.db.transaction(async (tx) => {
@@ -62,7 +66,8 @@ export async function inTransaction<T>(ctx: RequestContext, fn: (tx: Tx) => Prom
         try {
           const result = await fn(tx);
           const collected = { audit: takeAudit(tx), events: takeEvents(tx, ctx.actor && eventActor(ctx.actor)) }; // a job's context may have no actor: system
-          if (claim) await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), collected);
+          if (claim)
+            await storeIdempotentResult(tx, claim, { statusCode: 200, body: result }, ctx.clock.now(), collected);
           else await writeCollected(tx, collected);
           return result;
         } finally {
@@ -86,7 +91,9 @@ export async function retryTransient<T>(attempt: () => Promise<T>, options: Tran
     } catch (err) {
       if (!isRetryable(err)) throw err;
       if (n >= MAX_ATTEMPTS) {
-        throw options.exhausted?.() ?? new AppError('CONFLICT', 'The request collided with concurrent changes; retry it');
+        throw (
+          options.exhausted?.() ?? new AppError('CONFLICT', 'The request collided with concurrent changes; retry it')
+        );
       }
       // Jittered backoff so colliding transactions do not collide again in lockstep.
       await new Promise((resolve) => setTimeout(resolve, Math.random() * 10 * n));
@@ -111,7 +118,8 @@ export const adminContext = (request: FastifyRequest) => contextFor<AdminActor>(
 export type ShopperContext = RequestContext<MerchantActor | CustomerActor>;
 export function shopperContext(request: FastifyRequest): ShopperContext {
   const actor = request.actor;
-  if (!actor || actor.kind === 'admin' || actor.kind === 'guest') throw new Error(`route ${request.routeOptions.url} expected a merchant or customer actor`);
+  if (!actor || actor.kind === 'admin' || actor.kind === 'guest')
+    throw new Error(`route ${request.routeOptions.url} expected a merchant or customer actor`);
   return request.context(actor);
 }
 

@@ -14,7 +14,11 @@ export interface Collected {
  * Prefixes main (whose parameters are params) with a WITH item per non-empty collection; with no
  * main statement, the last item becomes the statement. Returns null when there is nothing to run.
  */
-export function withCollected(main: string | null, params: unknown[], collected: Collected): { sql: string; params: unknown[] } | null {
+export function withCollected(
+  main: string | null,
+  params: unknown[],
+  collected: Collected,
+): { sql: string; params: unknown[] } | null {
   const items: string[] = [];
   const all = [...params];
   if (collected.audit.length) {

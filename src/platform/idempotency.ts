@@ -52,14 +52,17 @@ export function readIdempotencyClaim(request: FastifyRequest, principal: string)
  */
 export async function claimIdempotency(tx: Tx, claim: IdempotencyClaim, now: Date): Promise<StoredResult | null> {
   // A transaction-scoped lock on the key: whoever holds it is running the request right now.
-  const locked = await tx.query<{ ok: boolean }>(
-    'SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok',
-    [claim.lockKey],
-  );
+  const locked = await tx.query<{ ok: boolean }>('SELECT pg_try_advisory_xact_lock(hashtextextended($1, 0)) AS ok', [
+    claim.lockKey,
+  ]);
   if (!locked.rows[0].ok) {
-    throw new AppError('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running; retry shortly', {
-      'retry-after': '1',
-    });
+    throw new AppError(
+      'IDEMPOTENCY_IN_PROGRESS',
+      'A request with this Idempotency-Key is still running; retry shortly',
+      {
+        'retry-after': '1',
+      },
+    );
   }
   const found = await tx.query<{ request_hash: string; status_code: number; body: unknown; expires_at: string }>(
     `SELECT request_hash, status_code, body, expires_at FROM idempotency_records
@@ -69,10 +72,12 @@ export async function claimIdempotency(tx: Tx, claim: IdempotencyClaim, now: Dat
   const record = found.rows[0];
   if (!record) return null;
   if (new Date(record.expires_at) <= now) {
-    await tx.query(
-      'DELETE FROM idempotency_records WHERE principal = $1 AND method = $2 AND path = $3 AND key = $4',
-      [claim.principal, claim.method, claim.path, claim.key],
-    );
+    await tx.query('DELETE FROM idempotency_records WHERE principal = $1 AND method = $2 AND path = $3 AND key = $4', [
+      claim.principal,
+      claim.method,
+      claim.path,
+      claim.key,
+    ]);
     return null;
   }
   if (record.request_hash !== claim.requestHash) {
@@ -85,7 +90,13 @@ export async function claimIdempotency(tx: Tx, claim: IdempotencyClaim, now: Dat
  * Stores the first result, and in the same statement writes the audit rows and events the request's
  * transaction collected, so all of them commit (or none does) with the effect.
  */
-export async function storeIdempotentResult(tx: Tx, claim: IdempotencyClaim, result: StoredResult, now: Date, collected: Collected = NOTHING) {
+export async function storeIdempotentResult(
+  tx: Tx,
+  claim: IdempotencyClaim,
+  result: StoredResult,
+  now: Date,
+  collected: Collected = NOTHING,
+) {
   const insert = `INSERT INTO idempotency_records (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`;
   const params: unknown[] = [

@@ -53,12 +53,26 @@ export interface WriteFunction<Req extends TSchema = TSchema, Res extends TSchem
 function shapeOf<T>(schema: T): T {
   if (Array.isArray(schema)) return schema.map(shapeOf) as T;
   if (schema === null || typeof schema !== 'object') return schema;
-  return Object.fromEntries(Object.entries(schema).filter(([k]) => k !== 'format').map(([k, v]) => [k, shapeOf(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(schema)
+      .filter(([k]) => k !== 'format')
+      .map(([k, v]) => [k, shapeOf(v)]),
+  ) as T;
 }
 
 /** Declares a write function's handoff; `request` should refuse unknown keys (additionalProperties: false). */
-export function writeFunction<Req extends TSchema, Res extends TSchema>(fn: string, request: Req, result: Res): WriteFunction<Req, Res> {
-  return Object.freeze({ fn, request, result, checkRequest: Compile(shapeOf(request)), checkResult: Compile(shapeOf(result)) });
+export function writeFunction<Req extends TSchema, Res extends TSchema>(
+  fn: string,
+  request: Req,
+  result: Res,
+): WriteFunction<Req, Res> {
+  return Object.freeze({
+    fn,
+    request,
+    result,
+    checkRequest: Compile(shapeOf(request)),
+    checkResult: Compile(shapeOf(result)),
+  });
 }
 
 /** Names where a value broke its schema (paths and rules only: never the values, which may be personal). */
@@ -94,14 +108,31 @@ function asAppError(err: unknown): never {
 
 /** Runs the write function for the request, both checked against its schemas; returns the response body. */
 export async function oneStatementWrite<Req extends TSchema, Res extends TSchema>(
-  ctx: RequestContext, call: WriteFunction<Req, Res>, req: Static<Req>, options: OneStatementOptions = {},
+  ctx: RequestContext,
+  call: WriteFunction<Req, Res>,
+  req: Static<Req>,
+  options: OneStatementOptions = {},
 ): Promise<Static<Res>> {
   const { fn } = call;
   checkRequest(call, req);
   const c = ctx.idempotency;
-  const claim = c ? { principal: c.principal, method: c.method, path: c.path, key: c.key, request_hash: c.requestHash, lock_key: c.lockKey } : null;
+  const claim = c
+    ? {
+        principal: c.principal,
+        method: c.method,
+        path: c.path,
+        key: c.key,
+        request_hash: c.requestHash,
+        lock_key: c.lockKey,
+      }
+    : null;
   const actor = { ...auditActor(ctx), event_actor: eventActor(ctx.actor) };
-  const params = [claim && JSON.stringify(claim), JSON.stringify(actor), ctx.clock.now().toISOString(), JSON.stringify(req)];
+  const params = [
+    claim && JSON.stringify(claim),
+    JSON.stringify(actor),
+    ctx.clock.now().toISOString(),
+    JSON.stringify(req),
+  ];
   const sql = callSql(fn);
   const result = await retryTransient(async () => {
     try {

@@ -33,7 +33,12 @@ const collecting = new WeakMap<Tx, PendingEvent[]>();
 
 /** Records an event of this transaction; occurredAt comes from the request's clock. */
 export async function emit(tx: Tx, event: EventInput, occurredAt: Date): Promise<void> {
-  const row: PendingEvent = { store_id: event.storeId, type: event.type, occurred_at: occurredAt.toISOString(), data: event.data };
+  const row: PendingEvent = {
+    store_id: event.storeId,
+    type: event.type,
+    occurred_at: occurredAt.toISOString(),
+    data: event.data,
+  };
   const pending = collecting.get(tx);
   if (pending) pending.push(row);
   else await writeEvents(tx, [{ ...row, actor: actorOf(row, SYSTEM_ACTOR) }]); // no request's transaction: a job's

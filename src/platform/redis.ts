@@ -6,7 +6,12 @@ import type { Redis } from 'ioredis';
 
 export async function openRedis(url: string, onError: (err: Error) => void): Promise<Redis> {
   const { Redis } = await import('ioredis');
-  const redis = new Redis(url, { connectTimeout: 2_000, maxRetriesPerRequest: 1, enableOfflineQueue: true, lazyConnect: false });
+  const redis = new Redis(url, {
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 1,
+    enableOfflineQueue: true,
+    lazyConnect: false,
+  });
   redis.on('error', onError);
   return redis;
 }

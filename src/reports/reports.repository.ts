@@ -85,7 +85,9 @@ new_customers AS (
                         AND p.status NOT IN ('cancelled', 'pending_payment'))
    GROUP BY f.key),
 customers AS (SELECT key, count(*)::int AS n FROM (SELECT DISTINCT key, customer_id FROM visits) v GROUP BY key),
-${key.working ? `-- Each unit's opening intervals per local day: the weekly hours, or that date's exception instead.
+${
+  key.working
+    ? `-- Each unit's opening intervals per local day: the weekly hours, or that date's exception instead.
 opening AS (
   SELECT w.unit_id, d.day, tstzrange((d.day + w.opens) AT TIME ZONE s.timezone, (d.day + w.closes) AT TIME ZONE s.timezone) AS r
     FROM s, days d JOIN unit_hours w ON w.store_id = $1 AND w.weekday = extract(dow FROM d.day)
@@ -107,13 +109,20 @@ working_days AS (
             FROM unnest(o.mr - coalesce(f.mr, '{}'::tstzmultirange)) x) AS minutes
     FROM (SELECT unit_id, day, range_agg(r) AS mr FROM opening GROUP BY unit_id, day) o
     LEFT JOIN off f ON f.unit_id = o.unit_id),
-working AS (SELECT ${key.working} AS key, sum(w.minutes) AS working_minutes FROM working_days w GROUP BY 1),` : `working AS (SELECT NULL::uuid AS key, NULL::float8 AS working_minutes WHERE false),`}
+working AS (SELECT ${key.working} AS key, sum(w.minutes) AS working_minutes FROM working_days w GROUP BY 1),`
+    : `working AS (SELECT NULL::uuid AS key, NULL::float8 AS working_minutes WHERE false),`
+}
 -- Every group: those with appointments, units or days with working time, and every day of a by-day report.
 keys AS (
   SELECT key FROM booked UNION SELECT key FROM working${groupBy === 'day' ? ' UNION SELECT day FROM days' : ''})
 SELECT k.key::text AS key,
-       ${groupBy === 'unit' ? '(SELECT u.display_name FROM units u WHERE u.store_id = $1 AND u.id = k.key)'
-         : groupBy === 'service' ? '(SELECT sv.name FROM services sv WHERE sv.store_id = $1 AND sv.id = k.key)' : 'NULL::text'} AS label,
+       ${
+         groupBy === 'unit'
+           ? '(SELECT u.display_name FROM units u WHERE u.store_id = $1 AND u.id = k.key)'
+           : groupBy === 'service'
+             ? '(SELECT sv.name FROM services sv WHERE sv.store_id = $1 AND sv.id = k.key)'
+             : 'NULL::text'
+       } AS label,
        coalesce(b.appointments, 0) AS appointments, coalesce(b.completed, 0) AS completed, coalesce(b.checked_in, 0) AS checked_in,
        coalesce(b.cancelled, 0) AS cancelled, coalesce(b.cancelled_by_customer, 0) AS cancelled_by_customer,
        coalesce(b.cancelled - b.cancelled_by_customer, 0) AS cancelled_by_shop, coalesce(b.no_show, 0) AS no_show,
@@ -133,9 +142,19 @@ SELECT k.key::text AS key,
 }
 
 /** The statement of each grouping, composed once. */
-const SUMMARY_SQL: Record<GroupBy, string> = { unit: summarySql('unit'), service: summarySql('service'), day: summarySql('day') };
+const SUMMARY_SQL: Record<GroupBy, string> = {
+  unit: summarySql('unit'),
+  service: summarySql('service'),
+  day: summarySql('day'),
+};
 
 /** The summary's groups (see docs/reports.md for every definition). */
-export async function summary(db: Queryable, storeId: string, from: string, to: string, groupBy: GroupBy): Promise<SummaryRow[]> {
+export async function summary(
+  db: Queryable,
+  storeId: string,
+  from: string,
+  to: string,
+  groupBy: GroupBy,
+): Promise<SummaryRow[]> {
   return (await db.query<SummaryRow>(SUMMARY_SQL[groupBy], [storeId, from, to])).rows;
 }

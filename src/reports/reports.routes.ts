@@ -14,16 +14,20 @@ export async function reportsRoutes(app: FastifyInstance) {
       schema: {
         operationId: 'reportSummary',
         tags: ['Reports'],
-        summary: 'Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day',
-        description: 'Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. '
-          + 'from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.',
+        summary:
+          'Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day',
+        description:
+          'Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. ' +
+          'from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.',
         querystring: SummaryQuery,
         response: {
           200: {
             description: 'The groups, in key order',
             content: {
               'application/json': { schema: SummaryResponse },
-              'text/csv': { schema: { type: 'string', description: 'The same groups, one row each, with a header row' } },
+              'text/csv': {
+                schema: { type: 'string', description: 'The same groups, one row each, with a header row' },
+              },
             },
           },
         },
@@ -35,7 +39,10 @@ export async function reportsRoutes(app: FastifyInstance) {
       if (/\btext\/csv\b/.test(accept) && !/\bapplication\/json\b/.test(accept)) {
         return reply
           .type('text/csv; charset=utf-8')
-          .header('content-disposition', `attachment; filename="summary-${report.from}-${report.to}-${report.group_by}.csv"`)
+          .header(
+            'content-disposition',
+            `attachment; filename="summary-${report.from}-${report.to}-${report.group_by}.csv"`,
+          )
           .send(Buffer.from(summaryCsv(report)));
       }
       return reply.type('application/json; charset=utf-8').send(report);

@@ -26,7 +26,12 @@ export async function firstRunSetupLink(db: Database, config: Config, clock: Clo
  * one-time link (72 hours, single use) to the accept page, where they choose a password and are
  * signed in. The demo owner's password is cleared so the link always works.
  */
-export async function demoOwnerLink(db: Database, config: Config, clock: Clock, input: { storeId: string; email: string; name: string }): Promise<string> {
+export async function demoOwnerLink(
+  db: Database,
+  config: Config,
+  clock: Clock,
+  input: { storeId: string; email: string; name: string },
+): Promise<string> {
   const at = clock.now();
   const token = newSecret();
   await db.transaction(async (tx) => {
@@ -42,8 +47,16 @@ export async function demoOwnerLink(db: Database, config: Config, clock: Clock, 
       [input.storeId, person.rows[0].id, at],
     );
     await replaceInvitation(tx, {
-      storeId: input.storeId, email: input.email, name: input.name, role: 'owner', permissions: ['can_process_payments'], unitId: null,
-      tokenHash: secretHash(token), invitedBy: null, at, expiresAt: new Date(at.getTime() + INVITATION_HOURS * 3_600_000),
+      storeId: input.storeId,
+      email: input.email,
+      name: input.name,
+      role: 'owner',
+      permissions: ['can_process_payments'],
+      unitId: null,
+      tokenHash: secretHash(token),
+      invitedBy: null,
+      at,
+      expiresAt: new Date(at.getTime() + INVITATION_HOURS * 3_600_000),
     });
   });
   return `${config.bookingPage.publicUrl}/console/#/accept#token=${token}`;

@@ -12,7 +12,12 @@ export const ROLES = ['owner', 'manager', 'front_desk', 'staff'] as const;
 export type Role = (typeof ROLES)[number];
 
 /** Rank for "nobody raises anyone above their own role": a higher number is more power. */
-export const ROLE_RANK: Readonly<Record<Role, number>> = Object.freeze({ owner: 4, manager: 3, front_desk: 2, staff: 1 });
+export const ROLE_RANK: Readonly<Record<Role, number>> = Object.freeze({
+  owner: 4,
+  manager: 3,
+  front_desk: 2,
+  staff: 1,
+});
 
 const ALL: readonly Role[] = Object.freeze(['owner', 'manager', 'front_desk', 'staff']);
 const DESK: readonly Role[] = Object.freeze(['owner', 'manager', 'front_desk']);
@@ -125,8 +130,16 @@ export const ROLE_TABLE: Readonly<Record<string, readonly Role[]>> = Object.free
  * these, which belong to a signed-in person (a key cannot mint keys or invite staff).
  */
 export const NOT_FOR_API_KEYS: ReadonlySet<string> = new Set([
-  'createApiKey', 'listApiKeys', 'revokeApiKey', 'createStaffInvitation', 'listStaff', 'updateStaff',
-  'getMe', 'signOut', 'listSessions', 'endSession',
+  'createApiKey',
+  'listApiKeys',
+  'revokeApiKey',
+  'createStaffInvitation',
+  'listStaff',
+  'updateStaff',
+  'getMe',
+  'signOut',
+  'listSessions',
+  'endSession',
 ]);
 
 /** Whether a role, or an API key (role null), may call the operation, by the table alone. */
@@ -141,11 +154,16 @@ export function roleMay(operationId: string, role: Role | null): boolean {
  * Where a role is limited to its own unit's records, and how the record is named. `roles` are the
  * roles the rule narrows: the `staff` role unless it says otherwise.
  */
-export const RECORD_RULES: Readonly<Record<string, {
-  kind: 'own_unit_appointment' | 'served_customer' | 'own_unit';
-  from: 'body.appointment_id' | 'params.customerId' | 'params.unitId';
-  roles?: readonly Role[];
-}>> = Object.freeze({
+export const RECORD_RULES: Readonly<
+  Record<
+    string,
+    {
+      kind: 'own_unit_appointment' | 'served_customer' | 'own_unit';
+      from: 'body.appointment_id' | 'params.customerId' | 'params.unitId';
+      roles?: readonly Role[];
+    }
+  >
+> = Object.freeze({
   checkInAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
   completeAppointment: { kind: 'own_unit_appointment', from: 'body.appointment_id' },
   markAppointmentNoShow: { kind: 'own_unit_appointment', from: 'body.appointment_id' },

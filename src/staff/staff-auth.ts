@@ -23,14 +23,14 @@ function assertSameOrigin(request: FastifyRequest, ownOrigin: string): void {
   if (SAFE_METHODS.has(request.method)) return;
   const site = request.headers['sec-fetch-site'];
   if (typeof site === 'string' && site !== 'same-origin' && site !== 'none') {
-    throw new AppError('CROSS_ORIGIN_REFUSED', 'A signed-in write must come from this service\'s own pages');
+    throw new AppError('CROSS_ORIGIN_REFUSED', "A signed-in write must come from this service's own pages");
   }
   const origin = request.headers.origin;
   if (typeof origin !== 'string') return;
   const o = origin.toLowerCase();
   const host = request.headers.host?.toLowerCase();
   if (o === ownOrigin || (host && (o === `http://${host}` || o === `https://${host}`))) return;
-  throw new AppError('CROSS_ORIGIN_REFUSED', 'A signed-in write must come from this service\'s own pages');
+  throw new AppError('CROSS_ORIGIN_REFUSED', "A signed-in write must come from this service's own pages");
 }
 
 function operationOf(request: FastifyRequest): string {
@@ -90,23 +90,32 @@ export function staffCredentials(deps: SessionDeps): MerchantCredentials {
       if (!rule) return;
       if (rule.kind === 'own_unit') {
         // The unit is named in the path: theirs or not, no lookup needed (a person without a unit has none).
-        if (staff.unitId && (request.params as { unitId?: string } | undefined)?.unitId?.toLowerCase() === staff.unitId) return;
-        throw new AppError('ROLE_FORBIDDEN', `The ${staff.role} role may ${rule.roles ? 'rotate' : 'use'} only its own unit's calendar feed`);
+        if (staff.unitId && (request.params as { unitId?: string } | undefined)?.unitId?.toLowerCase() === staff.unitId)
+          return;
+        throw new AppError(
+          'ROLE_FORBIDDEN',
+          `The ${staff.role} role may ${rule.roles ? 'rotate' : 'use'} only its own unit's calendar feed`,
+        );
       }
-      const id = rule.from === 'body.appointment_id'
-        ? (request.body as { appointment_id?: string } | undefined)?.appointment_id
-        : (request.params as { customerId?: string } | undefined)?.customerId;
+      const id =
+        rule.from === 'body.appointment_id'
+          ? (request.body as { appointment_id?: string } | undefined)?.appointment_id
+          : (request.params as { customerId?: string } | undefined)?.customerId;
       // The route's own lookup answers a missing record; here only whose it is matters.
-      const sql = rule.kind === 'own_unit_appointment'
-        ? `SELECT (unit_id = $3) AS mine FROM appointments WHERE store_id = $1 AND id = $2`
-        : `SELECT EXISTS (SELECT 1 FROM appointments WHERE store_id = $1 AND customer_id = $2 AND unit_id = $3) AS mine`;
+      const sql =
+        rule.kind === 'own_unit_appointment'
+          ? `SELECT (unit_id = $3) AS mine FROM appointments WHERE store_id = $1 AND id = $2`
+          : `SELECT EXISTS (SELECT 1 FROM appointments WHERE store_id = $1 AND customer_id = $2 AND unit_id = $3) AS mine`;
       const res = await deps.db.query<{ mine: boolean | null }>(sql, [actor.storeId, id, staff.unitId]);
       const row = res.rows[0];
       if (rule.kind === 'own_unit_appointment' && !row) return;
       if (!row?.mine) {
-        throw new AppError('ROLE_FORBIDDEN', rule.kind === 'own_unit_appointment'
-          ? 'The staff role may change only appointments on its own unit'
-          : 'The staff role may read only customers it serves');
+        throw new AppError(
+          'ROLE_FORBIDDEN',
+          rule.kind === 'own_unit_appointment'
+            ? 'The staff role may change only appointments on its own unit'
+            : 'The staff role may read only customers it serves',
+        );
       }
     },
   };

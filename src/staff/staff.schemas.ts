@@ -5,10 +5,21 @@ import { PERMISSIONS } from '../platform/auth/actor.ts';
 import { ROLES } from './roles.ts';
 
 // A plain address check: one @, a dot in the domain, no spaces; the mail server decides the rest.
-export const Email = Type.String({ minLength: 3, maxLength: 254, pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', description: 'An email address' });
-export const RoleField = Type.Union(ROLES.map((r) => Type.Literal(r)), { description: 'owner, manager, front_desk or staff' });
+export const Email = Type.String({
+  minLength: 3,
+  maxLength: 254,
+  pattern: '^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$',
+  description: 'An email address',
+});
+export const RoleField = Type.Union(
+  ROLES.map((r) => Type.Literal(r)),
+  { description: 'owner, manager, front_desk or staff' },
+);
 // One permission today: a plain enum of strings (a one-branch union would be an illogical anyOf).
-export const PermissionsField = Type.Array(Type.String({ enum: [...PERMISSIONS] }), { uniqueItems: true, maxItems: 10 });
+export const PermissionsField = Type.Array(Type.String({ enum: [...PERMISSIONS] }), {
+  uniqueItems: true,
+  maxItems: 10,
+});
 // Long passphrases are welcome: 256 characters accepted (NIST asks at least 64); the rules are the service's.
 export const Password = Type.String({ minLength: 1, maxLength: 1024 });
 

@@ -28,9 +28,24 @@ export interface AttemptSettings {
 /** One attempt of delivery c at now: what the worker records for it. */
 export async function attemptDelivery(c: ClaimedDelivery, now: Date, s: AttemptSettings): Promise<AttemptOutcome> {
   const event = eventOf(c);
-  const base = { delivery_id: c.id, attempt: c.attempt, endpoint_id: c.endpoint_id, event_id: c.event_id, event_type: c.event_type, attempted_at: now.toISOString() };
+  const base = {
+    delivery_id: c.id,
+    attempt: c.attempt,
+    endpoint_id: c.endpoint_id,
+    event_id: c.event_id,
+    event_type: c.event_type,
+    attempted_at: now.toISOString(),
+  };
   if (!event) {
-    return { ...base, ok: false, http_status: null, error: 'the event is no longer retained', duration_ms: 0, body: null, next_at: null };
+    return {
+      ...base,
+      ok: false,
+      http_status: null,
+      error: 'the event is no longer retained',
+      duration_ms: 0,
+      body: null,
+      next_at: null,
+    };
   }
   const body = JSON.stringify(event);
   const headers = signatureHeaders(c.event_id, now, body, { secret: c.secret, previousSecret: c.previous_secret });
@@ -43,12 +58,26 @@ export async function attemptDelivery(c: ClaimedDelivery, now: Date, s: AttemptS
       agents: s.agents,
     });
   } catch (err) {
-    result = { ok: false, status: null, error: `send failed: ${(err as Error).message}`.slice(0, 300), durationMs: 0, body: null, retryAfter: null };
+    result = {
+      ok: false,
+      status: null,
+      error: `send failed: ${(err as Error).message}`.slice(0, 300),
+      durationMs: 0,
+      body: null,
+      retryAfter: null,
+    };
   }
   const gone = result.status === 410;
-  const next = result.ok || gone
-    ? null
-    : nextAttemptAt(s.settings.retryScheduleMs, c.attempt, now, retryAfterMs(result.status, result.retryAfter, now), s.random);
+  const next =
+    result.ok || gone
+      ? null
+      : nextAttemptAt(
+          s.settings.retryScheduleMs,
+          c.attempt,
+          now,
+          retryAfterMs(result.status, result.retryAfter, now),
+          s.random,
+        );
   return {
     ...base,
     ok: result.ok,
@@ -61,12 +90,26 @@ export async function attemptDelivery(c: ClaimedDelivery, now: Date, s: AttemptS
 }
 
 /** Disables the endpoint and records webhook_endpoint.disabled in the same transaction (once). */
-export async function disableWithEvent(db: Database, log: Log, endpointId: string, reason: 'gone' | 'failing', now: Date): Promise<void> {
+export async function disableWithEvent(
+  db: Database,
+  log: Log,
+  endpointId: string,
+  reason: 'gone' | 'failing',
+  now: Date,
+): Promise<void> {
   try {
     await db.transaction(async (tx) => {
       const row = await disableEndpoint(tx, endpointId, reason, now.toISOString());
       if (!row) return;
-      await emit(tx, { storeId: row.store_id, type: 'webhook_endpoint.disabled', data: { ...presentEndpoint(row), disabled_reason: reason } }, now);
+      await emit(
+        tx,
+        {
+          storeId: row.store_id,
+          type: 'webhook_endpoint.disabled',
+          data: { ...presentEndpoint(row), disabled_reason: reason },
+        },
+        now,
+      );
       log.info({ endpointId, reason }, 'webhook endpoint disabled');
     });
   } catch (err) {

@@ -18,7 +18,12 @@ export interface AttemptRow {
 }
 
 /** The endpoint's attempts, newest first, before the cursor (an attempt id). */
-export async function listAttempts(db: Queryable, endpointId: string, before: string | null, limit: number): Promise<AttemptRow[]> {
+export async function listAttempts(
+  db: Queryable,
+  endpointId: string,
+  before: string | null,
+  limit: number,
+): Promise<AttemptRow[]> {
   const res = await db.query<AttemptRow>(
     `SELECT a.id::text AS id, a.event_id, a.event_type, a.attempt, a.attempted_at, a.succeeded, a.http_status, a.error,
             a.duration_ms, a.response_body, a.next_retry_at, d.status AS delivery_status
@@ -47,7 +52,12 @@ const DELIVERY = `event_id, event_type, status, attempts, CASE WHEN status = 'pe
  * sent again), unless an attempt is in flight (it is being made right now: it is returned as it is).
  * The conditional UPDATE decides; the SELECT answers when it did not. Null: no such delivery.
  */
-export async function retryDelivery(db: Queryable, endpointId: string, eventId: string, now: string): Promise<DeliveryRow | null> {
+export async function retryDelivery(
+  db: Queryable,
+  endpointId: string,
+  eventId: string,
+  now: string,
+): Promise<DeliveryRow | null> {
   const res = await db.query<DeliveryRow>(
     `UPDATE webhook_deliveries SET status = 'pending', next_attempt_at = $3, updated_at = $3
       WHERE endpoint_id = $1 AND event_id = $2 AND NOT (status = 'pending' AND coalesce(locked_until > $3, false))
@@ -55,7 +65,10 @@ export async function retryDelivery(db: Queryable, endpointId: string, eventId: 
     [endpointId, eventId, now],
   );
   if (res.rows[0]) return res.rows[0];
-  const current = await db.query<DeliveryRow>(`SELECT ${DELIVERY} FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`, [endpointId, eventId]);
+  const current = await db.query<DeliveryRow>(
+    `SELECT ${DELIVERY} FROM webhook_deliveries WHERE endpoint_id = $1 AND event_id = $2`,
+    [endpointId, eventId],
+  );
   return current.rows[0] ?? null;
 }
 

@@ -49,7 +49,11 @@ export const DISPATCH_SQL = `WITH cur AS (
      SELECT (SELECT count(*) FROM feed)::int AS events, (SELECT count(*) FROM ins)::int AS deliveries, (SELECT count(*) FROM moved)::int AS moved`;
 
 /** One dispatch pass (DISPATCH_SQL). */
-export async function dispatchBatch(db: Queryable, now: string, limit: number): Promise<{ events: number; deliveries: number; moved: number }> {
+export async function dispatchBatch(
+  db: Queryable,
+  now: string,
+  limit: number,
+): Promise<{ events: number; deliveries: number; moved: number }> {
   const res = await db.query<{ events: number; deliveries: number; moved: number }>(DISPATCH_SQL, [now, limit]);
   return res.rows[0];
 }
@@ -183,7 +187,11 @@ export interface AttemptOutcome {
  * and each endpoint's failure run (cleared by any success, started by a first failure). Returns the
  * endpoints that are still enabled and have failed every attempt since `failingCutoff`.
  */
-export async function completeAttempts(db: Queryable, outcomes: readonly AttemptOutcome[], failingCutoff: string): Promise<string[]> {
+export async function completeAttempts(
+  db: Queryable,
+  outcomes: readonly AttemptOutcome[],
+  failingCutoff: string,
+): Promise<string[]> {
   if (outcomes.length === 0) return [];
   const res = await db.query<{ id: string }>(
     `WITH r AS (

@@ -9,7 +9,13 @@ import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/port.ts';
 import { isRetryable } from '../platform/db/pg-errors.ts';
-import { claimDue, completeAttempts, dispatchBatch, type AttemptOutcome, type ClaimedDelivery } from './delivery-queue.repository.ts';
+import {
+  claimDue,
+  completeAttempts,
+  dispatchBatch,
+  type AttemptOutcome,
+  type ClaimedDelivery,
+} from './delivery-queue.repository.ts';
 import type { Random } from './retry-policy.ts';
 import { createAgents, destroyAgents, ATTEMPT_TIMEOUT_MS, type Agents } from './sender.ts';
 import { attemptDelivery, disableWithEvent } from './attempt.ts';
@@ -124,13 +130,21 @@ export class WebhookWorker {
    * pass the transaction ids in use at the call, then reads up to it.
    */
   async dispatchCommitted(timeoutMs = 10_000): Promise<void> {
-    const target = (await this.o.db.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x')).rows[0].x;
+    const target = (await this.o.db.query<{ x: string }>('SELECT pg_snapshot_xmax(pg_current_snapshot())::text AS x'))
+      .rows[0].x;
     const deadline = Date.now() + timeoutMs;
     for (;;) {
-      const passed = (await this.o.db.query<{ ok: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS ok', [target])).rows[0].ok;
+      const passed = (
+        await this.o.db.query<{ ok: boolean }>('SELECT pg_snapshot_xmin(pg_current_snapshot()) >= $1::xid8 AS ok', [
+          target,
+        ])
+      ).rows[0].ok;
       while ((await this.dispatchOnce()).events === DISPATCH_BATCH);
       if (passed) return;
-      if (Date.now() > deadline) throw new Error('dispatch did not reach the events committed before the call (a long transaction holds the horizon)');
+      if (Date.now() > deadline)
+        throw new Error(
+          'dispatch did not reach the events committed before the call (a long transaction holds the horizon)',
+        );
       await new Promise((r) => setTimeout(r, 5));
     }
   }
@@ -171,7 +185,8 @@ export class WebhookWorker {
         if (r.deliveries > 0) this.wake();
         if (r.events === DISPATCH_BATCH) continue;
       } catch (err) {
-        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
+        if (failures++ === 0)
+          this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook dispatch failed; retrying');
       }
       await this.sleep(this.backoff(failures), 'dispatch');
     }
@@ -186,7 +201,8 @@ export class WebhookWorker {
         claimed = await this.claim();
         failures = 0;
       } catch (err) {
-        if (failures++ === 0) this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
+        if (failures++ === 0)
+          this.o.log.warn({ err: { message: (err as Error).message } }, 'webhook claim failed; retrying');
       }
       for (const c of claimed) {
         // The attempt stays in inFlight until its outcome is recorded: until then its lease still
@@ -196,13 +212,16 @@ export class WebhookWorker {
         p.finally(() => this.inFlight.delete(p));
       }
       // Nothing due (or no free slot): wait for new deliveries, freed slots, or the poll interval.
-      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency) await this.sleep(this.backoff(failures), 'delivery');
+      if (claimed.length === 0 || this.inFlight.size >= this.o.settings.workerConcurrency)
+        await this.sleep(this.backoff(failures), 'delivery');
     }
   }
 
   /** The poll interval; while the database keeps failing, doubling up to 5 s (logged once per run). */
   private backoff(failures: number): number {
-    return failures === 0 ? this.o.settings.pollMs : Math.min(5_000, this.o.settings.pollMs * 2 ** Math.min(failures, 10));
+    return failures === 0
+      ? this.o.settings.pollMs
+      : Math.min(5_000, this.o.settings.pollMs * 2 ** Math.min(failures, 10));
   }
 
   /**
@@ -243,7 +262,15 @@ export class WebhookWorker {
   /** One attempt of one delivery (attempt.ts); its outcome waits in this.outcomes for the next flush. */
   private async attempt(c: ClaimedDelivery): Promise<void> {
     const o = this.o;
-    this.outcomes.push(await attemptDelivery(c, o.clock.now(), { settings: o.settings, resolve: o.resolve, random: o.random, timeoutMs: this.timeoutMs, agents: this.agents }));
+    this.outcomes.push(
+      await attemptDelivery(c, o.clock.now(), {
+        settings: o.settings,
+        resolve: o.resolve,
+        random: o.random,
+        timeoutMs: this.timeoutMs,
+        agents: this.agents,
+      }),
+    );
   }
 
   /** Records the waiting outcomes (one statement per batch); one flush runs at a time. */

@@ -18,7 +18,14 @@ const COLUMNS = 'id, store_id, url, description, event_types, enabled, disabled_
 
 export async function insertEndpoint(
   db: Queryable,
-  e: { storeId: string; url: string; description: string | null; eventTypes: string[] | null; secret: string; now: string },
+  e: {
+    storeId: string;
+    url: string;
+    description: string | null;
+    eventTypes: string[] | null;
+    secret: string;
+    now: string;
+  },
 ): Promise<EndpointRow> {
   const res = await db.query<EndpointRow>(
     `INSERT INTO webhook_endpoints (store_id, url, description, event_types, secret, created_at, updated_at)
@@ -29,18 +36,27 @@ export async function insertEndpoint(
 }
 
 export async function listEndpoints(db: Queryable, storeId: string): Promise<EndpointRow[]> {
-  const res = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE store_id = $1 ORDER BY created_at, id`, [storeId]);
+  const res = await db.query<EndpointRow>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE store_id = $1 ORDER BY created_at, id`,
+    [storeId],
+  );
   return res.rows;
 }
 
 /** The endpoint, locked for a change (FOR NO KEY UPDATE: deliveries referencing it are not blocked). */
 export async function lockEndpoint(db: Queryable, storeId: string, id: string): Promise<EndpointRow | null> {
-  const res = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND store_id = $2 FOR NO KEY UPDATE`, [id, storeId]);
+  const res = await db.query<EndpointRow>(
+    `SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND store_id = $2 FOR NO KEY UPDATE`,
+    [id, storeId],
+  );
   return res.rows[0] ?? null;
 }
 
 export async function findEndpoint(db: Queryable, storeId: string, id: string): Promise<EndpointRow | null> {
-  const res = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND store_id = $2`, [id, storeId]);
+  const res = await db.query<EndpointRow>(`SELECT ${COLUMNS} FROM webhook_endpoints WHERE id = $1 AND store_id = $2`, [
+    id,
+    storeId,
+  ]);
   return res.rows[0] ?? null;
 }
 
@@ -51,7 +67,13 @@ export interface EndpointChange {
   enabled?: boolean;
 }
 
-export async function updateEndpoint(db: Queryable, storeId: string, id: string, c: EndpointChange, now: string): Promise<EndpointRow> {
+export async function updateEndpoint(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  c: EndpointChange,
+  now: string,
+): Promise<EndpointRow> {
   const res = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints
         SET url = CASE WHEN $3 THEN $4 ELSE url END,
@@ -65,10 +87,14 @@ export async function updateEndpoint(db: Queryable, storeId: string, id: string,
       WHERE id = $1 AND store_id = $2
       RETURNING ${COLUMNS}`,
     [
-      id, storeId,
-      c.url !== undefined, c.url ?? null,
-      c.description !== undefined, c.description ?? null,
-      c.eventTypes !== undefined, c.eventTypes ?? null,
+      id,
+      storeId,
+      c.url !== undefined,
+      c.url ?? null,
+      c.description !== undefined,
+      c.description ?? null,
+      c.eventTypes !== undefined,
+      c.eventTypes ?? null,
       c.enabled ?? null,
       now,
     ],
@@ -82,7 +108,14 @@ export async function deleteEndpoint(db: Queryable, storeId: string, id: string)
 }
 
 /** Rotation: the current secret becomes the previous one, signing alongside the new until expiresAt. */
-export async function rotateSecret(db: Queryable, storeId: string, id: string, secret: string, now: string, expiresAt: string): Promise<EndpointRow | null> {
+export async function rotateSecret(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  secret: string,
+  now: string,
+  expiresAt: string,
+): Promise<EndpointRow | null> {
   const res = await db.query<EndpointRow>(
     `UPDATE webhook_endpoints
         SET previous_secret = secret, previous_expires_at = $4, secret = $3, updated_at = $5
@@ -97,7 +130,12 @@ export async function rotateSecret(db: Queryable, storeId: string, id: string, s
  * Disables an enabled endpoint (the worker: 410 Gone, or 5 days of failures) and fails its pending
  * deliveries. Returns the endpoint only if this call disabled it, so the event is recorded once.
  */
-export async function disableEndpoint(db: Queryable, id: string, reason: 'gone' | 'failing', now: string): Promise<EndpointRow | null> {
+export async function disableEndpoint(
+  db: Queryable,
+  id: string,
+  reason: 'gone' | 'failing',
+  now: string,
+): Promise<EndpointRow | null> {
   const res = await db.query<EndpointRow>(
     `WITH off AS (
        UPDATE webhook_endpoints SET enabled = false, disabled_reason = $2, updated_at = $3

@@ -13,7 +13,11 @@ const MAX_RETRY_AFTER_MS = 24 * 3600_000;
 export type Random = () => number;
 
 /** The delay before the attempt after attempt `attempt` (1-based), or null when the schedule is spent. */
-export function retryDelayMs(schedule: readonly number[], attempt: number, random: Random = Math.random): number | null {
+export function retryDelayMs(
+  schedule: readonly number[],
+  attempt: number,
+  random: Random = Math.random,
+): number | null {
   const base = schedule[attempt - 1];
   if (base === undefined) return null;
   return Math.round(base * (0.9 + random() * 0.2));
@@ -34,7 +38,13 @@ export function retryAfterMs(status: number | null, header: string | null, now: 
 }
 
 /** When the next attempt is due after a failed one, or null when the delivery has failed for good. */
-export function nextAttemptAt(schedule: readonly number[], attempt: number, now: Date, retryAfter: number | null, random?: Random): Date | null {
+export function nextAttemptAt(
+  schedule: readonly number[],
+  attempt: number,
+  now: Date,
+  retryAfter: number | null,
+  random?: Random,
+): Date | null {
   const delay = retryDelayMs(schedule, attempt, random);
   if (delay === null) return null;
   // Retry-After can only push the next attempt later than the schedule would.

@@ -48,10 +48,22 @@ export function destroyAgents(agents: Agents): void {
   agents.https.destroy();
 }
 
-export async function sendAttempt(rawUrl: string, headers: Record<string, string>, body: string, options: SendOptions): Promise<AttemptResult> {
+export async function sendAttempt(
+  rawUrl: string,
+  headers: Record<string, string>,
+  body: string,
+  options: SendOptions,
+): Promise<AttemptResult> {
   const started = performance.now();
   const elapsed = () => Math.round(performance.now() - started);
-  const failed = (error: string, status: number | null = null): AttemptResult => ({ ok: false, status, error, durationMs: elapsed(), body: null, retryAfter: null });
+  const failed = (error: string, status: number | null = null): AttemptResult => ({
+    ok: false,
+    status,
+    error,
+    durationMs: elapsed(),
+    body: null,
+    retryAfter: null,
+  });
   let target;
   let url: URL;
   try {
@@ -80,14 +92,21 @@ export async function sendAttempt(rawUrl: string, headers: Record<string, string
       method: 'POST',
       agent: options.agents ? (secure ? options.agents.https : options.agents.http) : false,
       lookup: pinned,
-      headers: { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)), 'user-agent': 'bookings-webhooks/1', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        'content-length': String(Buffer.byteLength(body)),
+        'user-agent': 'bookings-webhooks/1',
+        ...headers,
+      },
     });
     // The whole attempt (connect, send, answer) within the timeout.
     const timer = setTimeout(() => {
       req.destroy();
       finish(failed(`timeout after ${timeoutMs} ms`));
     }, timeoutMs);
-    req.on('error', (err: NodeJS.ErrnoException) => finish(failed(err.code ? `${err.code}: ${err.message}`.slice(0, 300) : err.message.slice(0, 300))));
+    req.on('error', (err: NodeJS.ErrnoException) =>
+      finish(failed(err.code ? `${err.code}: ${err.message}`.slice(0, 300) : err.message.slice(0, 300))),
+    );
     req.on('response', (res) => {
       const status = res.statusCode ?? 0;
       const chunks: Buffer[] = [];
@@ -96,7 +115,11 @@ export async function sendAttempt(rawUrl: string, headers: Record<string, string
       const done = (cut: boolean) => {
         const text = Buffer.concat(chunks).toString('utf8');
         const ok = status >= 200 && status < 300;
-        const error = ok ? null : status >= 300 && status < 400 ? `redirect (${status}) not followed` : `HTTP ${status}`;
+        const error = ok
+          ? null
+          : status >= 300 && status < 400
+            ? `redirect (${status}) not followed`
+            : `HTTP ${status}`;
         const retryAfter = typeof res.headers['retry-after'] === 'string' ? res.headers['retry-after'] : null;
         if (cut) res.destroy();
         finish({ ok, status, error, durationMs: elapsed(), body: text, retryAfter });

@@ -31,13 +31,34 @@ export const systemResolver: Resolver = async (hostname) => {
 // documentation ranges, and the IPv6 equivalents.
 const blocked = new net.BlockList();
 for (const [prefix, bits] of [
-  ['0.0.0.0', 8], ['10.0.0.0', 8], ['100.64.0.0', 10], ['127.0.0.0', 8], ['169.254.0.0', 16], ['172.16.0.0', 12],
-  ['192.0.0.0', 24], ['192.0.2.0', 24], ['192.168.0.0', 16], ['198.18.0.0', 15], ['198.51.100.0', 24],
-  ['203.0.113.0', 24], ['224.0.0.0', 4], ['240.0.0.0', 4],
-] as const) blocked.addSubnet(prefix, bits, 'ipv4');
+  ['0.0.0.0', 8],
+  ['10.0.0.0', 8],
+  ['100.64.0.0', 10],
+  ['127.0.0.0', 8],
+  ['169.254.0.0', 16],
+  ['172.16.0.0', 12],
+  ['192.0.0.0', 24],
+  ['192.0.2.0', 24],
+  ['192.168.0.0', 16],
+  ['198.18.0.0', 15],
+  ['198.51.100.0', 24],
+  ['203.0.113.0', 24],
+  ['224.0.0.0', 4],
+  ['240.0.0.0', 4],
+] as const)
+  blocked.addSubnet(prefix, bits, 'ipv4');
 for (const [prefix, bits] of [
-  ['::', 128], ['::1', 128], ['fc00::', 7], ['fe80::', 10], ['fec0::', 10], ['ff00::', 8], ['2001:db8::', 32], ['64:ff9b::', 96], ['100::', 64],
-] as const) blocked.addSubnet(prefix, bits, 'ipv6');
+  ['::', 128],
+  ['::1', 128],
+  ['fc00::', 7],
+  ['fe80::', 10],
+  ['fec0::', 10],
+  ['ff00::', 8],
+  ['2001:db8::', 32],
+  ['64:ff9b::', 96],
+  ['100::', 64],
+] as const)
+  blocked.addSubnet(prefix, bits, 'ipv6');
 
 /** True when the address is loopback, private, link-local or otherwise not a public host. */
 export function isPrivateAddress(address: string): boolean {
@@ -73,7 +94,11 @@ export function checkUrlForm(raw: string, rules: TargetRules): URL {
  * Resolves the URL's host and checks every address; returns the address to connect to. Throws
  * TargetRefused when the target is not allowed or does not resolve.
  */
-export async function resolveTarget(url: URL, rules: TargetRules, resolve: Resolver = systemResolver): Promise<ResolvedAddress> {
+export async function resolveTarget(
+  url: URL,
+  rules: TargetRules,
+  resolve: Resolver = systemResolver,
+): Promise<ResolvedAddress> {
   const host = url.hostname.startsWith('[') ? url.hostname.slice(1, -1) : url.hostname;
   let addresses: ResolvedAddress[];
   const literal = net.isIP(host);
@@ -89,7 +114,9 @@ export async function resolveTarget(url: URL, rules: TargetRules, resolve: Resol
   if (!rules.allowPrivate) {
     for (const a of addresses) {
       if (isPrivateAddress(a.address)) {
-        throw new TargetRefused(`the host ${host} resolves to a private, loopback or link-local address, which webhooks may not target`);
+        throw new TargetRefused(
+          `the host ${host} resolves to a private, loopback or link-local address, which webhooks may not target`,
+        );
       }
     }
   }

@@ -6,8 +6,20 @@ import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
 import { merchantContext } from '../platform/context.ts';
 import {
-  AttemptsResponse, CreateBody, DeletedResponse, DeliveriesQuery, DeliveryParams, DeliveryResponse, EndpointListResponse,
-  EndpointParams, EndpointResponse, EndpointSecretResponse, ReplayBody, ReplayResponse, StoreQuery, UpdateBody,
+  AttemptsResponse,
+  CreateBody,
+  DeletedResponse,
+  DeliveriesQuery,
+  DeliveryParams,
+  DeliveryResponse,
+  EndpointListResponse,
+  EndpointParams,
+  EndpointResponse,
+  EndpointSecretResponse,
+  ReplayBody,
+  ReplayResponse,
+  StoreQuery,
+  UpdateBody,
 } from './webhooks.schemas.ts';
 import * as webhooks from './webhooks.service.ts';
 
@@ -23,7 +35,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
       operationId: 'createWebhookEndpoint',
       tags,
       summary: 'Register a webhook endpoint',
-      description: 'Events of the token\'s store are POSTed to url, signed per Standard Webhooks with the returned secret (shown only here and on rotate). The URL\'s host is resolved and checked: private, loopback and link-local targets are refused.',
+      description:
+        "Events of the token's store are POSTed to url, signed per Standard Webhooks with the returned secret (shown only here and on rotate). The URL's host is resolved and checked: private, loopback and link-local targets are refused.",
       body: CreateBody,
       response: { 200: EndpointSecretResponse },
     },
@@ -32,7 +45,13 @@ export async function webhooksRoutes(app: FastifyInstance) {
 
   app.get<{ Querystring: Static<typeof StoreQuery> }>('', {
     config: { auth: auth.merchantWrite() },
-    schema: { operationId: 'listWebhookEndpoints', tags, summary: 'List the store\'s webhook endpoints (never their secrets)', querystring: StoreQuery, response: { 200: EndpointListResponse } },
+    schema: {
+      operationId: 'listWebhookEndpoints',
+      tags,
+      summary: "List the store's webhook endpoints (never their secrets)",
+      querystring: StoreQuery,
+      response: { 200: EndpointListResponse },
+    },
     handler: (request) => webhooks.listEndpoints(merchantContext(request)),
   });
 
@@ -47,12 +66,20 @@ export async function webhooksRoutes(app: FastifyInstance) {
       body: UpdateBody,
       response: { 200: EndpointResponse },
     },
-    handler: (request) => webhooks.updateEndpoint(merchantContext(request), deps(), request.params.endpointId, request.body),
+    handler: (request) =>
+      webhooks.updateEndpoint(merchantContext(request), deps(), request.params.endpointId, request.body),
   });
 
   app.delete<{ Params: Params; Querystring: Static<typeof StoreQuery> }>('/:endpointId', {
     config: { auth: auth.merchantWrite() },
-    schema: { operationId: 'deleteWebhookEndpoint', tags, summary: 'Delete an endpoint and its delivery log', params: EndpointParams, querystring: StoreQuery, response: { 200: DeletedResponse } },
+    schema: {
+      operationId: 'deleteWebhookEndpoint',
+      tags,
+      summary: 'Delete an endpoint and its delivery log',
+      params: EndpointParams,
+      querystring: StoreQuery,
+      response: { 200: DeletedResponse },
+    },
     handler: (request) => webhooks.deleteEndpoint(merchantContext(request), request.params.endpointId),
   });
 
@@ -62,7 +89,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
       operationId: 'rotateWebhookSecret',
       tags,
       summary: 'Replace the signing secret',
-      description: 'The old secret keeps signing alongside the new one for 24 h: both signatures are sent, space-separated, in webhook-signature.',
+      description:
+        'The old secret keeps signing alongside the new one for 24 h: both signatures are sent, space-separated, in webhook-signature.',
       params: EndpointParams,
       response: { 200: EndpointSecretResponse },
     },
@@ -88,11 +116,13 @@ export async function webhooksRoutes(app: FastifyInstance) {
       operationId: 'retryWebhookDelivery',
       tags,
       summary: 'Send one event to this endpoint again, now',
-      description: 'Works whatever the delivery\'s state (a delivered event is sent again, with the same webhook-id). 404 when the event was never dispatched to this endpoint; 409 WEBHOOK_ENDPOINT_DISABLED when the endpoint is disabled.',
+      description:
+        "Works whatever the delivery's state (a delivered event is sent again, with the same webhook-id). 404 when the event was never dispatched to this endpoint; 409 WEBHOOK_ENDPOINT_DISABLED when the endpoint is disabled.",
       params: DeliveryParams,
       response: { 200: DeliveryResponse },
     },
-    handler: (request) => webhooks.retryDelivery(merchantContext(request), request.params.endpointId, request.params.eventId),
+    handler: (request) =>
+      webhooks.retryDelivery(merchantContext(request), request.params.endpointId, request.params.eventId),
   });
 
   app.post<{ Params: Params; Body: Static<typeof ReplayBody> }>('/:endpointId/replay', {
@@ -101,7 +131,8 @@ export async function webhooksRoutes(app: FastifyInstance) {
       operationId: 'replayWebhookDeliveries',
       tags,
       summary: 'Send every failed delivery since a time again',
-      description: 'Deliveries dispatched at or after since whose last attempt failed (given up, or waiting for a retry) are made due now.',
+      description:
+        'Deliveries dispatched at or after since whose last attempt failed (given up, or waiting for a retry) are made due now.',
       params: EndpointParams,
       body: ReplayBody,
       response: { 200: ReplayResponse },

@@ -11,7 +11,8 @@ const Url = Type.String({
 const EventTypes = Type.Array(Type.String({ minLength: 1, maxLength: 100 }), {
   minItems: 1,
   maxItems: 100,
-  description: 'Event types to deliver (unknown types are refused with 400). Omitted or null: every type, including types added later.',
+  description:
+    'Event types to deliver (unknown types are refused with 400). Omitted or null: every type, including types added later.',
 });
 const Description = Type.String({ maxLength: 500 });
 
@@ -21,14 +22,21 @@ export const Endpoint = Type.Object({
   description: NullableString,
   event_types: Nullable(Type.Array(Type.String())),
   enabled: Type.Boolean(),
-  disabled_reason: Nullable(Type.String({ description: "Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant" })),
+  disabled_reason: Nullable(
+    Type.String({
+      description:
+        "Why the service disabled it: 'gone' (the receiver answered 410) or 'failing' (every attempt failed for 5 days); null when enabled or disabled by the merchant",
+    }),
+  ),
   created_at: Instant,
   updated_at: Instant,
 });
 
 export const EndpointWithSecret = Type.Object({
   ...Endpoint.properties,
-  secret: Type.String({ description: 'whsec_ + base64 key for Standard Webhooks signatures. Shown only on create and rotate.' }),
+  secret: Type.String({
+    description: 'whsec_ + base64 key for Standard Webhooks signatures. Shown only on create and rotate.',
+  }),
 });
 
 export const CreateBody = Type.Object(
@@ -47,7 +55,11 @@ export const UpdateBody = Type.Object(
     store_id: Type.Optional(StoreIdField),
     url: Type.Optional(Url),
     event_types: Type.Optional(Nullable(EventTypes)),
-    enabled: Type.Optional(Type.Boolean({ description: 'false pauses deliveries (pending ones wait); true resumes and clears disabled_reason' })),
+    enabled: Type.Optional(
+      Type.Boolean({
+        description: 'false pauses deliveries (pending ones wait); true resumes and clears disabled_reason',
+      }),
+    ),
     description: Type.Optional(Nullable(Description)),
   },
   { additionalProperties: false },
@@ -70,7 +82,10 @@ export const DeliveriesQuery = Type.Object(
 export const ReplayBody = Type.Object(
   {
     store_id: Type.Optional(StoreIdField),
-    since: Type.String({ format: 'date-time', description: 'Every failed delivery dispatched at or after this instant is sent again' }),
+    since: Type.String({
+      format: 'date-time',
+      description: 'Every failed delivery dispatched at or after this instant is sent again',
+    }),
   },
   { additionalProperties: false },
 );
@@ -82,11 +97,15 @@ export const Attempt = Type.Object({
   attempt: Type.Integer({ description: '1 for the first attempt of this event to this endpoint' }),
   attempted_at: Instant,
   succeeded: Type.Boolean(),
-  http_status: Nullable(Type.Integer({ description: "The receiver's status; null when there was no answer (see error)" })),
+  http_status: Nullable(
+    Type.Integer({ description: "The receiver's status; null when there was no answer (see error)" }),
+  ),
   error: NullableString,
   duration_ms: Type.Integer(),
   response_body: Nullable(Type.String({ description: "At most 1 KB of the receiver's answer" })),
-  next_retry_at: Nullable(Type.String({ format: 'date-time', description: 'When this failure is tried again; null when it is not' })),
+  next_retry_at: Nullable(
+    Type.String({ format: 'date-time', description: 'When this failure is tried again; null when it is not' }),
+  ),
   delivery_status: Type.String({ description: "The delivery's state now: pending, delivered or failed" }),
 });
 
@@ -102,6 +121,13 @@ export const EndpointResponse = Type.Object({ endpoint: Endpoint });
 export const EndpointSecretResponse = Type.Object({ endpoint: EndpointWithSecret });
 export const EndpointListResponse = Type.Object({ endpoints: Type.Array(Endpoint) });
 export const DeletedResponse = Type.Object({ deleted: Type.Boolean(), id: Uuid });
-export const AttemptsResponse = Type.Object({ deliveries: Type.Array(Attempt), next_cursor: NullableString, has_more: Type.Boolean() });
+export const AttemptsResponse = Type.Object({
+  deliveries: Type.Array(Attempt),
+  next_cursor: NullableString,
+  has_more: Type.Boolean(),
+});
 export const DeliveryResponse = Type.Object({ delivery: Delivery });
-export const ReplayResponse = Type.Object({ replayed: Type.Integer({ description: 'Deliveries made due again' }), since: Instant });
+export const ReplayResponse = Type.Object({
+  replayed: Type.Integer({ description: 'Deliveries made due again' }),
+  since: Instant,
+});

@@ -24,13 +24,19 @@ function checkTypes(types: string[] | null | undefined): string[] | null | undef
   if (types === undefined || types === null) return types;
   const unknown = types.filter((t) => !isEventType(t));
   if (unknown.length) {
-    throw badRequest(`event_types: unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => `"${t}"`).join(', ')}; known types: ${EVENT_TYPES.join(', ')}`);
+    throw badRequest(
+      `event_types: unknown event type${unknown.length > 1 ? 's' : ''} ${unknown.map((t) => `"${t}"`).join(', ')}; known types: ${EVENT_TYPES.join(', ')}`,
+    );
   }
   return [...new Set(types)];
 }
 
 function checkUrl(url: string, deps: WebhookDeps): Promise<string> {
-  return assertTargetAllowed(url, { requireHttps: deps.settings.requireHttps, allowPrivate: deps.settings.allowPrivateTargets }, deps.resolve);
+  return assertTargetAllowed(
+    url,
+    { requireHttps: deps.settings.requireHttps, allowPrivate: deps.settings.allowPrivateTargets },
+    deps.resolve,
+  );
 }
 
 async function ownEndpoint(ctx: MerchantContext, id: string): Promise<endpoints.EndpointRow> {
@@ -39,7 +45,11 @@ async function ownEndpoint(ctx: MerchantContext, id: string): Promise<endpoints.
   return row;
 }
 
-export async function createEndpoint(ctx: MerchantContext, deps: WebhookDeps, body: CreateBody): Promise<{ endpoint: EndpointView & { secret: string } }> {
+export async function createEndpoint(
+  ctx: MerchantContext,
+  deps: WebhookDeps,
+  body: CreateBody,
+): Promise<{ endpoint: EndpointView & { secret: string } }> {
   const eventTypes = checkTypes(body.event_types) ?? null;
   const url = await checkUrl(body.url, deps);
   return inTransaction(ctx, async (tx) => {
@@ -61,15 +71,31 @@ export async function listEndpoints(ctx: MerchantContext): Promise<{ endpoints: 
   return { endpoints: (await endpoints.listEndpoints(ctx.db, ctx.actor.storeId)).map(presentEndpoint) };
 }
 
-export async function updateEndpoint(ctx: MerchantContext, deps: WebhookDeps, id: string, body: UpdateBody): Promise<{ endpoint: EndpointView }> {
+export async function updateEndpoint(
+  ctx: MerchantContext,
+  deps: WebhookDeps,
+  id: string,
+  body: UpdateBody,
+): Promise<{ endpoint: EndpointView }> {
   const eventTypes = checkTypes(body.event_types);
   const url = body.url === undefined ? undefined : await checkUrl(body.url, deps);
   return inTransaction(ctx, async (tx) => {
     const found = await endpoints.lockEndpoint(tx, ctx.actor.storeId, id);
     if (!found) throw notFound('Webhook endpoint');
-    const row = await endpoints.updateEndpoint(tx, ctx.actor.storeId, id, { url, eventTypes, enabled: body.enabled, description: body.description }, ctx.clock.now().toISOString());
+    const row = await endpoints.updateEndpoint(
+      tx,
+      ctx.actor.storeId,
+      id,
+      { url, eventTypes, enabled: body.enabled, description: body.description },
+      ctx.clock.now().toISOString(),
+    );
     const fields = Object.keys(body).filter((k) => k !== 'store_id');
-    await audit(tx, ctx, { action: 'webhook_endpoint.update', entity: 'webhook_endpoint', entityId: id, details: { fields } });
+    await audit(tx, ctx, {
+      action: 'webhook_endpoint.update',
+      entity: 'webhook_endpoint',
+      entityId: id,
+      details: { fields },
+    });
     return { endpoint: presentEndpoint(row) };
   });
 }
@@ -82,11 +108,21 @@ export async function deleteEndpoint(ctx: MerchantContext, id: string): Promise<
   });
 }
 
-export async function rotateSecret(ctx: MerchantContext, id: string): Promise<{ endpoint: EndpointView & { secret: string } }> {
+export async function rotateSecret(
+  ctx: MerchantContext,
+  id: string,
+): Promise<{ endpoint: EndpointView & { secret: string } }> {
   return inTransaction(ctx, async (tx) => {
     const now = ctx.clock.now();
     const secret = newSecret();
-    const row = await endpoints.rotateSecret(tx, ctx.actor.storeId, id, secret, now.toISOString(), new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString());
+    const row = await endpoints.rotateSecret(
+      tx,
+      ctx.actor.storeId,
+      id,
+      secret,
+      now.toISOString(),
+      new Date(now.getTime() + ROTATION_OVERLAP_MS).toISOString(),
+    );
     if (!row) throw notFound('Webhook endpoint');
     await audit(tx, ctx, { action: 'webhook_endpoint.rotate_secret', entity: 'webhook_endpoint', entityId: id });
     return { endpoint: { ...presentEndpoint(row), secret } };
@@ -103,7 +139,8 @@ export async function listDeliveries(ctx: MerchantContext, id: string, q: { limi
 }
 
 function assertEnabled(row: endpoints.EndpointRow): void {
-  if (!row.enabled) throw new AppError('WEBHOOK_ENDPOINT_DISABLED', 'The endpoint is disabled: enable it (PATCH enabled true) first');
+  if (!row.enabled)
+    throw new AppError('WEBHOOK_ENDPOINT_DISABLED', 'The endpoint is disabled: enable it (PATCH enabled true) first');
 }
 
 export async function retryDelivery(ctx: MerchantContext, id: string, eventId: string) {
@@ -113,7 +150,12 @@ export async function retryDelivery(ctx: MerchantContext, id: string, eventId: s
     assertEnabled(row);
     const delivery = await deliveries.retryDelivery(tx, id, eventId, ctx.clock.now().toISOString());
     if (!delivery) throw notFound('Delivery');
-    await audit(tx, ctx, { action: 'webhook_delivery.retry', entity: 'webhook_endpoint', entityId: id, details: { event_id: eventId } });
+    await audit(tx, ctx, {
+      action: 'webhook_delivery.retry',
+      entity: 'webhook_endpoint',
+      entityId: id,
+      details: { event_id: eventId },
+    });
     return { delivery };
   });
 }
@@ -126,7 +168,12 @@ export async function replay(ctx: MerchantContext, id: string, since: string) {
     if (!row) throw notFound('Webhook endpoint');
     assertEnabled(row);
     const replayed = await deliveries.replayFailed(tx, id, sinceAt.toISOString(), ctx.clock.now().toISOString());
-    await audit(tx, ctx, { action: 'webhook_delivery.replay', entity: 'webhook_endpoint', entityId: id, details: { since: sinceAt.toISOString(), replayed } });
+    await audit(tx, ctx, {
+      action: 'webhook_delivery.replay',
+      entity: 'webhook_endpoint',
+      entityId: id,
+      details: { since: sinceAt.toISOString(), replayed },
+    });
     return { replayed, since: sinceAt.toISOString() };
   });
 }

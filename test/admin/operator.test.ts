@@ -22,11 +22,27 @@ test('a client provisions a store and a unit, mints a merchant token and is let 
   assert.equal(store.cancellation_window_min, 120);
   assert.equal(store.last_seating_offset_min, null);
 
-  const unit = await admin('POST', `/admin/v1/stores/${store.id}/units`, { display_name: 'Chair 1', kind: 'chair', colour: '#aa33ff' });
+  const unit = await admin('POST', `/admin/v1/stores/${store.id}/units`, {
+    display_name: 'Chair 1',
+    kind: 'chair',
+    colour: '#aa33ff',
+  });
   assert.equal(unit.status, 200);
   assert.deepEqual(
     { ...unit.body.unit, id: undefined },
-    { id: undefined, display_name: 'Chair 1', kind: 'chair', unit_type: null, user_id: null, colour: '#aa33ff', photo_url: null, sort: 0, bookable: true, online_bookable: true, is_active: true },
+    {
+      id: undefined,
+      display_name: 'Chair 1',
+      kind: 'chair',
+      unit_type: null,
+      user_id: null,
+      colour: '#aa33ff',
+      photo_url: null,
+      sort: 0,
+      bookable: true,
+      online_bookable: true,
+      is_active: true,
+    },
   );
   const row = await t.db.query('SELECT store_id FROM units WHERE id = $1', [unit.body.unit.id]);
   assert.equal(row.rows[0].store_id, store.id);
@@ -35,7 +51,12 @@ test('a client provisions a store and a unit, mints a merchant token and is let 
   // system clock (they are checked against it), so the wall time brackets the mint.
   const mintedFrom = Math.floor(Date.now() / 1000);
   const minted = await admin('POST', '/admin/v1/tokens', {
-    kind: 'merchant', store_id: store.id, user_id: 'u-1', staff_name: 'Sam', entitlements: ['can_use_bookings'], ttl_s: 600,
+    kind: 'merchant',
+    store_id: store.id,
+    user_id: 'u-1',
+    staff_name: 'Sam',
+    entitlements: ['can_use_bookings'],
+    ttl_s: 600,
   });
   const mintedTo = Math.ceil(Date.now() / 1000);
   assert.equal(minted.status, 200);
@@ -49,10 +70,16 @@ test('a client provisions a store and a unit, mints a merchant token and is let 
   assert.equal((await call(t.app, 'GET', '/probe/merchant')).status, 401);
 
   const customer = await admin('POST', '/admin/v1/customers', { name: 'Ann' });
-  const customerToken = await admin('POST', '/admin/v1/tokens', { kind: 'customer', customer_id: customer.body.customer.id });
+  const customerToken = await admin('POST', '/admin/v1/tokens', {
+    kind: 'customer',
+    customer_id: customer.body.customer.id,
+  });
   const customerClaims = JSON.parse(Buffer.from(customerToken.body.token.split('.')[1], 'base64url').toString());
   assert.equal(customerClaims.exp - customerClaims.iat, 3600, 'without ttl_s a token lives an hour');
-  assert.equal(errorCode(await call(t.app, 'GET', '/probe/merchant', { token: customerToken.body.token })), 'WRONG_TOKEN_KIND');
+  assert.equal(
+    errorCode(await call(t.app, 'GET', '/probe/merchant', { token: customerToken.body.token })),
+    'WRONG_TOKEN_KIND',
+  );
 });
 
 test('store fields are validated: an unknown time zone and a bad currency are refused', async () => {
@@ -67,7 +94,10 @@ test('store fields are validated: an unknown time zone and a bad currency are re
 
 test('a store is updated partially; an unknown store answers 404', async () => {
   const store = await t.fx.store();
-  const res = await admin('PATCH', `/admin/v1/stores/${store.id}`, { walkin_mode: 'walk_ins_only', last_seating_offset_min: 30 });
+  const res = await admin('PATCH', `/admin/v1/stores/${store.id}`, {
+    walkin_mode: 'walk_ins_only',
+    last_seating_offset_min: 30,
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.store.walkin_mode, 'walk_ins_only');
   assert.equal(res.body.store.last_seating_offset_min, 30);
@@ -79,7 +109,11 @@ test('a store is updated partially; an unknown store answers 404', async () => {
 });
 
 test('customers are created with a normalised phone and email; duplicates are refused', async () => {
-  const res = await admin('POST', '/admin/v1/customers', { name: ' Bea ', email: ' Bea@Example.COM ', phone: '07812 345678' });
+  const res = await admin('POST', '/admin/v1/customers', {
+    name: ' Bea ',
+    email: ' Bea@Example.COM ',
+    phone: '07812 345678',
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.customer.name, 'Bea');
   assert.equal(res.body.customer.email, 'bea@example.com');
@@ -104,9 +138,14 @@ test('a membership makes the store relationship once', async () => {
   const again = await admin('POST', `/admin/v1/stores/${store.id}/memberships`, { customer_id: customer.id });
   assert.equal(again.body.membership.created, false);
   assert.equal(again.body.membership.member_since, first.body.membership.member_since);
-  const rows = await t.db.query('SELECT count(*)::int AS n FROM store_customers WHERE store_id = $1 AND customer_id = $2', [store.id, customer.id]);
+  const rows = await t.db.query(
+    'SELECT count(*)::int AS n FROM store_customers WHERE store_id = $1 AND customer_id = $2',
+    [store.id, customer.id],
+  );
   assert.equal(rows.rows[0].n, 1);
-  const unknown = await admin('POST', `/admin/v1/stores/${store.id}/memberships`, { customer_id: '00000000-0000-4000-8000-000000000000' });
+  const unknown = await admin('POST', `/admin/v1/stores/${store.id}/memberships`, {
+    customer_id: '00000000-0000-4000-8000-000000000000',
+  });
   assert.equal(unknown.status, 404);
 });
 
@@ -130,15 +169,23 @@ test('erasure removes identity and keeps financial rows', async () => {
   );
   const res = await admin('POST', `/admin/v1/customers/${customer.id}/erase`);
   assert.equal(res.status, 200);
-  const guest = (await t.db.query('SELECT guest_name, guest_email FROM appointments WHERE id = $1', [earlierGuest.rows[0].id])).rows[0];
+  const guest = (
+    await t.db.query('SELECT guest_name, guest_email FROM appointments WHERE id = $1', [earlierGuest.rows[0].id])
+  ).rows[0];
   assert.deepEqual(guest, { guest_name: null, guest_email: null });
   assert.equal(res.body.erased, true);
-  const c = (await t.db.query('SELECT name, email, phone, erased_at FROM customers WHERE id = $1', [customer.id])).rows[0];
+  const c = (await t.db.query('SELECT name, email, phone, erased_at FROM customers WHERE id = $1', [customer.id]))
+    .rows[0];
   assert.deepEqual({ name: c.name, email: c.email, phone: c.phone }, { name: null, email: null, phone: null });
   assert.ok(c.erased_at);
-  const a = (await t.db.query('SELECT guest_name, guest_email, price_pence, status FROM appointments WHERE id = $1', [appt.rows[0].id])).rows[0];
+  const a = (
+    await t.db.query('SELECT guest_name, guest_email, price_pence, status FROM appointments WHERE id = $1', [
+      appt.rows[0].id,
+    ])
+  ).rows[0];
   assert.deepEqual(a, { guest_name: null, guest_email: null, price_pence: 2500, status: 'completed' });
-  const note = (await t.db.query('SELECT merchant_note FROM store_customers WHERE customer_id = $1', [customer.id])).rows[0];
+  const note = (await t.db.query('SELECT merchant_note FROM store_customers WHERE customer_id = $1', [customer.id]))
+    .rows[0];
   assert.equal(note.merchant_note, null);
   const again = await admin('POST', `/admin/v1/customers/${customer.id}/erase`);
   assert.equal(again.body.erased, false);
@@ -152,17 +199,36 @@ test('a hold occupies a free slot and is refused over a booking (SLOT_TAKEN) or 
   const merchant = await t.fx.merchantToken(store.id);
   const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: merchant,
-    body: { store_id: store.id, unit_id: unit.id, guest_email: 'booked@example.com', starts_at: '2026-06-02T12:00:00Z', ends_at: '2026-06-02T12:30:00Z' },
+    body: {
+      store_id: store.id,
+      unit_id: unit.id,
+      guest_email: 'booked@example.com',
+      starts_at: '2026-06-02T12:00:00Z',
+      ends_at: '2026-06-02T12:30:00Z',
+    },
   });
   assert.equal(booked.status, 200, JSON.stringify(booked.body));
-  const hold = { unit_id: unit.id, starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T10:30:00Z', expires_at: '2026-06-01T09:10:00Z' };
+  const hold = {
+    unit_id: unit.id,
+    starts_at: '2026-06-02T10:00:00Z',
+    ends_at: '2026-06-02T10:30:00Z',
+    expires_at: '2026-06-01T09:10:00Z',
+  };
   const res = await admin('POST', `/admin/v1/stores/${store.id}/holds`, hold);
   assert.equal(res.status, 200);
   assert.equal(res.body.hold.expires_at, '2026-06-01T09:10:00.000Z');
-  const overBooking = await admin('POST', `/admin/v1/stores/${store.id}/holds`, { ...hold, starts_at: '2026-06-02T12:15:00Z', ends_at: '2026-06-02T12:45:00Z' });
+  const overBooking = await admin('POST', `/admin/v1/stores/${store.id}/holds`, {
+    ...hold,
+    starts_at: '2026-06-02T12:15:00Z',
+    ends_at: '2026-06-02T12:45:00Z',
+  });
   assert.equal(overBooking.status, 409);
   assert.equal(errorCode(overBooking), 'SLOT_TAKEN');
-  const clash = await admin('POST', `/admin/v1/stores/${store.id}/holds`, { ...hold, starts_at: '2026-06-02T10:15:00Z', ends_at: '2026-06-02T10:45:00Z' });
+  const clash = await admin('POST', `/admin/v1/stores/${store.id}/holds`, {
+    ...hold,
+    starts_at: '2026-06-02T10:15:00Z',
+    ends_at: '2026-06-02T10:45:00Z',
+  });
   assert.equal(clash.status, 409);
   assert.equal(errorCode(clash), 'UNIT_UNAVAILABLE');
   t.clock.advance(11 * 60 * 1000); // the first hold has expired
@@ -172,15 +238,32 @@ test('a hold occupies a free slot and is refused over a booking (SLOT_TAKEN) or 
   const foreign = await admin('POST', `/admin/v1/stores/${otherStore.id}/holds`, hold);
   assert.equal(foreign.status, 404);
   // The refusals left nothing: the two accepted holds are the store's only holds, the booking is unchanged.
-  const holds = (await t.db.query<{ id: string }>('SELECT id FROM holds WHERE store_id = ANY($1::uuid[]) ORDER BY created_at, id', [[store.id, otherStore.id]])).rows.map((r) => r.id).sort();
+  const holds = (
+    await t.db.query<{ id: string }>('SELECT id FROM holds WHERE store_id = ANY($1::uuid[]) ORDER BY created_at, id', [
+      [store.id, otherStore.id],
+    ])
+  ).rows
+    .map((r) => r.id)
+    .sort();
   assert.deepEqual(holds, [res.body.hold.id, after.body.hold.id].sort());
-  const appts = (await t.db.query<{ id: string; starts_at: string }>('SELECT id, starts_at FROM appointments WHERE store_id = $1', [store.id])).rows;
+  const appts = (
+    await t.db.query<{ id: string; starts_at: string }>('SELECT id, starts_at FROM appointments WHERE store_id = $1', [
+      store.id,
+    ])
+  ).rows;
   assert.deepEqual(appts, [{ id: booked.body.appointment.id, starts_at: '2026-06-02T12:00:00.000Z' }]);
 });
 
 test('tokens for an unknown store or customer are refused', async () => {
-  const res = await admin('POST', '/admin/v1/tokens', { kind: 'merchant', store_id: '00000000-0000-4000-8000-000000000000' });
+  const res = await admin('POST', '/admin/v1/tokens', {
+    kind: 'merchant',
+    store_id: '00000000-0000-4000-8000-000000000000',
+  });
   assert.equal(res.status, 404);
-  const bad = await admin('POST', '/admin/v1/tokens', { kind: 'merchant', store_id: '00000000-0000-4000-8000-000000000000', scopes: ['root'] });
+  const bad = await admin('POST', '/admin/v1/tokens', {
+    kind: 'merchant',
+    store_id: '00000000-0000-4000-8000-000000000000',
+    scopes: ['root'],
+  });
   assert.equal(bad.status, 400);
 });

@@ -8,16 +8,33 @@ import { call, errorCode } from '../support/http.ts';
 
 const t = await startTestApp();
 const admin = (method: string, url: string, body?: unknown) => call(t.app, method, url, { token: ADMIN_TOKEN, body });
-const row = async (id: string) => (await t.db.query('SELECT address, phone, website, about FROM stores WHERE id = $1', [id])).rows[0];
+const row = async (id: string) =>
+  (await t.db.query('SELECT address, phone, website, about FROM stores WHERE id = $1', [id])).rows[0];
 
-test('the operator sets a store\'s address, phone, website and about, normalised as the settings keep them', async () => {
+test("the operator sets a store's address, phone, website and about, normalised as the settings keep them", async () => {
   const store = await t.fx.store();
   const res = await admin('PATCH', `/admin/v1/stores/${store.id}`, {
-    address: ' 12 High Street\r\nLeeds LS1 4AB ', phone: '0113 496 0000', website: 'https://fade.example', about: 'Cuts and shaves since 1998.',
+    address: ' 12 High Street\r\nLeeds LS1 4AB ',
+    phone: '0113 496 0000',
+    website: 'https://fade.example',
+    about: 'Cuts and shaves since 1998.',
   });
   assert.equal(res.status, 200);
-  const expected = { address: '12 High Street\nLeeds LS1 4AB', phone: '+441134960000', website: 'https://fade.example/', about: 'Cuts and shaves since 1998.' };
-  assert.deepEqual({ address: res.body.store.address, phone: res.body.store.phone, website: res.body.store.website, about: res.body.store.about }, expected);
+  const expected = {
+    address: '12 High Street\nLeeds LS1 4AB',
+    phone: '+441134960000',
+    website: 'https://fade.example/',
+    about: 'Cuts and shaves since 1998.',
+  };
+  assert.deepEqual(
+    {
+      address: res.body.store.address,
+      phone: res.body.store.phone,
+      website: res.body.store.website,
+      about: res.body.store.about,
+    },
+    expected,
+  );
   assert.deepEqual({ ...(await row(store.id)) }, expected);
 
   // Blank is null: the detail is removed.
@@ -29,12 +46,21 @@ test('the operator sets a store\'s address, phone, website and about, normalised
 });
 
 test('a store is created with its details', async () => {
-  const res = await admin('POST', '/admin/v1/stores', { name: 'Window Shop', timezone: 'Europe/London', currency: 'GBP', phone: '07812 345678', website: 'https://window.example' });
+  const res = await admin('POST', '/admin/v1/stores', {
+    name: 'Window Shop',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+    phone: '07812 345678',
+    website: 'https://window.example',
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.store.phone, '+447812345678');
   assert.equal(res.body.store.website, 'https://window.example/');
   assert.equal(res.body.store.address, null);
-  assert.deepEqual({ ...(await row(res.body.store.id)) }, { address: null, phone: '+447812345678', website: 'https://window.example/', about: null });
+  assert.deepEqual(
+    { ...(await row(res.body.store.id)) },
+    { address: null, phone: '+447812345678', website: 'https://window.example/', about: null },
+  );
 });
 
 test('a malformed detail is refused by name in the envelope and changes nothing', async () => {
@@ -54,7 +80,12 @@ test('a malformed detail is refused by name in the envelope and changes nothing'
   }
   assert.deepEqual(await row(store.id), before);
   assert.equal((await t.db.query('SELECT name FROM stores WHERE id = $1', [store.id])).rows[0].name, store.name);
-  const created = await admin('POST', '/admin/v1/stores', { name: 'Refused Shop', timezone: 'Europe/London', currency: 'GBP', website: 'ftp://x.example' });
+  const created = await admin('POST', '/admin/v1/stores', {
+    name: 'Refused Shop',
+    timezone: 'Europe/London',
+    currency: 'GBP',
+    website: 'ftp://x.example',
+  });
   assert.equal(created.status, 400);
   assert.equal(errorCode(created), 'INVALID_SHOP_DETAILS');
   assert.equal((await t.db.query("SELECT count(*)::int AS n FROM stores WHERE name = 'Refused Shop'")).rows[0].n, 0);

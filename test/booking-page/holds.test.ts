@@ -11,7 +11,8 @@ const T12 = '2026-06-02T12:00:00.000Z';
 const T14 = '2026-06-02T14:00:00.000Z';
 
 async function liveHolds(w: { t: { db: any } }) {
-  const res = await w.t.db.query(`SELECT id, customer_id, page_session, client_address_hash, starts_at, released_at, release_reason
+  const res =
+    await w.t.db.query(`SELECT id, customer_id, page_session, client_address_hash, starts_at, released_at, release_reason
                                     FROM holds ORDER BY created_at, id`);
   return res.rows as Array<Record<string, any>>;
 }
@@ -31,7 +32,9 @@ test('a guest holds a time before sign-in: no customer, a page session, the addr
   assert.match(rows[0].client_address_hash, /^[0-9a-f]{64}$/);
   assert.ok(!JSON.stringify(rows).includes('203.0.113.7'), 'the address itself is stored nowhere');
   // The slot is held: the page no longer offers it.
-  const search = await call(w.t.app, 'GET', `${BOOK}/availability`, { query: { service_id: w.serviceId, from_date: '2026-06-02', to_date: '2026-06-02' } });
+  const search = await call(w.t.app, 'GET', `${BOOK}/availability`, {
+    query: { service_id: w.serviceId, from_date: '2026-06-02', to_date: '2026-06-02' },
+  });
   assert.ok(!search.body.days[0].slots.some((s: any) => s.starts_at === T10));
 });
 
@@ -42,9 +45,18 @@ test('one live hold per browser: a new hold from the same session releases the p
   assert.equal(second.status, 200, JSON.stringify(second.body));
   assert.equal(second.body.page_session, first.body.page_session);
   const rows = new Map((await liveHolds(w)).map((r) => [r.id, r.release_reason]));
-  assert.deepEqual([...rows.entries()].sort(), [[first.body.hold.id, 'released'], [second.body.hold.id, null]].sort());
+  assert.deepEqual(
+    [...rows.entries()].sort(),
+    [
+      [first.body.hold.id, 'released'],
+      [second.body.hold.id, null],
+    ].sort(),
+  );
   const events = await w.t.db.query(`SELECT type FROM events WHERE type LIKE 'hold.%' ORDER BY seq`);
-  assert.deepEqual(events.rows.map((e: any) => e.type), ['hold.created', 'hold.released', 'hold.created']);
+  assert.deepEqual(
+    events.rows.map((e: any) => e.type),
+    ['hold.created', 'hold.released', 'hold.created'],
+  );
 });
 
 test('an address keeps at most 3 live holds: the 4th is refused 429 TOO_MANY_HOLDS with Retry-After, and holds nothing', async () => {
@@ -123,7 +135,11 @@ test('confirm with a deposit due makes a pending_payment booking; no money moves
   const w = await pageShop({ service: { deposit_policy: JSON.stringify({ amount_pence: 1000 }) } });
   const held = await pageHold(w, T10);
   const me = await signIn(w, 'deposit@example.com');
-  const res = await call(w.t.app, 'POST', `${BOOK}/holds/${held.body.hold.id}/confirm`, { token: me.token, headers: { 'x-page-session': held.body.page_session }, body: {} });
+  const res = await call(w.t.app, 'POST', `${BOOK}/holds/${held.body.hold.id}/confirm`, {
+    token: me.token,
+    headers: { 'x-page-session': held.body.page_session },
+    body: {},
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.appointment.status, 'pending_payment');
   assert.equal(res.body.appointment.deposit_pence, 1000);
@@ -137,19 +153,34 @@ test('confirm is refused for another session, an expired hold, and a customer th
   const me = await signIn(w, 'late@example.com');
   const url = `${BOOK}/holds/${held.body.hold.id}/confirm`;
   const other = await pageHold(w, T12);
-  const wrong = await call(w.t.app, 'POST', url, { token: me.token, headers: { 'x-page-session': other.body.page_session }, body: {} });
+  const wrong = await call(w.t.app, 'POST', url, {
+    token: me.token,
+    headers: { 'x-page-session': other.body.page_session },
+    body: {},
+  });
   assert.equal(wrong.status, 404);
   const noToken = await call(w.t.app, 'POST', url, { headers: { 'x-page-session': held.body.page_session }, body: {} });
   assert.equal(noToken.status, 401);
 
-  await w.t.db.query(`INSERT INTO store_customers (store_id, customer_id, blocked) VALUES ($1, $2, true)`, [w.storeId, me.customerId]);
-  const blocked = await call(w.t.app, 'POST', url, { token: me.token, headers: { 'x-page-session': held.body.page_session }, body: {} });
+  await w.t.db.query(`INSERT INTO store_customers (store_id, customer_id, blocked) VALUES ($1, $2, true)`, [
+    w.storeId,
+    me.customerId,
+  ]);
+  const blocked = await call(w.t.app, 'POST', url, {
+    token: me.token,
+    headers: { 'x-page-session': held.body.page_session },
+    body: {},
+  });
   assert.equal(blocked.status, 409);
   assert.equal(errorCode(blocked), 'CUSTOMER_BLOCKED');
   await w.t.db.query('UPDATE store_customers SET blocked = false WHERE customer_id = $1', [me.customerId]);
 
   w.t.clock.advance(11 * 60_000);
-  const expired = await call(w.t.app, 'POST', url, { token: me.token, headers: { 'x-page-session': held.body.page_session }, body: {} });
+  const expired = await call(w.t.app, 'POST', url, {
+    token: me.token,
+    headers: { 'x-page-session': held.body.page_session },
+    body: {},
+  });
   assert.equal(expired.status, 409);
   assert.equal(errorCode(expired), 'HOLD_EXPIRED');
   assert.match(expired.body.error.message, /lapsed/);

@@ -24,7 +24,10 @@ test('the booking page flow writes no email, phone, code or token to the log', a
   const write = process.stdout.write.bind(process.stdout);
   process.stdout.write = ((chunk: any, ...rest: any[]) => {
     const text = String(chunk);
-    if (text.startsWith('{"level"')) { lines.push(text); return true; }
+    if (text.startsWith('{"level"')) {
+      lines.push(text);
+      return true;
+    }
     return write(chunk, ...rest);
   }) as typeof process.stdout.write;
   const app = await buildApp({ config, db: testDb.db, clock, tokens });
@@ -34,7 +37,18 @@ test('the booking page flow writes no email, phone, code or token to the log', a
     await testDb.close();
     await smtp.close();
   });
-  const t = { app, db: testDb.db, url: testDb.url, clock, tokens, config, fx: new Fixtures(testDb.db, tokens, clock), engine, sibling: async () => app, onClose: () => {} };
+  const t = {
+    app,
+    db: testDb.db,
+    url: testDb.url,
+    clock,
+    tokens,
+    config,
+    fx: new Fixtures(testDb.db, tokens, clock),
+    engine,
+    sibling: async () => app,
+    onClose: () => {},
+  };
   const w = { ...(await shop({ t })), smtp, slug: SLUG } as PageShop;
   await setStore(w.t, w.storeId, { booking_page_slug: SLUG, booking_page_enabled: true });
 
@@ -44,25 +58,43 @@ test('the booking page flow writes no email, phone, code or token to the log', a
   const sent = await call(app, 'POST', `${BOOK}/email-code`, { body: { email, altcha: await solved(app) } });
   assert.equal(sent.status, 200);
   const code = await codeFor(w, email);
-  const wrong = await call(app, 'POST', `${BOOK}/email-code/verify`, { body: { email, code: code === '999999' ? '000000' : '999999', phone } });
+  const wrong = await call(app, 'POST', `${BOOK}/email-code/verify`, {
+    body: { email, code: code === '999999' ? '000000' : '999999', phone },
+  });
   assert.equal(wrong.status, 400);
-  const verified = await call(app, 'POST', `${BOOK}/email-code/verify`, { body: { email, code, name: 'Private Person', phone } });
+  const verified = await call(app, 'POST', `${BOOK}/email-code/verify`, {
+    body: { email, code, name: 'Private Person', phone },
+  });
   assert.equal(verified.status, 200);
   const confirmed = await call(app, 'POST', `${BOOK}/holds/${held.body.hold.id}/confirm`, {
-    token: verified.body.token, headers: { 'x-page-session': held.body.page_session }, body: { guest_note: 'a note' },
+    token: verified.body.token,
+    headers: { 'x-page-session': held.body.page_session },
+    body: { guest_note: 'a note' },
   });
   assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
   const manageToken = new URL(confirmed.body.manage_url).hash.replace('#token=', '');
   assert.equal((await call(app, 'GET', `${BOOK}/manage`, { token: manageToken })).status, 200);
   // An email in a query string (a refused one, and one on an unknown route) never reaches the log either.
   await call(app, 'GET', `${BOOK}/availability`, { query: { service_id: w.serviceId, email } });
-  await app.inject({ method: 'GET', url: `/api/v1/nowhere?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}` });
+  await app.inject({
+    method: 'GET',
+    url: `/api/v1/nowhere?email=${encodeURIComponent(email)}&phone=${encodeURIComponent(phone)}`,
+  });
   assert.equal((await call(app, 'POST', `${BOOK}/manage/cancel`, { token: manageToken, body: {} })).status, 200);
   await new Promise((r) => setTimeout(r, 100));
 
   assert.ok(lines.length > 10, `the log was captured (${lines.length} lines)`);
   const log = lines.join('');
-  for (const secret of [email, 'private.person', '+447812345678', phone, verified.body.token, manageToken, held.body.page_session, 'a note']) {
+  for (const secret of [
+    email,
+    'private.person',
+    '+447812345678',
+    phone,
+    verified.body.token,
+    manageToken,
+    held.body.page_session,
+    'a note',
+  ]) {
     assert.ok(!log.includes(secret), `the log contains ${secret.slice(0, 12)}...`);
   }
   // The code as a number of its own (not six digits inside a timestamp or a duration).

@@ -25,14 +25,21 @@ const TEMPLATE = `<!doctype html>
 
 const meta = (html: string, attr: 'name' | 'property', key: string) =>
   new RegExp(`<meta ${attr}="${key.replace(/[.:]/g, '\\$&')}" content="([^"]*)" />`).exec(html)?.[1];
-const scriptBlock = (html: string, type: string) => new RegExp(`<script type="${type}"[^>]*>([^<]*)</script>`).exec(html)?.[1];
+const scriptBlock = (html: string, type: string) =>
+  new RegExp(`<script type="${type}"[^>]*>([^<]*)</script>`).exec(html)?.[1];
 
 async function window(name = 'Test Salon') {
   const w = await pageShop();
   await setStore(w.t, w.storeId, { name });
   const res = await call(w.t.app, 'PATCH', SETTINGS, {
     token: w.merchant,
-    body: { store_id: w.storeId, address: '12 High Street\nLeeds LS1 4AB', phone: '0113 496 0000', website: 'https://salon.example', about: 'Cuts & colour since 1990.' },
+    body: {
+      store_id: w.storeId,
+      address: '12 High Street\nLeeds LS1 4AB',
+      phone: '0113 496 0000',
+      website: 'https://salon.example',
+      about: 'Cuts & colour since 1990.',
+    },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const page = (await call(w.t.app, 'GET', BOOK)).body.page;
@@ -41,7 +48,11 @@ async function window(name = 'Test Salon') {
 
 test('the head names the shop: title, description, Open Graph and Twitter tags, canonical URL, LocalBusiness JSON-LD; the services are in the markup', async () => {
   const { w, page } = await window();
-  const html = renderPage(TEMPLATE, 'body{margin:0}', { page, url: `https://book.example/book/${SLUG}`, manage: false });
+  const html = renderPage(TEMPLATE, 'body{margin:0}', {
+    page,
+    url: `https://book.example/book/${SLUG}`,
+    manage: false,
+  });
   assert.match(html, /<title>Book at Test Salon<\/title>/);
   assert.equal(meta(html, 'name', 'description'), 'Cuts &amp; colour since 1990.');
   assert.equal(meta(html, 'property', 'og:title'), 'Book at Test Salon');
@@ -63,7 +74,12 @@ test('the head names the shop: title, description, Open Graph and Twitter tags, 
   assert.equal(ld.url, 'https://salon.example/');
   // The test shop's hours: 09:00-17:00 every day, Monday first.
   assert.equal(ld.openingHoursSpecification.length, 7);
-  assert.deepEqual(ld.openingHoursSpecification[0], { '@type': 'OpeningHoursSpecification', dayOfWeek: 'https://schema.org/Monday', opens: '09:00', closes: '17:00' });
+  assert.deepEqual(ld.openingHoursSpecification[0], {
+    '@type': 'OpeningHoursSpecification',
+    dayOfWeek: 'https://schema.org/Monday',
+    opens: '09:00',
+    closes: '17:00',
+  });
 
   // Before any script: the shop, its contact line and its services with duration and price.
   const app = /<div id="app">(.*?)<\/div>\n/s.exec(html)![1];
@@ -85,7 +101,10 @@ test('a shop named </title><script> renders as text in the head, the markup and 
   const html = renderPage(TEMPLATE, null, { page, url: 'https://book.example/book/test-salon', manage: false });
 
   assert.equal((html.match(/<title>/g) ?? []).length, 1);
-  assert.match(html, /<title>Book at &lt;\/title&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;Co&quot; &lt;!--<\/title>/);
+  assert.match(
+    html,
+    /<title>Book at &lt;\/title&gt;&lt;script&gt;alert\(1\)&lt;\/script&gt; &amp; &quot;Co&quot; &lt;!--<\/title>/,
+  );
   // Only the page's own three script elements: the module, JSON-LD and the config.
   assert.equal((html.match(/<script/g) ?? []).length, 3, html);
   assert.equal((html.match(/<\/script>/g) ?? []).length, 3);
@@ -95,11 +114,16 @@ test('a shop named </title><script> renders as text in the head, the markup and 
   assert.ok(ldText.includes('\\u003c/title\\u003e'), 'inside JSON-LD, < is \\u003c');
   assert.equal(JSON.parse(ldText).name, hostile, 'and reads back as the name');
   assert.equal(JSON.parse(scriptBlock(html, 'application/json')!).page.store_name, hostile);
-  assert.equal(meta(html, 'property', 'og:site_name'), '&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot; &lt;!--');
+  assert.equal(
+    meta(html, 'property', 'og:site_name'),
+    '&lt;/title&gt;&lt;script&gt;alert(1)&lt;/script&gt; &amp; &quot;Co&quot; &lt;!--',
+  );
   assert.match(html, /<h1 data-testid="store-name">&lt;\/title&gt;&lt;script&gt;alert\(1\)/);
 });
 
-test('GET /book/{slug} serves the rendered page (no-cache, not no-store); the manage page is not indexed; unknown or disabled answers the same 404', { skip: !built && 'booking-page/dist is not built' }, async () => {
+test('GET /book/{slug} serves the rendered page (no-cache, not no-store); the manage page is not indexed; unknown or disabled answers the same 404', {
+  skip: !built && 'booking-page/dist is not built',
+}, async () => {
   const { w } = await window('Nail Bar </title>');
   const res = await w.t.app.inject({ method: 'GET', url: `/book/${SLUG}` });
   assert.equal(res.statusCode, 200);

@@ -19,7 +19,10 @@ test('two browsers hold one slot at once (two processes): exactly one gets it, t
     ]);
     const statuses = results.map((r) => r.status).sort();
     assert.deepEqual(statuses, [200, 409], JSON.stringify(results.map((r) => r.body)));
-    const live = await w.t.db.query('SELECT count(*)::int AS n FROM holds WHERE starts_at = $1 AND released_at IS NULL', [startsAt]);
+    const live = await w.t.db.query(
+      'SELECT count(*)::int AS n FROM holds WHERE starts_at = $1 AND released_at IS NULL',
+      [startsAt],
+    );
     assert.equal(live.rows[0].n, 1);
   }
 });
@@ -28,7 +31,12 @@ test('one hold confirmed twice at once makes one appointment; both answers name 
   const w = await pageShop();
   const held = await pageHold(w, T10);
   const me = await signIn(w, 'twice@example.com');
-  const send = () => call(w.t.app, 'POST', `${BOOK}/holds/${held.body.hold.id}/confirm`, { token: me.token, headers: { 'x-page-session': held.body.page_session }, body: {} });
+  const send = () =>
+    call(w.t.app, 'POST', `${BOOK}/holds/${held.body.hold.id}/confirm`, {
+      token: me.token,
+      headers: { 'x-page-session': held.body.page_session },
+      body: {},
+    });
   const [x, y] = await Promise.all([send(), send()]);
   assert.equal(x.status, 200, JSON.stringify(x.body));
   assert.equal(y.status, 200, JSON.stringify(y.body));

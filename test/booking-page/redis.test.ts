@@ -18,7 +18,7 @@ test('two processes share the send budget per email and the spent challenges thr
   // Keys outlive this run in Redis (an hour): an email and an address of this run only.
   const run = randomBytes(4).toString('hex');
   const email = `shared-${run}@example.com`;
-  const ip = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${randomBytes(1)[0] % 250 + 1}`;
+  const ip = `10.${randomBytes(1)[0]}.${randomBytes(1)[0]}.${(randomBytes(1)[0] % 250) + 1}`;
   const send = async (w: typeof a, altcha?: string) =>
     callFrom(w.t.app, 'POST', `${BOOK}/email-code`, ip, { body: { email, altcha: altcha ?? (await solved(w.t.app)) } });
   for (let i = 0; i < 3; i++) assert.equal((await send(a)).status, 200);
@@ -31,9 +31,13 @@ test('two processes share the send budget per email and the spent challenges thr
   // A payload spent on one process is spent on the other (same AUTH_SECRET, same challenge key).
   const payload = await solved(a.t.app);
   const other = `other-${run}@example.com`;
-  const first = await callFrom(a.t.app, 'POST', `${BOOK}/email-code`, ip.replace(/\.\d+$/, '.251'), { body: { email: other, altcha: payload } });
+  const first = await callFrom(a.t.app, 'POST', `${BOOK}/email-code`, ip.replace(/\.\d+$/, '.251'), {
+    body: { email: other, altcha: payload },
+  });
   assert.equal(first.status, 200, JSON.stringify(first.body));
-  const replay = await callFrom(b.t.app, 'POST', `${BOOK}/email-code`, ip.replace(/\.\d+$/, '.252'), { body: { email: other, altcha: payload } });
+  const replay = await callFrom(b.t.app, 'POST', `${BOOK}/email-code`, ip.replace(/\.\d+$/, '.252'), {
+    body: { email: other, altcha: payload },
+  });
   assert.equal(replay.status, 400);
   assert.equal(errorCode(replay), 'CHALLENGE_FAILED');
   // Redis keeps them, not the table.

@@ -17,31 +17,51 @@ test('booking page settings: off by default, a slug is unique across stores (409
   assert.equal(fresh.body.settings.booking_page_slug, null);
   assert.equal(fresh.body.settings.booking_page_enabled, false);
 
-  const needsSlug = await call(w.t.app, 'PATCH', SETTINGS, { token: otherToken, body: { store_id: other.id, booking_page_enabled: true } });
+  const needsSlug = await call(w.t.app, 'PATCH', SETTINGS, {
+    token: otherToken,
+    body: { store_id: other.id, booking_page_enabled: true },
+  });
   assert.equal(needsSlug.status, 400);
   assert.equal(errorCode(needsSlug), 'BOOKING_PAGE_SLUG_REQUIRED');
 
-  const taken = await call(w.t.app, 'PATCH', SETTINGS, { token: otherToken, body: { store_id: other.id, booking_page_slug: SLUG } });
+  const taken = await call(w.t.app, 'PATCH', SETTINGS, {
+    token: otherToken,
+    body: { store_id: other.id, booking_page_slug: SLUG },
+  });
   assert.equal(taken.status, 409);
   assert.equal(errorCode(taken), 'BOOKING_PAGE_SLUG_TAKEN');
 
-  const badSlug = await call(w.t.app, 'PATCH', SETTINGS, { token: otherToken, body: { store_id: other.id, booking_page_slug: 'Not A Slug' } });
+  const badSlug = await call(w.t.app, 'PATCH', SETTINGS, {
+    token: otherToken,
+    body: { store_id: other.id, booking_page_slug: 'Not A Slug' },
+  });
   assert.equal(badSlug.status, 400);
   assert.equal(errorCode(badSlug), 'VALIDATION_FAILED');
 
-  const set = await call(w.t.app, 'PATCH', SETTINGS, { token: otherToken, body: { store_id: other.id, booking_page_slug: 'other-shop', booking_page_enabled: true } });
+  const set = await call(w.t.app, 'PATCH', SETTINGS, {
+    token: otherToken,
+    body: { store_id: other.id, booking_page_slug: 'other-shop', booking_page_enabled: true },
+  });
   assert.equal(set.status, 200, JSON.stringify(set.body));
   assert.equal(set.body.settings.booking_page_slug, 'other-shop');
   assert.equal(set.body.settings.booking_page_enabled, true);
   const rows = await w.t.db.query<{ booking_page_slug: string; booking_page_enabled: boolean }>(
-    'SELECT booking_page_slug, booking_page_enabled FROM stores WHERE id = $1', [other.id]);
+    'SELECT booking_page_slug, booking_page_enabled FROM stores WHERE id = $1',
+    [other.id],
+  );
   assert.deepEqual(rows.rows[0], { booking_page_slug: 'other-shop', booking_page_enabled: true });
 
   // The operator's store PATCH takes the same fields, with the same refusals.
-  const admin = await call(w.t.app, 'PATCH', `/admin/v1/stores/${other.id}`, { token: ADMIN_TOKEN, body: { booking_page_slug: SLUG } });
+  const admin = await call(w.t.app, 'PATCH', `/admin/v1/stores/${other.id}`, {
+    token: ADMIN_TOKEN,
+    body: { booking_page_slug: SLUG },
+  });
   assert.equal(admin.status, 409);
   assert.equal(errorCode(admin), 'BOOKING_PAGE_SLUG_TAKEN');
-  const adminOff = await call(w.t.app, 'PATCH', `/admin/v1/stores/${other.id}`, { token: ADMIN_TOKEN, body: { booking_page_enabled: false } });
+  const adminOff = await call(w.t.app, 'PATCH', `/admin/v1/stores/${other.id}`, {
+    token: ADMIN_TOKEN,
+    body: { booking_page_enabled: false },
+  });
   assert.equal(adminOff.status, 200);
   assert.equal(adminOff.body.store.booking_page_enabled, false);
   assert.equal(adminOff.body.store.booking_page_slug, 'other-shop');
@@ -52,9 +72,18 @@ test('getBookingPage shows the store, its online services with variants and add-
   await w.t.db.query('UPDATE units SET online_bookable = false WHERE id = $1', [w.units[1]]);
   const hidden = await w.t.fx.service(w.storeId, { name: 'Secret service' });
   await w.t.db.query('UPDATE services SET online_visible = false WHERE id = $1', [hidden.id]);
-  await w.t.db.query(`UPDATE services SET deposit_policy = '{"amount_pence": 1000}', description = 'A trim' WHERE id = $1`, [w.serviceId]);
-  await w.t.db.query(`INSERT INTO service_variants (store_id, service_id, name, duration_min, price_pence) VALUES ($1, $2, 'Long hair', 90, 5000)`, [w.storeId, w.serviceId]);
-  await w.t.db.query(`INSERT INTO service_addons (store_id, service_id, name, extra_min, extra_pence) VALUES ($1, $2, 'Wash', 15, 500)`, [w.storeId, w.serviceId]);
+  await w.t.db.query(
+    `UPDATE services SET deposit_policy = '{"amount_pence": 1000}', description = 'A trim' WHERE id = $1`,
+    [w.serviceId],
+  );
+  await w.t.db.query(
+    `INSERT INTO service_variants (store_id, service_id, name, duration_min, price_pence) VALUES ($1, $2, 'Long hair', 90, 5000)`,
+    [w.storeId, w.serviceId],
+  );
+  await w.t.db.query(
+    `INSERT INTO service_addons (store_id, service_id, name, extra_min, extra_pence) VALUES ($1, $2, 'Wash', 15, 500)`,
+    [w.storeId, w.serviceId],
+  );
 
   const res = await call(w.t.app, 'GET', BOOK);
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -70,15 +99,26 @@ test('getBookingPage shows the store, its online services with variants and add-
   assert.equal(s.id, w.serviceId);
   assert.equal(s.description, 'A trim');
   assert.deepEqual(s.deposit, { amount_pence: 1000 });
-  assert.deepEqual(s.variants.map((v: any) => [v.name, v.duration_min, v.price_pence]), [['Long hair', 90, 5000]]);
-  assert.deepEqual(s.addons.map((a: any) => [a.name, a.extra_min, a.extra_pence]), [['Wash', 15, 500]]);
+  assert.deepEqual(
+    s.variants.map((v: any) => [v.name, v.duration_min, v.price_pence]),
+    [['Long hair', 90, 5000]],
+  );
+  assert.deepEqual(
+    s.addons.map((a: any) => [a.name, a.extra_min, a.extra_pence]),
+    [['Wash', 15, 500]],
+  );
   assert.equal(res.headers['cache-control'], 'no-store');
 });
 
 test('a disabled or unknown page answers 404 with nothing about the store, for every operation and the HTML', async () => {
   const w = await pageShop();
   await setStore(w.t, w.storeId, { booking_page_enabled: false });
-  for (const [method, url] of [['GET', BOOK], ['GET', `${BOOK}/challenge`], ['GET', `${BOOK}/availability?service_id=${w.serviceId}`], ['GET', '/api/v1/book/no-such-shop']] as const) {
+  for (const [method, url] of [
+    ['GET', BOOK],
+    ['GET', `${BOOK}/challenge`],
+    ['GET', `${BOOK}/availability?service_id=${w.serviceId}`],
+    ['GET', '/api/v1/book/no-such-shop'],
+  ] as const) {
     const res = await call(w.t.app, method, url);
     assert.equal(res.status, 404, url);
     assert.equal(errorCode(res), 'NOT_FOUND');
@@ -96,12 +136,17 @@ test('a disabled or unknown page answers 404 with nothing about the store, for e
 test('searchBookingPageAvailability answers the customer view of the search without a token', async () => {
   const w = await pageShop({ units: 2 });
   await w.t.db.query('UPDATE units SET online_bookable = false WHERE id = $1', [w.units[1]]);
-  const res = await call(w.t.app, 'GET', `${BOOK}/availability`, { query: { service_id: w.serviceId, from_date: '2026-06-02', to_date: '2026-06-02' } });
+  const res = await call(w.t.app, 'GET', `${BOOK}/availability`, {
+    query: { service_id: w.serviceId, from_date: '2026-06-02', to_date: '2026-06-02' },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.store_id, w.storeId);
   const slots = res.body.days[0].slots;
   assert.equal(slots[0].local_time, '09:00');
-  assert.ok(slots.every((s: any) => s.unit_ids.length === 1 && s.unit_ids[0] === w.units[0]), 'only units bookable online');
+  assert.ok(
+    slots.every((s: any) => s.unit_ids.length === 1 && s.unit_ids[0] === w.units[0]),
+    'only units bookable online',
+  );
   // A service hidden from customers is unknown to the page.
   await w.t.db.query('UPDATE services SET online_visible = false WHERE id = $1', [w.serviceId]);
   const hidden = await call(w.t.app, 'GET', `${BOOK}/availability`, { query: { service_id: w.serviceId } });
@@ -132,7 +177,7 @@ test('a challenge payload works once; a forged or expired one is refused', async
   assert.equal(w.smtp.received.length <= 1, true);
 });
 
-test('the page\'s search and challenge keep the search rate limit per client address (429 RATE_LIMITED with Retry-After)', async () => {
+test("the page's search and challenge keep the search rate limit per client address (429 RATE_LIMITED with Retry-After)", async () => {
   const w = await pageShop({ app: { env: { RATE_LIMIT_SEARCH_PER_MIN: '3' } } });
   for (let i = 0; i < 3; i++) assert.equal((await call(w.t.app, 'GET', `${BOOK}/challenge`)).status, 200);
   const limited = await call(w.t.app, 'GET', `${BOOK}/challenge`);

@@ -11,9 +11,15 @@ const SETTINGS = '/api/v1/bookings/settings';
 
 test('shop details: saved trimmed, the phone as E.164 (landline or mobile), blank clears; shown in GET', async () => {
   const w = await pageShop();
-  const patch = (body: Record<string, unknown>) => call(w.t.app, 'PATCH', SETTINGS, { token: w.merchant, body: { store_id: w.storeId, ...body } });
+  const patch = (body: Record<string, unknown>) =>
+    call(w.t.app, 'PATCH', SETTINGS, { token: w.merchant, body: { store_id: w.storeId, ...body } });
 
-  const set = await patch({ address: '  12 High Street\nLeeds LS1 4AB ', phone: '0113 496 0000', website: 'https://salon.example/book', about: 'Cuts and colour since 1990.' });
+  const set = await patch({
+    address: '  12 High Street\nLeeds LS1 4AB ',
+    phone: '0113 496 0000',
+    website: 'https://salon.example/book',
+    about: 'Cuts and colour since 1990.',
+  });
   assert.equal(set.status, 200, JSON.stringify(set.body));
   assert.equal(set.body.settings.address, '12 High Street\nLeeds LS1 4AB');
   assert.equal(set.body.settings.phone, '+441134960000');
@@ -32,14 +38,23 @@ test('shop details: saved trimmed, the phone as E.164 (landline or mobile), blan
   assert.equal(cleared.status, 200);
   assert.equal(cleared.body.settings.about, null);
   assert.equal(cleared.body.settings.website, null);
-  const row = await w.t.db.query<{ about: string | null; website: string | null; phone: string }>('SELECT about, website, phone FROM stores WHERE id = $1', [w.storeId]);
+  const row = await w.t.db.query<{ about: string | null; website: string | null; phone: string }>(
+    'SELECT about, website, phone FROM stores WHERE id = $1',
+    [w.storeId],
+  );
   assert.deepEqual(row.rows[0], { about: null, website: null, phone: '+447812345678' });
 });
 
 test('shop details: malformed or overlong values are refused in the envelope by name and change nothing', async () => {
   const w = await pageShop();
-  const patch = (body: Record<string, unknown>) => call(w.t.app, 'PATCH', SETTINGS, { token: w.merchant, body: { store_id: w.storeId, ...body } });
-  const before = await patch({ address: '1 Old Road', phone: '07812 345678', website: 'https://old.example', about: 'Before' });
+  const patch = (body: Record<string, unknown>) =>
+    call(w.t.app, 'PATCH', SETTINGS, { token: w.merchant, body: { store_id: w.storeId, ...body } });
+  const before = await patch({
+    address: '1 Old Road',
+    phone: '07812 345678',
+    website: 'https://old.example',
+    about: 'Before',
+  });
   assert.equal(before.status, 200);
 
   const cases: Array<[Record<string, unknown>, string, string]> = [
@@ -65,16 +80,24 @@ test('shop details: malformed or overlong values are refused in the envelope by 
     assert.match(res.body.error.message, new RegExp(field), JSON.stringify(res.body));
   }
   const row = await w.t.db.query('SELECT address, phone, website, about FROM stores WHERE id = $1', [w.storeId]);
-  assert.deepEqual(row.rows[0], { address: '1 Old Road', phone: '+447812345678', website: 'https://old.example/', about: 'Before' });
+  assert.deepEqual(row.rows[0], {
+    address: '1 Old Road',
+    phone: '+447812345678',
+    website: 'https://old.example/',
+    about: 'Before',
+  });
 });
 
-test('the page\'s public config carries the shop\'s details, an OpenStreetMap link and the week\'s hours, Monday first', async () => {
+test("the page's public config carries the shop's details, an OpenStreetMap link and the week's hours, Monday first", async () => {
   const w = await pageShop({ units: 2 });
   // Chair 1: 09:00-17:00 every day (the shop helper). Chair 2: later on Mondays, closed Sundays.
   const { sunday: _closed, ...week } = ALL_WEEK([{ open: '10:00', close: '19:30' }]);
   assert.equal((await putHours(w.t, w.merchant, w.units[1], week)).status, 200);
   await w.t.db.query('UPDATE units SET online_bookable = false WHERE id = $1', [w.units[0]]);
-  await call(w.t.app, 'PATCH', SETTINGS, { token: w.merchant, body: { store_id: w.storeId, address: '12 High Street\nLeeds LS1 4AB', phone: '0113 496 0000' } });
+  await call(w.t.app, 'PATCH', SETTINGS, {
+    token: w.merchant,
+    body: { store_id: w.storeId, address: '12 High Street\nLeeds LS1 4AB', phone: '0113 496 0000' },
+  });
 
   const res = await call(w.t.app, 'GET', BOOK);
   assert.equal(res.status, 200, JSON.stringify(res.body));
@@ -86,9 +109,15 @@ test('the page\'s public config carries the shop\'s details, an OpenStreetMap li
   assert.equal(shop.about, null);
   assert.equal(shop.map_url, 'https://www.openstreetmap.org/search?query=12%20High%20Street%2C%20Leeds%20LS1%204AB');
   // Only units bookable online count: Chair 1 is not, so Sunday is closed and the hours are Chair 2's.
-  assert.deepEqual(shop.opening_hours.map((d: any) => [d.weekday, d.open, d.close]), [1, 2, 3, 4, 5, 6].map((d) => [d, '10:00', '19:30']));
+  assert.deepEqual(
+    shop.opening_hours.map((d: any) => [d.weekday, d.open, d.close]),
+    [1, 2, 3, 4, 5, 6].map((d) => [d, '10:00', '19:30']),
+  );
 
   await w.t.db.query('UPDATE units SET online_bookable = true WHERE id = $1', [w.units[0]]);
   const both = (await call(w.t.app, 'GET', BOOK)).body.page.shop.opening_hours;
-  assert.deepEqual(both.map((d: any) => [d.weekday, d.open, d.close]), [...[1, 2, 3, 4, 5, 6].map((d) => [d, '09:00', '19:30']), [0, '09:00', '17:00']]);
+  assert.deepEqual(
+    both.map((d: any) => [d.weekday, d.open, d.close]),
+    [...[1, 2, 3, 4, 5, 6].map((d) => [d, '09:00', '19:30']), [0, '09:00', '17:00']],
+  );
 });

@@ -35,10 +35,23 @@ export async function solved(app: App, slug = SLUG): Promise<string> {
   // WebCrypto per try, seconds per challenge on a loaded test machine.
   let number = -1;
   for (let n = 0; n <= c.body.maxnumber; n++) {
-    if (createHash('sha256').update(c.body.salt + n).digest('hex') === c.body.challenge) { number = n; break; }
+    if (
+      createHash('sha256')
+        .update(c.body.salt + n)
+        .digest('hex') === c.body.challenge
+    ) {
+      number = n;
+      break;
+    }
   }
   assert.ok(number >= 0, 'challenge solved');
-  const payload = { algorithm: c.body.algorithm, challenge: c.body.challenge, number, salt: c.body.salt, signature: c.body.signature };
+  const payload = {
+    algorithm: c.body.algorithm,
+    challenge: c.body.challenge,
+    number,
+    salt: c.body.salt,
+    signature: c.body.signature,
+  };
   return Buffer.from(JSON.stringify(payload)).toString('base64');
 }
 
@@ -60,14 +73,33 @@ export async function pageHold(w: PageShop, startsAt: string, o: HoldOptions = {
   if (o.session) headers['x-page-session'] = o.session;
   return callFrom(app, 'POST', `/api/v1/book/${w.slug}/holds`, o.ip, {
     headers,
-    body: { service_id: w.serviceId, unit_id: o.unitId === undefined ? null : o.unitId, starts_at: startsAt, altcha, ...(o.website !== undefined ? { website: o.website } : {}), ...o.body },
+    body: {
+      service_id: w.serviceId,
+      unit_id: o.unitId === undefined ? null : o.unitId,
+      starts_at: startsAt,
+      altcha,
+      ...(o.website !== undefined ? { website: o.website } : {}),
+      ...o.body,
+    },
   });
 }
 
 /** A call from a given client address (app.inject's remoteAddress). */
-export async function callFrom(app: App, method: string, url: string, ip: string | undefined, options: Parameters<typeof call>[3] = {}): Promise<CallResult> {
+export async function callFrom(
+  app: App,
+  method: string,
+  url: string,
+  ip: string | undefined,
+  options: Parameters<typeof call>[3] = {},
+): Promise<CallResult> {
   if (!ip) return call(app, method, url, options);
-  const res = await app.inject({ method: method as any, url, remoteAddress: ip, headers: { ...options.headers }, ...(options.body !== undefined ? { payload: options.body as any } : {}) });
+  const res = await app.inject({
+    method: method as any,
+    url,
+    remoteAddress: ip,
+    headers: { ...options.headers },
+    ...(options.body !== undefined ? { payload: options.body as any } : {}),
+  });
   return { status: res.statusCode, body: res.body ? JSON.parse(res.body) : null, headers: res.headers as any };
 }
 
@@ -86,16 +118,24 @@ export async function codeFor(w: PageShop, email: string, before = 0): Promise<s
 }
 
 export async function sendCode(w: PageShop, email: string, ip?: string): Promise<CallResult> {
-  return callFrom(w.t.app, 'POST', `${BOOK.replace(SLUG, w.slug)}/email-code`, ip, { body: { email, altcha: await solved(w.t.app, w.slug) } });
+  return callFrom(w.t.app, 'POST', `${BOOK.replace(SLUG, w.slug)}/email-code`, ip, {
+    body: { email, altcha: await solved(w.t.app, w.slug) },
+  });
 }
 
 /** Signs in by email code; returns the customer token and id. */
-export async function signIn(w: PageShop, email: string, extra: { name?: string; phone?: string } = {}): Promise<{ token: string; customerId: string }> {
+export async function signIn(
+  w: PageShop,
+  email: string,
+  extra: { name?: string; phone?: string } = {},
+): Promise<{ token: string; customerId: string }> {
   const before = w.smtp.received.filter((m) => m.to.includes(email)).length;
   const sent = await sendCode(w, email);
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
   const code = await codeFor(w, email, before);
-  const res = await call(w.t.app, 'POST', `/api/v1/book/${w.slug}/email-code/verify`, { body: { email, code, ...extra } });
+  const res = await call(w.t.app, 'POST', `/api/v1/book/${w.slug}/email-code/verify`, {
+    body: { email, code, ...extra },
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return { token: res.body.token, customerId: res.body.customer.id };
 }

@@ -6,7 +6,8 @@ import assert from 'node:assert/strict';
 import { dayTitle, longDate, money, shortDate, slotOffset, zoneAt, setZoneNames } from '../../booking-page/src/time.ts';
 import { zoneNames } from '../../src/booking-page/page-html.ts';
 
-const intl = (date: string, o: Intl.DateTimeFormatOptions) => new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', ...o }).format(new Date(`${date}T12:00:00Z`));
+const intl = (date: string, o: Intl.DateTimeFormatOptions) =>
+  new Intl.DateTimeFormat('en-GB', { timeZone: 'UTC', ...o }).format(new Date(`${date}T12:00:00Z`));
 
 test('dates are written as Intl en-GB writes them, every day of two years', () => {
   for (let t = Date.UTC(2026, 0, 1); t < Date.UTC(2028, 0, 1); t += 86_400_000) {
@@ -20,12 +21,16 @@ test('dates are written as Intl en-GB writes them, every day of two years', () =
 test('pounds and euros are written as Intl en-GB writes them; another currency through Intl', () => {
   for (const pence of [0, 5, 99, 100, 2500, 4050, 99_999, 100_000, 123_456_789, -1250]) {
     for (const currency of ['GBP', 'EUR', 'USD']) {
-      assert.equal(money(pence, currency), new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(pence / 100), `${pence} ${currency}`);
+      assert.equal(
+        money(pence, currency),
+        new Intl.NumberFormat('en-GB', { style: 'currency', currency }).format(pence / 100),
+        `${pence} ${currency}`,
+      );
     }
   }
 });
 
-test('a slot\'s zone name comes from its offset and the names the server sends, across both clock changes', () => {
+test("a slot's zone name comes from its offset and the names the server sends, across both clock changes", () => {
   setZoneNames(zoneNames('Europe/London', Date.parse('2027-01-01T00:00:00Z')));
   // 28 March 2027 (the clocks go forward at 01:00 GMT) and 31 October 2027 (01:30 happens twice).
   const cases = [

@@ -22,8 +22,18 @@ export async function classWorld(options: TestAppOptions = {}): Promise<ClassWor
   return { t, storeId: s.id, unitId: unit.id, token };
 }
 
-export function api(w: ClassWorld, method: string, path: string, body?: unknown, options: { app?: App; token?: string; query?: Record<string, string> } = {}): Promise<CallResult> {
-  return call(options.app ?? w.t.app, method, `${BASE}${path}`, { token: options.token ?? w.token, body, query: options.query });
+export function api(
+  w: ClassWorld,
+  method: string,
+  path: string,
+  body?: unknown,
+  options: { app?: App; token?: string; query?: Record<string, string> } = {},
+): Promise<CallResult> {
+  return call(options.app ?? w.t.app, method, `${BASE}${path}`, {
+    token: options.token ?? w.token,
+    body,
+    query: options.query,
+  });
 }
 
 export async function ok(res: Promise<CallResult>): Promise<any> {
@@ -34,15 +44,32 @@ export async function ok(res: Promise<CallResult>): Promise<any> {
 
 /** A class with the instructor unit, and one occurrence of it at startsAt; returns both ids. */
 export async function scheduled(
-  w: ClassWorld, fields: Record<string, unknown> = {}, startsAt = '2026-06-02T18:00:00.000Z',
+  w: ClassWorld,
+  fields: Record<string, unknown> = {},
+  startsAt = '2026-06-02T18:00:00.000Z',
 ): Promise<{ classId: string; occurrenceId: string }> {
-  const { class: c } = await ok(api(w, 'POST', '', { name: 'Spin', category: 'Cardio', duration_min: 45, capacity: 10, instructor_unit_id: w.unitId, ...fields }));
+  const { class: c } = await ok(
+    api(w, 'POST', '', {
+      name: 'Spin',
+      category: 'Cardio',
+      duration_min: 45,
+      capacity: 10,
+      instructor_unit_id: w.unitId,
+      ...fields,
+    }),
+  );
   const { occurrence } = await ok(api(w, 'POST', `/${c.id}/occurrences`, { starts_at: startsAt }));
   return { classId: c.id, occurrenceId: occurrence.id };
 }
 
 export function bookGuest(w: ClassWorld, occurrenceId: string, i: number, app?: App): Promise<CallResult> {
-  return api(w, 'POST', `/occurrences/${occurrenceId}/bookings`, { guest_name: `Guest ${i}`, guest_email: `guest${i}@example.com`, source: 'app' }, { app });
+  return api(
+    w,
+    'POST',
+    `/occurrences/${occurrenceId}/bookings`,
+    { guest_name: `Guest ${i}`, guest_email: `guest${i}@example.com`, source: 'app' },
+    { app },
+  );
 }
 
 export async function rows<T = any>(w: ClassWorld, sql: string, params: unknown[] = []): Promise<T[]> {

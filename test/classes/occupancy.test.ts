@@ -11,17 +11,25 @@ const w = await classWorld({ now: '2026-06-01T09:00:00Z' });
 function appointment(startsAt: string, endsAt: string) {
   return call(w.t.app, 'POST', '/api/v1/bookings/appointments', {
     token: w.token,
-    body: { store_id: w.storeId, unit_id: w.unitId, starts_at: startsAt, ends_at: endsAt, guest_name: 'Gail Guest', guest_email: 'gail@example.com' },
+    body: {
+      store_id: w.storeId,
+      unit_id: w.unitId,
+      starts_at: startsAt,
+      ends_at: endsAt,
+      guest_name: 'Gail Guest',
+      guest_email: 'gail@example.com',
+    },
   });
 }
 function timeOff(startsAt: string, endsAt: string, override = false) {
   return call(w.t.app, 'POST', '/api/v1/bookings/time-off', {
-    token: w.token, body: { store_id: w.storeId, unit_id: w.unitId, starts_at: startsAt, ends_at: endsAt, kind: 'time_off', override },
+    token: w.token,
+    body: { store_id: w.storeId, unit_id: w.unitId, starts_at: startsAt, ends_at: endsAt, kind: 'time_off', override },
   });
 }
 const count = async (sql: string, params: unknown[] = []) => Number((await rows(w, sql, params))[0].n);
 
-test('an appointment into a class\'s time on its instructor\'s unit is refused, and the reverse', async () => {
+test("an appointment into a class's time on its instructor's unit is refused, and the reverse", async () => {
   const { classId, occurrenceId } = await scheduled(w, {}, '2026-06-02T18:00:00.000Z');
   const into = await appointment('2026-06-02T18:30:00.000Z', '2026-06-02T19:00:00.000Z');
   assert.equal(into.status, 409);
@@ -52,18 +60,32 @@ test('time-off refuses a class over it, and a class refuses time-off over it (ev
   assert.equal(intoTimeOff.status, 409);
   assert.equal(errorCode(intoTimeOff), 'UNIT_UNAVAILABLE');
   // Two classes on one instructor cannot overlap either.
-  const { class: other } = await ok(api(w, 'POST', '', { name: 'Other', duration_min: 30, capacity: 5, instructor_unit_id: w.unitId }));
+  const { class: other } = await ok(
+    api(w, 'POST', '', { name: 'Other', duration_min: 30, capacity: 5, instructor_unit_id: w.unitId }),
+  );
   const clash = await api(w, 'POST', `/${other.id}/occurrences`, { starts_at: '2026-06-04T18:15:00.000Z' });
   assert.equal(errorCode(clash), 'SLOT_TAKEN');
 });
 
 test('a weekly schedule keeps the store-local time across the clock change, all or nothing', async () => {
-  const { class: c } = await ok(api(w, 'POST', '', { name: 'Evening flow', duration_min: 60, capacity: 8, instructor_unit_id: w.unitId }));
+  const { class: c } = await ok(
+    api(w, 'POST', '', { name: 'Evening flow', duration_min: 60, capacity: 8, instructor_unit_id: w.unitId }),
+  );
   // London leaves summer time on 25 October 2026: 18:00 is 17:00Z before and 18:00Z after.
-  const { occurrences } = await ok(api(w, 'POST', `/${c.id}/schedule`, { starts_at: '2026-10-15T17:00:00.000Z', weeks: 3 }));
-  assert.deepEqual(occurrences.map((o: any) => o.starts_at), ['2026-10-15T17:00:00.000Z', '2026-10-22T17:00:00.000Z', '2026-10-29T18:00:00.000Z']);
-  const timetable = await ok(api(w, 'GET', '/occurrences', undefined, { query: { from: '2026-10-29', to: '2026-10-29' } }));
-  assert.deepEqual(timetable.occurrences.map((o: any) => [o.id, o.seats_left]), [[occurrences[2].id, 8]]);
+  const { occurrences } = await ok(
+    api(w, 'POST', `/${c.id}/schedule`, { starts_at: '2026-10-15T17:00:00.000Z', weeks: 3 }),
+  );
+  assert.deepEqual(
+    occurrences.map((o: any) => o.starts_at),
+    ['2026-10-15T17:00:00.000Z', '2026-10-22T17:00:00.000Z', '2026-10-29T18:00:00.000Z'],
+  );
+  const timetable = await ok(
+    api(w, 'GET', '/occurrences', undefined, { query: { from: '2026-10-29', to: '2026-10-29' } }),
+  );
+  assert.deepEqual(
+    timetable.occurrences.map((o: any) => [o.id, o.seats_left]),
+    [[occurrences[2].id, 8]],
+  );
 
   // A run meeting an appointment in its third week creates none of its weeks.
   assert.equal((await appointment('2026-11-19T18:00:00.000Z', '2026-11-19T18:30:00.000Z')).status, 200);
@@ -73,7 +95,9 @@ test('a weekly schedule keeps the store-local time across the clock change, all 
 });
 
 test('bad input: a past start, a cancelled or full-past-cutoff occurrence, a capacity below the seats taken, a guest without email', async () => {
-  const { class: c } = await ok(api(w, 'POST', '', { name: 'HIIT', duration_min: 30, capacity: 2, promotion_cutoff_minutes: 120 }));
+  const { class: c } = await ok(
+    api(w, 'POST', '', { name: 'HIIT', duration_min: 30, capacity: 2, promotion_cutoff_minutes: 120 }),
+  );
   const past = await api(w, 'POST', `/${c.id}/occurrences`, { starts_at: '2026-06-01T08:00:00.000Z' });
   assert.deepEqual([past.status, errorCode(past)], [400, 'OCCURRENCE_IN_PAST']);
 
@@ -91,7 +115,8 @@ test('bad input: a past start, a cancelled or full-past-cutoff occurrence, a cap
   assert.deepEqual((await ok(api(w, 'GET', `/${c.id}`))).class.capacity, 2);
   assert.equal((await ok(api(w, 'GET', `/${c.id}`))).class.name, 'HIIT');
 
-  const later = (await ok(api(w, 'POST', `/${c.id}/occurrences`, { starts_at: '2026-06-08T10:00:00.000Z' }))).occurrence;
+  const later = (await ok(api(w, 'POST', `/${c.id}/occurrences`, { starts_at: '2026-06-08T10:00:00.000Z' })))
+    .occurrence;
   await ok(api(w, 'POST', `/occurrences/${later.id}/cancel`, {}));
   const cancelled = await bookGuest(w, later.id, 4);
   assert.deepEqual([cancelled.status, errorCode(cancelled)], [409, 'OCCURRENCE_CANCELLED']);
@@ -111,7 +136,11 @@ test('cancelling an occurrence cancels every booking, waitlist place and offer, 
   const res = await ok(api(w, 'POST', `/occurrences/${occurrenceId}/cancel`, {}));
   assert.equal(res.occurrence.cancelled, true);
   for (const id of [a.id, b.id]) assert.equal((await ok(api(w, 'GET', `/bookings/${id}`))).booking.status, 'cancelled');
-  const told = await rows(w, `SELECT data->>'id' AS id FROM events WHERE type = 'class.booking.cancelled' AND data->>'reason' = 'occurrence_cancelled' AND data->>'occurrence_id' = $1`, [occurrenceId]);
+  const told = await rows(
+    w,
+    `SELECT data->>'id' AS id FROM events WHERE type = 'class.booking.cancelled' AND data->>'reason' = 'occurrence_cancelled' AND data->>'occurrence_id' = $1`,
+    [occurrenceId],
+  );
   assert.deepEqual(told.map((e) => e.id).sort(), [a.id, b.id].sort());
   const again = await ok(api(w, 'POST', `/occurrences/${occurrenceId}/cancel`, {}));
   assert.equal(again.occurrence.cancelled_at, res.occurrence.cancelled_at);

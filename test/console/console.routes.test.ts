@@ -15,7 +15,10 @@ import { registerAuthGuard } from '../../src/platform/auth/guard.ts';
 // A stand-in build, so this test does not depend on `vite build` having run.
 const root = fs.mkdtempSync(path.join(os.tmpdir(), 'console-dist-'));
 fs.mkdirSync(path.join(root, 'assets'));
-fs.writeFileSync(path.join(root, 'index.html'), '<!doctype html><script type="module" src="/console/assets/app-1.js"></script>');
+fs.writeFileSync(
+  path.join(root, 'index.html'),
+  '<!doctype html><script type="module" src="/console/assets/app-1.js"></script>',
+);
 fs.writeFileSync(path.join(root, 'assets', 'app-1.js'), 'console.log(1)');
 fs.writeFileSync(path.join(root, 'secret.txt'), 'not served');
 
@@ -50,7 +53,12 @@ test('/console redirects to /console/, assets are immutable, and nothing outside
   assert.equal(asset.statusCode, 200);
   assert.equal(asset.body, 'console.log(1)');
   assert.match(asset.headers['cache-control'] as string, /immutable/);
-  for (const url of ['/console/secret.txt', '/console/assets/../secret.txt', '/console/assets/%2e%2e/secret.txt', '/console/assets/missing.js']) {
+  for (const url of [
+    '/console/secret.txt',
+    '/console/assets/../secret.txt',
+    '/console/assets/%2e%2e/secret.txt',
+    '/console/assets/missing.js',
+  ]) {
     const res = await app.inject({ method: 'GET', url });
     assert.equal(res.statusCode, 404, url);
     assert.equal(res.json().error.code, 'ROUTE_NOT_FOUND', url);
@@ -68,7 +76,9 @@ test("the console's policy stays on the console: /docs and the API keep their ow
     assert.ok(res.statusCode < 400, `${url} ${res.statusCode}`);
     assert.notEqual(res.headers['content-security-policy'], CONSOLE_CSP, url);
   }
-  const api = await call(full, 'GET', '/api/v1/bookings/services', { query: { store_id: '00000000-0000-4000-8000-000000000000' } });
+  const api = await call(full, 'GET', '/api/v1/bookings/services', {
+    query: { store_id: '00000000-0000-4000-8000-000000000000' },
+  });
   assert.equal(api.status, 401);
   assert.notEqual(api.headers['content-security-policy'], CONSOLE_CSP);
 });

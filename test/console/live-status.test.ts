@@ -7,8 +7,16 @@ import { LiveHub, followStatus } from '../../console/src/live.ts';
 test('following the hub after the stream went live reports "live" at once, without waiting for another change', async (t) => {
   // A stream whose headers arrive at once and whose body stays open, like the server's.
   const body = new ReadableStream<Uint8Array>({ start() {} });
-  t.mock.method(globalThis, 'fetch', async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }));
-  const hub = new LiveHub('store-1', () => 'token', () => {});
+  t.mock.method(
+    globalThis,
+    'fetch',
+    async () => new Response(body, { status: 200, headers: { 'content-type': 'text/event-stream' } }),
+  );
+  const hub = new LiveHub(
+    'store-1',
+    () => 'token',
+    () => {},
+  );
   const atFirstRender = hub.status; // what the badge's useState reads
   assert.equal(atFirstRender, 'connecting');
   // The stream goes live before the screen's effect subscribes.
@@ -26,8 +34,16 @@ test('followStatus reports the current status, then each change, and nothing aft
   const listeners = new Set<(s: string) => void>();
   const source = {
     status: 'connecting',
-    onStatus(l: (s: string) => void) { listeners.add(l); return () => { listeners.delete(l); }; },
-    set(s: string) { this.status = s; listeners.forEach((l) => l(s)); },
+    onStatus(l: (s: string) => void) {
+      listeners.add(l);
+      return () => {
+        listeners.delete(l);
+      };
+    },
+    set(s: string) {
+      this.status = s;
+      listeners.forEach((l) => l(s));
+    },
   };
   const seen: string[] = [];
   const off = followStatus(source, (s) => seen.push(s));

@@ -6,9 +6,11 @@ import { createParser, type StreamMessage } from '../../console/src/events.ts';
 test('splits messages on blank lines, keeps the id cursor and event type, and skips heartbeats', () => {
   const got: StreamMessage[] = [];
   const feed = createParser((m) => got.push(m));
-  const text = ': heartbeat\n\nid: 7\nevent: appointment.created\ndata: {"id":"e1",\ndata: "x":1}\n\n:hb\r\n\r\nid: 8\r\nevent: queue.joined\r\ndata: {}\r\n\r\n';
+  const text =
+    ': heartbeat\n\nid: 7\nevent: appointment.created\ndata: {"id":"e1",\ndata: "x":1}\n\n:hb\r\n\r\nid: 8\r\nevent: queue.joined\r\ndata: {}\r\n\r\n';
   // Arbitrary chunk boundaries, including inside a CRLF and a field name.
-  for (const chunk of [text.slice(0, 5), text.slice(5, 31), text.slice(31, 77), text.slice(77, 90), text.slice(90)]) feed(chunk);
+  for (const chunk of [text.slice(0, 5), text.slice(5, 31), text.slice(31, 77), text.slice(77, 90), text.slice(90)])
+    feed(chunk);
   assert.deepEqual(got, [
     { id: '7', event: 'appointment.created', data: '{"id":"e1",\n"x":1}' },
     { id: '8', event: 'queue.joined', data: '{}' },
@@ -26,5 +28,8 @@ test('a message without an event field is a "message"; the id persists until rep
   const got: StreamMessage[] = [];
   const feed = createParser((m) => got.push(m));
   feed('id: 1\ndata: a\n\ndata: b\n\n');
-  assert.deepEqual(got, [{ id: '1', event: 'message', data: 'a' }, { id: '1', event: 'message', data: 'b' }]);
+  assert.deepEqual(got, [
+    { id: '1', event: 'message', data: 'a' },
+    { id: '1', event: 'message', data: 'b' },
+  ]);
 });

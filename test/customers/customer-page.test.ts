@@ -13,24 +13,40 @@ const priya = await fx.customer({ name: 'Priya Shah', email: 'priya@example.com'
 await fx.membership(store.id, priya.id);
 
 test('returns the edit record and the block record as this store sees them', async () => {
-  const note = await call(app, 'PATCH', `/api/v1/customers/${priya.id}`, { token, body: { store_id: store.id, merchant_note: 'Prefers mornings' } });
+  const note = await call(app, 'PATCH', `/api/v1/customers/${priya.id}`, {
+    token,
+    body: { store_id: store.id, merchant_note: 'Prefers mornings' },
+  });
   assert.equal(note.status, 200);
-  const block = await call(app, 'PATCH', `/api/v1/customers/${priya.id}/block`, { token, body: { store_id: store.id, blocked_channels: ['sms'] } });
+  const block = await call(app, 'PATCH', `/api/v1/customers/${priya.id}/block`, {
+    token,
+    body: { store_id: store.id, blocked_channels: ['sms'] },
+  });
   assert.equal(block.status, 200);
   const res = await call(app, 'GET', `/api/v1/customers/${priya.id}`, { token, query: { store_id: store.id } });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body.customer, {
-    id: priya.id, name: 'Priya Shah', phone: '+447812345678', email: 'priya@example.com',
-    merchant_note: 'Prefers mornings', merchant_note_updated_at: note.body.customer.merchant_note_updated_at,
+    id: priya.id,
+    name: 'Priya Shah',
+    phone: '+447812345678',
+    email: 'priya@example.com',
+    merchant_note: 'Prefers mornings',
+    merchant_note_updated_at: note.body.customer.merchant_note_updated_at,
   });
   assert.deepEqual(res.body.block, block.body.customer);
 });
 
 test('another store, an unknown id and an erased customer read as 404', async () => {
-  const foreign = await call(app, 'GET', `/api/v1/customers/${priya.id}`, { token: otherToken, query: { store_id: other.id } });
+  const foreign = await call(app, 'GET', `/api/v1/customers/${priya.id}`, {
+    token: otherToken,
+    query: { store_id: other.id },
+  });
   assert.equal(foreign.status, 404);
   assert.equal(foreign.body.error.code, 'NOT_FOUND');
-  const unknown = await call(app, 'GET', '/api/v1/customers/00000000-0000-4000-8000-000000000001', { token, query: { store_id: store.id } });
+  const unknown = await call(app, 'GET', '/api/v1/customers/00000000-0000-4000-8000-000000000001', {
+    token,
+    query: { store_id: store.id },
+  });
   assert.equal(unknown.status, 404);
   const gone = await fx.customer({ name: 'Gone' });
   await fx.membership(store.id, gone.id);

@@ -23,9 +23,11 @@ async function site(): Promise<{ url: string; close(): Promise<void> }> {
     const body = req.url?.startsWith('/frame')
       ? `<iframe src="${w.base}/book/${s.slug}?embed=1" title="Book" style="width:100%;height:600px;border:0"></iframe>`
       : `<script src="${w.base}/book/embed.js" data-slug="${s.slug}"${button}></script>`;
-    res.writeHead(200, { 'content-type': 'text/html' }).end(
-      `<!doctype html><html lang="en"><head><title>Shop site</title></head><body><h1>Our shop</h1>${body}</body></html>`,
-    );
+    res
+      .writeHead(200, { 'content-type': 'text/html' })
+      .end(
+        `<!doctype html><html lang="en"><head><title>Shop site</title></head><body><h1>Our shop</h1>${body}</body></html>`,
+      );
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -41,7 +43,9 @@ if (!skip) {
   sites.other = servers[1].url;
   s = await shop(w, 'guards', { cors_origins: [sites.allowed] });
 }
-after(async () => { for (const x of servers) await x.close(); });
+after(async () => {
+  for (const x of servers) await x.close();
+});
 
 const viewport = { width: 1024, height: 900 };
 
@@ -51,7 +55,8 @@ async function hold(page: Page, date: string, startsAt: string) {
   await pick(page, 'Beard trim', 'Sam', date);
   await slot(page, startsAt).click();
   await page.locator('[data-testid="held-summary"], [data-testid="picker-message"]').first().waitFor();
-  if (await page.getByTestId('picker-message').count()) assert.fail(await page.getByTestId('picker-message').innerText());
+  if (await page.getByTestId('picker-message').count())
+    assert.fail(await page.getByTestId('picker-message').innerText());
 }
 
 async function sendCode(page: Page, email: string): Promise<string> {
@@ -63,7 +68,9 @@ async function sendCode(page: Page, email: string): Promise<string> {
   return codeFor(w, email, from);
 }
 
-test('an expired hold is refused with the envelope\'s sentence, books nothing, and the customer can choose again', { skip }, async () => {
+test("an expired hold is refused with the envelope's sentence, books nothing, and the customer can choose again", {
+  skip,
+}, async () => {
   const context = await w.browser.browser.newContext({ viewport });
   const page = await context.newPage();
   await hold(page, '2027-03-11', '2027-03-11T15:00');
@@ -77,7 +84,9 @@ test('an expired hold is refused with the envelope\'s sentence, books nothing, a
   const text = await page.getByTestId('confirm-error').innerText();
   assert.match(text, /(expired|ended|lapsed)/i, text);
   await axe(page, 'hold expired');
-  const booked = await w.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM appointments WHERE store_id = $1`, [s.id]);
+  const booked = await w.t.db.query<{ n: number }>(`SELECT count(*)::int AS n FROM appointments WHERE store_id = $1`, [
+    s.id,
+  ]);
   assert.equal(booked.rows[0].n, 0, 'nothing booked');
   await page.getByRole('button', { name: 'Choose another time', exact: true }).click();
   await page.locator('#pick-title:focus').waitFor();
@@ -113,24 +122,37 @@ test('five wrong codes kill the code; a new code works, once', { skip }, async (
   await axe(page, 'code dead');
 
   // A new code signs in; the same code a second time is refused.
-  if (await page.getByRole('button', { name: /Use another email/ }).count()) await page.getByRole('button', { name: /Use another email/ }).click();
+  if (await page.getByRole('button', { name: /Use another email/ }).count())
+    await page.getByRole('button', { name: /Use another email/ }).click();
   const fresh = await sendCode(page, email);
   await page.getByLabel('6-digit code').fill(fresh);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('button', { name: 'Confirm booking' }).waitFor();
-  const again = await call(w.t.app, 'POST', `/api/v1/book/${s.slug}/email-code/verify`, { body: { email, code: fresh } });
+  const again = await call(w.t.app, 'POST', `/api/v1/book/${s.slug}/email-code/verify`, {
+    body: { email, code: fresh },
+  });
   assert.equal(again.status, 400);
   assert.equal(again.body.error.code, 'CODE_EXPIRED');
   await page.getByRole('button', { name: /^Back: choose another time/ }).click(); // lets the hold go
   await context.close();
 });
 
-test('a manage link acts on its own booking only, not on another store\'s page, and stops after the booking ends', { skip }, async () => {
+test("a manage link acts on its own booking only, not on another store's page, and stops after the booking ends", {
+  skip,
+}, async () => {
   const customer = await w.t.fx.customer({ name: 'Mo Link', email: 'mo@example.com' });
   await w.t.fx.membership(s.id, customer.id);
   const book = async (startsAt: string, endsAt: string) => {
     const r = await call(w.t.app, 'POST', '/api/v1/bookings/appointments', {
-      token: s.token, body: { store_id: s.id, unit_id: s.units.Alex, service_id: s.services['Beard trim'], starts_at: startsAt, ends_at: endsAt, customer_id: customer.id },
+      token: s.token,
+      body: {
+        store_id: s.id,
+        unit_id: s.units.Alex,
+        service_id: s.services['Beard trim'],
+        starts_at: startsAt,
+        ends_at: endsAt,
+        customer_id: customer.id,
+      },
     });
     assert.equal(r.status, 200, JSON.stringify(r.body));
     return r.body.appointment as { id: string; ends_at: string };
@@ -145,17 +167,34 @@ test('a manage link acts on its own booking only, not on another store\'s page, 
 
   // A's link shows A and cancels A; B stands.
   await page.goto(linkA);
-  await page.getByTestId('managed').getByText(/Friday, 12 March 2027, 09:00 GMT/).waitFor();
+  await page
+    .getByTestId('managed')
+    .getByText(/Friday, 12 March 2027, 09:00 GMT/)
+    .waitFor();
   await page.getByRole('button', { name: 'Cancel this booking' }).click();
   await page.getByRole('button', { name: 'Yes, cancel it' }).click();
   await page.getByTestId('manage-done').waitFor();
-  const rows = await w.t.db.query<{ id: string; status: string }>('SELECT id, status FROM appointments WHERE id = ANY($1) ORDER BY starts_at', [[a.id, b.id]]);
-  assert.deepEqual(rows.rows.map((r) => r.status), ['cancelled', 'confirmed']);
+  const rows = await w.t.db.query<{ id: string; status: string }>(
+    'SELECT id, status FROM appointments WHERE id = ANY($1) ORDER BY starts_at',
+    [[a.id, b.id]],
+  );
+  assert.deepEqual(
+    rows.rows.map((r) => r.status),
+    ['cancelled', 'confirmed'],
+  );
 
   // B's token on another store's page is refused there, and changes nothing.
   const other = await w.t.fx.store({ name: 'Elsewhere Cuts' });
   const otherToken = await w.t.fx.merchantToken(other.id);
-  assert.equal((await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', { token: otherToken, body: { store_id: other.id, booking_page_slug: 'elsewhere', booking_page_enabled: true } })).status, 200);
+  assert.equal(
+    (
+      await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', {
+        token: otherToken,
+        body: { store_id: other.id, booking_page_slug: 'elsewhere', booking_page_enabled: true },
+      })
+    ).status,
+    200,
+  );
   await page.goto(linkB.replace(`/book/${s.slug}/`, '/book/elsewhere/'));
   await page.getByTestId('manage-error').waitFor();
   assert.match(await page.getByTestId('manage-error').innerText(), /not valid|expired/);
@@ -167,7 +206,10 @@ test('a manage link acts on its own booking only, not on another store\'s page, 
   await page.goto(linkB);
   await page.getByTestId('manage-error').waitFor();
   assert.match(await page.getByTestId('manage-error').innerText(), /ended|expired/);
-  assert.equal((await w.t.db.query<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [b.id])).rows[0].status, 'confirmed');
+  assert.equal(
+    (await w.t.db.query<{ status: string }>('SELECT status FROM appointments WHERE id = $1', [b.id])).rows[0].status,
+    'confirmed',
+  );
   w.t.clock.set('2027-03-10T08:00:00Z');
   await context.close();
 });
@@ -187,9 +229,17 @@ test('a site in cors_origins can frame the page; another site cannot', { skip },
   await blocked.locator('iframe').waitFor();
   await blocked.waitForTimeout(1500);
   const child = blocked.frames().find((f) => f !== blocked.mainFrame());
-  const shown = child ? await child.locator('[data-testid="store-name"]').count().catch(() => 0) : 0;
+  const shown = child
+    ? await child
+        .locator('[data-testid="store-name"]')
+        .count()
+        .catch(() => 0)
+    : 0;
   assert.equal(shown, 0, 'the page does not render inside a site that is not listed');
-  assert.ok(refused.some((m) => /frame-ancestors/.test(m)), `Chromium reports the frame-ancestors refusal (${refused.join(' | ')})`);
+  assert.ok(
+    refused.some((m) => /frame-ancestors/.test(m)),
+    `Chromium reports the frame-ancestors refusal (${refused.join(' | ')})`,
+  );
   await context.close();
 });
 
@@ -202,8 +252,12 @@ test('the one-line embed script frames the page, sized by postMessage, or behind
   const frame = page.frameLocator('iframe');
   await frame.getByTestId('store-name').waitFor();
   // The page told the parent its height, and embed.js sized the frame to it.
-  await page.waitForFunction(() => /^\d+px$/.test((document.querySelector('iframe') as HTMLIFrameElement).style.height));
-  const height = await page.evaluate(() => parseInt((document.querySelector('iframe') as HTMLIFrameElement).style.height, 10));
+  await page.waitForFunction(() =>
+    /^\d+px$/.test((document.querySelector('iframe') as HTMLIFrameElement).style.height),
+  );
+  const height = await page.evaluate(() =>
+    parseInt((document.querySelector('iframe') as HTMLIFrameElement).style.height, 10),
+  );
   assert.ok(height > 400, `frame height ${height}`);
   await page.goto(`${sites.allowed}/button`);
   await page.getByRole('button', { name: 'Book now' }).click();
@@ -212,7 +266,10 @@ test('the one-line embed script frames the page, sized by postMessage, or behind
 });
 
 test('a page switched off answers 404 with nothing about the store', { skip }, async () => {
-  const off = await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', { token: s.token, body: { store_id: s.id, booking_page_enabled: false } });
+  const off = await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', {
+    token: s.token,
+    body: { store_id: s.id, booking_page_enabled: false },
+  });
   assert.equal(off.status, 200, JSON.stringify(off.body));
   const context = await w.browser.browser.newContext({ viewport });
   const page = await context.newPage();
@@ -226,6 +283,9 @@ test('a page switched off answers 404 with nothing about the store', { skip }, a
   const api = await call(w.t.app, 'GET', `/api/v1/book/${s.slug}`);
   assert.equal(api.status, 404);
   assert.doesNotMatch(JSON.stringify(api.body), /Fade Barbers/);
-  await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', { token: s.token, body: { store_id: s.id, booking_page_enabled: true } });
+  await call(w.t.app, 'PATCH', '/api/v1/bookings/settings', {
+    token: s.token,
+    body: { store_id: s.id, booking_page_enabled: true },
+  });
   await context.close();
 });

@@ -50,7 +50,13 @@ export async function startWorld(now: string, env: Record<string, string> = {}):
   await t.app.listen({ port, host: '127.0.0.1' });
   // The worker a deployment runs beside the API: plans messages from the events and sends them.
   const config = testConfig({ ...appEnv, MESSAGES_POLL_MS: '100' });
-  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages, manageLink: manageLinks(config, t.clock), publicUrl: config.bookingPage.publicUrl });
+  const worker = createMessagesWorker({
+    db: t.db,
+    clock: t.clock,
+    config: config.messages,
+    manageLink: manageLinks(config, t.clock),
+    publicUrl: config.bookingPage.publicUrl,
+  });
   worker.start();
   const browser = await launchBrowser();
   // Each step waits up to a minute: this machine is shared, and the proof of work and the mail take
@@ -77,7 +83,12 @@ export interface Shop {
   services: Record<string, string>;
 }
 
-const EVERY_DAY = Object.fromEntries(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [d, [{ open: '09:00', close: '18:00' }]]));
+const EVERY_DAY = Object.fromEntries(
+  ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'].map((d) => [
+    d,
+    [{ open: '09:00', close: '18:00' }],
+  ]),
+);
 
 /** A shop with Alex and Sam (09:00-18:00 every day), a Haircut with a £10 deposit and a Beard trim, its page on. */
 export async function shop(w: PageWorld, slug: string, settings: Record<string, unknown> = {}): Promise<Shop> {
@@ -87,16 +98,22 @@ export async function shop(w: PageWorld, slug: string, settings: Record<string, 
   const units: Record<string, string> = {};
   for (const [i, name] of ['Alex', 'Sam'].entries()) {
     units[name] = (await t.fx.unit(store.id, { display_name: name, sort: i })).id;
-    const hours = await call(t.app, 'PUT', `/api/v1/bookings/units/${units[name]}/hours`, { token, body: { store_id: store.id, week: EVERY_DAY } });
+    const hours = await call(t.app, 'PUT', `/api/v1/bookings/units/${units[name]}/hours`, {
+      token,
+      body: { store_id: store.id, week: EVERY_DAY },
+    });
     assert.equal(hours.status, 200, JSON.stringify(hours.body));
   }
   const services = {
     Haircut: (await t.fx.service(store.id, { name: 'Haircut', duration_min: 45, price_pence: 3000 })).id,
     'Beard trim': (await t.fx.service(store.id, { name: 'Beard trim', duration_min: 20, price_pence: 1500 })).id,
   };
-  await t.db.query(`UPDATE services SET deposit_policy = '{"amount_pence": 1000}'::jsonb WHERE id = $1`, [services.Haircut]);
+  await t.db.query(`UPDATE services SET deposit_policy = '{"amount_pence": 1000}'::jsonb WHERE id = $1`, [
+    services.Haircut,
+  ]);
   const on = await call(t.app, 'PATCH', '/api/v1/bookings/settings', {
-    token, body: { store_id: store.id, booking_page_slug: slug, booking_page_enabled: true, ...settings },
+    token,
+    body: { store_id: store.id, booking_page_slug: slug, booking_page_enabled: true, ...settings },
   });
   assert.equal(on.status, 200, JSON.stringify(on.body));
   return { id: store.id, slug, token, units, services };
@@ -106,19 +123,33 @@ export async function shop(w: PageWorld, slug: string, settings: Record<string, 
 export async function axe(page: Page, step: string): Promise<void> {
   await page.evaluate(axeSource);
   const result: any = await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  const found = result.violations.map((v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`);
+  const found = result.violations.map(
+    (v: any) => `${v.id} (${v.impact}): ${v.help} at ${v.nodes.map((n: any) => n.target.join(' ')).join(', ')}`,
+  );
   assert.deepEqual(found, [], `axe violations on the step "${step}"`);
 }
 
 /** Mail to this address received after `from` (an index into smtp.received), waited for. */
-export async function mailTo(w: PageWorld, address: string, from: number, match: (m: Received) => boolean = () => true, timeoutMs = 30_000): Promise<Received> {
+export async function mailTo(
+  w: PageWorld,
+  address: string,
+  from: number,
+  match: (m: Received) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<Received> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const found = w.smtp.received.slice(from).find((m) => m.to.includes(address) && match(m));
     if (found) return found;
     if (Date.now() > deadline) {
       const planned = await w.t.db.query(`SELECT kind, channel, status, last_error FROM messages ORDER BY created_at`);
-      throw new Error(`messages: ${JSON.stringify(planned.rows)}; ` + `no mail to ${address} after #${from} within ${timeoutMs} ms (got: ${w.smtp.received.slice(from).map((m) => `${m.to} "${m.mail.subject}"`).join('; ')})`);
+      throw new Error(
+        `messages: ${JSON.stringify(planned.rows)}; ` +
+          `no mail to ${address} after #${from} within ${timeoutMs} ms (got: ${w.smtp.received
+            .slice(from)
+            .map((m) => `${m.to} "${m.mail.subject}"`)
+            .join('; ')})`,
+      );
     }
     await new Promise((r) => setTimeout(r, 100));
   }
@@ -138,8 +169,15 @@ export function manageLink(mail: Received): string {
 }
 
 /** The store's events after a cursor: their types and the cursor to resume from. */
-export async function feed(w: PageWorld, s: Shop, after: string | null): Promise<{ types: string[]; events: any[]; cursor: string | null }> {
-  const r = await call(w.t.app, 'GET', '/api/v1/events', { token: s.token, query: { store_id: s.id, ...(after ? { after } : {}), limit: 500 } });
+export async function feed(
+  w: PageWorld,
+  s: Shop,
+  after: string | null,
+): Promise<{ types: string[]; events: any[]; cursor: string | null }> {
+  const r = await call(w.t.app, 'GET', '/api/v1/events', {
+    token: s.token,
+    query: { store_id: s.id, ...(after ? { after } : {}), limit: 500 },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   return { types: r.body.events.map((e: any) => e.type), events: r.body.events, cursor: r.body.next_cursor ?? after };
 }
@@ -153,14 +191,18 @@ export async function feedWith(w: PageWorld, s: Shop, after: string | null, want
   for (;;) {
     const f = await feed(w, s, after);
     if (wanted.every((t) => f.types.includes(t))) return f;
-    if (Date.now() > deadline) throw new Error(`the feed has ${JSON.stringify(f.types)}, not all of ${JSON.stringify(wanted)}`);
+    if (Date.now() > deadline)
+      throw new Error(`the feed has ${JSON.stringify(f.types)}, not all of ${JSON.stringify(wanted)}`);
     await new Promise((r) => setTimeout(r, 100));
   }
 }
 
 /** The diary of one store-local day: each unit's live appointments and holds. */
 export async function diary(w: PageWorld, s: Shop, date: string) {
-  const r = await call(w.t.app, 'GET', '/api/v1/bookings/diary', { token: s.token, query: { store_id: s.id, from_date: date, to_date: date } });
+  const r = await call(w.t.app, 'GET', '/api/v1/bookings/diary', {
+    token: s.token,
+    query: { store_id: s.id, from_date: date, to_date: date },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   const appointments = r.body.units.flatMap((u: any) => u.appointments.map((a: any) => ({ ...a, unit_id: u.unit.id })));
   const holds = r.body.units.flatMap((u: any) => u.holds.map((h: any) => ({ ...h, unit_id: u.unit.id })));
@@ -168,7 +210,11 @@ export async function diary(w: PageWorld, s: Shop, date: string) {
 }
 
 /** Presses Tab until the focused element matches, as a keyboard user would reach it. */
-export async function tabTo(page: Page, matches: (el: { tag: string; text: string; label: string; attrs: Record<string, string> }) => boolean, max = 80): Promise<void> {
+export async function tabTo(
+  page: Page,
+  matches: (el: { tag: string; text: string; label: string; attrs: Record<string, string> }) => boolean,
+  max = 80,
+): Promise<void> {
   for (let i = 0; i < max; i++) {
     await page.keyboard.press('Tab');
     const el = await page.evaluate(() => {
@@ -206,9 +252,13 @@ export async function pick(page: Page, service: string, who: string, date: strin
 
 /** Waits for the step's success element; a refusal shown instead fails with its sentence. */
 export async function outcome(page: Page, ok: string, refused: string) {
-  await page.locator(`[data-testid="${ok}"], [data-testid="${refused}"]`).first().waitFor().catch(async (err) => {
-    if (process.env.E2E_DEBUG) await page.screenshot({ path: `/tmp/e2e-${ok}.png`, fullPage: true });
-    throw err;
-  });
+  await page
+    .locator(`[data-testid="${ok}"], [data-testid="${refused}"]`)
+    .first()
+    .waitFor()
+    .catch(async (err) => {
+      if (process.env.E2E_DEBUG) await page.screenshot({ path: `/tmp/e2e-${ok}.png`, fullPage: true });
+      throw err;
+    });
   if (await page.getByTestId(refused).count()) assert.fail(`refused: ${await page.getByTestId(refused).innerText()}`);
 }

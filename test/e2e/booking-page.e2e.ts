@@ -7,7 +7,24 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import os from 'node:os';
 import type { BrowserContext, Page } from 'playwright-core';
-import { axe, codeFor, diary, feed, feedWith, mailTo, manageLink, outcome, pick, shop, skip, slot, startWorld, tabTo, type PageWorld, type Shop } from './booking-page-support.ts';
+import {
+  axe,
+  codeFor,
+  diary,
+  feed,
+  feedWith,
+  mailTo,
+  manageLink,
+  outcome,
+  pick,
+  shop,
+  skip,
+  slot,
+  startWorld,
+  tabTo,
+  type PageWorld,
+  type Shop,
+} from './booking-page-support.ts';
 import { measurePageWeight } from '../../bench/harness/page-weight.ts';
 
 const figures: Record<string, unknown> = {};
@@ -22,7 +39,9 @@ if (!skip) {
 const viewport = { width: 1024, height: 900 };
 const t0 = Date.now();
 /** With E2E_DEBUG, the time each step is reached (the run is slow on a loaded machine; this says where). */
-const step = (name: string) => { if (process.env.E2E_DEBUG) console.log(`[step ${((Date.now() - t0) / 1000).toFixed(1)} s] ${name}`); };
+const step = (name: string) => {
+  if (process.env.E2E_DEBUG) console.log(`[step ${((Date.now() - t0) / 1000).toFixed(1)} s] ${name}`);
+};
 
 async function open(context: BrowserContext, path = `/book/${s.slug}`): Promise<Page> {
   const page = await context.newPage();
@@ -37,22 +56,30 @@ async function open(context: BrowserContext, path = `/book/${s.slug}`): Promise<
   return page;
 }
 
-test('a guest books end to end: the code from SMTP, confirm, then the manage link from the email reschedules and cancels', { skip }, async () => {
+test('a guest books end to end: the code from SMTP, confirm, then the manage link from the email reschedules and cancels', {
+  skip,
+}, async () => {
   const context = await w.browser.browser.newContext({ viewport, timezoneId: 'America/New_York' });
   const page = await open(context);
   await page.locator('.times button').first().waitFor();
   await page.waitForFunction(() => performance.getEntriesByName('bbo:times-painted').length > 0);
-  figures.times_painted_ms = await page.evaluate(() => Math.round(performance.getEntriesByName('bbo:times-painted')[0].startTime));
+  figures.times_painted_ms = await page.evaluate(() =>
+    Math.round(performance.getEntriesByName('bbo:times-painted')[0].startTime),
+  );
 
   // The shop, its services with price and duration, its staff, its policies; times in both zones.
   assert.equal(await page.getByTestId('store-name').innerText(), 'Fade Barbers');
   // The pickers are folded to one line each; their choices are in the page (a tap opens them).
   await page.getByText('Haircut · 45 min · £30.00 · deposit £10.00').waitFor({ state: 'attached' });
   await page.getByText('Beard trim · 20 min · £15.00').waitFor({ state: 'attached' });
-  for (const name of ['Anyone available', 'Alex', 'Sam']) await page.getByRole('radio', { name, exact: true, includeHidden: true }).waitFor({ state: 'attached' });
+  for (const name of ['Anyone available', 'Alex', 'Sam'])
+    await page.getByRole('radio', { name, exact: true, includeHidden: true }).waitFor({ state: 'attached' });
   assert.match(await page.getByTestId('cancellation-policy').innerText(), /up to 1 h before it starts/);
   assert.match(await page.getByTestId('deposit-policy').innerText(), /deposit/);
-  assert.match(await page.getByTestId('zone-note').innerText(), /Europe\/London \(GMT\)\. Your time \(America\/New_York\)/);
+  assert.match(
+    await page.getByTestId('zone-note').innerText(),
+    /Europe\/London \(GMT\)\. Your time \(America\/New_York\)/,
+  );
   step('choose a time');
   await axe(page, 'choose a time');
 
@@ -66,11 +93,21 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
   // Held at once: the countdown runs, the diary shows the hold, the feed has hold.created.
   const heading = page.getByRole('heading', { name: 'Your booking', level: 2 });
   await heading.waitFor();
-  assert.equal(await page.evaluate(() => document.activeElement?.id), 'details-title', 'the step heading takes the focus');
+  assert.equal(
+    await page.evaluate(() => document.activeElement?.id),
+    'details-title',
+    'the step heading takes the focus',
+  );
   assert.match(await page.getByTestId('countdown').innerText(), /^(10:00|9:5\d)$/);
-  assert.match(await page.getByTestId('held-summary').innerText(), /Beard trim with Alex\nThursday, 11 March 2027, 10:00 GMT \(Europe\/London\) · Thursday, 11 March 2027, 05:00 your time/);
+  assert.match(
+    await page.getByTestId('held-summary').innerText(),
+    /Beard trim with Alex\nThursday, 11 March 2027, 10:00 GMT \(Europe\/London\) · Thursday, 11 March 2027, 05:00 your time/,
+  );
   let day = await diary(w, s, '2027-03-11');
-  assert.deepEqual(day.holds.map((h: any) => [h.unit_id, h.starts_at.slice(0, 16)]), [[s.units.Alex, '2027-03-11T10:00']]);
+  assert.deepEqual(
+    day.holds.map((h: any) => [h.unit_id, h.starts_at.slice(0, 16)]),
+    [[s.units.Alex, '2027-03-11T10:00']],
+  );
   let f = await feedWith(w, s, cursor, ['hold.created']);
   assert.deepEqual(f.types, ['hold.created']);
   cursor = f.cursor;
@@ -100,21 +137,46 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
   step('booked');
   await axe(page, 'booked');
 
-  const booked = await w.t.db.query<{ id: string; status: string; source: string; customer_id: string; starts_at: Date; unit_id: string }>(
-    `SELECT a.id, a.status, a.source, a.customer_id, a.starts_at, a.unit_id FROM appointments a WHERE a.store_id = $1 AND a.status <> 'cancelled'`, [s.id]);
+  const booked = await w.t.db.query<{
+    id: string;
+    status: string;
+    source: string;
+    customer_id: string;
+    starts_at: Date;
+    unit_id: string;
+  }>(
+    `SELECT a.id, a.status, a.source, a.customer_id, a.starts_at, a.unit_id FROM appointments a WHERE a.store_id = $1 AND a.status <> 'cancelled'`,
+    [s.id],
+  );
   assert.equal(booked.rows.length, 1);
-  assert.deepEqual([booked.rows[0].status, booked.rows[0].source, booked.rows[0].unit_id, new Date(booked.rows[0].starts_at).toISOString()], ['confirmed', 'online', s.units.Alex, '2027-03-11T10:00:00.000Z']);
-  const kim = await w.t.db.query<{ name: string; email: string }>('SELECT name, email FROM customers WHERE id = $1', [booked.rows[0].customer_id]);
+  assert.deepEqual(
+    [
+      booked.rows[0].status,
+      booked.rows[0].source,
+      booked.rows[0].unit_id,
+      new Date(booked.rows[0].starts_at).toISOString(),
+    ],
+    ['confirmed', 'online', s.units.Alex, '2027-03-11T10:00:00.000Z'],
+  );
+  const kim = await w.t.db.query<{ name: string; email: string }>('SELECT name, email FROM customers WHERE id = $1', [
+    booked.rows[0].customer_id,
+  ]);
   assert.deepEqual(kim.rows[0], { name: 'Kim Guest', email });
   day = await diary(w, s, '2027-03-11');
   assert.deepEqual(day.holds, [], 'the hold became the booking');
-  assert.deepEqual(day.appointments.map((a: any) => [a.id, a.status, a.starts_at.slice(0, 16)]), [[booked.rows[0].id, 'confirmed', '2027-03-11T10:00']]);
+  assert.deepEqual(
+    day.appointments.map((a: any) => [a.id, a.status, a.starts_at.slice(0, 16)]),
+    [[booked.rows[0].id, 'confirmed', '2027-03-11T10:00']],
+  );
   f = await feedWith(w, s, cursor, ['appointment.created']);
   cursor = f.cursor;
 
   // The confirmation email carries the .ics and the manage link (its token in the fragment).
   const confirmation = await mailTo(w, email, confirmFrom, (m) => /manage#token=/.test(m.mail.text ?? ''));
-  assert.ok(confirmation.mail.attachments.some((a) => a.filename?.endsWith('.ics')), 'the .ics is attached');
+  assert.ok(
+    confirmation.mail.attachments.some((a) => a.filename?.endsWith('.ics')),
+    'the .ics is attached',
+  );
   const link = manageLink(confirmation);
   assert.ok(link.startsWith(`${w.base}/book/${s.slug}/manage#token=`), link);
   await context.close();
@@ -127,8 +189,14 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
   await manage.goto(link);
   await manage.getByTestId('managed').waitFor();
   assert.ok(!manage.url().includes('token='), 'the token leaves the address bar');
-  assert.ok(sent.every((u) => !u.includes('token=')), 'no request URL carries the token');
-  assert.match(await manage.getByTestId('managed').innerText(), /Beard trim with Alex\s+Thursday, 11 March 2027, 10:00 GMT \(Europe\/London\)/);
+  assert.ok(
+    sent.every((u) => !u.includes('token=')),
+    'no request URL carries the token',
+  );
+  assert.match(
+    await manage.getByTestId('managed').innerText(),
+    /Beard trim with Alex\s+Thursday, 11 March 2027, 10:00 GMT \(Europe\/London\)/,
+  );
   step('manage');
   await axe(manage, 'manage');
   await manage.getByRole('button', { name: 'Change the time' }).click();
@@ -145,18 +213,38 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
   await axe(manage, 'confirm the move');
   const moveFrom = w.smtp.received.length;
   await manage.getByRole('button', { name: 'Move my booking' }).click();
-  await manage.getByTestId('manage-done').getByText('Your booking is moved to Friday, 12 March 2027, 14:30 GMT (Europe/London).').waitFor();
+  await manage
+    .getByTestId('manage-done')
+    .getByText('Your booking is moved to Friday, 12 March 2027, 14:30 GMT (Europe/London).')
+    .waitFor();
   assert.deepEqual((await diary(w, s, '2027-03-11')).appointments, [], 'the old time is free');
   const moved = (await diary(w, s, '2027-03-12')).appointments;
-  assert.deepEqual(moved.map((a: any) => [a.unit_id, a.starts_at.slice(0, 16)]), [[s.units.Alex, '2027-03-12T14:30']]);
+  assert.deepEqual(
+    moved.map((a: any) => [a.unit_id, a.starts_at.slice(0, 16)]),
+    [[s.units.Alex, '2027-03-12T14:30']],
+  );
   // The booking moves (rescheduleManagedBooking): the same appointment, one appointment.rescheduled,
   // no cancellation and no second booking.
   f = await feedWith(w, s, cursor, ['hold.created', 'appointment.rescheduled']);
-  assert.ok(!f.types.includes('appointment.created') && !f.types.includes('appointment.cancelled'), JSON.stringify(f.types));
+  assert.ok(
+    !f.types.includes('appointment.created') && !f.types.includes('appointment.cancelled'),
+    JSON.stringify(f.types),
+  );
   cursor = f.cursor;
   // A "Booking changed" email with the new time and a manage link that lasts to the new end.
-  await mailTo(w, email, moveFrom, (m) => /changed/i.test(m.mail.subject ?? '') && /14:30/.test(m.mail.text ?? '') && /manage#token=/.test(m.mail.text ?? ''));
-  await manage.getByTestId('managed').getByText(/Friday, 12 March 2027, 14:30 GMT/).waitFor();
+  await mailTo(
+    w,
+    email,
+    moveFrom,
+    (m) =>
+      /changed/i.test(m.mail.subject ?? '') &&
+      /14:30/.test(m.mail.text ?? '') &&
+      /manage#token=/.test(m.mail.text ?? ''),
+  );
+  await manage
+    .getByTestId('managed')
+    .getByText(/Friday, 12 March 2027, 14:30 GMT/)
+    .waitFor();
 
   await manage.getByRole('button', { name: 'Cancel this booking' }).click();
   step('cancel?');
@@ -174,27 +262,42 @@ test('a guest books end to end: the code from SMTP, confirm, then the manage lin
   await later.close();
 });
 
-test('two browsers race for one slot: one holds it; the other is told, shown fresh times, and holds nothing', { skip }, async () => {
-  const [one, two] = [await w.browser.browser.newContext({ viewport }), await w.browser.browser.newContext({ viewport })];
+test('two browsers race for one slot: one holds it; the other is told, shown fresh times, and holds nothing', {
+  skip,
+}, async () => {
+  const [one, two] = [
+    await w.browser.browser.newContext({ viewport }),
+    await w.browser.browser.newContext({ viewport }),
+  ];
   const pages = [await open(one), await open(two)];
   for (const p of pages) await pick(p, 'Beard trim', 'Sam', '2027-03-15');
   step('race');
   await Promise.all(pages.map((p) => slot(p, '2027-03-15T11:00').click()));
-  const won = await Promise.all(pages.map(async (p) => {
-    await p.locator('#details-title, [data-testid="picker-message"]').first().waitFor();
-    return (await p.locator('#details-title').count()) === 1;
-  }));
+  const won = await Promise.all(
+    pages.map(async (p) => {
+      await p.locator('#details-title, [data-testid="picker-message"]').first().waitFor();
+      return (await p.locator('#details-title').count()) === 1;
+    }),
+  );
   assert.deepEqual(won.filter(Boolean).length, 1, 'exactly one browser holds the slot');
   const loser = pages[won.indexOf(false)];
   const winner = pages[won.indexOf(true)];
-  assert.match(await loser.getByTestId('picker-message').innerText(), /Nothing is held for you\. The times below are the ones free now\./);
+  assert.match(
+    await loser.getByTestId('picker-message').innerText(),
+    /Nothing is held for you\. The times below are the ones free now\./,
+  );
   // Fresh times: Sam's 11:00 is no longer offered to the loser; other times are.
   await slot(loser, '2027-03-15T11:00').waitFor({ state: 'detached' });
   await slot(loser, '2027-03-15T11:30').waitFor();
   const holds = await w.t.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM holds WHERE store_id = $1 AND released_at IS NULL AND expires_at > $2`, [s.id, w.t.clock.now().toISOString()]);
-  assert.equal(holds.rows[0].n, 1, 'one live hold, the winner\'s');
-  assert.deepEqual((await diary(w, s, '2027-03-15')).holds.map((h: any) => [h.unit_id, h.starts_at.slice(0, 16)]), [[s.units.Sam, '2027-03-15T11:00']]);
+    `SELECT count(*)::int AS n FROM holds WHERE store_id = $1 AND released_at IS NULL AND expires_at > $2`,
+    [s.id, w.t.clock.now().toISOString()],
+  );
+  assert.equal(holds.rows[0].n, 1, "one live hold, the winner's");
+  assert.deepEqual(
+    (await diary(w, s, '2027-03-15')).holds.map((h: any) => [h.unit_id, h.starts_at.slice(0, 16)]),
+    [[s.units.Sam, '2027-03-15T11:00']],
+  );
   await axe(loser, 'lost the race');
   // The winner lets it go: the time is free again.
   await winner.getByRole('button', { name: /^Back: choose another time/ }).click();
@@ -204,7 +307,9 @@ test('two browsers race for one slot: one holds it; the other is told, shown fre
   await two.close();
 });
 
-test('booking from start to finish with the keyboard alone (a service with a deposit: pending, no money taken)', { skip }, async () => {
+test('booking from start to finish with the keyboard alone (a service with a deposit: pending, no money taken)', {
+  skip,
+}, async () => {
   const context = await w.browser.browser.newContext({ viewport });
   const page = await open(context);
   await page.locator('.times button').first().waitFor();
@@ -244,16 +349,33 @@ test('booking from start to finish with the keyboard alone (a service with a dep
   await page.keyboard.press('Enter');
   await page.locator('#done-title:focus').waitFor();
   assert.equal(await page.locator('#done-title').innerText(), 'Booked: pending a deposit');
-  assert.match(await page.getByTestId('pending-note').innerText(), /pending a deposit of £10\.00\. No money has been taken/);
+  assert.match(
+    await page.getByTestId('pending-note').innerText(),
+    /pending a deposit of £10\.00\. No money has been taken/,
+  );
   const row = await w.t.db.query<{ status: string; starts_at: Date; unit_id: string; deposit_pence: number }>(
-    `SELECT status, starts_at, unit_id, deposit_pence FROM appointments WHERE store_id = $1 AND starts_at = '2027-03-16T09:00:00Z'`, [s.id]);
-  assert.deepEqual(row.rows.map((r) => [r.status, r.unit_id, r.deposit_pence]), [['pending_payment', s.units.Alex, 1000]]);
-  const paid = await w.t.db.query<{ payment_status: string }>(`SELECT payment_status FROM appointments WHERE store_id = $1 AND starts_at = '2027-03-16T09:00:00Z'`, [s.id]);
-  assert.deepEqual(paid.rows.map((r) => r.payment_status), ['none'], 'no money moved');
+    `SELECT status, starts_at, unit_id, deposit_pence FROM appointments WHERE store_id = $1 AND starts_at = '2027-03-16T09:00:00Z'`,
+    [s.id],
+  );
+  assert.deepEqual(
+    row.rows.map((r) => [r.status, r.unit_id, r.deposit_pence]),
+    [['pending_payment', s.units.Alex, 1000]],
+  );
+  const paid = await w.t.db.query<{ payment_status: string }>(
+    `SELECT payment_status FROM appointments WHERE store_id = $1 AND starts_at = '2027-03-16T09:00:00Z'`,
+    [s.id],
+  );
+  assert.deepEqual(
+    paid.rows.map((r) => r.payment_status),
+    ['none'],
+    'no money moved',
+  );
   await context.close();
 });
 
-test('daylight-saving days in London (2027-03-28, 2027-10-31): the times shown are the times booked', { skip }, async () => {
+test('daylight-saving days in London (2027-03-28, 2027-10-31): the times shown are the times booked', {
+  skip,
+}, async () => {
   const context = await w.browser.browser.newContext({ viewport, timezoneId: 'America/New_York' });
   const page = await context.newPage();
   for (const [now, date, startsAt, storeText, localText] of [
@@ -280,8 +402,15 @@ test('daylight-saving days in London (2027-03-28, 2027-10-31): the times shown a
     await page.getByTestId('done-summary').waitFor();
     const shown = await page.getByTestId('store-time').innerText();
     assert.match(shown, new RegExp(`, ${storeText} \\(Europe/London\\)$`));
-    const row = await w.t.db.query<{ starts_at: Date }>(`SELECT starts_at FROM appointments WHERE store_id = $1 AND unit_id = $2 AND status <> 'cancelled' AND starts_at::date = $3`, [s.id, s.units.Sam, date]);
-    assert.deepEqual(row.rows.map((r) => new Date(r.starts_at).toISOString()), [`${startsAt}:00.000Z`], 'the instant booked is the time shown');
+    const row = await w.t.db.query<{ starts_at: Date }>(
+      `SELECT starts_at FROM appointments WHERE store_id = $1 AND unit_id = $2 AND status <> 'cancelled' AND starts_at::date = $3`,
+      [s.id, s.units.Sam, date],
+    );
+    assert.deepEqual(
+      row.rows.map((r) => new Date(r.starts_at).toISOString()),
+      [`${startsAt}:00.000Z`],
+      'the instant booked is the time shown',
+    );
     assert.match(await page.getByTestId('local-time').innerText(), new RegExp(localText));
   }
   await context.close();
@@ -296,5 +425,8 @@ test('the page weighs at most 60 kB of JavaScript gzipped, and marks when its ti
   figures.load_per_core = Math.round((os.loadavg()[0] / os.cpus().length) * 10) / 10;
   console.log(`booking page e2e figures: ${JSON.stringify(figures)}`);
   assert.ok(weight.withinBudget, `${weight.jsGzip} bytes gzipped`);
-  assert.ok(typeof figures.times_painted_ms === 'number' && figures.times_painted_ms > 0, String(figures.times_painted_ms));
+  assert.ok(
+    typeof figures.times_painted_ms === 'number' && figures.times_painted_ms > 0,
+    String(figures.times_painted_ms),
+  );
 });

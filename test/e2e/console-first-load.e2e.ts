@@ -23,35 +23,47 @@ if (!skip && !fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
 const t = skip ? null : await startTestApp();
 const base = t ? await t.app.listen({ port: 0, host: '127.0.0.1' }) : '';
 const browser = skip ? null : await launchBrowser();
-after(async () => { await browser?.close(); });
+after(async () => {
+  await browser?.close();
+});
 
 /** What one page asked for and complained about. */
 function watch(page: Page) {
   const seen = { errors: [] as string[], requests: [] as string[] };
-  page.on('console', (m) => { if (m.type() === 'error') seen.errors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') seen.errors.push(m.text());
+  });
   page.on('pageerror', (e) => seen.errors.push(e.message));
   page.on('request', (r) => seen.requests.push(new URL(r.url()).pathname));
   return seen;
 }
 const scripts = (paths: string[]) => paths.filter((p) => p.startsWith('/console/assets/') && p.endsWith('.js'));
 
-test('a first visit: the sign-in page in one script file, no failing request, keyboard and axe; a reload keeps a session made here, and a sign-out forgets it', { skip }, async () => {
+test('a first visit: the sign-in page in one script file, no failing request, keyboard and axe; a reload keeps a session made here, and a sign-out forgets it', {
+  skip,
+}, async () => {
   const store = await t!.fx.store({ name: 'Fade Barbers' });
   const token = newSecret();
   await t!.db.query(
     `INSERT INTO staff_invitations (store_id, email, name, role, token_hash, expires_at, created_at) VALUES ($1, 'olive@shop.test', NULL, 'owner', $2, $3, $4)`,
     [store.id, secretHash(token), new Date(t!.clock.now().getTime() + 3_600_000), t!.clock.now()],
   );
-  const accepted = await call(t!.app, 'POST', '/api/v1/auth/invitations/accept', { body: { token, name: 'Olive Owner', password: PASSWORD } });
+  const accepted = await call(t!.app, 'POST', '/api/v1/auth/invitations/accept', {
+    body: { token, name: 'Olive Owner', password: PASSWORD },
+  });
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
 
-  const context = await browser!.browser.newContext({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const context = await browser!.browser.newContext({
+    viewport: { width: 390, height: 844 },
+    isMobile: true,
+    hasTouch: true,
+  });
   const page = await context.newPage();
   const seen = watch(page);
   await page.goto(`${base}/console/`);
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
   await page.waitForLoadState('networkidle');
-  assert.deepEqual(seen.errors, [], 'nothing in the browser\'s console');
+  assert.deepEqual(seen.errors, [], "nothing in the browser's console");
   assert.ok(!seen.requests.includes('/api/v1/auth/me'), 'a browser that never signed in is not asked about');
   assert.equal(scripts(seen.requests).length, 1, `one script file: ${scripts(seen.requests).join(', ')}`);
   assert.deepEqual(await seriousViolations(page), []);
@@ -64,7 +76,10 @@ test('a first visit: the sign-in page in one script file, no failing request, ke
   await page.keyboard.type(PASSWORD);
   await page.keyboard.press('Enter');
   await page.getByRole('banner').getByRole('button', { name: 'Sign out' }).waitFor();
-  assert.ok(scripts(seen.requests).some((p) => /\/Diary-[\w-]+\.js$/.test(p)), 'the diary\'s chunk fetched once it opens');
+  assert.ok(
+    scripts(seen.requests).some((p) => /\/Diary-[\w-]+\.js$/.test(p)),
+    "the diary's chunk fetched once it opens",
+  );
 
   // A reload asks who is signed in (a sign-in happened here) and stays signed in.
   seen.requests.length = 0;

@@ -22,7 +22,9 @@ export const at = (hhmm: string, date = DAY) => `${date}T${hhmm}:00.000Z`; // Lo
 export async function seriousViolations(page: Page): Promise<string[]> {
   await page.evaluate(axeSource);
   const result: any = await page.evaluate(() => (window as any).axe.run(document, { resultTypes: ['violations'] }));
-  return result.violations.filter((v: any) => v.impact === 'serious' || v.impact === 'critical').map((v: any) => `${v.id}: ${v.help} (${v.nodes.length})`);
+  return result.violations
+    .filter((v: any) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v: any) => `${v.id}: ${v.help} (${v.nodes.length})`);
 }
 
 export async function shot(page: Page, name: string) {
@@ -32,7 +34,9 @@ export async function shot(page: Page, name: string) {
 /** The diary as the docs show it: no dialog open, scrolled to the morning. */
 export async function shotDiary(page: Page) {
   await page.keyboard.press('Escape');
-  await page.locator('.grid-scroll').evaluate((el) => { el.scrollTop = 8 * 60 + 30; });
+  await page.locator('.grid-scroll').evaluate((el) => {
+    el.scrollTop = 8 * 60 + 30;
+  });
   await shot(page, 'diary.png');
 }
 
@@ -43,7 +47,9 @@ export function reportMetrics(metrics: Record<string, unknown>) {
 }
 
 export async function openDiary(page: Page, date: string) {
-  await page.evaluate((d) => { location.hash = `#/diary?date=${d}`; }, date);
+  await page.evaluate((d) => {
+    location.hash = `#/diary?date=${d}`;
+  }, date);
   await page.reload();
   await page.waitForSelector('[data-testid="diary-meta"]:has-text("hours")');
 }
@@ -57,7 +63,14 @@ export interface ConsoleWorld {
   units: Record<string, string>;
   appts: Record<string, string>;
   priya: string;
-  book(unit: string, from: string, to: string, extra?: Record<string, unknown>, storeId?: string, tk?: string): Promise<string>;
+  book(
+    unit: string,
+    from: string,
+    to: string,
+    extra?: Record<string, unknown>,
+    storeId?: string,
+    tk?: string,
+  ): Promise<string>;
   signedIn(context: BrowserContext, hash: string, tk?: string): Promise<Page>;
   /** Page coordinates of a store-local time in a unit's column (1 px per minute from the day's start). */
   pointIn(page: Page, unit: string, minutes: number): Promise<{ x: number; y: number }>;
@@ -78,9 +91,24 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
   const token = await t.fx.merchantToken(store.id, { staffName: 'Sam Front' });
   const units: Record<string, string> = {};
   const appts: Record<string, string> = {};
-  const book = async (unit: string, from: string, to: string, extra: Record<string, unknown> = {}, storeId = store.id, tk = token) => {
+  const book = async (
+    unit: string,
+    from: string,
+    to: string,
+    extra: Record<string, unknown> = {},
+    storeId = store.id,
+    tk = token,
+  ) => {
     const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
-      token: tk, body: { store_id: storeId, unit_id: unit, starts_at: from, ends_at: to, guest_email: 'guest@example.com', ...extra },
+      token: tk,
+      body: {
+        store_id: storeId,
+        unit_id: unit,
+        starts_at: from,
+        ends_at: to,
+        guest_email: 'guest@example.com',
+        ...extra,
+      },
     });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     return res.body.appointment.id as string;
@@ -89,14 +117,20 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
     const page = await context.newPage();
     await page.goto(`${base}/console/#token=${tk}`);
     await page.waitForSelector('nav[aria-label="Main"]');
-    await page.evaluate((h) => { location.hash = h; }, hash);
+    await page.evaluate((h) => {
+      location.hash = h;
+    }, hash);
     return page;
   };
   const pointIn = async (page: Page, unit: string, minutes: number) => {
     const box = (await page.locator(`[data-unit-column="${units[unit]}"]`).boundingBox())!;
     return { x: box.x + box.width / 2, y: box.y + minutes };
   };
-  for (const [i, [name, colour]] of [['Alex', '#2f6fde'], ['Sam', '#c2410c'], ['Chair 3', '#15803d']].entries()) {
+  for (const [i, [name, colour]] of [
+    ['Alex', '#2f6fde'],
+    ['Sam', '#c2410c'],
+    ['Chair 3', '#15803d'],
+  ].entries()) {
     units[name] = (await t.fx.unit(store.id, { display_name: name, sort: i })).id;
     await t.db.query('UPDATE units SET colour = $1 WHERE id = $2', [colour, units[name]]);
   }
@@ -106,24 +140,53 @@ export async function startConsoleWorld(): Promise<ConsoleWorld> {
   appts.move = await book(units.Alex, at('11:00'), at('11:45'), { guest_name: 'Dana Move', service_id: haircut.id });
   appts.refused = await book(units.Alex, at('14:00'), at('14:30'), { guest_name: 'Rita Refused' });
   appts.taken = await book(units.Sam, at('14:00'), at('14:30'), { guest_name: 'Tess Taken' });
-  appts.settle = await book(units['Chair 3'], at('09:00'), at('09:45'), { guest_name: 'Cleo Settle', service_id: haircut.id, price_pence: 3000 });
-  await book(units.Sam, at('09:30'), at('10:15'), { customer_id: priya, service_id: haircut.id, guest_email: undefined });
+  appts.settle = await book(units['Chair 3'], at('09:00'), at('09:45'), {
+    guest_name: 'Cleo Settle',
+    service_id: haircut.id,
+    price_pence: 3000,
+  });
+  await book(units.Sam, at('09:30'), at('10:15'), {
+    customer_id: priya,
+    service_id: haircut.id,
+    guest_email: undefined,
+  });
   for (const unit of Object.values(units)) {
     const hours = await call(t.app, 'PUT', `/api/v1/bookings/units/${unit}/hours`, {
-      token, body: { store_id: store.id, week: { wednesday: [{ open: '09:00', close: '18:00' }], thursday: [{ open: '09:00', close: '18:00' }] } },
+      token,
+      body: {
+        store_id: store.id,
+        week: { wednesday: [{ open: '09:00', close: '18:00' }], thursday: [{ open: '09:00', close: '18:00' }] },
+      },
     });
     assert.equal(hours.status, 200, JSON.stringify(hours.body));
   }
   const off = await call(t.app, 'POST', '/api/v1/bookings/time-off', {
-    token, body: { store_id: store.id, unit_id: units.Alex, starts_at: at('16:00'), ends_at: at('17:00'), kind: 'block', reason: 'Lunch' },
+    token,
+    body: {
+      store_id: store.id,
+      unit_id: units.Alex,
+      starts_at: at('16:00'),
+      ends_at: at('17:00'),
+      kind: 'block',
+      reason: 'Lunch',
+    },
   });
   assert.equal(off.status, 200, JSON.stringify(off.body));
   const hold = await call(t.app, 'POST', `/admin/v1/stores/${store.id}/holds`, {
-    token: ADMIN_TOKEN, body: { unit_id: units['Chair 3'], starts_at: at('15:00'), ends_at: at('15:30'), expires_at: '2027-03-10T12:00:00.000Z' },
+    token: ADMIN_TOKEN,
+    body: {
+      unit_id: units['Chair 3'],
+      starts_at: at('15:00'),
+      ends_at: at('15:30'),
+      expires_at: '2027-03-10T12:00:00.000Z',
+    },
   });
   assert.equal(hold.status, 200, JSON.stringify(hold.body));
   for (const name of ['Jo Walkin', 'Max Walkin']) {
-    const res = await call(t.app, 'POST', '/api/v1/bookings/queue/join', { token, body: { store_id: store.id, guest_name: name } });
+    const res = await call(t.app, 'POST', '/api/v1/bookings/queue/join', {
+      token,
+      body: { store_id: store.id, guest_name: name },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   }
   if (ARTIFACTS) fs.mkdirSync(ARTIFACTS, { recursive: true });

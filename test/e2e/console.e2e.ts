@@ -7,7 +7,18 @@ import zlib from 'node:zlib';
 import { call } from '../support/http.ts';
 import { createTokenService } from '../../src/platform/auth/tokens.ts';
 import { testConfig } from '../support/app.ts';
-import { at, DAY, openDiary, reportMetrics, seriousViolations, shot, shotDiary, skip, startConsoleWorld, type ConsoleWorld } from './console-support.ts';
+import {
+  at,
+  DAY,
+  openDiary,
+  reportMetrics,
+  seriousViolations,
+  shot,
+  shotDiary,
+  skip,
+  startConsoleWorld,
+  type ConsoleWorld,
+} from './console-support.ts';
 
 const metrics: Record<string, unknown> = {};
 const world = skip ? null : await startConsoleWorld();
@@ -27,7 +38,9 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
   const sent: string[] = [];
   page.on('request', (r) => sent.push(r.url()));
   const consoleErrors: string[] = [];
-  page.on('console', (m) => { if (m.type() === 'error') consoleErrors.push(m.text()); });
+  page.on('console', (m) => {
+    if (m.type() === 'error') consoleErrors.push(m.text());
+  });
   const jsBytes: number[] = [];
   page.on('response', async (r) => {
     if (r.url().endsWith('.js')) jsBytes.push(zlib.gzipSync(await r.body()).length);
@@ -38,9 +51,16 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
   await page.waitForSelector('nav[aria-label="Main"]');
   await page.waitForSelector('[data-testid="diary-meta"]:has-text("hours")');
   assert.ok(!page.url().includes('token='), 'the fragment is removed from the address bar');
-  assert.ok(sent.every((u) => !u.includes(token)), 'no request URL carries the token');
+  assert.ok(
+    sent.every((u) => !u.includes(token)),
+    'no request URL carries the token',
+  );
   metrics.first_load_js_gzip_bytes = jsBytes.reduce((a, b) => a + b, 0);
-  assert.deepEqual(consoleErrors.filter((m) => /Content.Security.Policy/i.test(m)), [], 'the page runs under its CSP without violations');
+  assert.deepEqual(
+    consoleErrors.filter((m) => /Content.Security.Policy/i.test(m)),
+    [],
+    'the page runs under its CSP without violations',
+  );
   assert.deepEqual(await seriousViolations(page), []);
 
   await page.getByRole('button', { name: 'Sign out' }).click();
@@ -52,7 +72,11 @@ test('signing in by link keeps the token out of every URL sent, and signing out 
 
 test('a token the server refuses (401) returns to sign-in with a message', { skip }, async () => {
   const other = createTokenService(testConfig({ AUTH_SECRET: 'another-secret-0123456789-0123456789-xyz' }));
-  const { token: forged } = await other.sign({ kind: 'merchant', store_id: store.id, user_id: 'x', staff_name: 'X' } as any, 600, new Date());
+  const { token: forged } = await other.sign(
+    { kind: 'merchant', store_id: store.id, user_id: 'x', staff_name: 'X' } as any,
+    600,
+    new Date(),
+  );
   const context = await browser!.browser.newContext({ viewport });
   const page = await context.newPage();
   await page.goto(`${base}/console/#token=${forged}`);
@@ -69,7 +93,10 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   await page.locator(`[data-unit-column="${units.Alex}"] .block.time_off`).getByText('Lunch').waitFor();
   await page.locator(`[data-unit-column="${units['Chair 3']}"] .block.hold`).getByText('Hold').waitFor();
   // An account customer's booking shows their name (looked up once by id), not a placeholder.
-  await page.locator(`[data-unit-column="${units.Sam}"] .appt[data-time="09:30-10:15"] .who`).getByText('Priya Shah').waitFor();
+  await page
+    .locator(`[data-unit-column="${units.Sam}"] .appt[data-time="09:30-10:15"] .who`)
+    .getByText('Priya Shah')
+    .waitFor();
   assert.deepEqual(await seriousViolations(page), []);
 
   // Book: click Sam's column at 10:30 (empty).
@@ -92,8 +119,12 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   await dialog.getByLabel('Guest email').fill('kim@example.com');
   assert.deepEqual(await seriousViolations(page), []);
   await dialog.getByRole('button', { name: 'Book' }).dblclick(); // a double click books once
-  await page.locator(`[data-unit-column="${units.Sam}"] .appt[data-time="10:30-11:15"]:has-text("Kim Clicked")`).waitFor();
-  const kim = await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM appointments WHERE guest_name = 'Kim Clicked'");
+  await page
+    .locator(`[data-unit-column="${units.Sam}"] .appt[data-time="10:30-11:15"]:has-text("Kim Clicked")`)
+    .waitFor();
+  const kim = await t.db.query<{ n: number }>(
+    "SELECT count(*)::int AS n FROM appointments WHERE guest_name = 'Kim Clicked'",
+  );
   assert.equal(kim.rows[0].n, 1);
 
   // Drag Dana (Alex 11:00) to Sam at 12:00.
@@ -105,14 +136,28 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   await page.mouse.move(target.x, b.y + 40, { steps: 4 });
   await page.mouse.move(target.x, target.y, { steps: 4 });
   await page.mouse.up();
-  await page.locator(`[data-unit-column="${units.Sam}"] [data-appointment-id="${appts.move}"]:not(.saving)[data-time="12:00-12:45"]`).waitFor();
-  const moved = await t.db.query<{ unit_id: string; starts_at: string }>('SELECT unit_id, starts_at FROM appointments WHERE id = $1', [appts.move]);
+  await page
+    .locator(
+      `[data-unit-column="${units.Sam}"] [data-appointment-id="${appts.move}"]:not(.saving)[data-time="12:00-12:45"]`,
+    )
+    .waitFor();
+  const moved = await t.db.query<{ unit_id: string; starts_at: string }>(
+    'SELECT unit_id, starts_at FROM appointments WHERE id = $1',
+    [appts.move],
+  );
   assert.equal(moved.rows[0].unit_id, units.Sam);
   assert.equal(new Date(moved.rows[0].starts_at).toISOString(), at('12:00'));
   const timing = await page.evaluate(() => {
     const w = window as any;
-    const server = performance.getEntriesByType('resource').filter((e) => e.name.includes('/reschedule')).pop() as PerformanceResourceTiming;
-    return { painted: w.__movePainted - w.__moveStart, server: server.responseEnd - server.requestStart, confirmed: w.__moveEnd - w.__moveStart };
+    const server = performance
+      .getEntriesByType('resource')
+      .filter((e) => e.name.includes('/reschedule'))
+      .pop() as PerformanceResourceTiming;
+    return {
+      painted: w.__movePainted - w.__moveStart,
+      server: server.responseEnd - server.requestStart,
+      confirmed: w.__moveEnd - w.__moveStart,
+    };
   });
   metrics.drag_move_ms = {
     optimistic_paint: Math.round(timing.painted * 10) / 10,
@@ -129,16 +174,30 @@ test('the diary books by clicking an empty slot, moves by drag, and snaps back o
   await page.mouse.move(onto.x, onto.y, { steps: 6 });
   await page.mouse.up();
   const expected = await call(t.app, 'POST', '/api/v1/bookings/appointments/reschedule', {
-    token, body: { store_id: store.id, appointment_id: appts.refused, unit_id: units.Sam, starts_at: at('14:00'), ends_at: at('14:30') },
+    token,
+    body: {
+      store_id: store.id,
+      appointment_id: appts.refused,
+      unit_id: units.Sam,
+      starts_at: at('14:00'),
+      ends_at: at('14:30'),
+    },
   });
   assert.equal(expected.body.error.code, 'SLOT_TAKEN');
   await page.getByTestId('move-error').getByText(expected.body.error.message).waitFor();
-  await page.locator(`[data-unit-column="${units.Alex}"] [data-appointment-id="${appts.refused}"][data-time="14:00-14:30"]`).waitFor();
-  assert.equal(await page.locator(`[data-unit-column="${units.Sam}"] [data-appointment-id="${appts.refused}"]`).count(), 0);
+  await page
+    .locator(`[data-unit-column="${units.Alex}"] [data-appointment-id="${appts.refused}"][data-time="14:00-14:30"]`)
+    .waitFor();
+  assert.equal(
+    await page.locator(`[data-unit-column="${units.Sam}"] [data-appointment-id="${appts.refused}"]`).count(),
+    0,
+  );
   await context.close();
 });
 
-test('check-in, then settle, shows the recorded outcome; staff without can_process_payments see no settle', { skip }, async () => {
+test('check-in, then settle, shows the recorded outcome; staff without can_process_payments see no settle', {
+  skip,
+}, async () => {
   const context = await browser!.browser.newContext({ viewport });
   const page = await signedIn(context, `#/diary?date=${DAY}`);
   await openDiary(page, DAY);
@@ -186,13 +245,18 @@ test('a DST day draws 23 hours (2027-03-28) and 25 hours (2027-10-31), in the st
   await page.getByRole('combobox', { name: /^Unit/ }).selectOption({ label: 'Sam' });
   await page.locator('.col-head').nth(6).waitFor();
   const heads = await page.locator('.col-head').allInnerTexts();
-  assert.deepEqual(heads.map((h) => h.trim()), ['Sun 31 Oct', 'Mon 1 Nov', 'Tue 2 Nov', 'Wed 3 Nov', 'Thu 4 Nov', 'Fri 5 Nov', 'Sat 6 Nov']);
+  assert.deepEqual(
+    heads.map((h) => h.trim()),
+    ['Sun 31 Oct', 'Mon 1 Nov', 'Tue 2 Nov', 'Wed 3 Nov', 'Thu 4 Nov', 'Fri 5 Nov', 'Sat 6 Nov'],
+  );
   const heights = await page.locator('.col').evaluateAll((els) => els.map((e) => (e as HTMLElement).style.height));
   assert.deepEqual(heights, ['1500px', '1440px', '1440px', '1440px', '1440px', '1440px', '1440px']);
   await context.close();
 });
 
-test('a customer edit with a phone that is not a UK mobile shows the server message and keeps the input', { skip }, async () => {
+test('a customer edit with a phone that is not a UK mobile shows the server message and keeps the input', {
+  skip,
+}, async () => {
   const context = await browser!.browser.newContext({ viewport });
   const page = await signedIn(context, `#/customers/${priya}`);
   await page.getByRole('heading', { name: 'Priya Shah' }).waitFor();
@@ -200,7 +264,10 @@ test('a customer edit with a phone that is not a UK mobile shows the server mess
   await page.getByLabel('Mobile (UK)').fill('01632 960123');
   await page.getByLabel('Private note').fill('Prefers mornings');
   await page.getByRole('button', { name: 'Save' }).click();
-  const expected = await call(t.app, 'PATCH', `/api/v1/customers/${priya}`, { token, body: { store_id: store.id, phone: '01632 960123' } });
+  const expected = await call(t.app, 'PATCH', `/api/v1/customers/${priya}`, {
+    token,
+    body: { store_id: store.id, phone: '01632 960123' },
+  });
   assert.equal(expected.status >= 400, true);
   await page.getByTestId('edit-error').getByText(expected.body.error.message).waitFor();
   assert.equal(await page.getByLabel('Mobile (UK)').inputValue(), '01632 960123');
@@ -213,22 +280,31 @@ test('a customer edit with a phone that is not a UK mobile shows the server mess
   assert.equal(await page.getByLabel('Mobile (UK)').inputValue(), '+447400123456');
   await shot(page, 'customer.png');
 
-  await page.evaluate(() => { location.hash = '#/customers'; });
+  await page.evaluate(() => {
+    location.hash = '#/customers';
+  });
   await page.getByRole('link', { name: 'Priya Shah' }).waitFor();
   assert.deepEqual(await seriousViolations(page), []);
-  await page.evaluate(() => { location.hash = '#/catalogue'; });
+  await page.evaluate(() => {
+    location.hash = '#/catalogue';
+  });
   await page.getByRole('heading', { name: 'Catalogue', level: 1 }).waitFor();
   assert.equal(await page.getByLabel('Wednesday').inputValue(), '09:00-18:00');
   assert.deepEqual(await seriousViolations(page), [], 'catalogue');
 
   // Settings: a refusal shows the envelope's message and keeps the input; a good value saves.
-  await page.evaluate(() => { location.hash = '#/settings'; });
+  await page.evaluate(() => {
+    location.hash = '#/settings';
+  });
   const step = page.getByLabel('Minutes between offered start times');
   await step.waitFor();
   assert.deepEqual(await seriousViolations(page), [], 'settings');
   await step.fill('1');
   await page.getByRole('button', { name: 'Save settings' }).click();
-  const refused = await call(t.app, 'PATCH', '/api/v1/bookings/settings', { token, body: { store_id: store.id, slot_step_min: 1 } });
+  const refused = await call(t.app, 'PATCH', '/api/v1/bookings/settings', {
+    token,
+    body: { store_id: store.id, slot_step_min: 1 },
+  });
   assert.equal(refused.status, 400);
   await page.getByTestId('settings-error').getByText(refused.body.error.message).waitFor();
   assert.equal(await step.inputValue(), '1');
@@ -240,7 +316,9 @@ test('a customer edit with a phone that is not a UK mobile shows the server mess
   await context.close();
 });
 
-test('the queue board: a seat on one screen updates another screen live, and the diary shows a booking made elsewhere', { skip }, async () => {
+test('the queue board: a seat on one screen updates another screen live, and the diary shows a booking made elsewhere', {
+  skip,
+}, async () => {
   const one = await browser!.browser.newContext({ viewport });
   const two = await browser!.browser.newContext({ viewport });
   const a = await signedIn(one, '#/queue');
@@ -261,11 +339,16 @@ test('the queue board: a seat on one screen updates another screen live, and the
   assert.equal(row.rows[0].status, 'assigned');
 
   // The diary is live too: a booking made elsewhere (here, straight through the API) appears.
-  await b.evaluate((d) => { location.hash = `#/diary?date=${d}`; }, DAY);
+  await b.evaluate((d) => {
+    location.hash = `#/diary?date=${d}`;
+  }, DAY);
   await b.getByTestId('live-status').getByText('Live', { exact: true }).waitFor();
   await b.locator(`[data-unit-column="${units.Alex}"]`).waitFor();
   await book(units.Alex, at('17:30'), at('18:00'), { guest_name: 'Lee Elsewhere' });
-  await b.locator(`[data-unit-column="${units.Alex}"] .appt[data-time="17:30-18:00"]`).getByText('Lee Elsewhere').waitFor({ timeout: 10_000 });
+  await b
+    .locator(`[data-unit-column="${units.Alex}"] .appt[data-time="17:30-18:00"]`)
+    .getByText('Lee Elsewhere')
+    .waitFor({ timeout: 10_000 });
   await one.close();
   await two.close();
 });
@@ -280,17 +363,31 @@ test('speed: a day of 20 units and 200 appointments renders after its data arriv
     const unit = ids[i % 20];
     const slot = Math.floor(i / 20); // 10 per unit, every 50 minutes from 08:00
     const start = Date.parse(`${date}T08:00:00Z`) + slot * 50 * 60_000;
-    await book(unit, new Date(start).toISOString(), new Date(start + 45 * 60_000).toISOString(), { guest_name: `Guest ${i}` }, perf.id, perfToken);
+    await book(
+      unit,
+      new Date(start).toISOString(),
+      new Date(start + 45 * 60_000).toISOString(),
+      { guest_name: `Guest ${i}` },
+      perf.id,
+      perfToken,
+    );
   }
   const context = await browser!.browser.newContext({ viewport: { width: 1440, height: 900 } });
   const page = await signedIn(context, `#/diary?date=${date}`, perfToken);
   const runs: number[] = [];
   for (let i = 0; i < 3; i++) {
     await openDiary(page, date);
-    await page.waitForFunction(() => document.querySelectorAll('.appt').length === 200 && (window as any).__diaryPainted > (window as any).__diaryData);
+    await page.waitForFunction(
+      () =>
+        document.querySelectorAll('.appt').length === 200 &&
+        (window as any).__diaryPainted > (window as any).__diaryData,
+    );
     runs.push(await page.evaluate(() => (window as any).__diaryPainted - (window as any).__diaryData));
   }
   runs.sort((x, y) => x - y);
-  metrics.diary_20_units_200_appointments_render_ms = { median: Math.round(runs[1] * 10) / 10, runs: runs.map((x) => Math.round(x * 10) / 10) };
+  metrics.diary_20_units_200_appointments_render_ms = {
+    median: Math.round(runs[1] * 10) / 10,
+    runs: runs.map((x) => Math.round(x * 10) / 10),
+  };
   await context.close();
 });

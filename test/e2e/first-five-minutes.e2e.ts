@@ -22,7 +22,11 @@ after(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 let printed: { consoleToken: string; slug: string } | null = null;
 
 function demo(port: number): { consoleToken: string; slug: string; stdout: string } {
-  const run = spawnSync(process.execPath, ['scripts/demo.ts'], { env: freshEnv(port), encoding: 'utf8', timeout: 300_000 });
+  const run = spawnSync(process.execPath, ['scripts/demo.ts'], {
+    env: freshEnv(port),
+    encoding: 'utf8',
+    timeout: 300_000,
+  });
   assert.equal(run.status, 0, `${run.stdout}\n${run.stderr}`);
   // The merchant token the demo exports (its console link now signs in the demo owner with a password).
   const consoleToken = /^export TOKEN=(\S+)$/m.exec(run.stdout)?.[1];
@@ -41,25 +45,57 @@ async function freePort(): Promise<number> {
 
 /** A newcomer's environment: nothing of this machine's configuration (no SMTP_URL, no DATABASE_URL). */
 function freshEnv(port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
-  return { PATH: process.env.PATH, HOME: process.env.HOME, DATA_DIR: dataDir, PORT: String(port), LOG_LEVEL: 'info', ...extra };
+  return {
+    PATH: process.env.PATH,
+    HOME: process.env.HOME,
+    DATA_DIR: dataDir,
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    ...extra,
+  };
 }
 
 for (const dist of ['booking-page/dist/index.html', 'console/dist/index.html']) {
-  if (!fs.existsSync(dist)) assert.equal(spawnSync('npm', ['run', dist.startsWith('console') ? 'console:build' : 'booking-page:build'], { stdio: 'inherit' }).status, 0);
+  if (!fs.existsSync(dist))
+    assert.equal(
+      spawnSync('npm', ['run', dist.startsWith('console') ? 'console:build' : 'booking-page:build'], {
+        stdio: 'inherit',
+      }).status,
+      0,
+    );
 }
 
 /** `npm start` as package.json runs it; resolves once it listens, with everything it printed so far. */
-function start(env: NodeJS.ProcessEnv): { child: ChildProcess; output: () => string; listening: Promise<void>; exited: Promise<number | null> } {
-  const child = spawn(process.execPath, ['--import', './src/tracing-preload.ts', '--max-semi-space-size=8', 'src/server.ts'], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+function start(env: NodeJS.ProcessEnv): {
+  child: ChildProcess;
+  output: () => string;
+  listening: Promise<void>;
+  exited: Promise<number | null>;
+} {
+  const child = spawn(
+    process.execPath,
+    ['--import', './src/tracing-preload.ts', '--max-semi-space-size=8', 'src/server.ts'],
+    { env, stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let out = '';
-  child.stdout!.on('data', (c) => { out += c; });
-  child.stderr!.on('data', (c) => { out += c; });
+  child.stdout!.on('data', (c) => {
+    out += c;
+  });
+  child.stderr!.on('data', (c) => {
+    out += c;
+  });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
   const listening = new Promise<void>((resolve, reject) => {
     const t = setInterval(() => {
-      if (/"msg":"listening"/.test(out)) { clearInterval(t); setTimeout(resolve, 300); }
+      if (/"msg":"listening"/.test(out)) {
+        clearInterval(t);
+        setTimeout(resolve, 300);
+      }
     }, 100);
-    void exited.then(() => { clearInterval(t); reject(new Error(`the service exited:\n${out}`)); });
+    void exited.then(() => {
+      clearInterval(t);
+      reject(new Error(`the service exited:\n${out}`));
+    });
   });
   return { child, output: () => out, listening, exited };
 }
@@ -71,7 +107,10 @@ async function stop(s: ReturnType<typeof start>): Promise<number> {
   return Date.now() - began;
 }
 
-test('fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page with the code from the console\'s Mailbox', { skip, timeout: 600_000 }, async () => {
+test("fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page with the code from the console's Mailbox", {
+  skip,
+  timeout: 600_000,
+}, async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const seeded = demo(port);
@@ -82,10 +121,17 @@ test('fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page w
   try {
     await server.listening;
     // npm start says where the development mailbox is.
-    assert.ok(server.output().includes(`"mailbox":"http://localhost:${port}/console/#/mailbox"`) || server.output().includes(`${base}/console/#/mailbox`), server.output());
+    assert.ok(
+      server.output().includes(`"mailbox":"http://localhost:${port}/console/#/mailbox"`) ||
+        server.output().includes(`${base}/console/#/mailbox`),
+      server.output(),
+    );
     const browser = await launchBrowser();
     try {
-      const context = await browser.browser.newContext({ viewport: { width: 1024, height: 900 }, timezoneId: 'Europe/London' });
+      const context = await browser.browser.newContext({
+        viewport: { width: 1024, height: 900 },
+        timezoneId: 'Europe/London',
+      });
       context.setDefaultTimeout(60_000);
       const page = await context.newPage();
       await page.goto(`${base}/book/${seeded.slug}`);
@@ -117,7 +163,10 @@ test('fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page w
 
       // The booking is the shop's: the console's Mailbox shows its confirmation once the worker has planned it.
       await owner.reload();
-      await owner.locator('.mailbox li[data-kind="confirmation"]', { hasText: 'newcomer@example.com' }).first().waitFor({ timeout: 60_000 });
+      await owner
+        .locator('.mailbox li[data-kind="confirmation"]', { hasText: 'newcomer@example.com' })
+        .first()
+        .waitFor({ timeout: 60_000 });
       await context.close();
     } finally {
       await browser.close();
@@ -130,18 +179,26 @@ test('fresh DATA_DIR, no SMTP_URL: demo, start, and a booking made on the page w
   }
 });
 
-test('production with no sender: the page shows no sign-in step and the console\'s settings warn that online booking cannot confirm', { skip, timeout: 600_000 }, async () => {
+test("production with no sender: the page shows no sign-in step and the console's settings warn that online booking cannot confirm", {
+  skip,
+  timeout: 600_000,
+}, async () => {
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   // The demo's data from the first test (or seeded now), started as production with no SMTP_URL.
   const { consoleToken, slug } = printed ?? demo(port);
-  const server = start(freshEnv(port, { NODE_ENV: 'production', AUTH_SECRET: 'dev-only-secret-change-me-0123456789abcdef' }));
+  const server = start(
+    freshEnv(port, { NODE_ENV: 'production', AUTH_SECRET: 'dev-only-secret-change-me-0123456789abcdef' }),
+  );
   try {
     await server.listening;
     assert.match(server.output(), /online booking cannot confirm/);
     const browser = await launchBrowser();
     try {
-      const context = await browser.browser.newContext({ viewport: { width: 1024, height: 900 }, timezoneId: 'Europe/London' });
+      const context = await browser.browser.newContext({
+        viewport: { width: 1024, height: 900 },
+        timezoneId: 'Europe/London',
+      });
       context.setDefaultTimeout(60_000);
       const page = await context.newPage();
       await page.goto(`${base}/book/${slug}`);
@@ -153,7 +210,11 @@ test('production with no sender: the page shows no sign-in step and the console\
       await owner.goto(`${base}/console/#/settings`);
       await owner.getByTestId('cannot-confirm').waitFor();
       assert.match(await owner.getByTestId('cannot-confirm').innerText(), /Online booking cannot confirm/);
-      assert.equal(await owner.getByRole('link', { name: 'Mailbox' }).count(), 0, 'no development mailbox in production');
+      assert.equal(
+        await owner.getByRole('link', { name: 'Mailbox' }).count(),
+        0,
+        'no development mailbox in production',
+      );
       await context.close();
     } finally {
       await browser.close();

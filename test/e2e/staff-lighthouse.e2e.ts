@@ -20,22 +20,49 @@ interface Lhr {
 
 test('the sign-in page scores 100 for accessibility in Lighthouse', { skip, timeout: 300_000 }, async () => {
   if (!fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
-    assert.equal(spawnSync('npm', ['run', 'console:build'], { stdio: 'inherit' }).status, 0, 'the console build failed');
+    assert.equal(
+      spawnSync('npm', ['run', 'console:build'], { stdio: 'inherit' }).status,
+      0,
+      'the console build failed',
+    );
   }
-  const t = await startTestApp({ env: { OIDC_ISSUER: 'https://idp.example.test', OIDC_CLIENT_ID: 'console', OIDC_CLIENT_SECRET: 'secret-0123456789' } });
+  const t = await startTestApp({
+    env: {
+      OIDC_ISSUER: 'https://idp.example.test',
+      OIDC_CLIENT_ID: 'console',
+      OIDC_CLIENT_SECRET: 'secret-0123456789',
+    },
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as { port: number };
   const chrome = await chromeLauncher.launch({
     chromePath: CHROMIUM,
-    chromeFlags: ['--headless', '--no-sandbox', '--disable-gpu', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    chromeFlags: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
   });
   try {
     // Imported by a computed name: Lighthouse's own type declarations clash with Fastify's logger types.
     const lighthouseModule = 'lighthouse';
-    const { default: lighthouse } = (await import(lighthouseModule)) as { default: (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined> };
-    const result = await lighthouse(`http://127.0.0.1:${port}/console/`, { port: chrome.port, onlyCategories: ['accessibility'], logLevel: 'error', output: 'json' });
+    const { default: lighthouse } = (await import(lighthouseModule)) as {
+      default: (url: string, flags: Record<string, unknown>) => Promise<{ lhr: Lhr } | undefined>;
+    };
+    const result = await lighthouse(`http://127.0.0.1:${port}/console/`, {
+      port: chrome.port,
+      onlyCategories: ['accessibility'],
+      logLevel: 'error',
+      output: 'json',
+    });
     const lhr = result!.lhr;
-    const failing = Object.values(lhr.audits).filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary').map((a) => a.id);
+    const failing = Object.values(lhr.audits)
+      .filter((a) => a.score !== null && a.score < 1 && a.scoreDisplayMode === 'binary')
+      .map((a) => a.id);
     assert.ok(lhr.finalDisplayedUrl.endsWith('/console/'), lhr.finalDisplayedUrl);
     // The audit saw the sign-in form (not the moment before it renders): its labels were checked.
     assert.equal(lhr.audits.label.scoreDisplayMode, 'binary');

@@ -36,21 +36,44 @@ const provider = skip ? null : await startOidcProvider(`${base}/api/v1/auth/oidc
 if (!skip && !fs.existsSync(path.join(CONSOLE_DIST, 'index.html'))) {
   assert.equal(spawnSync('npm', ['run', 'console:build'], { stdio: 'inherit' }).status, 0, 'the console build failed');
 }
-const t = skip ? null : await startTestApp({
-  env: { PUBLIC_URL: base, OIDC_ISSUER: provider!.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET },
-});
+const t = skip
+  ? null
+  : await startTestApp({
+      env: {
+        PUBLIC_URL: base,
+        OIDC_ISSUER: provider!.issuer,
+        OIDC_CLIENT_ID: CLIENT_ID,
+        OIDC_CLIENT_SECRET: CLIENT_SECRET,
+      },
+    });
 t?.onClose(() => provider!.close());
 if (t) await t.app.listen({ port, host: 'localhost' });
 const store = t ? await t.fx.store({ name: 'Fade Barbers' }) : null;
 const browser = skip ? null : await launchBrowser();
-after(async () => { await browser?.close(); });
+after(async () => {
+  await browser?.close();
+});
 
 /** An invitation whose token the test knows (the mail itself is the core's test). */
-async function invitation(email: string, role: string, name: string | null = null, unitId: string | null = null): Promise<string> {
+async function invitation(
+  email: string,
+  role: string,
+  name: string | null = null,
+  unitId: string | null = null,
+): Promise<string> {
   const token = newSecret();
   await t!.db.query(
     `INSERT INTO staff_invitations (store_id, email, name, role, token_hash, expires_at, created_at, unit_id) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)`,
-    [store!.id, email, name, role, secretHash(token), new Date(t!.clock.now().getTime() + 72 * 3600_000), t!.clock.now(), unitId],
+    [
+      store!.id,
+      email,
+      name,
+      role,
+      secretHash(token),
+      new Date(t!.clock.now().getTime() + 72 * 3600_000),
+      t!.clock.now(),
+      unitId,
+    ],
   );
   return token;
 }
@@ -67,7 +90,9 @@ async function signOut(page: Page) {
   await page.getByRole('heading', { name: 'Sign in' }).waitFor();
 }
 
-test('first run: the one-time setup link opens the console\'s setup page, which makes the first owner and signs them in', { skip }, async () => {
+test("first run: the one-time setup link opens the console's setup page, which makes the first owner and signs them in", {
+  skip,
+}, async () => {
   const link = await firstRunSetupLink(t!.db, t!.config, t!.clock);
   assert.ok(link?.startsWith(`${base}/console/#/setup#token=`), String(link));
   const context = await browser!.browser.newContext({ viewport });
@@ -91,12 +116,16 @@ test('first run: the one-time setup link opens the console\'s setup page, which 
   await again.getByLabel('Password', { exact: true }).fill(PASSWORD);
   await again.getByRole('button', { name: 'Accept and sign in' }).click();
   await again.getByRole('alert').waitFor();
-  const owners = await t!.db.query(`SELECT p.email FROM staff_memberships m JOIN staff_people p ON p.id = m.staff_id WHERE m.role = 'owner'`);
+  const owners = await t!.db.query(
+    `SELECT p.email FROM staff_memberships m JOIN staff_people p ON p.id = m.staff_id WHERE m.role = 'owner'`,
+  );
   assert.deepEqual(owners.rows, [{ email: 'first@example.test' }]);
   await context.close();
 });
 
-test('an invited owner accepts, signs out, and signs in again with email and password by keyboard alone', { skip }, async () => {
+test('an invited owner accepts, signs out, and signs in again with email and password by keyboard alone', {
+  skip,
+}, async () => {
   const token = await invitation('olivia@example.test', 'owner');
   const context = await browser!.browser.newContext({ viewport });
   const page = await context.newPage();
@@ -112,7 +141,9 @@ test('an invited owner accepts, signs out, and signs in again with email and pas
   assert.equal(await page.locator('.who span').innerText(), 'Olivia Owner');
   await signOut(page);
   // The session ended on the server, not only in this tab.
-  const live = await t!.db.query(`SELECT count(*)::int AS n FROM staff_sessions s JOIN staff_people p ON p.id = s.staff_id WHERE p.email = 'olivia@example.test' AND s.ended_at IS NULL`);
+  const live = await t!.db.query(
+    `SELECT count(*)::int AS n FROM staff_sessions s JOIN staff_people p ON p.id = s.staff_id WHERE p.email = 'olivia@example.test' AND s.ended_at IS NULL`,
+  );
   assert.equal(live.rows[0].n, 0);
   assert.deepEqual(await seriousViolations(page), []);
   await shot(page, 'sign-in.png');
@@ -124,7 +155,10 @@ test('an invited owner accepts, signs out, and signs in again with email and pas
   assert.equal(await page.evaluate(() => document.activeElement?.id), 'password');
   await page.keyboard.type('not the password at all');
   await page.keyboard.press('Enter');
-  await page.getByRole('alert').getByText(/password is wrong|do not match/i).waitFor();
+  await page
+    .getByRole('alert')
+    .getByText(/password is wrong|do not match/i)
+    .waitFor();
   await page.getByLabel('Password', { exact: true }).fill('');
   await page.getByLabel('Password', { exact: true }).focus();
   await page.keyboard.type(PASSWORD);
@@ -133,7 +167,9 @@ test('an invited owner accepts, signs out, and signs in again with email and pas
   await context.close();
 });
 
-test('the Staff screen invites a person and changes a role; a front desk member sees neither it nor owner choices', { skip }, async () => {
+test('the Staff screen invites a person and changes a role; a front desk member sees neither it nor owner choices', {
+  skip,
+}, async () => {
   const context = await browser!.browser.newContext({ viewport });
   const page = await signInPage(context);
   await page.getByLabel('Email', { exact: true }).fill('olivia@example.test');
@@ -146,7 +182,9 @@ test('the Staff screen invites a person and changes a role; a front desk member 
   await invite.getByLabel('Role').selectOption('front_desk');
   await invite.getByRole('button', { name: 'Invite' }).click();
   await page.getByRole('status').getByText('Invitation sent to frank@example.test').waitFor();
-  const inv = await t!.db.query(`SELECT role FROM staff_invitations WHERE email = 'frank@example.test' AND accepted_at IS NULL`);
+  const inv = await t!.db.query(
+    `SELECT role FROM staff_invitations WHERE email = 'frank@example.test' AND accepted_at IS NULL`,
+  );
   assert.deepEqual(inv.rows, [{ role: 'front_desk' }]);
 
   // Frank joins; the owner makes him a manager from the Staff screen.
@@ -167,7 +205,9 @@ test('the Staff screen invites a person and changes a role; a front desk member 
   await role.waitFor();
   await role.selectOption('manager');
   await page.getByRole('status').getByText('Frank Desk updated').waitFor();
-  const member = await t!.db.query(`SELECT m.role FROM staff_memberships m JOIN staff_people p ON p.id = m.staff_id WHERE p.email = 'frank2@example.test'`);
+  const member = await t!.db.query(
+    `SELECT m.role FROM staff_memberships m JOIN staff_people p ON p.id = m.staff_id WHERE p.email = 'frank2@example.test'`,
+  );
   assert.equal(member.rows[0].role, 'manager');
   assert.deepEqual(await seriousViolations(page), []);
   await shot(page, 'staff.png');
@@ -176,7 +216,11 @@ test('the Staff screen invites a person and changes a role; a front desk member 
   await fp.reload();
   await fp.getByRole('link', { name: 'Staff' }).click();
   await fp.getByRole('heading', { name: 'Staff' }).waitFor();
-  const choices = await fp.getByRole('form', { name: 'Invite a person' }).getByLabel('Role').locator('option').allTextContents();
+  const choices = await fp
+    .getByRole('form', { name: 'Invite a person' })
+    .getByLabel('Role')
+    .locator('option')
+    .allTextContents();
   assert.deepEqual(choices, ['Manager', 'Front desk', 'Staff']);
   await other.close();
   await context.close();
@@ -188,7 +232,14 @@ test('a passkey added from Your account (virtual authenticator) signs in without
   const cdp = await context.newCDPSession(page);
   await cdp.send('WebAuthn.enable');
   const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
-    options: { protocol: 'ctap2', transport: 'internal', hasResidentKey: true, hasUserVerification: true, isUserVerified: true, automaticPresenceSimulation: true },
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
   });
   await page.getByLabel('Email', { exact: true }).fill('olivia@example.test');
   await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
@@ -202,8 +253,13 @@ test('a passkey added from Your account (virtual authenticator) signs in without
   const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
   assert.equal(credentials.length, 1);
   assert.equal(credentials[0].isResidentCredential, true);
-  const stored = await t!.db.query(`SELECT k.credential_id FROM staff_passkeys k JOIN staff_people p ON p.id = k.staff_id WHERE p.email = 'olivia@example.test'`);
-  assert.deepEqual(stored.rows.map((r) => r.credential_id), [Buffer.from(credentials[0].credentialId, 'base64').toString('base64url')]);
+  const stored = await t!.db.query(
+    `SELECT k.credential_id FROM staff_passkeys k JOIN staff_people p ON p.id = k.staff_id WHERE p.email = 'olivia@example.test'`,
+  );
+  assert.deepEqual(
+    stored.rows.map((r) => r.credential_id),
+    [Buffer.from(credentials[0].credentialId, 'base64').toString('base64url')],
+  );
   assert.deepEqual(await seriousViolations(page), []);
 
   await signOut(page);
@@ -215,12 +271,16 @@ test('a passkey added from Your account (virtual authenticator) signs in without
   await page.keyboard.press('Enter');
   await page.waitForSelector('nav[aria-label="Main"]');
   assert.equal(await page.locator('.who span').innerText(), 'Olivia Owner');
-  const used = await t!.db.query(`SELECT counter, last_used_at FROM staff_passkeys WHERE credential_id = $1`, [stored.rows[0].credential_id]);
-  assert.ok(used.rows[0].last_used_at, 'the passkey\'s use is recorded');
+  const used = await t!.db.query(`SELECT counter, last_used_at FROM staff_passkeys WHERE credential_id = $1`, [
+    stored.rows[0].credential_id,
+  ]);
+  assert.ok(used.rows[0].last_used_at, "the passkey's use is recorded");
   await context.close();
 });
 
-test('signing in through the shop\'s identity provider lands in the console; an unknown email is told why', { skip }, async () => {
+test("signing in through the shop's identity provider lands in the console; an unknown email is told why", {
+  skip,
+}, async () => {
   const context = await browser!.browser.newContext({ viewport });
   provider!.user = { sub: 'olivia', email: 'olivia@example.test', email_verified: true, name: 'Olivia Owner' };
   const page = await signInPage(context);
@@ -237,13 +297,18 @@ test('signing in through the shop\'s identity provider lands in the console; an 
   provider!.user = { sub: 'nobody', email: 'nobody@example.test', email_verified: true, name: 'No Body' };
   const other = await signInPage(second);
   await other.getByRole('link', { name: 'Sign in with your organisation' }).click();
-  await other.getByRole('alert').getByText(/no staff account or invitation for that email/).waitFor();
+  await other
+    .getByRole('alert')
+    .getByText(/no staff account or invitation for that email/)
+    .waitFor();
   assert.ok(!other.url().includes('oidc_error'), 'the reason leaves the address bar');
   assert.deepEqual(await seriousViolations(other), []);
   await second.close();
 });
 
-test('a staff member finds their own calendar feed link under Your account, copies and rotates it (issue 45)', { skip }, async () => {
+test('a staff member finds their own calendar feed link under Your account, copies and rotates it (issue 45)', {
+  skip,
+}, async () => {
   const unit = await t!.fx.unit(store!.id, { display_name: 'Sam' });
   const token = await invitation('sam@example.test', 'staff', 'Sam Staff', unit.id);
   const context = await browser!.browser.newContext({ viewport });
@@ -256,7 +321,11 @@ test('a staff member finds their own calendar feed link under Your account, copi
   await page.getByRole('link', { name: 'Your account' }).click();
   await page.getByRole('heading', { name: 'Your calendar' }).waitFor();
   const link = page.getByLabel("Sam Staff's calendar link");
-  await page.waitForFunction(() => (document.querySelector('input[aria-label$="calendar link"]') as HTMLInputElement | null)?.value.includes('/feeds/'));
+  await page.waitForFunction(() =>
+    (document.querySelector('input[aria-label$="calendar link"]') as HTMLInputElement | null)?.value.includes(
+      '/feeds/',
+    ),
+  );
   const first = await link.inputValue();
   assert.match(first, /\/feeds\/[A-Za-z0-9_-]{43}\.ics$/);
   assert.deepEqual(await seriousViolations(page), []);

@@ -20,10 +20,12 @@ interface EventRow {
 let mark = 0;
 /** The events written since the last call, in feed order. */
 async function newEvents(storeId = store.id): Promise<EventRow[]> {
-  const rows = (await t.db.query<EventRow & { seq: string }>(
-    'SELECT seq::text AS seq, type, store_id, data FROM events WHERE seq > $1 ORDER BY txid, seq',
-    [mark],
-  )).rows;
+  const rows = (
+    await t.db.query<EventRow & { seq: string }>(
+      'SELECT seq::text AS seq, type, store_id, data FROM events WHERE seq > $1 ORDER BY txid, seq',
+      [mark],
+    )
+  ).rows;
   if (rows.length) mark = Math.max(mark, ...rows.map((r) => Number(r.seq)));
   return rows.filter((r) => r.store_id === storeId);
 }
@@ -32,7 +34,13 @@ const post = (path: string, body: Record<string, unknown>, idempotencyKey?: stri
   call(t.app, 'POST', path, { token, idempotencyKey, body: { store_id: store.id, ...body } });
 
 async function booked(startsAt: string, endsAt: string, extra: Record<string, unknown> = {}) {
-  const res = await post('/api/v1/bookings/appointments', { unit_id: unit.id, guest_email: 'g@example.com', starts_at: startsAt, ends_at: endsAt, ...extra });
+  const res = await post('/api/v1/bookings/appointments', {
+    unit_id: unit.id,
+    guest_email: 'g@example.com',
+    starts_at: startsAt,
+    ends_at: endsAt,
+    ...extra,
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   await newEvents();
   return res.body.appointment;
@@ -41,7 +49,10 @@ async function booked(startsAt: string, endsAt: string, extra: Record<string, un
 test('reschedule emits appointment.rescheduled with the moved appointment and the previous unit and times', async () => {
   const a = await booked('2026-06-05T10:00:00Z', '2026-06-05T11:00:00Z');
   const res = await post('/api/v1/bookings/appointments/reschedule', {
-    appointment_id: a.id, unit_id: unit2.id, starts_at: '2026-06-05T12:00:00Z', ends_at: '2026-06-05T13:00:00Z',
+    appointment_id: a.id,
+    unit_id: unit2.id,
+    starts_at: '2026-06-05T12:00:00Z',
+    ends_at: '2026-06-05T13:00:00Z',
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const [e, ...rest] = await newEvents();
@@ -51,7 +62,11 @@ test('reschedule emits appointment.rescheduled with the moved appointment and th
   assert.equal(e.data.unit_id, unit2.id);
   assert.equal(e.data.starts_at, '2026-06-05T12:00:00.000Z');
   assert.equal(e.data.local_starts_at, '2026-06-05T13:00:00');
-  assert.deepEqual(e.data.previous, { unit_id: unit.id, starts_at: '2026-06-05T10:00:00.000Z', ends_at: '2026-06-05T11:00:00.000Z' });
+  assert.deepEqual(e.data.previous, {
+    unit_id: unit.id,
+    starts_at: '2026-06-05T10:00:00.000Z',
+    ends_at: '2026-06-05T11:00:00.000Z',
+  });
 });
 
 test('check-in, complete, settle: one event each with the appointment after the change; repeats emit nothing', async () => {
@@ -66,7 +81,10 @@ test('check-in, complete, settle: one event each with the appointment after the 
 
   const settled = await post('/api/v1/bookings/appointments/settle', { ...body, method: 'cash' });
   assert.equal(settled.body.outcome, 'settled');
-  assert.equal((await post('/api/v1/bookings/appointments/settle', { ...body, method: 'cash' })).body.outcome, 'already_settled');
+  assert.equal(
+    (await post('/api/v1/bookings/appointments/settle', { ...body, method: 'cash' })).body.outcome,
+    'already_settled',
+  );
   rows = await newEvents();
   assert.deepEqual(types(rows), ['appointment.settled']);
   assert.equal(rows[0].data.status, 'completed');
@@ -95,8 +113,16 @@ test('no-show and cancel emit their events once; a repeat or a replayed key emit
   assert.equal(rows[0].data.status, 'no_show');
 
   const b = await booked('2026-06-07T10:00:00Z', '2026-06-07T11:00:00Z');
-  const first = await post('/api/v1/bookings/appointments/cancel', { appointment_id: b.id, reason: 'private words' }, 'cancel-key-1');
-  const replay = await post('/api/v1/bookings/appointments/cancel', { appointment_id: b.id, reason: 'private words' }, 'cancel-key-1');
+  const first = await post(
+    '/api/v1/bookings/appointments/cancel',
+    { appointment_id: b.id, reason: 'private words' },
+    'cancel-key-1',
+  );
+  const replay = await post(
+    '/api/v1/bookings/appointments/cancel',
+    { appointment_id: b.id, reason: 'private words' },
+    'cancel-key-1',
+  );
   const repeat = await post('/api/v1/bookings/appointments/cancel', { appointment_id: b.id });
   assert.equal(first.body.noop, false);
   assert.equal(replay.headers['idempotent-replayed'], 'true');
@@ -112,7 +138,10 @@ test('no-show and cancel emit their events once; a repeat or a replayed key emit
 test('queue: joined, called, assigned (with the appointment booked for the seat), removed; repeats emit nothing', async () => {
   const joined = await post('/api/v1/bookings/queue/join', { guest_name: 'Walk In', client_token: 'q-1' });
   assert.equal(joined.status, 200, JSON.stringify(joined.body));
-  assert.equal((await post('/api/v1/bookings/queue/join', { guest_name: 'Walk In', client_token: 'q-1' })).body.reused, true);
+  assert.equal(
+    (await post('/api/v1/bookings/queue/join', { guest_name: 'Walk In', client_token: 'q-1' })).body.reused,
+    true,
+  );
   let rows = await newEvents();
   assert.deepEqual(types(rows), ['queue.joined']);
   assert.deepEqual(rows[0].data, joined.body.entry);
@@ -127,7 +156,10 @@ test('queue: joined, called, assigned (with the appointment booked for the seat)
 
   const seated = await post('/api/v1/bookings/queue/assign', { entry_id: entryId, unit_id: unit2.id });
   assert.equal(seated.body.assigned, true, JSON.stringify(seated.body));
-  assert.equal((await post('/api/v1/bookings/queue/assign', { entry_id: entryId, unit_id: unit2.id })).body.assigned, false);
+  assert.equal(
+    (await post('/api/v1/bookings/queue/assign', { entry_id: entryId, unit_id: unit2.id })).body.assigned,
+    false,
+  );
   rows = await newEvents();
   assert.deepEqual(types(rows), ['appointment.created', 'queue.assigned']);
   assert.equal(rows[0].data.id, seated.body.appointment_id);
@@ -149,7 +181,8 @@ test('queue: joined, called, assigned (with the appointment booked for the seat)
 test('customer edit emits customer.updated with changed_fields and never the private note text; an unchanged edit emits nothing', async () => {
   const c = await t.fx.customer({ name: 'Ann', email: 'ann@example.com' });
   await t.fx.membership(store.id, c.id);
-  const edit = (body: Record<string, unknown>) => call(t.app, 'PATCH', `/api/v1/customers/${c.id}`, { token, body: { store_id: store.id, ...body } });
+  const edit = (body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `/api/v1/customers/${c.id}`, { token, body: { store_id: store.id, ...body } });
   assert.equal((await edit({ name: 'Ann B', merchant_note: 'owes us a secret' })).status, 200);
   assert.equal((await edit({ name: 'Ann B' })).status, 200);
   const rows = await newEvents();
@@ -165,9 +198,13 @@ test('block/unblock/archive/restore emit their types; bulk block emits one per c
   const b = await t.fx.customer({ name: 'B' });
   await t.fx.membership(store.id, a.id);
   await t.fx.membership(store.id, b.id);
-  const one = (body: Record<string, unknown>) => call(t.app, 'PATCH', `/api/v1/customers/${a.id}/block`, { token, body: { store_id: store.id, ...body } });
+  const one = (body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `/api/v1/customers/${a.id}/block`, { token, body: { store_id: store.id, ...body } });
   const bulk = (body: Record<string, unknown>) =>
-    call(t.app, 'PATCH', '/api/v1/customers/block', { token, body: { store_id: store.id, customer_ids: [a.id, b.id], ...body } });
+    call(t.app, 'PATCH', '/api/v1/customers/block', {
+      token,
+      body: { store_id: store.id, customer_ids: [a.id, b.id], ...body },
+    });
 
   assert.equal((await one({ blocked: true, block_reason: 'rude note' })).status, 200);
   assert.equal((await one({ blocked: true })).status, 200);
@@ -180,11 +217,20 @@ test('block/unblock/archive/restore emit their types; bulk block emits one per c
 
   assert.equal((await bulk({ blocked: true })).status, 200);
   rows = await newEvents();
-  assert.deepEqual(rows.map((r) => [r.type, r.data.id]), [['customer.blocked', b.id]]);
+  assert.deepEqual(
+    rows.map((r) => [r.type, r.data.id]),
+    [['customer.blocked', b.id]],
+  );
 
   assert.equal((await bulk({ blocked: false })).status, 200);
   rows = await newEvents();
-  assert.deepEqual(rows.map((r) => [r.type, r.data.id]), [['customer.unblocked', a.id], ['customer.unblocked', b.id]]);
+  assert.deepEqual(
+    rows.map((r) => [r.type, r.data.id]),
+    [
+      ['customer.unblocked', a.id],
+      ['customer.unblocked', b.id],
+    ],
+  );
 
   assert.equal((await one({ archived: true })).status, 200);
   assert.equal((await one({ archived: true })).status, 200);
@@ -199,15 +245,31 @@ test('block/unblock/archive/restore emit their types; bulk block emits one per c
 });
 
 test('services and service periods: created, updated (only when something changed), deleted', async () => {
-  const created = await post('/api/v1/bookings/services', { name: 'Cut', duration_min: 30, price_pence: 1500, client_token: 'svc-1' });
+  const created = await post('/api/v1/bookings/services', {
+    name: 'Cut',
+    duration_min: 30,
+    price_pence: 1500,
+    client_token: 'svc-1',
+  });
   assert.equal(created.status, 200, JSON.stringify(created.body));
-  assert.equal((await post('/api/v1/bookings/services', { name: 'Cut', duration_min: 30, price_pence: 1500, client_token: 'svc-1' })).status, 200);
+  assert.equal(
+    (
+      await post('/api/v1/bookings/services', {
+        name: 'Cut',
+        duration_min: 30,
+        price_pence: 1500,
+        client_token: 'svc-1',
+      })
+    ).status,
+    200,
+  );
   let rows = await newEvents();
   assert.deepEqual(types(rows), ['service.created']);
   assert.deepEqual(rows[0].data, created.body.service);
 
   const id = created.body.service.id;
-  const patch = (body: Record<string, unknown>) => call(t.app, 'PATCH', `/api/v1/bookings/services/${id}`, { token, body: { store_id: store.id, ...body } });
+  const patch = (body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `/api/v1/bookings/services/${id}`, { token, body: { store_id: store.id, ...body } });
   const updated = await patch({ price_pence: 1800 });
   assert.equal(updated.status, 200);
   assert.equal((await patch({ price_pence: 1800 })).status, 200);
@@ -218,12 +280,19 @@ test('services and service periods: created, updated (only when something change
   const period = await post('/api/v1/bookings/service-periods', { name: 'Lunch' });
   assert.equal(period.status, 200, JSON.stringify(period.body));
   const pid = period.body.period.id;
-  const ppatch = (body: Record<string, unknown>) => call(t.app, 'PATCH', `/api/v1/bookings/service-periods/${pid}`, { token, body: { store_id: store.id, ...body } });
+  const ppatch = (body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `/api/v1/bookings/service-periods/${pid}`, { token, body: { store_id: store.id, ...body } });
   assert.equal((await ppatch({ name: 'Lunchtime' })).status, 200);
   assert.equal((await ppatch({ name: 'Lunchtime' })).status, 200);
-  const del = await call(t.app, 'DELETE', `/api/v1/bookings/service-periods/${pid}`, { token, query: { store_id: store.id } });
+  const del = await call(t.app, 'DELETE', `/api/v1/bookings/service-periods/${pid}`, {
+    token,
+    query: { store_id: store.id },
+  });
   assert.equal(del.body.removed, true);
-  const again = await call(t.app, 'DELETE', `/api/v1/bookings/service-periods/${pid}`, { token, query: { store_id: store.id } });
+  const again = await call(t.app, 'DELETE', `/api/v1/bookings/service-periods/${pid}`, {
+    token,
+    query: { store_id: store.id },
+  });
   assert.equal(again.body.removed, false);
   rows = await newEvents();
   assert.deepEqual(types(rows), ['service_period.created', 'service_period.updated', 'service_period.deleted']);
@@ -238,7 +307,8 @@ test('notification preferences: the customer’s change is an event of the store
   const c = await t.fx.customer({ name: 'P' });
   await t.fx.membership(store.id, c.id);
   const ctoken = await t.fx.customerToken(c.id);
-  const save = (body: Record<string, unknown>) => call(t.app, 'POST', '/api/v1/notifications/preferences', { token: ctoken, body: { storeId: store.id, ...body } });
+  const save = (body: Record<string, unknown>) =>
+    call(t.app, 'POST', '/api/v1/notifications/preferences', { token: ctoken, body: { storeId: store.id, ...body } });
   assert.equal((await save({ marketingEnabled: false })).status, 200); // the default: nothing changes
   assert.equal((await save({ marketingEnabled: true })).status, 200);
   assert.equal((await save({ marketingEnabled: true })).status, 200);
@@ -258,7 +328,8 @@ test('an operator erasure tells every store that knows the customer, once', asyn
   const erase = () => call(t.app, 'POST', `/admin/v1/customers/${c.id}/erase`, { token: ADMIN_TOKEN });
   assert.equal((await erase()).body.erased, true);
   assert.equal((await erase()).body.erased, false);
-  const all = (await t.db.query<EventRow>("SELECT type, store_id, data FROM events WHERE data->>'id' = $1", [c.id])).rows;
+  const all = (await t.db.query<EventRow>("SELECT type, store_id, data FROM events WHERE data->>'id' = $1", [c.id]))
+    .rows;
   assert.deepEqual(all.map((r) => r.store_id).sort(), [store.id, other.id].sort());
   for (const r of all) {
     assert.equal(r.type, 'customer.updated');

@@ -38,12 +38,20 @@ test('a writer held open while later writers commit: the feed waits for it, then
   for (let i = 0; i < 3; i++) {
     const starts = new Date(Date.UTC(2026, 6, 1, 9 + i)).toISOString();
     const ends = new Date(Date.UTC(2026, 6, 1, 9 + i, 30)).toISOString();
-    const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', { token, body: { store_id: store.id, unit_id: unit.id, guest_email: 'race@example.com', starts_at: starts, ends_at: ends } });
+    const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+      token,
+      body: { store_id: store.id, unit_id: unit.id, guest_email: 'race@example.com', starts_at: starts, ends_at: ends },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
   }
-  const committed = (await t.db.query<{ txid: string }>('SELECT txid::text AS txid FROM events WHERE store_id = $1', [store.id])).rows;
+  const committed = (
+    await t.db.query<{ txid: string }>('SELECT txid::text AS txid FROM events WHERE store_id = $1', [store.id])
+  ).rows;
   assert.equal(committed.length, 3, 'the three later events are committed, the held one is not');
-  assert.ok(committed.every((r) => BigInt(r.txid) > heldTxid), 'the committed events come after the held one in feed order: commits are out of order');
+  assert.ok(
+    committed.every((r) => BigInt(r.txid) > heldTxid),
+    'the committed events come after the held one in feed order: commits are out of order',
+  );
 
   // While the held writer is open the feed shows none of them: a reader that got one could pass the held event's place.
   const during = await page();
@@ -62,10 +70,19 @@ test('a writer held open while later writers commit: the feed waits for it, then
     cursor = p.next_cursor;
     if (!p.has_more) break;
   }
-  const order = (await t.db.query<{ id: string; subject: string }>(`SELECT id, data->>'id' AS subject FROM events WHERE store_id = $1 ORDER BY txid, seq`, [store.id])).rows;
+  const order = (
+    await t.db.query<{ id: string; subject: string }>(
+      `SELECT id, data->>'id' AS subject FROM events WHERE store_id = $1 ORDER BY txid, seq`,
+      [store.id],
+    )
+  ).rows;
   assert.equal(order.length, 4);
   assert.equal(order[0].subject, 'held-writer', 'the held event is first in feed order');
-  assert.deepEqual(seen, order.map((r) => r.id), 'the feed, paged from the cursor it gave during the hold, yields all four in feed order, none skipped');
+  assert.deepEqual(
+    seen,
+    order.map((r) => r.id),
+    'the feed, paged from the cursor it gave during the hold, yields all four in feed order, none skipped',
+  );
 });
 
 test('a reader polling during a write storm sees every committed event exactly once, in order', async (ctx) => {
@@ -85,12 +102,21 @@ test('a reader polling during a write storm sees every committed event exactly o
         const end = new Date(Date.UTC(2026, 6, 1) + i * 3600_000 + 1800_000).toISOString();
         const res = await call(app, 'POST', '/api/v1/bookings/appointments', {
           token,
-          body: { store_id: store.id, unit_id: unit.id, guest_email: 'race@example.com', starts_at: start, ends_at: end },
+          body: {
+            store_id: store.id,
+            unit_id: unit.id,
+            guest_email: 'race@example.com',
+            starts_at: start,
+            ends_at: end,
+          },
         });
         assert.equal(res.status, 200, JSON.stringify(res.body));
         // Every third booking is cancelled at once: two events per transaction pair, interleaved.
         if (i % 3 === 0) {
-          const c = await call(app, 'POST', '/api/v1/bookings/appointments/cancel', { token, body: { store_id: store.id, appointment_id: res.body.appointment.id } });
+          const c = await call(app, 'POST', '/api/v1/bookings/appointments/cancel', {
+            token,
+            body: { store_id: store.id, appointment_id: res.body.appointment.id },
+          });
           assert.equal(c.status, 200);
         }
       }
@@ -103,7 +129,10 @@ test('a reader polling during a write storm sees every committed event exactly o
   const reader = (async () => {
     for (;;) {
       const stillWriting = writing;
-      const res = await call(t.app, 'GET', '/api/v1/events', { token, query: { store_id: store.id, after: cursor, limit: 37 } });
+      const res = await call(t.app, 'GET', '/api/v1/events', {
+        token,
+        query: { store_id: store.id, after: cursor, limit: 37 },
+      });
       assert.equal(res.status, 200);
       polls++;
       seen.push(...res.body.events.map((e: any) => e.id));
@@ -111,7 +140,10 @@ test('a reader polling during a write storm sees every committed event exactly o
       if (!stillWriting && !res.body.has_more && res.body.events.length === 0) {
         // The writers are done: drain what is still below the horizon, then stop.
         await feedSettled(t.db);
-        const last = await call(t.app, 'GET', '/api/v1/events', { token, query: { store_id: store.id, after: cursor, limit: 500 } });
+        const last = await call(t.app, 'GET', '/api/v1/events', {
+          token,
+          query: { store_id: store.id, after: cursor, limit: 500 },
+        });
         seen.push(...last.body.events.map((e: any) => e.id));
         if (last.body.events.length === 0) return;
         cursor = last.body.next_cursor;
@@ -123,13 +155,19 @@ test('a reader polling during a write storm sees every committed event exactly o
   writing = false;
   await reader;
 
-  const committed = (await t.db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid, seq', [store.id])).rows.map((r) => r.id);
+  const committed = (
+    await t.db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid, seq', [store.id])
+  ).rows.map((r) => r.id);
   const expected = apps.length * LOOPS_PER_APP * (PER_LOOP + Math.ceil(PER_LOOP / 3));
   assert.equal(committed.length, expected);
   assert.equal(new Set(seen).size, seen.length, 'an event was seen twice');
   assert.deepEqual(seen, committed, 'the reader missed an event or saw them out of feed order');
   assert.ok(polls > 5, `the reader polled during the storm (${polls} polls)`);
   // The storm did commit out of sequence order somewhere, which is what a naive seq cursor would trip on.
-  const bySeq = (await t.db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY seq', [store.id])).rows.map((r) => r.id);
-  ctx.diagnostic(`events ${committed.length}, polls ${polls}, seq order differs from feed order: ${JSON.stringify(bySeq) !== JSON.stringify(committed)}`);
+  const bySeq = (
+    await t.db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY seq', [store.id])
+  ).rows.map((r) => r.id);
+  ctx.diagnostic(
+    `events ${committed.length}, polls ${polls}, seq order differs from feed order: ${JSON.stringify(bySeq) !== JSON.stringify(committed)}`,
+  );
 });

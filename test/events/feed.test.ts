@@ -25,24 +25,43 @@ let hour = 0;
 async function book(tok = token, storeId = store.id, unitId = unit.id) {
   hour++;
   const day = String(10 + Math.floor(hour / 10)).padStart(2, '0');
-  const h = String(hour % 10 + 8).padStart(2, '0');
+  const h = String((hour % 10) + 8).padStart(2, '0');
   const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: tok,
-    body: { store_id: storeId, unit_id: unitId, guest_email: 'g@example.com', starts_at: `2026-06-${day}T${h}:00:00Z`, ends_at: `2026-06-${day}T${h}:30:00Z` },
+    body: {
+      store_id: storeId,
+      unit_id: unitId,
+      guest_email: 'g@example.com',
+      starts_at: `2026-06-${day}T${h}:00:00Z`,
+      ends_at: `2026-06-${day}T${h}:30:00Z`,
+    },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.appointment;
 }
 
-test('the feed answers the store\'s events oldest first, each with its cursor, UTC and local time', async () => {
+test("the feed answers the store's events oldest first, each with its cursor, UTC and local time", async () => {
   const a = await book();
   const b = await book();
   await book(otherToken, other.id, otherUnit.id);
   const res = await feed({});
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.events.map((e: any) => e.data.id), [a.id, b.id]);
+  assert.deepEqual(
+    res.body.events.map((e: any) => e.data.id),
+    [a.id, b.id],
+  );
   const [first] = res.body.events;
-  assert.deepEqual(Object.keys(first).sort(), ['actor', 'cursor', 'data', 'id', 'occurred_at', 'occurred_at_local', 'store_id', 'timezone', 'type']);
+  assert.deepEqual(Object.keys(first).sort(), [
+    'actor',
+    'cursor',
+    'data',
+    'id',
+    'occurred_at',
+    'occurred_at_local',
+    'store_id',
+    'timezone',
+    'type',
+  ]);
   assert.equal(first.type, 'appointment.created');
   assert.equal(first.store_id, store.id);
   assert.equal(first.occurred_at, '2026-06-01T09:00:00.000Z');
@@ -74,10 +93,16 @@ test('limit pages with has_more, and paging visits every event once', async () =
 
 test('types filters, and unknown types answer 400 naming them', async () => {
   const a = await book();
-  const cancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token, body: { store_id: store.id, appointment_id: a.id } });
+  const cancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', {
+    token,
+    body: { store_id: store.id, appointment_id: a.id },
+  });
   assert.equal(cancel.status, 200);
   const res = await feed({ types: 'appointment.cancelled' });
-  assert.deepEqual(res.body.events.map((e: any) => [e.type, e.data.id]), [['appointment.cancelled', a.id]]);
+  assert.deepEqual(
+    res.body.events.map((e: any) => [e.type, e.data.id]),
+    [['appointment.cancelled', a.id]],
+  );
   const both = await feed({ types: 'appointment.cancelled, appointment.created', limit: 500 });
   assert.ok(both.body.events.some((e: any) => e.type === 'appointment.created'));
   const bad = await feed({ types: 'appointment.cancelled,nope.nope,appointment.exploded' });
@@ -92,7 +117,7 @@ test('limit and after are validated', async () => {
   assert.equal(errorCode(await feed({ after: 'abc' })), 'VALIDATION_FAILED');
 });
 
-test('only the caller\'s store: another store\'s events never appear, and its store_id is not a way in', async () => {
+test("only the caller's store: another store's events never appear, and its store_id is not a way in", async () => {
   const res = await feed({ limit: 500 }, otherToken, other.id);
   assert.ok(res.body.events.length >= 1);
   assert.ok(res.body.events.every((e: any) => e.store_id === other.id));
@@ -133,8 +158,12 @@ test('retention: events older than 90 days are pruned in batches; an older curso
   // The last pruned position itself lost nothing after it.
   const atEdge = await feed({ after: oldCursors[1] }, tok, s.id);
   assert.equal(atEdge.status, 200);
-  assert.deepEqual(atEdge.body.events.map((e: any) => e.data.id), [fresh.id]);
-  const row = (await t.db.query('SELECT pruned_count::int AS n FROM events_pruned WHERE store_id = $1', [s.id])).rows[0];
+  assert.deepEqual(
+    atEdge.body.events.map((e: any) => e.data.id),
+    [fresh.id],
+  );
+  const row = (await t.db.query('SELECT pruned_count::int AS n FROM events_pruned WHERE store_id = $1', [s.id]))
+    .rows[0];
   assert.equal(row.n, 2);
 });
 
@@ -145,7 +174,8 @@ test('the OpenAPI document lists every event type under webhooks with its payloa
   assert.deepEqual(Object.keys(doc.webhooks).sort(), [...EVENT_TYPES].sort());
   const rescheduled = doc.webhooks['appointment.rescheduled'].post.requestBody.content['application/json'].schema;
   assert.deepEqual(rescheduled.properties.type.const, 'appointment.rescheduled');
-  for (const f of ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'data']) assert.ok(rescheduled.required.includes(f), f);
+  for (const f of ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'data'])
+    assert.ok(rescheduled.required.includes(f), f);
   assert.ok(rescheduled.properties.data.properties.local_starts_at);
   assert.ok(rescheduled.properties.data.properties.previous);
   assert.ok(doc.paths['/api/v1/events'].get);
@@ -160,10 +190,16 @@ test('the periodic pruning job (as server.ts starts it) prunes with its own cloc
   const u = await t.fx.unit(s.id);
   const tok = await t.fx.merchantToken(s.id);
   await book(tok, s.id, u.id);
-  const count = async () => (await t.db.query('SELECT count(*)::int AS n FROM events WHERE store_id = $1', [s.id])).rows[0].n;
+  const count = async () =>
+    (await t.db.query('SELECT count(*)::int AS n FROM events WHERE store_id = $1', [s.id])).rows[0].n;
   assert.equal(await count(), 1);
   const logged: object[] = [];
-  const job = startPruning(t.db, fixedClock('2026-09-15T00:00:00Z'), { info: (o) => logged.push(o), warn: (o) => logged.push(o) }, 60_000);
+  const job = startPruning(
+    t.db,
+    fixedClock('2026-09-15T00:00:00Z'),
+    { info: (o) => logged.push(o), warn: (o) => logged.push(o) },
+    60_000,
+  );
   try {
     for (let i = 0; i < 200 && (await count()) > 0; i++) await new Promise((r) => setTimeout(r, 20));
   } finally {

@@ -23,7 +23,12 @@ interface EventRow {
   data: Record<string, any>;
 }
 const eventsOf = async (type: string) =>
-  (await t.db.query<EventRow>('SELECT id, type, store_id, occurred_at, occurred_at_local, timezone, data FROM events WHERE store_id = $1 AND type = $2 ORDER BY txid, seq', [store.id, type])).rows;
+  (
+    await t.db.query<EventRow>(
+      'SELECT id, type, store_id, occurred_at, occurred_at_local, timezone, data FROM events WHERE store_id = $1 AND type = $2 ORDER BY txid, seq',
+      [store.id, type],
+    )
+  ).rows;
 
 const book = (body: Record<string, unknown>, idempotencyKey?: string) =>
   call(t.app, 'POST', '/api/v1/bookings/appointments', {
@@ -70,17 +75,38 @@ test('a replayed Idempotency-Key and a reused client token emit nothing more', a
 });
 
 /** The request context a service hands to inTransaction, with no Idempotency-Key. */
-const context = () => ({ db: t.db, clock: t.clock, log: t.app.log, requestId: 'outbox-test', idempotency: null, replayed: false }) as unknown as RequestContext;
+const context = () =>
+  ({
+    db: t.db,
+    clock: t.clock,
+    log: t.app.log,
+    requestId: 'outbox-test',
+    idempotency: null,
+    replayed: false,
+  }) as unknown as RequestContext;
 
 test('events written in one transaction keep their call order, in one transaction id', async () => {
   const s = await t.fx.store();
   // Called in an order that is neither alphabetical nor by type, so the check cannot pass by chance.
-  const calls = [['appointment.rescheduled', 'b'], ['appointment.created', 'c'], ['queue.joined', 'a'], ['appointment.cancelled', 'd']] as const;
+  const calls = [
+    ['appointment.rescheduled', 'b'],
+    ['appointment.created', 'c'],
+    ['queue.joined', 'a'],
+    ['appointment.cancelled', 'd'],
+  ] as const;
   await inTransaction(context(), async (tx) => {
     for (const [type, n] of calls) await emit(tx, { storeId: s.id, type, data: { n } }, t.clock.now());
   });
-  const rows = (await t.db.query<{ type: string; n: string; txid: string }>(`SELECT type, data->>'n' AS n, txid::text AS txid FROM events WHERE store_id = $1 ORDER BY txid, seq`, [s.id])).rows;
-  assert.deepEqual(rows.map((r) => [r.type, r.n]), calls.map(([type, n]) => [type, n]));
+  const rows = (
+    await t.db.query<{ type: string; n: string; txid: string }>(
+      `SELECT type, data->>'n' AS n, txid::text AS txid FROM events WHERE store_id = $1 ORDER BY txid, seq`,
+      [s.id],
+    )
+  ).rows;
+  assert.deepEqual(
+    rows.map((r) => [r.type, r.n]),
+    calls.map(([type, n]) => [type, n]),
+  );
   assert.equal(new Set(rows.map((r) => r.txid)).size, 1, 'all written by the one transaction');
 });
 
@@ -95,7 +121,11 @@ test('a rolled-back transaction writes none of the events it emitted', async () 
     /the change fails after emitting/,
   );
   assert.equal((await t.db.query('SELECT 1 FROM events WHERE store_id = $1', [s.id])).rowCount, 0);
-  assert.notEqual((await t.db.query<{ name: string }>('SELECT name FROM stores WHERE id = $1', [s.id])).rows[0].name, 'Renamed then rolled back', 'the change itself rolled back too');
+  assert.notEqual(
+    (await t.db.query<{ name: string }>('SELECT name FROM stores WHERE id = $1', [s.id])).rows[0].name,
+    'Renamed then rolled back',
+    'the change itself rolled back too',
+  );
 });
 
 test('one store never shares an event row with another: each row carries its own store and zone', async () => {
@@ -104,10 +134,20 @@ test('one store never shares an event row with another: each row carries its own
   const otherToken = await t.fx.merchantToken(other.id);
   const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: otherToken,
-    body: { store_id: other.id, unit_id: otherUnit.id, guest_email: 'e@example.com', starts_at: '2026-06-02T14:00:00Z', ends_at: '2026-06-02T15:00:00Z' },
+    body: {
+      store_id: other.id,
+      unit_id: otherUnit.id,
+      guest_email: 'e@example.com',
+      starts_at: '2026-06-02T14:00:00Z',
+      ends_at: '2026-06-02T15:00:00Z',
+    },
   });
   assert.equal(res.status, 200);
-  const rows = (await t.db.query<EventRow>('SELECT store_id, timezone, occurred_at_local, data FROM events WHERE store_id = $1', [other.id])).rows;
+  const rows = (
+    await t.db.query<EventRow>('SELECT store_id, timezone, occurred_at_local, data FROM events WHERE store_id = $1', [
+      other.id,
+    ])
+  ).rows;
   assert.equal(rows.length, 1);
   assert.equal(rows[0].timezone, 'America/New_York');
   assert.equal(rows[0].occurred_at_local, '2026-06-01T05:00:00');
@@ -120,9 +160,15 @@ test('the feed returns events oldest first, strictly after a position, and withh
   await feedSettled(t.db);
   const { START, formatFeedCursor } = await import('../../src/events/feed-cursor.ts');
   const all = await readFeed(t.db, { storeId: store.id, after: START, limit: 100 });
-  assert.deepEqual(all.map((e) => e.id), (await eventsOf('appointment.created')).map((e) => e.id));
+  assert.deepEqual(
+    all.map((e) => e.id),
+    (await eventsOf('appointment.created')).map((e) => e.id),
+  );
   const rest = await readFeed(t.db, { storeId: store.id, after: { txid: all[0].txid, seq: all[0].seq }, limit: 100 });
-  assert.deepEqual(rest.map((e) => e.id), all.slice(1).map((e) => e.id));
+  assert.deepEqual(
+    rest.map((e) => e.id),
+    all.slice(1).map((e) => e.id),
+  );
   assert.match(formatFeedCursor(all[0]), /^\d+\.\d+$/);
   assert.deepEqual(await readFeed(t.db, { storeId: store.id, after: START, limit: 100, types: ['queue.joined'] }), []);
 });

@@ -10,7 +10,10 @@ import { pruneEvents } from '../../src/events/retention.ts';
 import { feedSettled } from './horizon.ts';
 import { runDbProcess } from '../support/db-process.ts';
 
-const t = await startTestApp({ now: '2026-06-01T09:00:00Z', env: { EVENTS_STREAM_POLL_MS: '20', EVENTS_STREAM_HEARTBEAT_MS: '100' } });
+const t = await startTestApp({
+  now: '2026-06-01T09:00:00Z',
+  env: { EVENTS_STREAM_POLL_MS: '20', EVENTS_STREAM_HEARTBEAT_MS: '100' },
+});
 await t.app.listen({ port: 0, host: '127.0.0.1' });
 const base = `http://127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 const store = await t.fx.store({ timezone: 'Europe/London' });
@@ -18,9 +21,17 @@ const unit = await t.fx.unit(store.id);
 const token = await t.fx.merchantToken(store.id);
 
 const open: SseClient[] = [];
-async function stream(query: string, headers: Record<string, string> = {}, tok = token, storeId = store.id): Promise<SseClient> {
+async function stream(
+  query: string,
+  headers: Record<string, string> = {},
+  tok = token,
+  storeId = store.id,
+): Promise<SseClient> {
   await feedSettled(t.db); // "now" is the newest event the feed shows
-  const client = await connectSse(base, `/api/v1/events/stream?store_id=${storeId}${query}`, { authorization: `Bearer ${tok}`, ...headers });
+  const client = await connectSse(base, `/api/v1/events/stream?store_id=${storeId}${query}`, {
+    authorization: `Bearer ${tok}`,
+    ...headers,
+  });
   open.push(client);
   return client;
 }
@@ -32,7 +43,13 @@ async function book(app = t.app, tok = token, storeId = store.id, unitId = unit.
   const start = new Date(Date.UTC(2026, 6, 1, 0, 0) + n * 3600_000);
   const res = await call(app, 'POST', '/api/v1/bookings/appointments', {
     token: tok,
-    body: { store_id: storeId, unit_id: unitId, guest_email: 'g@example.com', starts_at: start.toISOString(), ends_at: new Date(start.getTime() + 1800_000).toISOString() },
+    body: {
+      store_id: storeId,
+      unit_id: unitId,
+      guest_email: 'g@example.com',
+      starts_at: start.toISOString(),
+      ends_at: new Date(start.getTime() + 1800_000).toISOString(),
+    },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   return res.body.appointment.id as string;
@@ -57,14 +74,20 @@ test('a stream starts now and carries each new event as id: cursor, event: type,
   // feed order, so anything extra would have come before it).
   const marker = await book();
   await s.waitFor(2);
-  assert.deepEqual(s.messages.map((x) => x.data.data.id), [id, marker]);
+  assert.deepEqual(
+    s.messages.map((x) => x.data.data.id),
+    [id, marker],
+  );
 });
 
 test('resuming with Last-Event-ID sends exactly what followed, once; ?after works too', async () => {
   const s = await stream('');
   const ids = [await book(), await book(), await book()];
   await s.waitFor(3);
-  assert.deepEqual(s.messages.map((m) => m.data.data.id), ids);
+  assert.deepEqual(
+    s.messages.map((m) => m.data.data.id),
+    ids,
+  );
   s.close();
   const more = [await book(), await book()];
   const resumed = await stream('', { 'last-event-id': s.messages[0].id! });
@@ -72,12 +95,18 @@ test('resuming with Last-Event-ID sends exactly what followed, once; ?after work
   // A marker booked now arrives right after what followed the cursor: nothing repeated or extra before it.
   const marker = await book();
   await resumed.waitFor(5);
-  assert.deepEqual(resumed.messages.map((m) => m.data.data.id), [ids[1], ids[2], ...more, marker]);
+  assert.deepEqual(
+    resumed.messages.map((m) => m.data.data.id),
+    [ids[1], ids[2], ...more, marker],
+  );
   const viaQuery = await stream(`&after=${s.messages[2].id}`);
   await viaQuery.waitFor(3);
   const marker2 = await book();
   await viaQuery.waitFor(4);
-  assert.deepEqual(viaQuery.messages.map((m) => m.data.data.id), [...more, marker, marker2]);
+  assert.deepEqual(
+    viaQuery.messages.map((m) => m.data.data.id),
+    [...more, marker, marker2],
+  );
 });
 
 test('a heartbeat comment arrives while nothing happens', async () => {
@@ -85,7 +114,7 @@ test('a heartbeat comment arrives while nothing happens', async () => {
   await s.waitForComment(/heartbeat/, 2000);
 });
 
-test('only the caller\'s store and only the asked-for types', async () => {
+test("only the caller's store and only the asked-for types", async () => {
   const other = await t.fx.store();
   const otherUnit = await t.fx.unit(other.id);
   const otherToken = await t.fx.merchantToken(other.id);
@@ -93,19 +122,31 @@ test('only the caller\'s store and only the asked-for types', async () => {
   const theirs = await stream('', {}, otherToken, other.id);
   const id = await book();
   await book(t.app, otherToken, other.id, otherUnit.id);
-  const cancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token, body: { store_id: store.id, appointment_id: id } });
+  const cancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', {
+    token,
+    body: { store_id: store.id, appointment_id: id },
+  });
   assert.equal(cancel.status, 200);
   await mine.waitFor(1);
   await theirs.waitFor(1);
   // Markers, one for each stream, written after everything above: each stream's next message is its
   // marker, so nothing of the other store or of another type was sent before it.
   const markerId = await book();
-  const markerCancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token, body: { store_id: store.id, appointment_id: markerId } });
+  const markerCancel = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', {
+    token,
+    body: { store_id: store.id, appointment_id: markerId },
+  });
   assert.equal(markerCancel.status, 200);
   const theirMarker = await book(t.app, otherToken, other.id, otherUnit.id);
   await mine.waitFor(2);
   await theirs.waitFor(2);
-  assert.deepEqual(mine.messages.map((m) => [m.event, m.data.data.id]), [['appointment.cancelled', id], ['appointment.cancelled', markerId]]);
+  assert.deepEqual(
+    mine.messages.map((m) => [m.event, m.data.data.id]),
+    [
+      ['appointment.cancelled', id],
+      ['appointment.cancelled', markerId],
+    ],
+  );
   assert.equal(theirs.messages[1].data.data.id, theirMarker);
   assert.ok(theirs.messages.every((m) => m.data.store_id === other.id && m.event === 'appointment.created'));
 });
@@ -129,7 +170,9 @@ test('a cursor older than the retained history answers 410 CURSOR_EXPIRED', asyn
   await book(t.app, tok, s.id, u.id);
   await book(t.app, tok, s.id, u.id);
   await feedSettled(t.db);
-  const cursors = (await call(t.app, 'GET', '/api/v1/events', { token: tok, query: { store_id: s.id } })).body.events.map((e: any) => e.cursor);
+  const cursors = (
+    await call(t.app, 'GET', '/api/v1/events', { token: tok, query: { store_id: s.id } })
+  ).body.events.map((e: any) => e.cursor);
   await pruneEvents(t.db, new Date('2026-09-15T00:00:00Z'));
   const expired = await stream('', { 'last-event-id': cursors[0] }, tok, s.id);
   assert.equal(expired.status, 410);
@@ -139,10 +182,16 @@ test('a cursor older than the retained history answers 410 CURSOR_EXPIRED', asyn
 // How promptly (the target is under 1 s at p99) is measured by `npm run bench` and the event-stream
 // proof on a quiet machine; a unit test only proves that it arrives, with a bound loose enough for a
 // loaded machine whose other databases hold the cluster-wide feed horizon back.
-test('an event committed through another process reaches this process\'s stream', async () => {
+test("an event committed through another process reaches this process's stream", async () => {
   const s = await stream('');
   await s.waitForComment(/stream open/); // its starting position is taken before this comment is written
-  const other = await runDbProcess<{ emitted: boolean }>([t.url, 'emit', store.id, 'appointment.created', JSON.stringify({ id: 'from-another-process' })]);
+  const other = await runDbProcess<{ emitted: boolean }>([
+    t.url,
+    'emit',
+    store.id,
+    'appointment.created',
+    JSON.stringify({ id: 'from-another-process' }),
+  ]);
   assert.notEqual(other.pid, process.pid);
   await s.waitFor(1, 15_000);
   assert.equal(s.messages[0].data.data.id, 'from-another-process');

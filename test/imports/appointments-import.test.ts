@@ -15,7 +15,12 @@ await fx.service(store.id, { name: 'Cut', duration_min: 45, price_pence: 3000 })
 const known = await fx.customer({ name: 'Kim Known', email: 'kim@example.com' });
 
 const upload = (csv: string, query: Record<string, string> = {}) =>
-  call(app, 'POST', '/api/v1/imports/appointments', { token, body: csv, query: { store_id: store.id, ...query }, headers: { 'content-type': 'text/csv' } });
+  call(app, 'POST', '/api/v1/imports/appointments', {
+    token,
+    body: csv,
+    query: { store_id: store.id, ...query },
+    headers: { 'content-type': 'text/csv' },
+  });
 
 const FILE = [
   'external_id,unit,service,start,minutes,name,email,mobile',
@@ -42,43 +47,127 @@ await db.query(
 test('appointments are booked through the constraint; each bad row is reported by line and never stops the rest', async () => {
   const dry = await upload(FILE, { dry_run: 'true' });
   assert.equal(dry.status, 200, JSON.stringify(dry.body));
-  assert.equal(Number((await db.query('SELECT count(*) FROM appointments WHERE store_id = $1', [store.id])).rows[0].count), 0);
+  assert.equal(
+    Number((await db.query('SELECT count(*) FROM appointments WHERE store_id = $1', [store.id])).rows[0].count),
+    0,
+  );
 
   const res = await upload(FILE);
   assert.equal(res.status, 200);
   assert.deepEqual({ ...dry.body, dry_run: false }, res.body);
   assert.deepEqual([res.body.rows, res.body.created, res.body.unchanged, res.body.skipped], [13, 4, 0, 9]);
-  assert.deepEqual(res.body.errors.map((e: any) => [e.row, e.field, e.code]), [
-    [4, 'start', 'SLOT_TAKEN'],
-    [5, 'unit', 'UNKNOWN_UNIT'],
-    [6, 'service', 'UNKNOWN_SERVICE'],
-    [7, 'start', 'INVALID_START'],
-    [8, 'start', 'NONEXISTENT_LOCAL_TIME'],
-    [9, 'email', 'INVALID_EMAIL'],
-    [10, 'mobile', 'INVALID_PHONE'],
-    [11, 'start', 'UNIT_UNAVAILABLE'],
-    [12, 'external_id', 'DUPLICATE_IN_FILE'],
-  ]);
-  const rows = (await db.query(
-    `SELECT client_token, unit_id, customer_id, guest_name, guest_phone, starts_at, ends_at, status, price_pence, source
-       FROM appointments WHERE store_id = $1 ORDER BY client_token`, [store.id])).rows;
-  assert.deepEqual(rows.map((r) => [r.client_token, r.unit_id, r.customer_id, r.guest_name, r.guest_phone, new Date(r.starts_at).toISOString(), new Date(r.ends_at).toISOString(), r.status, r.price_pence, r.source]), [
-    // 10:00 in London in June is 09:00Z (summer time).
-    ['import:A1', ana.id, known.id, null, null, '2026-06-10T09:00:00.000Z', '2026-06-10T09:45:00.000Z', 'confirmed', 3000, 'import'],
-    ['import:A11', ana.id, null, 'Day First', null, '2026-06-10T13:00:00.000Z', '2026-06-10T14:00:00.000Z', 'confirmed', 3000, 'import'],
-    ['import:A12', ana.id, null, 'History', null, '2026-05-20T09:00:00.000Z', '2026-05-20T09:45:00.000Z', 'completed', 3000, 'import'],
-    ['import:A2', ben.id, null, 'Gus Guest', '+447812345631', '2026-06-10T09:00:00.000Z', '2026-06-10T09:30:00.000Z', 'confirmed', 0, 'import'],
-  ]);
+  assert.deepEqual(
+    res.body.errors.map((e: any) => [e.row, e.field, e.code]),
+    [
+      [4, 'start', 'SLOT_TAKEN'],
+      [5, 'unit', 'UNKNOWN_UNIT'],
+      [6, 'service', 'UNKNOWN_SERVICE'],
+      [7, 'start', 'INVALID_START'],
+      [8, 'start', 'NONEXISTENT_LOCAL_TIME'],
+      [9, 'email', 'INVALID_EMAIL'],
+      [10, 'mobile', 'INVALID_PHONE'],
+      [11, 'start', 'UNIT_UNAVAILABLE'],
+      [12, 'external_id', 'DUPLICATE_IN_FILE'],
+    ],
+  );
+  const rows = (
+    await db.query(
+      `SELECT client_token, unit_id, customer_id, guest_name, guest_phone, starts_at, ends_at, status, price_pence, source
+       FROM appointments WHERE store_id = $1 ORDER BY client_token`,
+      [store.id],
+    )
+  ).rows;
+  assert.deepEqual(
+    rows.map((r) => [
+      r.client_token,
+      r.unit_id,
+      r.customer_id,
+      r.guest_name,
+      r.guest_phone,
+      new Date(r.starts_at).toISOString(),
+      new Date(r.ends_at).toISOString(),
+      r.status,
+      r.price_pence,
+      r.source,
+    ]),
+    [
+      // 10:00 in London in June is 09:00Z (summer time).
+      [
+        'import:A1',
+        ana.id,
+        known.id,
+        null,
+        null,
+        '2026-06-10T09:00:00.000Z',
+        '2026-06-10T09:45:00.000Z',
+        'confirmed',
+        3000,
+        'import',
+      ],
+      [
+        'import:A11',
+        ana.id,
+        null,
+        'Day First',
+        null,
+        '2026-06-10T13:00:00.000Z',
+        '2026-06-10T14:00:00.000Z',
+        'confirmed',
+        3000,
+        'import',
+      ],
+      [
+        'import:A12',
+        ana.id,
+        null,
+        'History',
+        null,
+        '2026-05-20T09:00:00.000Z',
+        '2026-05-20T09:45:00.000Z',
+        'completed',
+        3000,
+        'import',
+      ],
+      [
+        'import:A2',
+        ben.id,
+        null,
+        'Gus Guest',
+        '+447812345631',
+        '2026-06-10T09:00:00.000Z',
+        '2026-06-10T09:30:00.000Z',
+        'confirmed',
+        0,
+        'import',
+      ],
+    ],
+  );
   // The known customer now has a relationship with the store.
-  assert.equal((await db.query('SELECT count(*) FROM store_customers WHERE store_id = $1 AND customer_id = $2', [store.id, known.id])).rows[0].count, 1);
+  assert.equal(
+    (
+      await db.query('SELECT count(*) FROM store_customers WHERE store_id = $1 AND customer_id = $2', [
+        store.id,
+        known.id,
+      ])
+    ).rows[0].count,
+    1,
+  );
 });
 
 test('imports emit events marked source import and plan no customer messages', async () => {
-  const events = (await db.query("SELECT type, data->>'source' AS source FROM events WHERE store_id = $1 AND type LIKE 'appointment.%'", [store.id])).rows;
+  const events = (
+    await db.query(
+      "SELECT type, data->>'source' AS source FROM events WHERE store_id = $1 AND type LIKE 'appointment.%'",
+      [store.id],
+    )
+  ).rows;
   assert.equal(events.length, 4);
   assert.ok(events.every((e) => e.type === 'appointment.created' && e.source === 'import'));
   while ((await planOnce(db, t.clock, { mailDomain: 'example.test' })) > 0);
-  assert.equal(Number((await db.query('SELECT count(*) FROM messages WHERE store_id = $1', [store.id])).rows[0].count), 0);
+  assert.equal(
+    Number((await db.query('SELECT count(*) FROM messages WHERE store_id = $1', [store.id])).rows[0].count),
+    0,
+  );
 });
 
 test('the same file again creates nothing; a row without external_id is matched by its content', async () => {
@@ -88,19 +177,27 @@ test('the same file again creates nothing; a row without external_id is matched 
   assert.equal((await upload(plain)).body.created, 1);
   const twice = await upload(plain);
   assert.deepEqual([twice.body.created, twice.body.unchanged], [0, 1]);
-  assert.equal(Number((await db.query('SELECT count(*) FROM appointments WHERE store_id = $1', [store.id])).rows[0].count), 5);
+  assert.equal(
+    Number((await db.query('SELECT count(*) FROM appointments WHERE store_id = $1', [store.id])).rows[0].count),
+    5,
+  );
 });
 
 test('a row imported before at another time is refused, not moved', async () => {
   const res = await upload('external_id,unit,service,start\nA1,Ana,Cut,2026-06-10 16:00\n');
-  assert.deepEqual(res.body.errors.map((e: any) => e.code), ['ALREADY_IMPORTED']);
+  assert.deepEqual(
+    res.body.errors.map((e: any) => e.code),
+    ['ALREADY_IMPORTED'],
+  );
 });
 
 test('an appointment file without a unit column, or with an unknown one, is refused whole', async () => {
   const res = await upload('staff,service,when\nAna,Cut,2026-06-20 10:00\n');
   assert.equal(res.status, 400);
   assert.equal(errorCode(res), 'UNKNOWN_COLUMN');
-  const mapped = await upload('staff;service;when\nAna;Cut;2026-06-20 10:00\n', { mapping: JSON.stringify({ when: 'start' }) });
+  const mapped = await upload('staff;service;when\nAna;Cut;2026-06-20 10:00\n', {
+    mapping: JSON.stringify({ when: 'start' }),
+  });
   assert.equal(mapped.status, 200, JSON.stringify(mapped.body));
   assert.equal(mapped.body.created, 1);
 });

@@ -17,6 +17,8 @@ test('the preference list is rate limited per customer: 429 RATE_LIMITED in the 
 
   // The budget is the customer's own: someone else is still served.
   const other = await fx.customer();
-  const theirs = await call(app, 'GET', '/api/v1/notifications/preferences', { token: await fx.customerToken(other.id) });
+  const theirs = await call(app, 'GET', '/api/v1/notifications/preferences', {
+    token: await fx.customerToken(other.id),
+  });
   assert.equal(theirs.status, 200);
 });

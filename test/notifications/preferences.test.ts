@@ -18,7 +18,8 @@ const DEFAULTS = {
 };
 
 const list = (token: string) => call(app, 'GET', '/api/v1/notifications/preferences', { token });
-const save = (token: string, body: Record<string, unknown>) => call(app, 'POST', '/api/v1/notifications/preferences', { token, body });
+const save = (token: string, body: Record<string, unknown>) =>
+  call(app, 'POST', '/api/v1/notifications/preferences', { token, body });
 
 async function signedIn() {
   const c = await fx.customer({ name: null });
@@ -26,7 +27,12 @@ async function signedIn() {
 }
 
 const saved = async (customerId: string, storeId: string) =>
-  (await db.query('SELECT * FROM notification_preferences WHERE customer_id = $1 AND store_id = $2', [customerId, storeId])).rows;
+  (
+    await db.query('SELECT * FROM notification_preferences WHERE customer_id = $1 AND store_id = $2', [
+      customerId,
+      storeId,
+    ])
+  ).rows;
 
 test('one row per store interacted with, with the spec defaults where nothing was saved, ordered by store name', async () => {
   const me = await signedIn();
@@ -37,9 +43,15 @@ test('one row per store interacted with, with the spec defaults where nothing wa
   const appointment = await fx.store({ name: 'Cutters' });
   const never = await fx.store({ name: 'Never Visited' });
   await fx.membership(member.id, me.id);
-  await db.query(`INSERT INTO class_bookings (store_id, customer_id, status, created_at) VALUES ($1, $2, 'confirmed', now()), ($1, $2, 'attended', now())`, [classes.id, me.id]);
+  await db.query(
+    `INSERT INTO class_bookings (store_id, customer_id, status, created_at) VALUES ($1, $2, 'confirmed', now()), ($1, $2, 'attended', now())`,
+    [classes.id, me.id],
+  );
   await db.query('INSERT INTO stamps (store_id, customer_id, created_at) VALUES ($1, $2, now())', [stamps.id, me.id]);
-  await db.query(`INSERT INTO orders (store_id, customer_id, amount_pence, currency, created_at) VALUES ($1, $2, 500, 'GBP', now())`, [orders.id, me.id]);
+  await db.query(
+    `INSERT INTO orders (store_id, customer_id, amount_pence, currency, created_at) VALUES ($1, $2, 500, 'GBP', now())`,
+    [orders.id, me.id],
+  );
   const unit = await fx.unit(appointment.id);
   await db.query(
     `INSERT INTO appointments (store_id, unit_id, customer_id, starts_at, ends_at, block, status, currency)
@@ -91,7 +103,15 @@ test('partial upserts merge: an omitted toggle is unchanged and a repeat merges 
   assert.equal(rows.length, 1);
   const res = await list(me.token);
   assert.deepEqual(res.body.preferences, [
-    { storeId: store.id, storeName: 'Merge Studio', ...DEFAULTS, marketingEnabled: true, messagesMuted: true, classReminders: true, stampEventsEnabled: false },
+    {
+      storeId: store.id,
+      storeName: 'Merge Studio',
+      ...DEFAULTS,
+      marketingEnabled: true,
+      messagesMuted: true,
+      classReminders: true,
+      stampEventsEnabled: false,
+    },
   ]);
   const repeat = await save(me.token, { storeId: store.id, classReminders: true, stampEventsEnabled: false });
   assert.equal(repeat.status, 200);
@@ -115,7 +135,9 @@ test('an unknown store is refused 404 and a storeId that is not a uuid 400; noth
   const malformed = await save(me.token, { storeId: 'shop-1', messagesMuted: true });
   assert.equal(malformed.status, 400);
   assert.equal(errorCode(malformed), 'VALIDATION_FAILED');
-  const rows = await db.query('SELECT count(*)::int AS n FROM notification_preferences WHERE customer_id = $1', [me.id]);
+  const rows = await db.query('SELECT count(*)::int AS n FROM notification_preferences WHERE customer_id = $1', [
+    me.id,
+  ]);
   assert.equal(rows.rows[0].n, 0);
 });
 
@@ -148,7 +170,9 @@ test('each customer reads and changes only their own rows', async () => {
   assert.deepEqual(bobs.body.preferences, [{ storeId: store.id, storeName: 'Shared Shop', ...DEFAULTS }]);
   await save(bob.token, { storeId: store.id, classReminders: false });
   const alices = await list(alice.token);
-  assert.deepEqual(alices.body.preferences, [{ storeId: store.id, storeName: 'Shared Shop', ...DEFAULTS, messagesMuted: true, marketingEnabled: true }]);
+  assert.deepEqual(alices.body.preferences, [
+    { storeId: store.id, storeName: 'Shared Shop', ...DEFAULTS, messagesMuted: true, marketingEnabled: true },
+  ]);
   const a = (await saved(alice.id, store.id))[0];
   const b = (await saved(bob.id, store.id))[0];
   assert.deepEqual([a.messages_muted, a.class_reminders, a.marketing_enabled], [true, true, true]);
@@ -164,7 +188,11 @@ test('a merchant token is refused 403 WRONG_TOKEN_KIND on both operations', asyn
   const post = await save(merchant, { storeId: store.id, messagesMuted: true });
   assert.equal(post.status, 403);
   assert.equal(errorCode(post), 'WRONG_TOKEN_KIND');
-  assert.equal((await db.query('SELECT count(*)::int AS n FROM notification_preferences WHERE store_id = $1', [store.id])).rows[0].n, 0);
+  assert.equal(
+    (await db.query('SELECT count(*)::int AS n FROM notification_preferences WHERE store_id = $1', [store.id])).rows[0]
+      .n,
+    0,
+  );
 });
 
 test('reading needs customer:read and saving needs customer:write', async () => {
@@ -184,15 +212,29 @@ test('concurrent upserts for the same key leave one row holding every toggle sen
   const me = await signedIn();
   const store = await fx.store();
   const sibling = await t.sibling();
-  const toggles = ['messagesMuted', 'classReminders', 'classEventsEnabled', 'voucherEventsEnabled', 'stampEventsEnabled', 'membershipEventsEnabled', 'penaltyEventsEnabled', 'marketingEnabled'];
+  const toggles = [
+    'messagesMuted',
+    'classReminders',
+    'classEventsEnabled',
+    'voucherEventsEnabled',
+    'stampEventsEnabled',
+    'membershipEventsEnabled',
+    'penaltyEventsEnabled',
+    'marketingEnabled',
+  ];
   // Each request flips one toggle away from its default; all race for the first insert.
   const results = await Promise.all(
-    toggles.map((name, i) => call(i % 2 ? sibling : app, 'POST', '/api/v1/notifications/preferences', {
-      token: me.token,
-      body: { storeId: store.id, [name]: !(DEFAULTS as Record<string, boolean>)[name] },
-    })),
+    toggles.map((name, i) =>
+      call(i % 2 ? sibling : app, 'POST', '/api/v1/notifications/preferences', {
+        token: me.token,
+        body: { storeId: store.id, [name]: !(DEFAULTS as Record<string, boolean>)[name] },
+      }),
+    ),
   );
-  assert.deepEqual(results.map((r) => r.status), toggles.map(() => 200));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    toggles.map(() => 200),
+  );
   const rows = await saved(me.id, store.id);
   assert.equal(rows.length, 1);
   const res = await list(me.token);

@@ -32,9 +32,10 @@ interface AuditRow {
 const auditRows = async (entityId: string) =>
   (await t.db.query<AuditRow>('SELECT * FROM audit_log WHERE entity_id = $1 ORDER BY id', [entityId])).rows;
 const effects = async (label: string) =>
-  (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM probe_counter WHERE label = $1", [label])).rows[0].n;
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_counter WHERE label = $1', [label])).rows[0].n;
 const records = async (key: string) =>
-  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_records WHERE key = $1', [key])).rows[0].n;
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_records WHERE key = $1', [key])).rows[0]
+    .n;
 const audited = (body: Record<string, unknown>, idempotencyKey?: string) =>
   call(t.app, 'POST', '/probe/audited', { token, body, idempotencyKey });
 
@@ -42,7 +43,10 @@ test('the rows of one transaction are written in call order, with the actor, the
   const res = await audited({ label: 'order', entries: 3 }, undefined);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const rows = await auditRows('order');
-  assert.deepEqual(rows.map((r) => r.action), ['probe.audited.0', 'probe.audited.1', 'probe.audited.2']);
+  assert.deepEqual(
+    rows.map((r) => r.action),
+    ['probe.audited.0', 'probe.audited.1', 'probe.audited.2'],
+  );
   for (const [n, row] of rows.entries()) {
     assert.equal(row.store_id, store.id);
     assert.equal(row.actor_kind, 'merchant');
@@ -72,14 +76,23 @@ test('with an Idempotency-Key a refusal after the audit call stores neither audi
 });
 
 test('a retried attempt writes only its own audit rows, not those of the attempt that failed', async () => {
-  for (const [label, key] of [['retried', undefined], ['retried-key', 'audit-retried']] as const) {
+  for (const [label, key] of [
+    ['retried', undefined],
+    ['retried-key', 'audit-retried'],
+  ] as const) {
     const res = await audited({ label, entries: 2, retry_once: true }, key);
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(res.body.attempt, 2);
     assert.equal(await effects(label), 1);
     const rows = await auditRows(label);
-    assert.deepEqual(rows.map((r) => r.action), ['probe.audited.0', 'probe.audited.1']);
-    assert.deepEqual(rows.map((r) => r.details.attempt), [2, 2]);
+    assert.deepEqual(
+      rows.map((r) => r.action),
+      ['probe.audited.0', 'probe.audited.1'],
+    );
+    assert.deepEqual(
+      rows.map((r) => r.details.attempt),
+      [2, 2],
+    );
     if (key) assert.equal(await records(key), 1);
   }
 });
@@ -99,20 +112,39 @@ test('an idempotent write stores its audit rows and the idempotency record; the 
 
 test('an idempotent appointment booking leaves one audit row and one idempotency record', async () => {
   const unit = await t.fx.unit(store.id);
-  const body = { store_id: store.id, unit_id: unit.id, starts_at: '2026-06-02T10:00:00.000Z', ends_at: '2026-06-02T11:00:00.000Z', guest_email: 'g@example.com' };
-  const first = await call(t.app, 'POST', '/api/v1/bookings/appointments', { token, body, idempotencyKey: 'audit-book' });
+  const body = {
+    store_id: store.id,
+    unit_id: unit.id,
+    starts_at: '2026-06-02T10:00:00.000Z',
+    ends_at: '2026-06-02T11:00:00.000Z',
+    guest_email: 'g@example.com',
+  };
+  const first = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+    token,
+    body,
+    idempotencyKey: 'audit-book',
+  });
   assert.equal(first.status, 200, JSON.stringify(first.body));
   const id = first.body.appointment.id;
   const check = async () => {
     const rows = await auditRows(id);
-    assert.deepEqual(rows.map((r) => [r.action, r.store_id, r.actor_id]), [['appointment.created', store.id, 'staff-7']]);
+    assert.deepEqual(
+      rows.map((r) => [r.action, r.store_id, r.actor_id]),
+      [['appointment.created', store.id, 'staff-7']],
+    );
     assert.deepEqual(rows[0].details, { unit_id: unit.id, starts_at: '2026-06-02T10:00:00.000Z', is_override: false });
-    const stored = await t.db.query<{ body: any }>('SELECT body FROM idempotency_records WHERE key = $1', ['audit-book']);
+    const stored = await t.db.query<{ body: any }>('SELECT body FROM idempotency_records WHERE key = $1', [
+      'audit-book',
+    ]);
     assert.equal(stored.rows.length, 1);
     assert.equal(stored.rows[0].body.appointment.id, id);
   };
   await check();
-  const again = await call(t.app, 'POST', '/api/v1/bookings/appointments', { token, body, idempotencyKey: 'audit-book' });
+  const again = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
+    token,
+    body,
+    idempotencyKey: 'audit-book',
+  });
   assert.equal(again.headers['idempotent-replayed'], 'true');
   await check();
 });
@@ -123,7 +155,12 @@ test('audit on a handle that is not a request transaction writes at once', async
     clock: t.clock,
     requestId: 'req-direct',
   } as unknown as RequestContext;
-  await audit(t.db, ctx, { action: 'probe.direct', entity: 'probe', entityId: 'direct', details: { store_id: store.id, text: TEXT } });
+  await audit(t.db, ctx, {
+    action: 'probe.direct',
+    entity: 'probe',
+    entityId: 'direct',
+    details: { store_id: store.id, text: TEXT },
+  });
   const rows = await auditRows('direct');
   assert.equal(rows.length, 1);
   assert.equal(rows[0].store_id, store.id);

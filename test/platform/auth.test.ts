@@ -84,7 +84,10 @@ test('a missing scope answers 403 INSUFFICIENT_SCOPE; write includes read', asyn
   const writeOnly = await t.fx.merchantToken(store.id, { scopes: ['merchant:write'] });
   assert.equal((await call(t.app, 'GET', '/probe/merchant', { token: writeOnly })).status, 200);
   const customerNoScope = await t.fx.customerToken(customer.id, []);
-  assert.equal(errorCode(await call(t.app, 'GET', '/probe/customer', { token: customerNoScope })), 'INSUFFICIENT_SCOPE');
+  assert.equal(
+    errorCode(await call(t.app, 'GET', '/probe/customer', { token: customerNoScope })),
+    'INSUFFICIENT_SCOPE',
+  );
 });
 
 test('a missing entitlement answers 403 MISSING_ENTITLEMENT', async () => {
@@ -106,7 +109,10 @@ test('the authenticated store wins over a store_id in the body or query', async 
   const viaQuery = await call(t.app, 'GET', '/probe/merchant', { token, query: { store_id: otherStore.id } });
   assert.equal(viaQuery.status, 200);
   assert.equal(viaQuery.body.store_id, store.id);
-  const viaBody = await call(t.app, 'POST', `/probe/merchant/${thing}`, { token, body: { store_id: otherStore.id, count: 1 } });
+  const viaBody = await call(t.app, 'POST', `/probe/merchant/${thing}`, {
+    token,
+    body: { store_id: otherStore.id, count: 1 },
+  });
   assert.equal(viaBody.status, 200);
   assert.equal(viaBody.body.store_id, store.id);
   assert.equal(viaBody.body.user_id, 'staff-1');
@@ -115,7 +121,10 @@ test('the authenticated store wins over a store_id in the body or query', async 
 test('the operator surface refuses anything but the admin token', async () => {
   const body = { name: 'S', timezone: 'Europe/London', currency: 'GBP' };
   assert.equal(errorCode(await call(t.app, 'POST', '/admin/v1/stores', { body })), 'UNAUTHENTICATED');
-  assert.equal(errorCode(await call(t.app, 'POST', '/admin/v1/stores', { body, token: 'not-the-admin-token' })), 'UNAUTHENTICATED');
+  assert.equal(
+    errorCode(await call(t.app, 'POST', '/admin/v1/stores', { body, token: 'not-the-admin-token' })),
+    'UNAUTHENTICATED',
+  );
   const merchant = await call(t.app, 'POST', '/admin/v1/stores', { body, token: await t.fx.merchantToken(store.id) });
   assert.equal(merchant.status, 403);
   assert.equal(errorCode(merchant), 'WRONG_TOKEN_KIND');
@@ -124,7 +133,10 @@ test('the operator surface refuses anything but the admin token', async () => {
 
 test('the operator surface is off without ADMIN_TOKEN', async () => {
   const off = await startTestApp({ env: { ADMIN_TOKEN: '' } });
-  const res = await call(off.app, 'POST', '/admin/v1/stores', { token: ADMIN_TOKEN, body: { name: 'S', timezone: 'Europe/London', currency: 'GBP' } });
+  const res = await call(off.app, 'POST', '/admin/v1/stores', {
+    token: ADMIN_TOKEN,
+    body: { name: 'S', timezone: 'Europe/London', currency: 'GBP' },
+  });
   assert.equal(res.status, 404);
   assert.equal(errorCode(res), 'ADMIN_DISABLED');
   assert.equal((await off.db.query('SELECT count(*)::int AS n FROM stores')).rows[0].n, 0);
@@ -135,7 +147,11 @@ test('a token accepted earlier is refused once it has expired (verified tokens a
   // its cache read the system time, so the test moves Date on 6.5 s instead of waiting for it.
   ctx.mock.timers.enable({ apis: ['Date'], now: Date.now() });
   try {
-    const { token } = await t.tokens.sign({ kind: 'merchant', store_id: store.id, scopes: ['merchant:read'] }, 60, new Date(Date.now() - 59_000));
+    const { token } = await t.tokens.sign(
+      { kind: 'merchant', store_id: store.id, scopes: ['merchant:read'] },
+      60,
+      new Date(Date.now() - 59_000),
+    );
     assert.equal((await call(t.app, 'GET', '/probe/merchant', { token })).status, 200);
     ctx.mock.timers.tick(4_000);
     assert.equal((await call(t.app, 'GET', '/probe/merchant', { token })).status, 200, 'still inside the 5 s of skew');

@@ -16,8 +16,12 @@ after(() => fs.rmSync(root, { recursive: true, force: true }));
 
 function npmScript(script: string, dataDir: string, args: string[]): Promise<{ code: number; out: string }> {
   return new Promise((resolve) => {
-    execFile(process.execPath, [`scripts/${script}.ts`, ...args], { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' } }, (err, stdout, stderr) =>
-      resolve({ code: err ? (err as any).code ?? 1 : 0, out: stdout + stderr }));
+    execFile(
+      process.execPath,
+      [`scripts/${script}.ts`, ...args],
+      { env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '', LOG_LEVEL: 'warn' } },
+      (err, stdout, stderr) => resolve({ code: err ? ((err as any).code ?? 1) : 0, out: stdout + stderr }),
+    );
   });
 }
 
@@ -36,7 +40,10 @@ test('a backup of the running database restores into a fresh DATA_DIR with the r
   const cluster = await startCluster({ pgdata: path.join(source, 'postgres') });
   const file = path.join(root, 'running.tar.gz');
   try {
-    await sql(cluster.url(), `CREATE TABLE stores (id int PRIMARY KEY, name text NOT NULL); INSERT INTO stores SELECT g, 'store ' || g FROM generate_series(1, 1000) g`);
+    await sql(
+      cluster.url(),
+      `CREATE TABLE stores (id int PRIMARY KEY, name text NOT NULL); INSERT INTO stores SELECT g, 'store ' || g FROM generate_series(1, 1000) g`,
+    );
     const backup = await npmScript('backup', source, ['--to', file]);
     assert.equal(backup.code, 0, backup.out);
     assert.match(backup.out, /backup written/);
@@ -50,8 +57,10 @@ test('a backup of the running database restores into a fresh DATA_DIR with the r
   assert.equal(restore.code, 0, restore.out);
   const restored = await startCluster({ pgdata: path.join(fresh, 'postgres') });
   try {
-    const rows = await sql<{ n: number; last: string; after: number }>(restored.url(),
-      `SELECT count(*)::int AS n, max(name) FILTER (WHERE id = 1000) AS last, count(*) FILTER (WHERE id = 1001)::int AS after FROM stores`);
+    const rows = await sql<{ n: number; last: string; after: number }>(
+      restored.url(),
+      `SELECT count(*)::int AS n, max(name) FILTER (WHERE id = 1000) AS last, count(*) FILTER (WHERE id = 1001)::int AS after FROM stores`,
+    );
     assert.deepEqual(rows[0], { n: 1000, last: 'store 1000', after: 0 });
   } finally {
     await restored.stop();
@@ -75,14 +84,22 @@ test('a backup of a stopped database starts it for the copy and stops it again; 
   const file = path.join(root, 'stopped.tar.gz');
   const backup = await npmScript('backup', source, ['--to', file]);
   assert.equal(backup.code, 0, backup.out);
-  assert.equal(fs.existsSync(path.join(source, 'postgres', 'postmaster.pid')), false, 'the database the backup started is stopped again');
+  assert.equal(
+    fs.existsSync(path.join(source, 'postgres', 'postmaster.pid')),
+    false,
+    'the database the backup started is stopped again',
+  );
 
   const running = await startCluster({ pgdata: path.join(source, 'postgres') });
   try {
     const refused = await npmScript('restore', source, [file, '--force']);
     assert.notEqual(refused.code, 0);
     assert.match(refused.out, /in use/);
-    assert.deepEqual(await sql(running.url(), 'SELECT id FROM units'), [{ id: 7 }], 'the running database is untouched');
+    assert.deepEqual(
+      await sql(running.url(), 'SELECT id FROM units'),
+      [{ id: 7 }],
+      'the running database is untouched',
+    );
   } finally {
     await running.stop();
   }

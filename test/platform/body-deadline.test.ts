@@ -16,7 +16,9 @@ function stalledPost(port: number): { socket: net.Socket; answer: Promise<string
   socket.on('data', (c) => chunks.push(c));
   socket.on('error', () => {});
   const answer = new Promise<string>((resolve) => socket.on('close', () => resolve(Buffer.concat(chunks).toString())));
-  socket.write('POST /api/v1/book/some-shop/email-code HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"email":"a@');
+  socket.write(
+    'POST /api/v1/book/some-shop/email-code HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: 200\r\n\r\n{"email":"a@',
+  );
   return { socket, answer };
 }
 
@@ -63,7 +65,9 @@ test('a body that arrives in time is served as before', async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const port = (t.app.server.address() as net.AddressInfo).port;
   const res = await fetch(`http://127.0.0.1:${port}/api/v1/book/no-such-shop/email-code/verify`, {
-    method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ email: 'a@example.com', code: '123456' }),
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ email: 'a@example.com', code: '123456' }),
   });
   assert.equal(res.status, 404);
   assert.equal((await res.json()).error.code, 'NOT_FOUND');
@@ -76,7 +80,10 @@ test('a client that leaves the live event stream is no longer counted in flight:
   const store = await t.fx.store();
   const token = await t.fx.merchantToken(store.id);
   const aborter = new AbortController();
-  const res = await fetch(`http://127.0.0.1:${port}/api/v1/events/stream?store_id=${store.id}`, { headers: { authorization: `Bearer ${token}` }, signal: aborter.signal });
+  const res = await fetch(`http://127.0.0.1:${port}/api/v1/events/stream?store_id=${store.id}`, {
+    headers: { authorization: `Bearer ${token}` },
+    signal: aborter.signal,
+  });
   assert.equal(res.status, 200);
   const reader = res.body!.getReader();
   await reader.read(); // the stream is open

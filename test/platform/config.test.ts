@@ -25,7 +25,11 @@ test('bad values are refused at start with a message naming the variable', () =>
     [{ AUTH_JWKS_URL: 'ftp://idp' }, /AUTH_JWKS_URL/],
   ];
   for (const [env, message] of cases) {
-    assert.throws(() => loadConfig(env), (err: unknown) => err instanceof ConfigError && message.test((err as Error).message), JSON.stringify(env));
+    assert.throws(
+      () => loadConfig(env),
+      (err: unknown) => err instanceof ConfigError && message.test((err as Error).message),
+      JSON.stringify(env),
+    );
   }
 });
 
@@ -37,10 +41,17 @@ test('the embedded PostgreSQL gets a pool of 4 connections, a server 16, unless 
 
 test('EMBEDDED_POSTGRES_SETTINGS names extra settings for the embedded PostgreSQL; anything else is refused', () => {
   assert.deepEqual(loadConfig({}).embeddedSettings, {});
-  assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_buffers=16MB, work_mem=2MB' }).embeddedSettings, { shared_buffers: '16MB', work_mem: '2MB' });
+  assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_buffers=16MB, work_mem=2MB' }).embeddedSettings, {
+    shared_buffers: '16MB',
+    work_mem: '2MB',
+  });
   // An extension's own settings are qualified by its name.
-  assert.deepEqual(loadConfig({ EMBEDDED_POSTGRES_SETTINGS: 'shared_preload_libraries=pg_stat_statements,pg_stat_statements.track=all' }).embeddedSettings,
-    { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' });
+  assert.deepEqual(
+    loadConfig({
+      EMBEDDED_POSTGRES_SETTINGS: 'shared_preload_libraries=pg_stat_statements,pg_stat_statements.track=all',
+    }).embeddedSettings,
+    { shared_preload_libraries: 'pg_stat_statements', 'pg_stat_statements.track': 'all' },
+  );
   for (const bad of ['shared_buffers', 'x=1;DROP', "work_mem='4MB'", 'Max=1', 'a.b.c=1', '.track=all']) {
     assert.throws(() => loadConfig({ EMBEDDED_POSTGRES_SETTINGS: bad }), /EMBEDDED_POSTGRES_SETTINGS must be/, bad);
   }

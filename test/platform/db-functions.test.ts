@@ -8,7 +8,13 @@ import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { migrate, readMigrations, type Migration } from '../../src/platform/db/migrate.ts';
-import { definedFunctions, functionFile, readFunctionFiles, FUNCTIONS_DIR, type FunctionFile } from '../../src/platform/db/functions.ts';
+import {
+  definedFunctions,
+  functionFile,
+  readFunctionFiles,
+  FUNCTIONS_DIR,
+  type FunctionFile,
+} from '../../src/platform/db/functions.ts';
 import { splitStatements } from '../../src/platform/db/statements.ts';
 import type { Database, Queryable } from '../../src/platform/db/port.ts';
 import { openPg } from '../../src/platform/db/pg.adapter.ts';
@@ -58,8 +64,14 @@ test('a fresh database and one migrated before the move end with identical funct
   const old = await openEmpty();
   try {
     const report = await migrate(fresh.db);
-    assert.deepEqual(report.applied, readMigrations().map((m) => m.name));
-    assert.deepEqual(report.functions, readFunctionFiles().map((f) => f.file));
+    assert.deepEqual(
+      report.applied,
+      readMigrations().map((m) => m.name),
+    );
+    assert.deepEqual(
+      report.functions,
+      readFunctionFiles().map((f) => f.file),
+    );
     assert.deepEqual(report.unowned, []);
 
     // The schema as it was: its functions came from the numbered migrations, none from files.
@@ -70,8 +82,17 @@ test('a fresh database and one migrated before the move end with identical funct
 
     const after = await migrate(old.db);
     const oldNames = new Set(migrationsBeforeTheMove().map((m) => m.name));
-    assert.deepEqual(after.applied, readMigrations().map((m) => m.name).filter((n) => !oldNames.has(n)), 'only migrations added since');
-    assert.deepEqual(after.functions, readFunctionFiles().map((f) => f.file));
+    assert.deepEqual(
+      after.applied,
+      readMigrations()
+        .map((m) => m.name)
+        .filter((n) => !oldNames.has(n)),
+      'only migrations added since',
+    );
+    assert.deepEqual(
+      after.functions,
+      readFunctionFiles().map((f) => f.file),
+    );
     assert.deepEqual(after.unowned, []);
 
     const a = await definitions(fresh.db);
@@ -79,14 +100,24 @@ test('a fresh database and one migrated before the move end with identical funct
     assert.deepEqual([...a.keys()].sort(), [...b.keys()].sort());
     // Every function and trigger of before the move is still there (functions added since are new),
     // but those a later migration drops by name (DROP FUNCTION ... CASCADE takes its triggers too).
-    const dropped = readMigrations().filter((m) => !oldNames.has(m.name))
+    const dropped = readMigrations()
+      .filter((m) => !oldNames.has(m.name))
       .flatMap((m) => [...m.sql.matchAll(/DROP FUNCTION IF EXISTS (\w+\([^)]*\))/g)].map((x) => `function ${x[1]}`));
     const gone = [...oldDefs.keys()].filter((k) => !b.has(k));
-    assert.deepEqual(gone.filter((k) => k.startsWith('function ') && !dropped.includes(k)), [], 'the move kept every function');
-    assert.deepEqual(gone.filter((k) => k.startsWith('trigger ')), [], 'and every trigger');
+    assert.deepEqual(
+      gone.filter((k) => k.startsWith('function ') && !dropped.includes(k)),
+      [],
+      'the move kept every function',
+    );
+    assert.deepEqual(
+      gone.filter((k) => k.startsWith('trigger ')),
+      [],
+      'and every trigger',
+    );
     for (const [key, def] of a) assert.equal(b.get(key), def, key);
     // Same rows recorded on both, so the next start treats them alike.
-    const recorded = (q: Queryable) => q.query('SELECT file, checksum FROM schema_functions ORDER BY file').then((r) => r.rows);
+    const recorded = (q: Queryable) =>
+      q.query('SELECT file, checksum FROM schema_functions ORDER BY file').then((r) => r.rows);
     assert.deepEqual(await recorded(fresh.db), await recorded(old.db));
     assert.deepEqual(await migrate(old.db), { applied: [], functions: [], unowned: [] });
   } finally {
@@ -99,7 +130,11 @@ test('changing one function file applies that file again, and only it', async ()
   const { db, close } = await openTestDatabase();
   try {
     const files = readFunctionFiles();
-    const before = (await db.query<{ file: string; applied_at: string }>('SELECT file, applied_at FROM schema_functions ORDER BY file')).rows;
+    const before = (
+      await db.query<{ file: string; applied_at: string }>(
+        'SELECT file, applied_at FROM schema_functions ORDER BY file',
+      )
+    ).rows;
     const changed: FunctionFile[] = files.map((f) =>
       f.file === 'settle.sql' ? functionFile(f.file, f.sql.replace(/\nBEGIN\n/, '\nBEGIN\n  -- a changed rule\n')) : f,
     );
@@ -107,7 +142,11 @@ test('changing one function file applies that file again, and only it', async ()
     assert.deepEqual(report, { applied: [], functions: ['settle.sql'], unowned: [] });
     const def = await db.query<{ def: string }>("SELECT pg_get_functiondef('bbo_settle'::regproc) AS def");
     assert.match(def.rows[0].def, /-- a changed rule/);
-    const after = (await db.query<{ file: string; applied_at: string }>('SELECT file, applied_at FROM schema_functions ORDER BY file')).rows;
+    const after = (
+      await db.query<{ file: string; applied_at: string }>(
+        'SELECT file, applied_at FROM schema_functions ORDER BY file',
+      )
+    ).rows;
     for (const row of after) {
       const was = before.find((r) => r.file === row.file)!;
       if (row.file === 'settle.sql') assert.notEqual(row.applied_at, was.applied_at);
@@ -128,7 +167,10 @@ test('a function deleted from its file is reported, warned and left in place', a
   try {
     const files = readFunctionFiles().map((f) =>
       f.file === 'customer-hold.sql'
-        ? functionFile(f.file, f.sql.replace(/CREATE OR REPLACE FUNCTION bbo_refuse_not_offered\(\).*?END \$\$;\n/s, ''))
+        ? functionFile(
+            f.file,
+            f.sql.replace(/CREATE OR REPLACE FUNCTION bbo_refuse_not_offered\(\).*?END \$\$;\n/s, ''),
+          )
         : f,
     );
     assert.ok(!definedFunctions(files).has('bbo_refuse_not_offered'));
@@ -136,7 +178,10 @@ test('a function deleted from its file is reported, warned and left in place', a
     const report = await migrate(db, { functions: files, log: { warn: (obj, msg) => warnings.push({ obj, msg }) } });
     assert.deepEqual(report.functions, ['customer-hold.sql']);
     assert.deepEqual(report.unowned, ['bbo_refuse_not_offered()']);
-    assert.deepEqual(warnings.map((w) => w.obj), [{ functions: ['bbo_refuse_not_offered()'] }]);
+    assert.deepEqual(
+      warnings.map((w) => w.obj),
+      [{ functions: ['bbo_refuse_not_offered()'] }],
+    );
     const still = await db.query("SELECT to_regprocedure('bbo_refuse_not_offered()') IS NOT NULL AS there");
     assert.equal(still.rows[0].there, true);
     // The file as it is defines it again; an old overload left beside a function is reported (both
@@ -153,7 +198,8 @@ test('a function deleted from its file is reported, warned and left in place', a
 test('every db/functions file is listed in ORDER once, and a missing or unlisted file is refused', () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbo-fn-'));
   try {
-    for (const file of fs.readdirSync(FUNCTIONS_DIR)) fs.copyFileSync(path.join(FUNCTIONS_DIR, file), path.join(dir, file));
+    for (const file of fs.readdirSync(FUNCTIONS_DIR))
+      fs.copyFileSync(path.join(FUNCTIONS_DIR, file), path.join(dir, file));
     assert.equal(readFunctionFiles(dir).length, fs.readdirSync(FUNCTIONS_DIR).filter((f) => f.endsWith('.sql')).length);
     fs.writeFileSync(path.join(dir, 'extra.sql'), 'SELECT 1;\n');
     assert.throws(() => readFunctionFiles(dir), /unlisted: extra\.sql/);
@@ -168,7 +214,11 @@ test('every db/functions file is listed in ORDER once, and a missing or unlisted
 test('numbered migrations define no function or trigger, and each function has one definition in the files', () => {
   for (const m of readMigrations()) {
     for (const statement of splitStatements(m.sql)) {
-      assert.doesNotMatch(statement.replace(/--.*$/gm, ''), /\bCREATE\s+(OR\s+REPLACE\s+)?(FUNCTION|PROCEDURE|TRIGGER)\b/i, m.name);
+      assert.doesNotMatch(
+        statement.replace(/--.*$/gm, ''),
+        /\bCREATE\s+(OR\s+REPLACE\s+)?(FUNCTION|PROCEDURE|TRIGGER)\b/i,
+        m.name,
+      );
     }
   }
   const defined = definedFunctions(readFunctionFiles());

@@ -15,17 +15,23 @@ test('db/schema.sql is the schema of a freshly migrated database (regenerate it 
     const a = committed.split('\n');
     const b = expected.split('\n');
     const line = a.findIndex((l, i) => l !== b[i]);
-    assert.fail(`${SCHEMA_FILE} is stale: run \`npm run db:schema\` and commit the file.\n`
-      + `First difference at line ${line + 1}:\n  committed: ${a[line] ?? '(end)'}\n  migrated:  ${b[line] ?? '(end)'}`);
+    assert.fail(
+      `${SCHEMA_FILE} is stale: run \`npm run db:schema\` and commit the file.\n` +
+        `First difference at line ${line + 1}:\n  committed: ${a[line] ?? '(end)'}\n  migrated:  ${b[line] ?? '(end)'}`,
+    );
   }
 });
 
-test('the normalised dump keeps tables, indexes and triggers and leaves out functions and pg_dump\'s settings', () => {
+test("the normalised dump keeps tables, indexes and triggers and leaves out functions and pg_dump's settings", () => {
   const schema = fs.readFileSync(SCHEMA_FILE, 'utf8');
   assert.match(schema, /^-- table: appointments\nCREATE TABLE public\.appointments \(/m);
   assert.match(schema, /CREATE TRIGGER appointments_occupancy AFTER INSERT ON public\.appointments/);
   assert.doesNotMatch(schema, /CREATE FUNCTION|^SET |set_config|Dumped from/m);
-  const dump = '--\n-- Name: f(); Type: FUNCTION; Schema: public; Owner: -\n--\n\nCREATE FUNCTION public.f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n\n'
-    + '--\n-- Name: t; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.t (\n    id int\n);\n\nSET default_tablespace = \'\';\n';
-  assert.equal(normaliseDump(dump).split('\n\n').slice(1).join('\n\n'), '-- table: t\nCREATE TABLE public.t (\n    id int\n);\n');
+  const dump =
+    '--\n-- Name: f(); Type: FUNCTION; Schema: public; Owner: -\n--\n\nCREATE FUNCTION public.f() RETURNS int LANGUAGE sql AS $$ SELECT 1 $$;\n\n' +
+    "--\n-- Name: t; Type: TABLE; Schema: public; Owner: -\n--\n\nCREATE TABLE public.t (\n    id int\n);\n\nSET default_tablespace = '';\n";
+  assert.equal(
+    normaliseDump(dump).split('\n\n').slice(1).join('\n\n'),
+    '-- table: t\nCREATE TABLE public.t (\n    id int\n);\n',
+  );
 });

@@ -13,7 +13,7 @@ import { startCluster } from '../../src/platform/db/embedded/cluster.ts';
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-test('without SMTP_URL and REDIS_URL the service\'s modules load neither nodemailer nor ioredis', () => {
+test("without SMTP_URL and REDIS_URL the service's modules load neither nodemailer nor ioredis", () => {
   // The modules src/server.ts builds the service from, imported in a fresh process that records every
   // package it resolves.
   const script = `
@@ -22,21 +22,31 @@ test('without SMTP_URL and REDIS_URL the service\'s modules load neither nodemai
     registerHooks({ resolve(spec, ctx, next) { const r = next(spec, ctx); const m = /node_modules\\/((@[^/]+\\/)?[^/]+)/.exec(r.url); if (m) seen.add(m[1]); return r; } });
     for (const f of ['src/app.ts', 'src/webhooks/delivery-worker.ts', 'src/notifications/messages/worker.ts', 'src/platform/db/read-routing.open.ts', 'src/customers/sign-in/code-mail.ts']) await import(${JSON.stringify(root + '/')} + f);
     console.log(JSON.stringify([...seen]));`;
-  const loaded: string[] = JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: root }));
+  const loaded: string[] = JSON.parse(
+    execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', cwd: root }),
+  );
   assert.ok(loaded.includes('fastify'), 'the probe saw the app load its packages');
-  assert.deepEqual(loaded.filter((p) => p === 'nodemailer' || p === 'ioredis'), []);
+  assert.deepEqual(
+    loaded.filter((p) => p === 'nodemailer' || p === 'ioredis'),
+    [],
+  );
 });
 
-test('the embedded PostgreSQL runs with the small-machine settings, and the shop\'s own settings win over them', async () => {
+test("the embedded PostgreSQL runs with the small-machine settings, and the shop's own settings win over them", async () => {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'bbo-small-machine-'));
   // Readable by the system user postgres when the tests run as root (binaries.ts runs the server as it).
   fs.chmodSync(dir, 0o755);
-  const cluster = await startCluster({ pgdata: path.join(dir, 'postgres'), noSync: true, settings: { work_mem: '2MB' } });
+  const cluster = await startCluster({
+    pgdata: path.join(dir, 'postgres'),
+    noSync: true,
+    settings: { work_mem: '2MB' },
+  });
   const client = new pg.Client({ connectionString: cluster.url() });
   try {
     await client.connect();
     const { rows } = await client.query<{ name: string; setting: string; unit: string | null }>(
-      `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'autovacuum_work_mem', 'autovacuum_max_workers', 'work_mem', 'jit') ORDER BY name`);
+      `SELECT name, setting, unit FROM pg_settings WHERE name IN ('shared_buffers', 'autovacuum_work_mem', 'autovacuum_max_workers', 'work_mem', 'jit') ORDER BY name`,
+    );
     const shown = Object.fromEntries(rows.map((r) => [r.name, r.unit ? `${r.setting} ${r.unit}` : r.setting]));
     assert.deepEqual(shown, {
       autovacuum_max_workers: '1',

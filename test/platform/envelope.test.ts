@@ -24,19 +24,28 @@ test('a missing required field answers 400 naming the field', async () => {
 });
 
 test('a wrong type answers 400 naming the field (no coercion of bodies)', async () => {
-  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, { token, body: { store_id: store.id, count: '5' } });
+  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, {
+    token,
+    body: { store_id: store.id, count: '5' },
+  });
   assertEnvelope(res, 400, 'VALIDATION_FAILED');
   assert.match(res.body.error.message, /body\.count/);
 });
 
 test('an unknown field answers 400 naming it', async () => {
-  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, { token, body: { store_id: store.id, count: 1, colour: 'red' } });
+  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, {
+    token,
+    body: { store_id: store.id, count: 1, colour: 'red' },
+  });
   assertEnvelope(res, 400, 'VALIDATION_FAILED');
   assert.match(res.body.error.message, /body\.colour is not allowed/);
 });
 
 test('an invalid uuid in the path answers 400', async () => {
-  const res = await call(t.app, 'POST', '/probe/merchant/not-a-uuid', { token, body: { store_id: store.id, count: 1 } });
+  const res = await call(t.app, 'POST', '/probe/merchant/not-a-uuid', {
+    token,
+    body: { store_id: store.id, count: 1 },
+  });
   assertEnvelope(res, 400, 'VALIDATION_FAILED');
   assert.match(res.body.error.message, /params\.thingId/);
 });
@@ -58,13 +67,20 @@ test('malformed JSON answers 400 MALFORMED_JSON', async () => {
 
 test('a body that is not JSON answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
   for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'application/xml']) {
-    const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, { token, body: 'count=1', headers: { 'content-type': type } });
+    const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, {
+      token,
+      body: 'count=1',
+      headers: { 'content-type': type },
+    });
     assertEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
   }
 });
 
 test('a body over the limit answers 413 PAYLOAD_TOO_LARGE', async () => {
-  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, { token, body: { store_id: store.id, count: 1, note: 'x'.repeat(5000) } });
+  const res = await call(t.app, 'POST', `/probe/merchant/${thing}`, {
+    token,
+    body: { store_id: store.id, count: 1, note: 'x'.repeat(5000) },
+  });
   assertEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
 });
 
@@ -91,7 +107,8 @@ test('the global rate limit answers 429 RATE_LIMITED with Retry-After, per princ
   const s = await limited.fx.store();
   const a = await limited.fx.merchantToken(s.id, { userId: 'a' });
   const b = await limited.fx.merchantToken(s.id, { userId: 'b' });
-  for (let i = 0; i < 3; i++) assert.equal((await call(limited.app, 'GET', '/probe/merchant', { token: a })).status, 200);
+  for (let i = 0; i < 3; i++)
+    assert.equal((await call(limited.app, 'GET', '/probe/merchant', { token: a })).status, 200);
   const res = await call(limited.app, 'GET', '/probe/merchant', { token: a });
   assertEnvelope(res, 429, 'RATE_LIMITED');
   assert.ok(Number(res.headers['retry-after']) > 0);

@@ -22,14 +22,34 @@ const pgError = (code: string, message = 'x') => Object.assign(new Error(message
 
 // What node-postgres and PostgreSQL raise while there is no primary, and what each must be.
 const CASES: Array<[string, Error, string | null]> = [
-  ['the primary refuses connections (down)', pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5470'), 'connection'],
+  [
+    'the primary refuses connections (down)',
+    pgError('ECONNREFUSED', 'connect ECONNREFUSED 127.0.0.1:5470'),
+    'connection',
+  ],
   ['HAProxy resets a connection (no server up)', pgError('ECONNRESET', 'read ECONNRESET'), 'connection'],
   ['the server vanished mid-statement', new Error('Connection terminated unexpectedly'), 'connection'],
   ['a connection error of class 08', pgError('08006', 'connection failure'), 'connection'],
-  ['57P01 admin shutdown (a switchover stops the old primary)', pgError('57P01', 'terminating connection due to administrator command'), 'shutdown'],
-  ['57P02 crash shutdown', pgError('57P02', 'terminating connection because of crash of another server process'), 'shutdown'],
-  ['57P03 cannot connect now (the node is starting or promoting)', pgError('57P03', 'the database system is starting up'), 'shutdown'],
-  ['25006 read-only transaction (a write reached the demoted node)', pgError('25006', 'cannot execute INSERT in a read-only transaction'), 'read_only'],
+  [
+    '57P01 admin shutdown (a switchover stops the old primary)',
+    pgError('57P01', 'terminating connection due to administrator command'),
+    'shutdown',
+  ],
+  [
+    '57P02 crash shutdown',
+    pgError('57P02', 'terminating connection because of crash of another server process'),
+    'shutdown',
+  ],
+  [
+    '57P03 cannot connect now (the node is starting or promoting)',
+    pgError('57P03', 'the database system is starting up'),
+    'shutdown',
+  ],
+  [
+    '25006 read-only transaction (a write reached the demoted node)',
+    pgError('25006', 'cannot execute INSERT in a read-only transaction'),
+    'read_only',
+  ],
   ['no connection within the connect timeout', new Error('Connection terminated due to connection timeout'), 'timeout'],
   ['no free connection within the connect timeout', new Error('timeout exceeded when trying to connect'), 'timeout'],
   ['a statement past the read timeout', new Error('Query read timeout'), 'timeout'],
@@ -63,7 +83,11 @@ test('while there is no primary, a request answers 503 SERVICE_UNAVAILABLE in th
       const body = res.json();
       assert.deepEqual(Object.keys(body), ['error'], what);
       assert.equal(body.error.code, 'SERVICE_UNAVAILABLE', what);
-      assert.doesNotMatch(body.error.message, /ECONN|57P|25006|read-only|terminat/i, `${what}: no internals in the message`);
+      assert.doesNotMatch(
+        body.error.message,
+        /ECONN|57P|25006|read-only|terminat/i,
+        `${what}: no internals in the message`,
+      );
     }
   } finally {
     await app.close();
@@ -139,8 +163,16 @@ test('a write position from the old timeline never makes a read wait: it reads f
   const primary = fakeNode('primary');
   const { node: replica, proxy } = replicaBehindProxy();
   const positions = new WritePositions({ stickyMs: 30_000, now: () => now });
-  const router = new ReadRouter({ primary: primary.db, replica: proxy.db, positions, maxLagMs: 5_000, pollMs: 60_000, now: () => now });
-  const servedBy = async (keys: string[], client: bigint | null = null) => (await (await router.readsFor(keys, client)).query<{ served_by: string }>('SELECT 1')).rows[0].served_by;
+  const router = new ReadRouter({
+    primary: primary.db,
+    replica: proxy.db,
+    positions,
+    maxLagMs: 5_000,
+    pollMs: 60_000,
+    now: () => now,
+  });
+  const servedBy = async (keys: string[], client: bigint | null = null) =>
+    (await (await router.readsFor(keys, client)).query<{ served_by: string }>('SELECT 1')).rows[0].served_by;
   // The old replica had replayed far on the old primary's timeline, and a caller wrote at 0/9000.
   replica.replay = '0/A000';
   await router.start();
@@ -153,10 +185,14 @@ test('a write position from the old timeline never makes a read wait: it reads f
   proxy.server = '127.0.0.1:5461@new';
   replica.replay = '0/5000';
   await router.poll();
-  assert.equal(router.state.replay, parseLsn('0/5000'), 'the new server\'s own position, not the larger old one');
+  assert.equal(router.state.replay, parseLsn('0/5000'), "the new server's own position, not the larger old one");
   const t0 = Date.now();
   assert.equal(await servedBy(['caller:a']), 'primary', 'the write at 0/9000 is not known to be on the new replica');
-  assert.equal(await servedBy(['caller:b'], parseLsn('0/FFFFF')), 'primary', 'a client position from the old timeline reads from the primary');
+  assert.equal(
+    await servedBy(['caller:b'], parseLsn('0/FFFFF')),
+    'primary',
+    'a client position from the old timeline reads from the primary',
+  );
   assert.ok(Date.now() - t0 < 100, 'without waiting');
   assert.equal(await servedBy(['caller:b']), 'replica', 'a read with nothing to see goes to the new replica');
   // Once the stickiness has passed, the caller reads from the replica again: nothing waits forever.
@@ -170,7 +206,14 @@ test('a replica that is lost forgets its position: when it answers again, reads 
   const primary = fakeNode('primary');
   const replica = fakeNode('replica');
   const positions = new WritePositions({ stickyMs: 30_000, now: () => now });
-  const router = new ReadRouter({ primary: primary.db, replica: replica.db, positions, maxLagMs: 5_000, pollMs: 60_000, now: () => now });
+  const router = new ReadRouter({
+    primary: primary.db,
+    replica: replica.db,
+    positions,
+    maxLagMs: 5_000,
+    pollMs: 60_000,
+    now: () => now,
+  });
   replica.replay = '0/A000';
   await router.start();
   replica.down = true;
@@ -200,7 +243,9 @@ async function fatalAtReadyProxy(target: URL): Promise<{ port: number; fired: ()
   let fired = false;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((client) => {
-    const upstream = host.startsWith('/') ? net.connect(`${host}/.s.PGSQL.${target.port}`) : net.connect(Number(target.port), host);
+    const upstream = host.startsWith('/')
+      ? net.connect(`${host}/.s.PGSQL.${target.port}`)
+      : net.connect(Number(target.port), host);
     for (const s of [client, upstream]) {
       sockets.add(s);
       s.on('error', () => {});
@@ -240,7 +285,7 @@ async function fatalAtReadyProxy(target: URL): Promise<{ port: number; fired: ()
   };
 }
 
-test('a FATAL that arrives with a new connection\'s ReadyForQuery, before the caller holds the client, fails that call as unavailable and never crashes the process', async () => {
+test("a FATAL that arrives with a new connection's ReadyForQuery, before the caller holds the client, fails that call as unavailable and never crashes the process", async () => {
   const database = await openTestDatabase();
   const proxy = await fatalAtReadyProxy(new URL(database.url!));
   const url = new URL(database.url!);
@@ -253,10 +298,17 @@ test('a FATAL that arrives with a new connection\'s ReadyForQuery, before the ca
   // Only to observe a regression here: unheard, the client's 'error' event is thrown from the socket's read.
   process.on('uncaughtException', listener);
   try {
-    await assert.rejects(db.query('SELECT 1 AS n', []), (err: Error & { code?: string }) => err.code === '57P01' && unavailableReason(err) === 'shutdown');
+    await assert.rejects(
+      db.query('SELECT 1 AS n', []),
+      (err: Error & { code?: string }) => err.code === '57P01' && unavailableReason(err) === 'shutdown',
+    );
     assert.ok(proxy.fired(), 'the FATAL came in the same write as ReadyForQuery');
     await new Promise((resolve) => setTimeout(resolve, 50));
-    assert.deepEqual(uncaught.map((e) => e.message), [], 'no uncaught error');
+    assert.deepEqual(
+      uncaught.map((e) => e.message),
+      [],
+      'no uncaught error',
+    );
     assert.equal((await db.query<{ n: number }>('SELECT 2 AS n', [])).rows[0].n, 2, 'the next checkout reconnects');
     assert.ok(db.health.dropped >= 1 && db.health.unavailable.shutdown >= 1, 'counted for /metrics');
   } finally {

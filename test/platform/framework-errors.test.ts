@@ -20,7 +20,10 @@ function assertEnvelope(res: CallResult, status: number, code: string) {
 }
 
 test('a path parameter over 200 characters answers 414 URI_TOO_LONG in the envelope', async () => {
-  const res = await call(t.app, 'PATCH', `/api/v1/customers/${'a'.repeat(201)}`, { token, body: { store_id: store.id, name: 'X' } });
+  const res = await call(t.app, 'PATCH', `/api/v1/customers/${'a'.repeat(201)}`, {
+    token,
+    body: { store_id: store.id, name: 'X' },
+  });
   assertEnvelope(res, 414, 'URI_TOO_LONG');
   assert.equal(t.app.inFlight(), 0, 'the request is not left counted as in flight');
 });
@@ -44,30 +47,51 @@ test('a known path with another method answers 405 METHOD_NOT_ALLOWED with Allow
 });
 
 test('a body that is not JSON answers 400 MALFORMED_JSON', async () => {
-  const res = await call(t.app, 'POST', '/api/v1/bookings/units', { token, body: '{"store_id": ', headers: { 'content-type': 'application/json' } });
+  const res = await call(t.app, 'POST', '/api/v1/bookings/units', {
+    token,
+    body: '{"store_id": ',
+    headers: { 'content-type': 'application/json' },
+  });
   assertEnvelope(res, 400, 'MALFORMED_JSON');
 });
 
 test('an empty body sent as application/json answers 400 MALFORMED_JSON saying it is empty', async () => {
-  const res = await call(t.app, 'POST', '/api/v1/bookings/units', { token, headers: { 'content-type': 'application/json' } });
+  const res = await call(t.app, 'POST', '/api/v1/bookings/units', {
+    token,
+    headers: { 'content-type': 'application/json' },
+  });
   assertEnvelope(res, 400, 'MALFORMED_JSON');
   assert.match(res.body.error.message, /empty/);
 });
 
 test('a body of another media type answers 415 UNSUPPORTED_MEDIA_TYPE', async () => {
-  for (const type of ['text/plain', 'application/x-www-form-urlencoded', 'multipart/form-data; boundary=x', 'application/json-patch+json;;']) {
-    const res = await call(t.app, 'POST', '/api/v1/bookings/units', { token, body: 'display_name=A', headers: { 'content-type': type } });
+  for (const type of [
+    'text/plain',
+    'application/x-www-form-urlencoded',
+    'multipart/form-data; boundary=x',
+    'application/json-patch+json;;',
+  ]) {
+    const res = await call(t.app, 'POST', '/api/v1/bookings/units', {
+      token,
+      body: 'display_name=A',
+      headers: { 'content-type': type },
+    });
     assertEnvelope(res, 415, 'UNSUPPORTED_MEDIA_TYPE');
   }
 });
 
 test('a body over the limit answers 413 PAYLOAD_TOO_LARGE', async () => {
-  const res = await call(t.app, 'POST', '/api/v1/bookings/units', { token, body: { store_id: store.id, display_name: 'x'.repeat(5000), kind: 'staff' } });
+  const res = await call(t.app, 'POST', '/api/v1/bookings/units', {
+    token,
+    body: { store_id: store.id, display_name: 'x'.repeat(5000), kind: 'staff' },
+  });
   assertEnvelope(res, 413, 'PAYLOAD_TOO_LARGE');
 });
 
 test('a querystring that does not fit the schema answers 400 VALIDATION_FAILED naming the parameter', async () => {
-  const twice = await call(t.app, 'GET', `/api/v1/bookings/services?store_id=${store.id}&store_id=${store.id}`, { token });
+  const twice = await call(t.app, 'GET', `/api/v1/bookings/services?store_id=${store.id}&store_id=${store.id}`, {
+    token,
+  });
   assertEnvelope(twice, 400, 'VALIDATION_FAILED');
   assert.match(twice.body.error.message, /querystring\.store_id/);
   const garbled = await call(t.app, 'GET', '/api/v1/bookings/services?store_id=%ZZ%00', { token });
@@ -78,7 +102,10 @@ test('a querystring that does not fit the schema answers 400 VALIDATION_FAILED n
 });
 
 /** Raw HTTP over a real socket, for what app.inject cannot send. */
-async function raw(port: number, request: string): Promise<{ status: number; headers: Record<string, string>; body: any }> {
+async function raw(
+  port: number,
+  request: string,
+): Promise<{ status: number; headers: Record<string, string>; body: any }> {
   const text = await new Promise<string>((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1', () => socket.end(request));
     let data = '';
@@ -88,14 +115,19 @@ async function raw(port: number, request: string): Promise<{ status: number; hea
   });
   const [head, body] = text.split('\r\n\r\n');
   const [statusLine, ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]));
+  const headers = Object.fromEntries(
+    lines.map((l) => [l.slice(0, l.indexOf(':')).toLowerCase(), l.slice(l.indexOf(':') + 1).trim()]),
+  );
   return { status: Number(statusLine.split(' ')[1]), headers, body: JSON.parse(body) };
 }
 
 test('over a socket: headers over the limit answer 431 and a request that is not HTTP 400, both in the envelope', async () => {
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   const { port } = t.app.server.address() as net.AddressInfo;
-  const big = await raw(port, `GET /api/v1/bookings/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`);
+  const big = await raw(
+    port,
+    `GET /api/v1/bookings/services HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`,
+  );
   assert.equal(big.status, 431);
   assert.equal(big.body.error.code, 'HEADERS_TOO_LARGE');
   assert.equal(big.body.error.requestId, big.headers['x-request-id']);

@@ -8,7 +8,7 @@ import { HEAP_GROWING_PERCENT, limitHeapGrowth } from '../../src/platform/heap-g
 
 const root = path.resolve(import.meta.dirname, '../..');
 
-test('the service\'s heap grows by a fixed percent, unless node was started with its own --heap-growing-percent', () => {
+test("the service's heap grows by a fixed percent, unless node was started with its own --heap-growing-percent", () => {
   assert.equal(limitHeapGrowth(['--max-semi-space-size=8']), HEAP_GROWING_PERCENT);
   assert.equal(limitHeapGrowth(['--heap-growing-percent=0']), null);
   assert.equal(limitHeapGrowth(['--heap_growing_percent=50']), null);
@@ -28,7 +28,8 @@ test('setting the growing factor at run time takes effect: the heap stays nearer
       peak = Math.max(peak, v8.getHeapStatistics().total_heap_size);
     }
     console.log(JSON.stringify({ peak, limit: v8.getHeapStatistics().heap_size_limit, live: live.length }));`;
-  const run = (mode: string) => JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode], { encoding: 'utf8' }));
+  const run = (mode: string) =>
+    JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script, mode], { encoding: 'utf8' }));
   const free = run('free');
   const limited = run('limit');
   assert.equal(limited.limit, free.limit);

@@ -11,7 +11,8 @@ const token = await t.fx.merchantToken(store.id);
 const count = async (label: string) =>
   (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM probe_counter WHERE label = $1', [label])).rows[0].n;
 const records = async (key: string) =>
-  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_records WHERE key = $1', [key])).rows[0].n;
+  (await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM idempotency_records WHERE key = $1', [key])).rows[0]
+    .n;
 
 test('a retry with the same key and body replays the stored result with the replay header', async () => {
   const first = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'a' }, idempotencyKey: 'key-a' });
@@ -26,8 +27,16 @@ test('a retry with the same key and body replays the stored result with the repl
 });
 
 test('key order in the body does not matter for the replay', async () => {
-  const first = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'order', delay_ms: 0 }, idempotencyKey: 'key-order' });
-  const again = await call(t.app, 'POST', '/probe/counter', { token, body: { delay_ms: 0, label: 'order' }, idempotencyKey: 'key-order' });
+  const first = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { label: 'order', delay_ms: 0 },
+    idempotencyKey: 'key-order',
+  });
+  const again = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { delay_ms: 0, label: 'order' },
+    idempotencyKey: 'key-order',
+  });
   assert.deepEqual(again.body, first.body);
   assert.equal(await count('order'), 1);
 });
@@ -42,8 +51,16 @@ test('the same key with a different body answers 422 IDEMPOTENCY_KEY_REUSED and 
 
 test('keys are scoped to the principal: two stores using one key stay independent', async () => {
   const other = await t.fx.merchantToken(otherStore.id);
-  const a = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'shared' }, idempotencyKey: 'key-shared' });
-  const b = await call(t.app, 'POST', '/probe/counter', { token: other, body: { label: 'shared' }, idempotencyKey: 'key-shared' });
+  const a = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { label: 'shared' },
+    idempotencyKey: 'key-shared',
+  });
+  const b = await call(t.app, 'POST', '/probe/counter', {
+    token: other,
+    body: { label: 'shared' },
+    idempotencyKey: 'key-shared',
+  });
   assert.equal(b.headers['idempotent-replayed'], undefined);
   assert.notEqual(a.body.id, b.body.id);
   assert.equal(await count('shared'), 2);
@@ -54,20 +71,36 @@ test('a failed request stores nothing, so a retry with the same key runs afresh'
   const bad = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 5 }, idempotencyKey: 'key-fail' });
   assert.equal(bad.status, 400);
   assert.equal(await records('key-fail'), 0);
-  const retry = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'fail-then-ok' }, idempotencyKey: 'key-fail' });
+  const retry = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { label: 'fail-then-ok' },
+    idempotencyKey: 'key-fail',
+  });
   assert.equal(retry.status, 200, JSON.stringify(retry.body));
   assert.equal(retry.headers['idempotent-replayed'], undefined);
   assert.equal(await count('fail-then-ok'), 1);
   assert.equal(await records('key-fail'), 1);
 
   // Refused inside its transaction, after its effect: rolled back, no record; the retry runs a second time.
-  const refused = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1, fail: true }, idempotencyKey: 'key-fail-inside' });
+  const refused = await call(t.app, 'POST', '/probe/audited', {
+    token,
+    body: { label: 'afresh', entries: 1, fail: true },
+    idempotencyKey: 'key-fail-inside',
+  });
   assert.equal(errorCode(refused), 'CONFLICT');
   assert.equal(await records('key-fail-inside'), 0);
   assert.equal(await count('afresh'), 0);
-  const again = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1, fail: true }, idempotencyKey: 'key-fail-inside' });
+  const again = await call(t.app, 'POST', '/probe/audited', {
+    token,
+    body: { label: 'afresh', entries: 1, fail: true },
+    idempotencyKey: 'key-fail-inside',
+  });
   assert.equal(errorCode(again), 'CONFLICT', 'the retry ran and was refused again, not answered from a record');
-  const ok = await call(t.app, 'POST', '/probe/audited', { token, body: { label: 'afresh', entries: 1 }, idempotencyKey: 'key-fail-inside' });
+  const ok = await call(t.app, 'POST', '/probe/audited', {
+    token,
+    body: { label: 'afresh', entries: 1 },
+    idempotencyKey: 'key-fail-inside',
+  });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
   assert.equal(ok.headers['idempotent-replayed'], undefined);
   assert.equal(ok.body.attempt, 3, 'each of the three requests ran its own attempt');
@@ -76,7 +109,11 @@ test('a failed request stores nothing, so a retry with the same key runs afresh'
 });
 
 test('an invalid key answers 400 INVALID_IDEMPOTENCY_KEY', async () => {
-  const res = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'x' }, idempotencyKey: 'x'.repeat(256) });
+  const res = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { label: 'x' },
+    idempotencyKey: 'x'.repeat(256),
+  });
   assert.equal(res.status, 400);
   assert.equal(errorCode(res), 'INVALID_IDEMPOTENCY_KEY');
 });
@@ -84,7 +121,11 @@ test('an invalid key answers 400 INVALID_IDEMPOTENCY_KEY', async () => {
 test('records expire after 24 hours', async () => {
   await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'exp' }, idempotencyKey: 'key-exp' });
   t.clock.advance(24 * 3600 * 1000 + 1000);
-  const later = await call(t.app, 'POST', '/probe/counter', { token, body: { label: 'exp' }, idempotencyKey: 'key-exp' });
+  const later = await call(t.app, 'POST', '/probe/counter', {
+    token,
+    body: { label: 'exp' },
+    idempotencyKey: 'key-exp',
+  });
   assert.equal(later.headers['idempotent-replayed'], undefined);
   assert.equal(await count('exp'), 2);
 });
@@ -133,11 +174,14 @@ test('a duplicate that arrives while the first is running answers 409 IDEMPOTENC
 
 test('twenty parallel retries of one key have one effect', async () => {
   const results = await Promise.all(
-    Array.from({ length: 20 }, () => call(t.app, 'POST', '/probe/counter', { token, body: { label: 'par' }, idempotencyKey: 'key-par' })),
+    Array.from({ length: 20 }, () =>
+      call(t.app, 'POST', '/probe/counter', { token, body: { label: 'par' }, idempotencyKey: 'key-par' }),
+    ),
   );
   const ok = results.filter((r) => r.status === 200);
   assert.ok(ok.length >= 1);
-  for (const r of results) assert.ok(r.status === 200 || (r.status === 409 && errorCode(r) === 'IDEMPOTENCY_IN_PROGRESS'), String(r.status));
+  for (const r of results)
+    assert.ok(r.status === 200 || (r.status === 409 && errorCode(r) === 'IDEMPOTENCY_IN_PROGRESS'), String(r.status));
   for (const r of ok) assert.deepEqual(r.body, ok[0].body);
   assert.equal(await count('par'), 1);
 });

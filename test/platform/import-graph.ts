@@ -14,7 +14,9 @@ export function importGraph(files: string[], read: (file: string) => string): Ma
     ].map((m) => m[1]);
     graph.set(
       file,
-      specifiers.filter((s) => s.startsWith('.')).map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s))),
+      specifiers
+        .filter((s) => s.startsWith('.'))
+        .map((s) => path.posix.normalize(path.posix.join(path.posix.dirname(file), s))),
     );
   }
   return graph;

@@ -26,8 +26,11 @@ function sample(text: string, name: string, labels: Record<string, string> = {})
     if (line.startsWith('#')) continue;
     const m = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!m || m[1] !== name) continue;
-    const found = Object.fromEntries([...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (JSON.stringify(Object.entries(found).sort()) === JSON.stringify(Object.entries(labels).sort())) return Number(m[3]);
+    const found = Object.fromEntries(
+      [...(m[2] ?? '').matchAll(/([a-zA-Z_][a-zA-Z0-9_]*)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]),
+    );
+    if (JSON.stringify(Object.entries(found).sort()) === JSON.stringify(Object.entries(labels).sort()))
+      return Number(m[3]);
   }
   return undefined;
 }
@@ -43,13 +46,25 @@ test('requests are counted by route template and status class: counts rise by th
 
   // Three reads of appointments that do not exist (404), two without a token (401): one route, two classes.
   for (let i = 0; i < 3; i++) {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/bookings/appointments/${randomUUID()}`, headers: { authorization: `Bearer ${merchant}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/bookings/appointments/${randomUUID()}`,
+      headers: { authorization: `Bearer ${merchant}` },
+    });
     assert.equal(res.statusCode, 404);
   }
-  for (let i = 0; i < 2; i++) assert.equal((await t.app.inject({ method: 'GET', url: `/api/v1/bookings/appointments/${randomUUID()}` })).statusCode, 401);
+  for (let i = 0; i < 2; i++)
+    assert.equal(
+      (await t.app.inject({ method: 'GET', url: `/api/v1/bookings/appointments/${randomUUID()}` })).statusCode,
+      401,
+    );
   // Four searches that answer 200, with a query string that must not appear anywhere.
   for (let i = 0; i < 4; i++) {
-    const res = await t.app.inject({ method: 'GET', url: `/api/v1/customers/search?store_id=${storeId}&q=ada.lovelace%40example.com`, headers: { authorization: `Bearer ${merchant}` } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: `/api/v1/customers/search?store_id=${storeId}&q=ada.lovelace%40example.com`,
+      headers: { authorization: `Bearer ${merchant}` },
+    });
     assert.equal(res.statusCode, 200, res.body);
   }
   // A path no route matches is labelled "unmatched", never by its URL.
@@ -66,13 +81,21 @@ test('requests are counted by route template and status class: counts rise by th
   // The scrape before this one was counted too.
   assert.ok(count(text, '/metrics', '2xx') >= 1);
   // The histogram's buckets are cumulative: the +Inf bucket holds every request of the series.
-  assert.equal(sample(text, 'bbo_http_request_duration_seconds_bucket', { method: 'GET', route: '/api/v1/customers/search', status_class: '2xx', le: '+Inf' }), count(text, '/api/v1/customers/search', '2xx'));
+  assert.equal(
+    sample(text, 'bbo_http_request_duration_seconds_bucket', {
+      method: 'GET',
+      route: '/api/v1/customers/search',
+      status_class: '2xx',
+      le: '+Inf',
+    }),
+    count(text, '/api/v1/customers/search', '2xx'),
+  );
   // No raw URL, id, query or address in any label.
   assert.doesNotMatch(text, /ada\.lovelace|example\.com|\/no\/such|appointments\/[0-9a-f]{8}-/);
   assert.doesNotMatch(text, new RegExp(storeId));
 });
 
-test('the availability cache\'s hits, misses and bytes follow the searches', async () => {
+test("the availability cache's hits, misses and bytes follow the searches", async () => {
   const w = await shop({ t });
   const before = (await scrape()).body;
   const hits0 = sample(before, 'bbo_availability_cache_hits_total')!;
@@ -86,7 +109,7 @@ test('the availability cache\'s hits, misses and bytes follow the searches', asy
   assert.ok(sample(text, 'bbo_availability_cache_bytes')! > 0);
 });
 
-test('the backlog (webhook deliveries, messages) and the feed consumers\' lag are read from the database', async () => {
+test("the backlog (webhook deliveries, messages) and the feed consumers' lag are read from the database", async () => {
   // A fresh app: the backlog is kept 5 s, so this one's first scrape reads what is set up here.
   const u = await startTestApp({ env: { METRICS_TOKEN: TOKEN }, now: '2026-06-01T09:00:00Z' });
   const storeId = (await u.fx.store()).id;
@@ -94,10 +117,12 @@ test('the backlog (webhook deliveries, messages) and the feed consumers\' lag ar
   // Events the (not running) dispatcher and planner have not passed: the oldest was written 90 s ago.
   await emit(u.db, { storeId, type: 'customer.created', data: {} } as any, new Date(u.clock.now().getTime() - 90_000));
   await emit(u.db, { storeId, type: 'customer.created', data: {} } as any, u.clock.now());
-  const ep = (await u.db.query(
-    `INSERT INTO webhook_endpoints (store_id, url, secret, created_at, updated_at) VALUES ($1, 'https://example.test/h', 'whsec_x', $2, $2) RETURNING id`,
-    [storeId, now],
-  )).rows[0].id;
+  const ep = (
+    await u.db.query(
+      `INSERT INTO webhook_endpoints (store_id, url, secret, created_at, updated_at) VALUES ($1, 'https://example.test/h', 'whsec_x', $2, $2) RETURNING id`,
+      [storeId, now],
+    )
+  ).rows[0].id;
   const delivery = (status: string, attempts: number, next: string) =>
     u.db.query(
       `INSERT INTO webhook_deliveries (endpoint_id, store_id, event_id, event_type, status, attempts, next_attempt_at, created_at, updated_at)
@@ -134,15 +159,23 @@ test('the backlog (webhook deliveries, messages) and the feed consumers\' lag ar
   assert.equal(sample(text, 'bbo_event_feed_lag_seconds', { consumer: 'message_planner' }), 90);
 
   // The consumers pass every event: caught up, 0. (The answer is kept 5 s: a new app reads afresh.)
-  await u.db.query(`UPDATE webhook_dispatch_cursor SET txid = (SELECT max(txid) FROM events), seq = (SELECT max(seq) FROM events)`);
-  await u.db.query(`UPDATE message_planner_cursor SET txid = (SELECT max(txid) FROM events), seq = (SELECT max(seq) FROM events)`);
+  await u.db.query(
+    `UPDATE webhook_dispatch_cursor SET txid = (SELECT max(txid) FROM events), seq = (SELECT max(seq) FROM events)`,
+  );
+  await u.db.query(
+    `UPDATE message_planner_cursor SET txid = (SELECT max(txid) FROM events), seq = (SELECT max(seq) FROM events)`,
+  );
   const kept = (await scrape(u.app)).body;
-  assert.equal(sample(kept, 'bbo_event_feed_lag_seconds', { consumer: 'webhook_dispatcher' }), 90, 'a scrape within 5 s is answered from the kept read');
+  assert.equal(
+    sample(kept, 'bbo_event_feed_lag_seconds', { consumer: 'webhook_dispatcher' }),
+    90,
+    'a scrape within 5 s is answered from the kept read',
+  );
   const v = await startTestApp({ env: { METRICS_TOKEN: TOKEN } });
   assert.equal(sample((await scrape(v.app)).body, 'bbo_event_feed_lag_seconds', { consumer: 'webhook_dispatcher' }), 0);
 });
 
-test('pools, the replica\'s names (with no replica) and the process metrics are present', async () => {
+test("pools, the replica's names (with no replica) and the process metrics are present", async () => {
   const text = (await scrape()).body;
   const pool = (t.db as { pool?: { totalCount: number; idleCount: number; waitingCount: number } }).pool;
   if (pool) {
@@ -205,8 +238,14 @@ test('without METRICS_TOKEN there is no /metrics: 404 like an unknown path, and 
 
 test('METRICS_TOKEN shorter than 16 characters, or not a bearer token, is refused at start', () => {
   const base = { AUTH_SECRET: 'test-secret-0123456789-0123456789-abcdef' };
-  assert.throws(() => loadConfig({ ...base, METRICS_TOKEN: 'short-token' }), /METRICS_TOKEN must be at least 16 characters/);
-  assert.throws(() => loadConfig({ ...base, METRICS_TOKEN: 'has spaces in it 0123456789' }), /METRICS_TOKEN must be a bearer token/);
+  assert.throws(
+    () => loadConfig({ ...base, METRICS_TOKEN: 'short-token' }),
+    /METRICS_TOKEN must be at least 16 characters/,
+  );
+  assert.throws(
+    () => loadConfig({ ...base, METRICS_TOKEN: 'has spaces in it 0123456789' }),
+    /METRICS_TOKEN must be a bearer token/,
+  );
   assert.equal(loadConfig(base).metrics.token, null);
   assert.equal(loadConfig({ ...base, METRICS_TOKEN: TOKEN }).metrics.token, TOKEN);
 });

@@ -13,7 +13,10 @@ test('migrations are recorded once and a second run applies nothing', async () =
     assert.deepEqual(await migrate(db), { applied: [], functions: [], unowned: [] });
     assert.deepEqual(await migrate(db), { applied: [], functions: [], unowned: [] });
     const rows = await db.query<{ version: number }>('SELECT version FROM schema_migrations ORDER BY version');
-    assert.deepEqual(rows.rows.map((r) => r.version), readMigrations().map((m) => m.version));
+    assert.deepEqual(
+      rows.rows.map((r) => r.version),
+      readMigrations().map((m) => m.version),
+    );
   } finally {
     await close();
   }
@@ -22,8 +25,14 @@ test('migrations are recorded once and a second run applies nothing', async () =
 test('the occupancy constraint refuses overlapping live blocks on one unit, however the row got there', async () => {
   const { db, close } = await openTestDatabase();
   try {
-    const store = (await db.query(`INSERT INTO stores (name, timezone, currency) VALUES ('S', 'Europe/London', 'GBP') RETURNING id`)).rows[0];
-    const unit = (await db.query(`INSERT INTO units (store_id, display_name, kind) VALUES ($1, 'U', 'staff') RETURNING id`, [store.id])).rows[0];
+    const store = (
+      await db.query(`INSERT INTO stores (name, timezone, currency) VALUES ('S', 'Europe/London', 'GBP') RETURNING id`)
+    ).rows[0];
+    const unit = (
+      await db.query(`INSERT INTO units (store_id, display_name, kind) VALUES ($1, 'U', 'staff') RETURNING id`, [
+        store.id,
+      ])
+    ).rows[0];
     const insert = (start: string, end: string, status = 'confirmed', override = false) =>
       db.query(
         `INSERT INTO appointments (store_id, unit_id, starts_at, ends_at, block, status, currency, is_override)
@@ -63,7 +72,10 @@ test('two processes migrating an empty database at once apply each migration and
   const a = openPg({ connectionString: urlFor(name), poolSize: 2 });
   try {
     type Report = { applied: string[]; functions: string[] };
-    const [ra, rb] = await Promise.all([runDbProcess<Report>([urlFor(name), 'migrate']), runDbProcess<Report>([urlFor(name), 'migrate'])]);
+    const [ra, rb] = await Promise.all([
+      runDbProcess<Report>([urlFor(name), 'migrate']),
+      runDbProcess<Report>([urlFor(name), 'migrate']),
+    ]);
     assert.notEqual(ra.pid, rb.pid);
     const all = readMigrations().map((m) => m.name);
     assert.deepEqual([...ra.applied, ...rb.applied].sort(), [...all].sort());
@@ -82,7 +94,9 @@ test('two processes migrating an empty database at once apply each migration and
 test('a failing migration leaves nothing half-applied', async () => {
   const { db, close } = await openTestDatabase();
   try {
-    const broken = [{ version: 9999, name: '9999_broken.sql', sql: 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;' }];
+    const broken = [
+      { version: 9999, name: '9999_broken.sql', sql: 'CREATE TABLE half_done (id int);\nSELECT * FROM no_such_table;' },
+    ];
     await assert.rejects(migrate(db, { migrations: broken }));
     const table = await db.query("SELECT to_regclass('half_done') AS t");
     assert.equal(table.rows[0].t, null);

@@ -18,10 +18,20 @@ const unit = await t.fx.unit(store.id);
 const token = await t.fx.merchantToken(store.id);
 const BASE = '/api/v1/bookings/appointments';
 const book = (body: Record<string, unknown>, idempotencyKey?: string) =>
-  call(t.app, 'POST', BASE, { token, idempotencyKey, body: { store_id: store.id, unit_id: unit.id, guest_email: 'g@example.com', ...body } });
+  call(t.app, 'POST', BASE, {
+    token,
+    idempotencyKey,
+    body: { store_id: store.id, unit_id: unit.id, guest_email: 'g@example.com', ...body },
+  });
 
 test('the SQL presenter answers exactly what presentAppointment answers, balance included', async () => {
-  const res = await book({ starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T11:00:00Z', price_pence: 5000, guest_name: 'Ann', guest_phone: '+447812345678' });
+  const res = await book({
+    starts_at: '2026-06-02T10:00:00Z',
+    ends_at: '2026-06-02T11:00:00Z',
+    price_pence: 5000,
+    guest_name: 'Ann',
+    guest_phone: '+447812345678',
+  });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const id = res.body.appointment.id;
   // Every money state outstandingOf distinguishes.
@@ -34,9 +44,16 @@ test('the SQL presenter answers exactly what presentAppointment answers, balance
     { payment_status: 'none', deposit_pence: 0, settled_pence: 9000 },
   ];
   for (const s of states) {
-    await t.db.query('UPDATE appointments SET payment_status = $2, deposit_pence = $3, settled_pence = $4 WHERE id = $1', [id, s.payment_status, s.deposit_pence, s.settled_pence]);
-    const row = (await t.db.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE id = $1`, [id])).rows[0];
-    const sql = (await t.db.query<{ j: unknown }>('SELECT bbo_appointment_json(a) AS j FROM appointments a WHERE id = $1', [id])).rows[0].j;
+    await t.db.query(
+      'UPDATE appointments SET payment_status = $2, deposit_pence = $3, settled_pence = $4 WHERE id = $1',
+      [id, s.payment_status, s.deposit_pence, s.settled_pence],
+    );
+    const row = (
+      await t.db.query<AppointmentRow>(`SELECT ${APPOINTMENT_COLUMNS} FROM appointments WHERE id = $1`, [id])
+    ).rows[0];
+    const sql = (
+      await t.db.query<{ j: unknown }>('SELECT bbo_appointment_json(a) AS j FROM appointments a WHERE id = $1', [id])
+    ).rows[0].j;
     assert.deepEqual(sql, presentAppointment(row), JSON.stringify(s));
   }
 });
@@ -44,11 +61,26 @@ test('the SQL presenter answers exactly what presentAppointment answers, balance
 test('the SQL flush writes the same audit row and event as the Node flush', async () => {
   const at = '2026-06-01T09:00:00.000Z';
   const data = { id: 'x', starts_at: '2026-06-02T10:00:00.000Z', ends_at: '2026-06-02T11:00:00.000Z', n: 1 };
-  const actor = { store_id: store.id, actor_kind: 'merchant', actor_id: 'staff-1', actor_name: 'Sam', request_id: 'req-1' };
-  const auditRow: AuditRow = { ...actor, action: 'probe.node', entity: 'probe', entity_id: 'e1', details: { a: 1 }, created_at: at };
+  const actor = {
+    store_id: store.id,
+    actor_kind: 'merchant',
+    actor_id: 'staff-1',
+    actor_name: 'Sam',
+    request_id: 'req-1',
+  };
+  const auditRow: AuditRow = {
+    ...actor,
+    action: 'probe.node',
+    entity: 'probe',
+    entity_id: 'e1',
+    details: { a: 1 },
+    created_at: at,
+  };
   await t.db.transaction(async (tx) => {
     await writeAuditRows(tx, [auditRow]);
-    await writeEvents(tx, [{ store_id: store.id, type: 'appointment.created', occurred_at: at, data: { ...data, via: 'node' } }]);
+    await writeEvents(tx, [
+      { store_id: store.id, type: 'appointment.created', occurred_at: at, data: { ...data, via: 'node' } },
+    ]);
   });
   await t.db.query(
     `SELECT bbo_write_finish(NULL, $1::timestamptz, '{}'::jsonb,
@@ -56,10 +88,19 @@ test('the SQL flush writes the same audit row and event as the Node flush', asyn
        jsonb_build_array(jsonb_build_object('store_id', $3::uuid, 'type', 'appointment.created', 'occurred_at', $1::timestamptz, 'data', $4::jsonb)))`,
     [at, JSON.stringify(actor), store.id, JSON.stringify({ ...data, via: 'sql' })],
   );
-  const audits = (await t.db.query('SELECT store_id, actor_kind, actor_id, actor_name, action, entity, entity_id, details, request_id, created_at FROM audit_log WHERE entity = $1 ORDER BY id', ['probe'])).rows;
+  const audits = (
+    await t.db.query(
+      'SELECT store_id, actor_kind, actor_id, actor_name, action, entity, entity_id, details, request_id, created_at FROM audit_log WHERE entity = $1 ORDER BY id',
+      ['probe'],
+    )
+  ).rows;
   assert.equal(audits.length, 2);
   assert.deepEqual({ ...audits[1], action: 'probe.node' }, audits[0]);
-  const events = (await t.db.query("SELECT store_id, type, occurred_at, occurred_at_local, timezone, data FROM events WHERE data->>'id' = 'x' ORDER BY txid, seq")).rows;
+  const events = (
+    await t.db.query(
+      "SELECT store_id, type, occurred_at, occurred_at_local, timezone, data FROM events WHERE data->>'id' = 'x' ORDER BY txid, seq",
+    )
+  ).rows;
   assert.equal(events.length, 2);
   assert.equal(events[0].data.local_starts_at, '2026-06-02T11:00:00');
   assert.deepEqual({ ...events[1], data: { ...events[1].data, via: 'node' } }, events[0]);
@@ -88,7 +129,9 @@ test('a duplicate while the first still holds the key answers 409 IDEMPOTENCY_IN
   await client.connect();
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [['merchant:' + store.id + ':staff-1', 'POST', BASE, 'os-busy'].join('\n')]);
+    await client.query('SELECT pg_advisory_xact_lock(hashtextextended($1, 0))', [
+      ['merchant:' + store.id + ':staff-1', 'POST', BASE, 'os-busy'].join('\n'),
+    ]);
     const dup = await book({ starts_at: '2026-06-04T10:00:00Z', ends_at: '2026-06-04T11:00:00Z' }, 'os-busy');
     assert.equal(dup.status, 409);
     assert.equal(errorCode(dup), 'IDEMPOTENCY_IN_PROGRESS');
@@ -108,6 +151,10 @@ test('twenty parallel retries of one key book once', async () => {
   assert.ok(ok.length >= 1);
   for (const r of results) assert.ok(r.status === 200 || errorCode(r) === 'IDEMPOTENCY_IN_PROGRESS', String(r.status));
   for (const r of ok) assert.deepEqual(r.body, ok[0].body);
-  const n = (await t.db.query<{ n: number }>("SELECT count(*)::int AS n FROM appointments WHERE starts_at = '2026-06-05T10:00:00Z'")).rows[0].n;
+  const n = (
+    await t.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM appointments WHERE starts_at = '2026-06-05T10:00:00Z'",
+    )
+  ).rows[0].n;
   assert.equal(n, 1);
 });

@@ -62,7 +62,10 @@ test('the 29 operations of the spec are published under exactly their method and
 });
 
 test('no published path ends in a slash', () => {
-  assert.deepEqual(Object.keys(doc.paths).filter((p) => p.length > 1 && p.endsWith('/')), []);
+  assert.deepEqual(
+    Object.keys(doc.paths).filter((p) => p.length > 1 && p.endsWith('/')),
+    [],
+  );
 });
 
 /** Every schema object in the document, with its JSON pointer. */
@@ -84,7 +87,8 @@ const saysNullable = (s: any) =>
 test('every nullable schema in the document admits null (enums included)', () => {
   const ajv = new Ajv({ strict: false, discriminator: true });
   addFormats(ajv);
-  for (const [name, schema] of Object.entries<any>(doc.components?.schemas ?? {})) ajv.addSchema(schema, `#/components/schemas/${name}`);
+  for (const [name, schema] of Object.entries<any>(doc.components?.schemas ?? {}))
+    ajv.addSchema(schema, `#/components/schemas/${name}`);
   const refused: string[] = [];
   let checked = 0;
   for (const [pointer, schema] of schemasIn(doc.paths, '#/paths')) {
@@ -97,7 +101,7 @@ test('every nullable schema in the document admits null (enums included)', () =>
   assert.deepEqual(refused, [], `nullable schemas refusing null:\n${refused.join('\n')}`);
 });
 
-test('the document passes Redocly\'s recommended rules with no errors or warnings (in-process, no network)', async () => {
+test("the document passes Redocly's recommended rules with no errors or warnings (in-process, no network)", async () => {
   const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'bbo-openapi-')), 'openapi.json');
   fs.writeFileSync(file, JSON.stringify(doc));
   try {
@@ -107,8 +111,12 @@ test('the document passes Redocly\'s recommended rules with no errors or warning
     // Issue 44 names both /api/v1/classes/{classId}/occurrences and /api/v1/classes/occurrences/{id} (and
     // /bookings/{id}): the router takes a literal segment before a parameter, and a classId is a uuid,
     // so they never meet (docs/decisions/classes.md).
-    const namedByIssue44 = (line: string) => line.includes('no-ambiguous-paths') && line.includes('`/api/v1/classes/{classId}/');
-    assert.deepEqual(lines.filter((line) => !namedByIssue44(line)), []);
+    const namedByIssue44 = (line: string) =>
+      line.includes('no-ambiguous-paths') && line.includes('`/api/v1/classes/{classId}/');
+    assert.deepEqual(
+      lines.filter((line) => !namedByIssue44(line)),
+      [],
+    );
   } finally {
     fs.rmSync(path.dirname(file), { recursive: true, force: true });
   }
@@ -118,6 +126,11 @@ test('the docs page lists the merchant and customer surfaces before the operator
   const names = doc.tags.map((tag: { name: string }) => tag.name);
   assert.equal(names.at(-1), 'Operator');
   const used = new Set<string>();
-  for (const item of Object.values<any>(doc.paths)) for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
-  assert.deepEqual([...used].filter((tag) => !names.includes(tag)), [], 'every tag in use is listed in the document\'s tag order');
+  for (const item of Object.values<any>(doc.paths))
+    for (const op of Object.values<any>(item)) for (const tag of op.tags ?? []) used.add(tag);
+  assert.deepEqual(
+    [...used].filter((tag) => !names.includes(tag)),
+    [],
+    "every tag in use is listed in the document's tag order",
+  );
 });

@@ -7,7 +7,6 @@ import { openPg } from '../../src/platform/db/pg.adapter.ts';
 import { isUnavailable } from '../../src/platform/db/pg-errors.ts';
 import { openTestDatabase } from '../support/engine.ts';
 
-
 async function preparedOnOneConnection(prepare: boolean, options?: { planPerCall: boolean }) {
   const test = await openTestDatabase();
   const db = openPg({ connectionString: test.url!, poolSize: 1, prepare });
@@ -17,7 +16,10 @@ async function preparedOnOneConnection(prepare: boolean, options?: { planPerCall
     await db.transaction(async (tx) => {
       assert.equal((await tx.query<{ n: number }>(sql, [41], options)).rows[0].n, 42);
     });
-    const res = await db.query<{ statement: string }>("SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1 AND statement NOT LIKE '%pg_prepared%'", ['%$1::int + 1%']);
+    const res = await db.query<{ statement: string }>(
+      "SELECT statement FROM pg_prepared_statements WHERE statement LIKE $1 AND statement NOT LIKE '%pg_prepared%'",
+      ['%$1::int + 1%'],
+    );
     return res.rows.length;
   } finally {
     await db.close();
@@ -58,13 +60,23 @@ test('a statement the database refuses leaves its connection in the pool; a lost
       const running = db.query('SELECT pg_sleep($1::int)', [30]);
       running.catch(() => undefined);
       for (let i = 0; ; i++) {
-        const active = await killer.query("SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE 'SELECT pg_sleep%'", [first]);
+        const active = await killer.query(
+          "SELECT 1 FROM pg_stat_activity WHERE pid = $1 AND state = 'active' AND query LIKE 'SELECT pg_sleep%'",
+          [first],
+        );
         if (active.rowCount === 1) break;
         assert.ok(i < 500, 'the statement started on the session');
         await new Promise((resolve) => setTimeout(resolve, 10));
       }
-      assert.equal((await killer.query<{ ok: boolean }>('SELECT pg_terminate_backend($1::int) AS ok', [first])).rows[0].ok, true);
-      await assert.rejects(running, (err: Error) => isUnavailable(err), 'the statement on the ended session fails as unavailable');
+      assert.equal(
+        (await killer.query<{ ok: boolean }>('SELECT pg_terminate_backend($1::int) AS ok', [first])).rows[0].ok,
+        true,
+      );
+      await assert.rejects(
+        running,
+        (err: Error) => isUnavailable(err),
+        'the statement on the ended session fails as unavailable',
+      );
     } finally {
       await killer.close();
     }
@@ -84,10 +96,19 @@ test('a statement that outlives the read timeout fails as unavailable, and its c
     const first = await pid();
     // The outcome, not the time: a statement that ran to its end would have answered; only the
     // adapter's read timeout rejects it with this message.
-    await assert.rejects(db.query('SELECT pg_sleep($1::int)', [5]), (err: Error) => isUnavailable(err) && /Query read timeout/.test(err.message));
+    await assert.rejects(
+      db.query('SELECT pg_sleep($1::int)', [5]),
+      (err: Error) => isUnavailable(err) && /Query read timeout/.test(err.message),
+    );
     // Inside a transaction too, and the pool's one connection is replaced both times.
-    await assert.rejects(db.transaction((tx) => tx.query('SELECT pg_sleep($1::int)', [5])), (err: Error) => isUnavailable(err));
-    await assert.rejects(db.ping().then(() => db.exec('SELECT pg_sleep(5)')), (err: Error) => isUnavailable(err));
+    await assert.rejects(
+      db.transaction((tx) => tx.query('SELECT pg_sleep($1::int)', [5])),
+      (err: Error) => isUnavailable(err),
+    );
+    await assert.rejects(
+      db.ping().then(() => db.exec('SELECT pg_sleep(5)')),
+      (err: Error) => isUnavailable(err),
+    );
     const next = await pid();
     assert.notEqual(next, first);
     assert.equal((await db.query<{ n: number }>('SELECT $1::int + 1 AS n', [1])).rows[0].n, 2);

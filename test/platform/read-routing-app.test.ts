@@ -17,7 +17,6 @@ import { openTestDatabase } from '../support/engine.ts';
 import { testConfig } from '../support/app.ts';
 import { Fixtures } from '../support/fixtures.ts';
 
-
 /** The real database as a "replica" whose replay position and health the test decides; it counts the statements it serves. */
 function replicaOf(real: Database) {
   const r = { replay: '0/0', down: false, served: 0, db: null as unknown as Database };
@@ -25,7 +24,8 @@ function replicaOf(real: Database) {
     engine: 'pg',
     async query(sql, params, options) {
       if (r.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5442'), { code: 'ECONNREFUSED' });
-      if (sql.includes('pg_last_wal_replay_lsn')) return { rows: [{ standby: true, replay: r.replay, lag_ms: 0 }] as any[], rowCount: 1 };
+      if (sql.includes('pg_last_wal_replay_lsn'))
+        return { rows: [{ standby: true, replay: r.replay, lag_ms: 0 }] as any[], rowCount: 1 };
       r.served++;
       return real.query(sql, params, options);
     },
@@ -44,9 +44,16 @@ async function routedApp(replay: string | null) {
   const clock = fixedClock('2026-06-01T09:00:00Z');
   const tokens = createTokenService(config);
   const replica = replicaOf(testDb.db);
-  const current = async () => (await testDb.db.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn;
+  const current = async () =>
+    (await testDb.db.query<{ lsn: string }>('SELECT pg_current_wal_insert_lsn()::text AS lsn')).rows[0].lsn;
   replica.replay = replay ?? (await current());
-  const router = new ReadRouter({ primary: testDb.db, replica: replica.db, positions: new WritePositions({ stickyMs: 30_000 }), maxLagMs: 5_000, pollMs: 60_000 });
+  const router = new ReadRouter({
+    primary: testDb.db,
+    replica: replica.db,
+    positions: new WritePositions({ stickyMs: 30_000 }),
+    maxLagMs: 5_000,
+    pollMs: 60_000,
+  });
   await router.start();
   const app = await buildApp({ config, db: testDb.db, reads: router, clock, tokens, logger: false });
   after(async () => {
@@ -69,7 +76,11 @@ test('a merchant reads their own write at once; the replica serves once it has r
   await router.poll();
 
   const diary = (t: string, storeId: string, headers: Record<string, string> = {}) =>
-    app.inject({ method: 'GET', url: `/api/v1/bookings/diary?store_id=${storeId}&from_date=2026-06-02&to_date=2026-06-02`, headers: { authorization: `Bearer ${t}`, ...headers } });
+    app.inject({
+      method: 'GET',
+      url: `/api/v1/bookings/diary?store_id=${storeId}&from_date=2026-06-02&to_date=2026-06-02`,
+      headers: { authorization: `Bearer ${t}`, ...headers },
+    });
   const ids = (res: { json(): any }) => res.json().units.flatMap((u: any) => u.appointments.map((a: any) => a.id));
 
   // Nothing written yet: the replica serves.
@@ -81,12 +92,22 @@ test('a merchant reads their own write at once; the replica serves once it has r
     method: 'POST',
     url: '/api/v1/bookings/appointments',
     headers: { authorization: `Bearer ${token}` },
-    payload: { store_id: store.id, unit_id: unit.id, starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T11:00:00Z', guest_name: 'Gail', guest_email: 'gail@example.com' },
+    payload: {
+      store_id: store.id,
+      unit_id: unit.id,
+      starts_at: '2026-06-02T10:00:00Z',
+      ends_at: '2026-06-02T11:00:00Z',
+      guest_name: 'Gail',
+      guest_email: 'gail@example.com',
+    },
   });
   assert.equal(created.statusCode, 200);
   const id = created.json().appointment.id;
   const position = created.headers['x-read-after'] as string;
-  assert.ok(parseLsn(position)! > parseLsn(replica.replay)!, `the write's position ${position} is past the replica's ${replica.replay}`);
+  assert.ok(
+    parseLsn(position)! > parseLsn(replica.replay)!,
+    `the write's position ${position} is past the replica's ${replica.replay}`,
+  );
 
   // The replica has not replayed the write: the merchant's read comes from the primary and shows it.
   before = replica.served;
@@ -99,10 +120,27 @@ test('a merchant reads their own write at once; the replica serves once it has r
   assert.ok(replica.served > before);
 
   // A second process knows nothing of the write, but the client sends the position back.
-  const sibling = await buildApp({ config, db: testDb.db, reads: new ReadRouter({ primary: testDb.db, replica: replica.db, positions: new WritePositions({ stickyMs: 30_000 }), maxLagMs: 5_000, pollMs: 60_000 }), clock, tokens, logger: false });
+  const sibling = await buildApp({
+    config,
+    db: testDb.db,
+    reads: new ReadRouter({
+      primary: testDb.db,
+      replica: replica.db,
+      positions: new WritePositions({ stickyMs: 30_000 }),
+      maxLagMs: 5_000,
+      pollMs: 60_000,
+    }),
+    clock,
+    tokens,
+    logger: false,
+  });
   after(() => sibling.close());
   before = replica.served;
-  const viaHeader = await sibling.inject({ method: 'GET', url: `/api/v1/bookings/diary?store_id=${store.id}&from_date=2026-06-02&to_date=2026-06-02`, headers: { authorization: `Bearer ${token}`, 'x-read-after': position } });
+  const viaHeader = await sibling.inject({
+    method: 'GET',
+    url: `/api/v1/bookings/diary?store_id=${store.id}&from_date=2026-06-02&to_date=2026-06-02`,
+    headers: { authorization: `Bearer ${token}`, 'x-read-after': position },
+  });
   assert.deepEqual(ids(viaHeader), [id]);
   assert.equal(replica.served, before, 'held on the primary by the header');
 

@@ -27,7 +27,8 @@ export function fakeNode(name: string) {
     engine: 'pg',
     async query(sql: string) {
       if (node.down) throw Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5442'), { code: 'ECONNREFUSED' });
-      if (sql.includes('pg_last_wal_replay_lsn')) return answer([{ standby: node.standby, replay: node.replay, lag_ms: node.lagMs }]);
+      if (sql.includes('pg_last_wal_replay_lsn'))
+        return answer([{ standby: node.standby, replay: node.replay, lag_ms: node.lagMs }]);
       if (sql.includes('pg_current_wal_insert_lsn')) return answer([{ lsn: node.insert }]);
       if (node.failNext === 'conflict') {
         node.failNext = null;
@@ -49,7 +50,14 @@ function setup(options: { maxLagMs?: number; stickyMs?: number } = {}) {
   const primary = fakeNode('primary');
   const replica = fakeNode('replica');
   const positions = new WritePositions({ stickyMs: options.stickyMs ?? 30_000, now: () => now });
-  const router = new ReadRouter({ primary: primary.db, replica: replica.db, positions, maxLagMs: options.maxLagMs ?? 5_000, pollMs: 60_000, now: () => now });
+  const router = new ReadRouter({
+    primary: primary.db,
+    replica: replica.db,
+    positions,
+    maxLagMs: options.maxLagMs ?? 5_000,
+    pollMs: 60_000,
+    now: () => now,
+  });
   return { primary, replica, router, positions, advance: (ms: number) => (now += ms) };
 }
 
@@ -188,10 +196,23 @@ test('a write whose position cannot be read pins its caller and store to the pri
 });
 
 test('when the shared positions cannot be read, reads stay on the primary', async () => {
-  const redis = { mget: async () => { throw new Error('redis down'); }, eval: async () => { throw new Error('redis down'); } };
+  const redis = {
+    mget: async () => {
+      throw new Error('redis down');
+    },
+    eval: async () => {
+      throw new Error('redis down');
+    },
+  };
   const primary = fakeNode('primary');
   const replica = fakeNode('replica');
-  const router = new ReadRouter({ primary: primary.db, replica: replica.db, positions: new WritePositions({ stickyMs: 30_000, redis: redis as any }), maxLagMs: 5_000, pollMs: 60_000 });
+  const router = new ReadRouter({
+    primary: primary.db,
+    replica: replica.db,
+    positions: new WritePositions({ stickyMs: 30_000, redis: redis as any }),
+    maxLagMs: 5_000,
+    pollMs: 60_000,
+  });
   await router.start();
   assert.equal(await servedBy(router, ['store:a']), 'primary');
   assert.equal(router.stats().primaryBecause.positionsUnknown, 1);
@@ -203,10 +224,22 @@ test('the settings: a replica needs a server primary, and the lag bound must be 
     throw new Error(m);
   };
   const ok = parseReadRoutingConfig({ DATABASE_READ_URL: 'postgres://r/db' }, 'postgres://p/db', fail);
-  assert.deepEqual({ ...ok }, { readUrl: 'postgres://r/db', poolSize: null, maxLagMs: 5_000, stickyMs: 30_000, pollMs: 100 });
+  assert.deepEqual(
+    { ...ok },
+    { readUrl: 'postgres://r/db', poolSize: null, maxLagMs: 5_000, stickyMs: 30_000, pollMs: 100 },
+  );
   assert.equal(parseReadRoutingConfig({}, null, fail).readUrl, null);
-  assert.throws(() => parseReadRoutingConfig({ DATABASE_READ_URL: 'postgres://r/db' }, null, fail), /needs DATABASE_URL/);
-  assert.throws(() => parseReadRoutingConfig({ DATABASE_READ_URL: 'mysql://r/db' }, 'postgres://p/db', fail), /postgres:\/\//);
-  assert.throws(() => parseReadRoutingConfig({ DB_READ_MAX_LAG_MS: '30000' }, null, fail), /less than DB_READ_STICKY_MS/);
+  assert.throws(
+    () => parseReadRoutingConfig({ DATABASE_READ_URL: 'postgres://r/db' }, null, fail),
+    /needs DATABASE_URL/,
+  );
+  assert.throws(
+    () => parseReadRoutingConfig({ DATABASE_READ_URL: 'mysql://r/db' }, 'postgres://p/db', fail),
+    /postgres:\/\//,
+  );
+  assert.throws(
+    () => parseReadRoutingConfig({ DB_READ_MAX_LAG_MS: '30000' }, null, fail),
+    /less than DB_READ_STICKY_MS/,
+  );
   assert.throws(() => parseReadRoutingConfig({ DB_READ_POLL_MS: '5' }, null, fail), /DB_READ_POLL_MS/);
 });

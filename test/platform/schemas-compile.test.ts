@@ -19,7 +19,10 @@ test('every route schema of the app compiles: the validators and serializers lef
   assert.equal(bad.body.error.code, 'VALIDATION_FAILED');
   assert.equal((await db.query('SELECT count(*)::int AS n FROM stores')).rows[0].n, 0);
 
-  const routes = app.printRoutes({ commonPrefix: false }).split('\n').filter((line) => line.includes('(')).length;
+  const routes = app
+    .printRoutes({ commonPrefix: false })
+    .split('\n')
+    .filter((line) => line.includes('(')).length;
   const compiled = compilePendingSchemas();
   // Every route with a schema has at least a response serializer; most have a validator or more.
   assert.ok(compiled > routes, `compiled ${compiled} schemas for ${routes} route lines`);
@@ -34,7 +37,14 @@ test('every route schema of the app compiles: the validators and serializers lef
 test('a schema that cannot compile fails the compile of every pending schema', async () => {
   const { app } = await startTestApp({
     extend: async (a) => {
-      a.get('/broken', { config: { auth: auth.merchantRead() }, schema: { querystring: { type: 'object', properties: { n: { type: 'nonsense' } } } } }, async () => ({}));
+      a.get(
+        '/broken',
+        {
+          config: { auth: auth.merchantRead() },
+          schema: { querystring: { type: 'object', properties: { n: { type: 'nonsense' } } } },
+        },
+        async () => ({}),
+      );
     },
   });
   await app.ready();

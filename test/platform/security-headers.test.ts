@@ -9,7 +9,10 @@ import { operationsOf, urlOf } from '../../reliability/openapi.ts';
 const t = await startTestApp();
 const store = await t.fx.store();
 const customer = await t.fx.customer({ name: 'Headers' });
-const merchant = await t.fx.merchantToken(store.id, { entitlements: ['can_use_bookings', 'classes'], permissions: ['can_process_payments'] });
+const merchant = await t.fx.merchantToken(store.id, {
+  entitlements: ['can_use_bookings', 'classes'],
+  permissions: ['can_process_payments'],
+});
 const customerToken = await t.fx.customerToken(customer.id);
 const doc = (await call(t.app, 'GET', '/openapi.json')).body;
 const operations = operationsOf(doc);
@@ -43,22 +46,38 @@ test('every documented operation answers with nosniff, no-store and no fingerpri
     const success = doc.paths[op.path][op.method.toLowerCase()].responses?.['200']?.content ?? {};
     if (!('application/json' in success)) {
       // A stream (Server-Sent Events) never ends: read its head only, then close it.
-      const res = await t.app.inject({ method: op.method as any, url, headers: { authorization: `Bearer ${token}` }, payloadAsStream: true });
+      const res = await t.app.inject({
+        method: op.method as any,
+        url,
+        headers: { authorization: `Bearer ${token}` },
+        payloadAsStream: true,
+      });
       res.stream().destroy();
       assert.equal(res.statusCode, 200, `${op.method} ${op.path}`);
-      assertHeaders({ status: res.statusCode, body: null, headers: res.headers as any }, `${op.method} ${op.path} (stream)`, false);
+      assertHeaders(
+        { status: res.statusCode, body: null, headers: res.headers as any },
+        `${op.method} ${op.path} (stream)`,
+        false,
+      );
       assert.match(String(res.headers['cache-control']), /^no-store\b/, `${op.method} ${op.path}: cache-control`);
       continue;
     }
     const signed = await call(t.app, op.method, url, { token, body });
-    assert.ok(signed.status !== 401 && signed.status < 500, `${op.method} ${op.path}: ${signed.status} ${JSON.stringify(signed.body)}`);
+    assert.ok(
+      signed.status !== 401 && signed.status < 500,
+      `${op.method} ${op.path}: ${signed.status} ${JSON.stringify(signed.body)}`,
+    );
     assertHeaders(signed, `${op.method} ${op.path}`, true);
   }
 });
 
 test('unknown routes and framework refusals carry the same headers', async () => {
   assertHeaders(await call(t.app, 'GET', '/api/v1/nothing', { token: merchant }), 'unknown route', true);
-  assertHeaders(await call(t.app, 'GET', `/api/v1/customers/${'a'.repeat(300)}/journey`, { token: merchant }), 'long param', true);
+  assertHeaders(
+    await call(t.app, 'GET', `/api/v1/customers/${'a'.repeat(300)}/journey`, { token: merchant }),
+    'long param',
+    true,
+  );
   assertHeaders(await call(t.app, 'GET', '/api/v1/customers/%E0%A4%A/journey', { token: merchant }), 'bad url', true);
 });
 

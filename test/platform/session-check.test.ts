@@ -10,20 +10,35 @@ function sessionOf(settings: Record<string, string>): Database {
   return { engine: 'pg', query: async () => ({ rows: [settings], rowCount: 1 }) } as unknown as Database;
 }
 
-test('a session in UTC with the adapter\'s planner settings passes with nothing to report', async () => {
-  const report = await checkSessionSettings(sessionOf({ timezone: 'UTC', random_page_cost: '1.1', max_parallel_workers_per_gather: '0', jit: 'off' }));
+test("a session in UTC with the adapter's planner settings passes with nothing to report", async () => {
+  const report = await checkSessionSettings(
+    sessionOf({ timezone: 'UTC', random_page_cost: '1.1', max_parallel_workers_per_gather: '0', jit: 'off' }),
+  );
   assert.deepEqual(report, { ok: true, timezone: 'UTC', differences: [] });
 });
 
 test('a session in another zone is refused, even one at UTC+0 today; planner differences are listed', async () => {
-  const report = await checkSessionSettings(sessionOf({ timezone: 'Europe/London', random_page_cost: '4', max_parallel_workers_per_gather: '2', jit: 'on' }));
+  const report = await checkSessionSettings(
+    sessionOf({ timezone: 'Europe/London', random_page_cost: '4', max_parallel_workers_per_gather: '2', jit: 'on' }),
+  );
   assert.equal(report.ok, false);
-  assert.deepEqual(report.differences, ['random_page_cost is 4 (wanted 1.1)', 'max_parallel_workers_per_gather is 2 (wanted 0)', 'jit is on (wanted off)']);
+  assert.deepEqual(report.differences, [
+    'random_page_cost is 4 (wanted 1.1)',
+    'max_parallel_workers_per_gather is 2 (wanted 0)',
+    'jit is on (wanted off)',
+  ]);
   assert.match(notUtcMessage(report.timezone), /TimeZone is Europe\/London, not UTC.*ALTER ROLE/);
-  assert.equal((await checkSessionSettings(sessionOf({ timezone: 'Etc/UTC', random_page_cost: '1.1', max_parallel_workers_per_gather: '0', jit: 'off' }))).ok, true);
+  assert.equal(
+    (
+      await checkSessionSettings(
+        sessionOf({ timezone: 'Etc/UTC', random_page_cost: '1.1', max_parallel_workers_per_gather: '0', jit: 'off' }),
+      )
+    ).ok,
+    true,
+  );
 });
 
-test('the adapter\'s own sessions pass the check on the engine under test', async () => {
+test("the adapter's own sessions pass the check on the engine under test", async () => {
   const t = await openTestDatabase();
   try {
     const report = await checkSessionSettings(t.db);

@@ -16,18 +16,25 @@ const REFERENCE_TABLES: Record<string, string> = {
   customers: 'a customer is one person across every shop (email and phone are unique platform-wide)',
   schema_migrations: 'the migrations applied (the same on every node)',
   schema_functions: 'the db/functions/ files applied (the same on every node)',
-  staff_people: 'a staff member is one person across every shop (one email, a place at each store in staff_memberships)',
+  staff_people:
+    'a staff member is one person across every shop (one email, a place at each store in staff_memberships)',
 };
 
 /** Tables that are neither store-owned nor reference tables, and where each goes. */
 const OTHER_TABLES: Record<string, string> = {
-  idempotency_records: 'keyed by principal (a store\'s merchant or a customer), not by store: distributed by principal in a colocation group of its own; a write with an Idempotency-Key then spans two shards (a Citus two-phase commit)',
-  spent_challenges: 'the booking page\'s used ALTCHA signatures: platform-wide replay protection, distributed by signature on its own (each lookup names one)',
-  webhook_dispatch_cursor: 'the webhook dispatcher\'s one position in the feed of every store: per node under Citus (the feed\'s order, by transaction id, is a node\'s own)',
-  message_planner_cursor: 'the message planner\'s position in the feed: per node under Citus, like the dispatcher\'s',
-  staff_sign_in_failures: 'the sign-in throttle, by account (an email\'s hash) or client address, before any store is known: distributed by subject on its own',
-  staff_passkeys: 'a person\'s passkeys, whatever store they sign in to: distributed by staff_id with staff_people\'s colocation (reference) group',
-  webhook_attempts: 'the delivery log: store-owned, but it has no store_id yet. Before distribution it gains store_id (copied from its delivery) and its key to webhook_deliveries goes through (store_id, delivery_id): on paper only',
+  idempotency_records:
+    "keyed by principal (a store's merchant or a customer), not by store: distributed by principal in a colocation group of its own; a write with an Idempotency-Key then spans two shards (a Citus two-phase commit)",
+  spent_challenges:
+    "the booking page's used ALTCHA signatures: platform-wide replay protection, distributed by signature on its own (each lookup names one)",
+  webhook_dispatch_cursor:
+    "the webhook dispatcher's one position in the feed of every store: per node under Citus (the feed's order, by transaction id, is a node's own)",
+  message_planner_cursor: "the message planner's position in the feed: per node under Citus, like the dispatcher's",
+  staff_sign_in_failures:
+    "the sign-in throttle, by account (an email's hash) or client address, before any store is known: distributed by subject on its own",
+  staff_passkeys:
+    "a person's passkeys, whatever store they sign in to: distributed by staff_id with staff_people's colocation (reference) group",
+  webhook_attempts:
+    'the delivery log: store-owned, but it has no store_id yet. Before distribution it gains store_id (copied from its delivery) and its key to webhook_deliveries goes through (store_id, delivery_id): on paper only',
 };
 
 /**
@@ -37,26 +44,38 @@ const OTHER_TABLES: Record<string, string> = {
  * distribution, and on one node (id) alone is the stronger rule.
  */
 const EXCEPTIONS: Record<string, string> = {
-  events_pkey: '(txid, seq) is the feed\'s order; transaction ids are per node, so under Citus the key becomes (store_id, txid, seq) and the feed is read per node (docs/scaling.md)',
-  events_id_key: 'the event id is a random uuid, the receivers\' de-duplication key; at distribution it becomes unique per store (store_id, id)',
-  messages_key: 'the message key (kind, subject_id, version, channel) is the planner\'s ON CONFLICT target; a subject (an appointment or queue entry) is one store\'s, so at distribution it becomes (store_id, kind, subject_id, version, channel) with the planner\'s conflict target',
-  unit_occupancy_appointment_id_key: 'one occupancy row per appointment; the occupancy trigger\'s ON CONFLICT target. At distribution: (store_id, appointment_id), with the trigger',
+  events_pkey:
+    "(txid, seq) is the feed's order; transaction ids are per node, so under Citus the key becomes (store_id, txid, seq) and the feed is read per node (docs/scaling.md)",
+  events_id_key:
+    "the event id is a random uuid, the receivers' de-duplication key; at distribution it becomes unique per store (store_id, id)",
+  messages_key:
+    "the message key (kind, subject_id, version, channel) is the planner's ON CONFLICT target; a subject (an appointment or queue entry) is one store's, so at distribution it becomes (store_id, kind, subject_id, version, channel) with the planner's conflict target",
+  unit_occupancy_appointment_id_key:
+    "one occupancy row per appointment; the occupancy trigger's ON CONFLICT target. At distribution: (store_id, appointment_id), with the trigger",
   unit_occupancy_hold_id_key: 'one occupancy row per hold; as for appointments: (store_id, hold_id) at distribution',
-  staff_invitations_token_hash_key: 'an invitation is found by its token alone (the link names no store): a random 256-bit hash, unique platform-wide; at distribution the lookup goes through a global token table',
-  staff_sessions_token_hash_key: 'a session is found by its cookie alone: as for invitations, a global token lookup at distribution',
-  unit_calendar_feeds_token_hash_key: 'a calendar feed is fetched by its secret token alone (the URL names no store): a random hash, unique platform-wide; a global token lookup at distribution',
+  staff_invitations_token_hash_key:
+    'an invitation is found by its token alone (the link names no store): a random 256-bit hash, unique platform-wide; at distribution the lookup goes through a global token table',
+  staff_sessions_token_hash_key:
+    'a session is found by its cookie alone: as for invitations, a global token lookup at distribution',
+  unit_calendar_feeds_token_hash_key:
+    'a calendar feed is fetched by its secret token alone (the URL names no store): a random hash, unique platform-wide; a global token lookup at distribution',
   api_keys_key_hash_key: 'an API key is found by the key alone: as for sessions, a global key lookup at distribution',
-  staff_webauthn_challenges_pkey: 'a passkey challenge is found by itself (sign-in names no store yet): a global table at distribution',
-  staff_oidc_logins_pkey: 'an OIDC sign-in in progress is found by its state (no store yet): a global table at distribution',
-  webhook_deliveries_endpoint_id_event_id_key: 'one delivery per (endpoint, event); the dispatcher\'s ON CONFLICT target. An endpoint is one store\'s, so at distribution: (store_id, endpoint_id, event_id)',
+  staff_webauthn_challenges_pkey:
+    'a passkey challenge is found by itself (sign-in names no store yet): a global table at distribution',
+  staff_oidc_logins_pkey:
+    'an OIDC sign-in in progress is found by its state (no store yet): a global table at distribution',
+  webhook_deliveries_endpoint_id_event_id_key:
+    "one delivery per (endpoint, event); the dispatcher's ON CONFLICT target. An endpoint is one store's, so at distribution: (store_id, endpoint_id, event_id)",
 };
 
 /** Store-owned tables whose store_id may be NULL (a distributed table's rows each need a shard). */
 const NULLABLE_STORE: Record<string, string> = {
-  staff_invitations: 'the first-run setup link names no store yet (it makes the first owner): one such row at a time, a global row at distribution',
+  staff_invitations:
+    'the first-run setup link names no store yet (it makes the first owner): one such row at a time, a global row at distribution',
   staff_webauthn_challenges: 'a passkey sign-in challenge is issued before any store is known',
   staff_oidc_logins: 'an OIDC sign-in may start before the store is chosen',
-  audit_log: 'an action on no store (an operator\'s or a customer\'s own) has no store: at distribution such rows go to a reference-free global audit table; on paper only',
+  audit_log:
+    "an action on no store (an operator's or a customer's own) has no store: at distribution such rows go to a reference-free global audit table; on paper only",
 };
 
 interface Key {
@@ -68,19 +87,22 @@ interface Key {
   operators: string[];
 }
 
-const tables = (await t.db.query<{ table: string; has_store: boolean; store_not_null: boolean }>(
-  `SELECT c.relname AS table,
+const tables = (
+  await t.db.query<{ table: string; has_store: boolean; store_not_null: boolean }>(
+    `SELECT c.relname AS table,
           EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'store_id' AND NOT a.attisdropped) AS has_store,
           EXISTS (SELECT 1 FROM pg_attribute a WHERE a.attrelid = c.oid AND a.attname = 'store_id' AND a.attnotnull) AS store_not_null
      FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
     ORDER BY 1`,
-)).rows;
+  )
+).rows;
 const storeOwned = tables.filter((r) => r.has_store && !(r.table in REFERENCE_TABLES) && !(r.table in OTHER_TABLES));
 const isStoreOwned = new Set(storeOwned.map((r) => r.table));
 
-const keys = (await t.db.query<Key>(
-  `SELECT c.relname AS table, con.conname AS name,
+const keys = (
+  await t.db.query<Key>(
+    `SELECT c.relname AS table, con.conname AS name,
           CASE con.contype WHEN 'p' THEN 'primary key' WHEN 'u' THEN 'unique' ELSE 'exclusion' END AS kind,
           ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, i)
                   JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i) AS columns,
@@ -98,10 +120,12 @@ const keys = (await t.db.query<Key>(
      JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND i.indisunique
       AND NOT EXISTS (SELECT 1 FROM pg_constraint con WHERE con.conindid = i.indexrelid)`,
-)).rows;
+  )
+).rows;
 
-const foreignKeys = (await t.db.query<{ table: string; name: string; columns: string[]; target: string; target_columns: string[] }>(
-  `SELECT c.relname AS table, con.conname AS name, f.relname AS target,
+const foreignKeys = (
+  await t.db.query<{ table: string; name: string; columns: string[]; target: string; target_columns: string[] }>(
+    `SELECT c.relname AS table, con.conname AS name, f.relname AS target,
           ARRAY(SELECT a.attname::text FROM unnest(con.conkey) WITH ORDINALITY k(n, i)
                   JOIN pg_attribute a ON a.attrelid = con.conrelid AND a.attnum = k.n ORDER BY k.i) AS columns,
           ARRAY(SELECT a.attname::text FROM unnest(con.confkey) WITH ORDINALITY k(n, i)
@@ -109,7 +133,8 @@ const foreignKeys = (await t.db.query<{ table: string; name: string; columns: st
      FROM pg_constraint con JOIN pg_class c ON c.oid = con.conrelid JOIN pg_class f ON f.oid = con.confrelid
      JOIN pg_namespace n ON n.oid = c.relnamespace
     WHERE n.nspname = 'public' AND con.contype = 'f'`,
-)).rows;
+  )
+).rows;
 
 /** Whether the table's id column is generated by the database: a random uuid or an identity. */
 async function generatedId(table: string): Promise<boolean> {
@@ -124,17 +149,26 @@ async function generatedId(table: string): Promise<boolean> {
 }
 
 test('every table is store-owned (it has store_id), a named reference table, or named with where it goes', () => {
-  const unplaced = tables.filter((r) => !r.has_store && !(r.table in REFERENCE_TABLES) && !(r.table in OTHER_TABLES)).map((r) => r.table);
+  const unplaced = tables
+    .filter((r) => !r.has_store && !(r.table in REFERENCE_TABLES) && !(r.table in OTHER_TABLES))
+    .map((r) => r.table);
   assert.deepEqual(unplaced, [], 'tables without store_id that no list names');
   const names = new Set(tables.map((r) => r.table));
-  for (const listed of [...Object.keys(REFERENCE_TABLES), ...Object.keys(OTHER_TABLES), ...Object.keys(NULLABLE_STORE)]) {
+  for (const listed of [
+    ...Object.keys(REFERENCE_TABLES),
+    ...Object.keys(OTHER_TABLES),
+    ...Object.keys(NULLABLE_STORE),
+  ]) {
     assert.ok(names.has(listed), `${listed} is listed but no longer exists`);
   }
   assert.ok(storeOwned.length >= 25, `the store-owned tables: ${storeOwned.map((r) => r.table).join(', ')}`);
 });
 
-test('a store-owned table\'s store_id is NOT NULL (each row has a shard), but for the named exceptions', () => {
-  const nullable = storeOwned.filter((r) => !r.store_not_null).map((r) => r.table).sort();
+test("a store-owned table's store_id is NOT NULL (each row has a shard), but for the named exceptions", () => {
+  const nullable = storeOwned
+    .filter((r) => !r.store_not_null)
+    .map((r) => r.table)
+    .sort();
   assert.deepEqual(nullable, Object.keys(NULLABLE_STORE).sort());
 });
 
@@ -147,16 +181,27 @@ test('every primary key, unique constraint, unique index and exclusion constrain
       used.add(key.name);
       continue;
     }
-    const surrogate = key.kind === 'primary key' && key.columns.length === 1 && key.columns[0] === 'id' && (await generatedId(key.table));
+    const surrogate =
+      key.kind === 'primary key' &&
+      key.columns.length === 1 &&
+      key.columns[0] === 'id' &&
+      (await generatedId(key.table));
     if (!surrogate) offending.push(`${key.table}.${key.name} ${key.kind} (${key.columns.join(', ')})`);
   }
   assert.deepEqual(offending, [], 'keys that would not hold per shard');
-  assert.deepEqual(Object.keys(EXCEPTIONS).filter((name) => !used.has(name)), [], 'exceptions that no longer exist (remove them from the list)');
+  assert.deepEqual(
+    Object.keys(EXCEPTIONS).filter((name) => !used.has(name)),
+    [],
+    'exceptions that no longer exist (remove them from the list)',
+  );
 });
 
-test('every exclusion constraint of a store-owned table compares store_id with = (so each store\'s rows are compared on their own shard)', () => {
+test("every exclusion constraint of a store-owned table compares store_id with = (so each store's rows are compared on their own shard)", () => {
   const exclusions = keys.filter((k) => k.kind === 'exclusion' && isStoreOwned.has(k.table));
-  assert.ok(exclusions.some((k) => k.name === 'unit_occupancy_no_overlap'), 'the double-booking constraint is among them');
+  assert.ok(
+    exclusions.some((k) => k.name === 'unit_occupancy_no_overlap'),
+    'the double-booking constraint is among them',
+  );
   for (const k of exclusions) {
     const at = k.columns.indexOf('store_id');
     assert.ok(at >= 0, `${k.name} includes store_id`);
@@ -180,7 +225,7 @@ test('every foreign key between store-owned tables goes through store_id; others
   assert.deepEqual(offending, []);
 });
 
-test('the keys migration 120 moved onto store_id: an occupancy row\'s appointment and hold, a delivery\'s endpoint', () => {
+test("the keys migration 120 moved onto store_id: an occupancy row's appointment and hold, a delivery's endpoint", () => {
   const byName = new Map(foreignKeys.map((fk) => [fk.name, fk]));
   const expect = (name: string, columns: string[], target: string) => {
     const fk = byName.get(name);

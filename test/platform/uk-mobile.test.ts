@@ -41,14 +41,26 @@ test('the E.164 form is a fixed point', () => {
 test('a UK mobile with a digit missing or extra is refused', () => {
   fc.assert(
     fc.property(fc.constantFrom(...NATIONAL), fc.integer({ min: 1, max: 9 }), fc.boolean(), (national, at, drop) => {
-      const changed = drop ? national.slice(0, at) + national.slice(at + 1) : national.slice(0, at) + '5' + national.slice(at);
+      const changed = drop
+        ? national.slice(0, at) + national.slice(at + 1)
+        : national.slice(0, at) + '5' + national.slice(at);
       assert.equal(ukMobileE164(`0${changed}`), null, changed);
     }),
   );
 });
 
 test('fixed lines, pagers, foreign mobiles and the drama range are not UK mobiles', () => {
-  for (const s of ['020 7946 0000', '0161 496 0000', '07624 1234', '076 2312 3456', '+353 85 123 4567', '+1 202 555 0123', '07700 900123', '0800 123 4567', '']) {
+  for (const s of [
+    '020 7946 0000',
+    '0161 496 0000',
+    '07624 1234',
+    '076 2312 3456',
+    '+353 85 123 4567',
+    '+1 202 555 0123',
+    '07700 900123',
+    '0800 123 4567',
+    '',
+  ]) {
     assert.equal(ukMobileE164(s), null, s);
   }
 });

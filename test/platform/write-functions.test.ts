@@ -29,18 +29,26 @@ const declared: WriteFunction[] = [];
 for (const file of sourceFiles.filter((f) => f.endsWith('.writes.ts'))) {
   const mod = (await import(join(SRC, file))) as Record<string, unknown>;
   for (const value of Object.values(mod)) {
-    if (value && typeof value === 'object' && 'fn' in value && 'checkRequest' in value) declared.push(value as WriteFunction);
+    if (value && typeof value === 'object' && 'fn' in value && 'checkRequest' in value)
+      declared.push(value as WriteFunction);
   }
 }
 const all = sqlFunctions();
 // The one-statement writes, and those called inside their caller's transaction (bbo_import_appointments).
-const writes = [...all.values()].filter((f) => WRITE_SIGNATURE.test(f.params) || IN_TRANSACTION_SIGNATURE.test(f.params)).map((f) => f.name).sort();
+const writes = [...all.values()]
+  .filter((f) => WRITE_SIGNATURE.test(f.params) || IN_TRANSACTION_SIGNATURE.test(f.params))
+  .map((f) => f.name)
+  .sort();
 
 test('every write function has a schema', () => {
   assert.ok(writes.length >= 15, `found only ${writes.length} write functions: is the reader still right?`);
   const schemed = new Set(declared.map((d) => d.fn));
-  assert.deepEqual(writes.filter((n) => !schemed.has(n)), UNCHECKED);
-  for (const d of declared) assert.ok(writes.includes(d.fn), `${d.fn} has a schema but is no write function in db/functions/`);
+  assert.deepEqual(
+    writes.filter((n) => !schemed.has(n)),
+    UNCHECKED,
+  );
+  for (const d of declared)
+    assert.ok(writes.includes(d.fn), `${d.fn} has a schema but is no write function in db/functions/`);
 });
 
 test('no write function is called by name', () => {
@@ -56,16 +64,37 @@ test("each request schema names exactly the keys its function reads (req->>'fiel
   for (const d of declared) {
     const sent = Object.keys((d.request as { properties: object }).properties).sort();
     const read = [...requestKeys(all, d.fn)].sort();
-    assert.deepEqual(sent.filter((k) => !read.includes(k)), [], `${d.fn}: sent but never read by the SQL`);
-    assert.deepEqual(read.filter((k) => !sent.includes(k)), [], `${d.fn}: read by the SQL but not in the schema`);
-    assert.equal((d.request as { additionalProperties?: boolean }).additionalProperties, false, `${d.fn}: the request must refuse unknown keys`);
+    assert.deepEqual(
+      sent.filter((k) => !read.includes(k)),
+      [],
+      `${d.fn}: sent but never read by the SQL`,
+    );
+    assert.deepEqual(
+      read.filter((k) => !sent.includes(k)),
+      [],
+      `${d.fn}: read by the SQL but not in the schema`,
+    );
+    assert.equal(
+      (d.request as { additionalProperties?: boolean }).additionalProperties,
+      false,
+      `${d.fn}: the request must refuse unknown keys`,
+    );
   }
 });
 
 test('each array of objects in a request names exactly the keys its function reads of each element', () => {
   let arrays = 0;
   for (const d of declared) {
-    for (const [field, schema] of Object.entries((d.request as { properties: Record<string, { type?: string; items?: { properties?: object; additionalProperties?: boolean } }> }).properties)) {
+    for (const [field, schema] of Object.entries(
+      (
+        d.request as {
+          properties: Record<
+            string,
+            { type?: string; items?: { properties?: object; additionalProperties?: boolean } }
+          >;
+        }
+      ).properties,
+    )) {
       if (schema.type !== 'array' || !schema.items?.properties) continue;
       arrays++;
       const sent = Object.keys(schema.items.properties).sort();
@@ -90,10 +119,21 @@ test('a renamed field fails at the call: the request before it is sent, the resu
   {
     const store = await t.fx.store({ timezone: 'Europe/London' });
     let sent = 0;
-    const db = { ...t.db, query: (...args: Parameters<typeof t.db.query>) => { sent++; return t.db.query(...args); } } as typeof t.db;
+    const db = {
+      ...t.db,
+      query: (...args: Parameters<typeof t.db.query>) => {
+        sent++;
+        return t.db.query(...args);
+      },
+    } as typeof t.db;
     const ctx = {
-      actor: { kind: 'merchant', storeId: store.id, userId: null, staffName: null }, db, clock: { now: () => new Date('2026-06-01T09:00:00Z') },
-      requestId: 'req-w42', log: t.app.log, idempotency: null, replayed: false,
+      actor: { kind: 'merchant', storeId: store.id, userId: null, staffName: null },
+      db,
+      clock: { now: () => new Date('2026-06-01T09:00:00Z') },
+      requestId: 'req-w42',
+      log: t.app.log,
+      idempotency: null,
+      replayed: false,
     } as unknown as MerchantContext;
     const missing = '00000000-0000-4000-8000-000000000042';
     // The request: appointment_id spelt as the route's path parameter would be.
@@ -106,13 +146,36 @@ test('a renamed field fails at the call: the request before it is sent, the resu
     // another name refuses the answer, and the real schema takes the same function's answer.
     const unit = await t.fx.unit(store.id);
     const booking = (hour: number) => ({
-      store_id: store.id, unit_id: unit.id, service_id: null, customer_id: null, guest_name: null, guest_email: 'g@example.com',
-      guest_phone: null, party_size: 1, price_pence: null, starts_at: `2026-06-02T${hour}:00:00Z`, ends_at: `2026-06-02T${hour}:30:00Z`,
-      block_starts_at: null, block_ends_at: null, override: false, client_token: null, created_by: null,
+      store_id: store.id,
+      unit_id: unit.id,
+      service_id: null,
+      customer_id: null,
+      guest_name: null,
+      guest_email: 'g@example.com',
+      guest_phone: null,
+      party_size: 1,
+      price_pence: null,
+      starts_at: `2026-06-02T${hour}:00:00Z`,
+      ends_at: `2026-06-02T${hour}:30:00Z`,
+      block_starts_at: null,
+      block_ends_at: null,
+      override: false,
+      client_token: null,
+      created_by: null,
     });
-    const renamed = writeFunction('bbo_merchant_book', merchantBook.request, Type.Object({ appointment: Type.Object({}), was_reused: Type.Boolean() }));
-    await assert.rejects(oneStatementWrite(ctx, renamed, booking(10)), /bbo_merchant_book: the result does not match its schema.*was_reused/);
+    const renamed = writeFunction(
+      'bbo_merchant_book',
+      merchantBook.request,
+      Type.Object({ appointment: Type.Object({}), was_reused: Type.Boolean() }),
+    );
+    await assert.rejects(
+      oneStatementWrite(ctx, renamed, booking(10)),
+      /bbo_merchant_book: the result does not match its schema.*was_reused/,
+    );
     const ok = await oneStatementWrite(ctx, merchantBook, booking(11));
-    assert.deepEqual([ok.reused, ok.appointment.starts_at, ok.appointment.status], [false, '2026-06-02T11:00:00.000Z', 'confirmed']);
+    assert.deepEqual(
+      [ok.reused, ok.appointment.starts_at, ok.appointment.status],
+      [false, '2026-06-02T11:00:00.000Z', 'confirmed'],
+    );
   }
 });

@@ -23,7 +23,9 @@ function process_(stickyMs: number): WritePositions {
   return new WritePositions({ stickyMs, redis });
 }
 
-test('a write remembered by one process holds another process\'s reads: shared by store and by caller, only ever raised', { skip }, async () => {
+test("a write remembered by one process holds another process's reads: shared by store and by caller, only ever raised", {
+  skip,
+}, async () => {
   // a and b write; c only reads, so what it sees is what Redis keeps (it has no local record).
   const [a, b, c] = [process_(30_000), process_(30_000), process_(30_000)];
   // Keys of this run only (they outlive it in Redis for the stickiness).
@@ -33,8 +35,8 @@ test('a write remembered by one process holds another process\'s reads: shared b
   assert.equal(await b.required([store, caller]), null, 'nothing written yet');
 
   await a.remember([store, caller], lsn('0/3000060'));
-  assert.equal(await b.required([store]), lsn('0/3000060'), 'the other process sees the store\'s write');
-  assert.equal(await b.required([caller]), lsn('0/3000060'), 'and the caller\'s');
+  assert.equal(await b.required([store]), lsn('0/3000060'), "the other process sees the store's write");
+  assert.equal(await b.required([caller]), lsn('0/3000060'), "and the caller's");
 
   // A slower writer reporting an older position never lowers what is kept.
   await b.remember([store], lsn('0/2FFFFF0'));

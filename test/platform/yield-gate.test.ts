@@ -51,7 +51,10 @@ async function waitsForTheAnswer(settings: Record<string, string>, wait: (gate: 
 }
 
 /** With a request held in flight for good, runs the gate's wait and answers how long it took; it must run anyway. */
-async function waitsAtMost(settings: Record<string, string>, wait: (gate: YieldGate) => Promise<void>): Promise<number> {
+async function waitsAtMost(
+  settings: Record<string, string>,
+  wait: (gate: YieldGate) => Promise<void>,
+): Promise<number> {
   const gate = createYieldGate(parseBackgroundConfig(settings, fail));
   const { server, port, release } = await heldServer();
   try {
@@ -70,7 +73,8 @@ async function waitsAtMost(settings: Record<string, string>, wait: (gate: YieldG
   }
 }
 
-test('a step waits for the request in flight to be answered', () => waitsForTheAnswer({ BACKGROUND_MAX_WAIT_MS: '10000' }, (gate) => gate.step()));
+test('a step waits for the request in flight to be answered', () =>
+  waitsForTheAnswer({ BACKGROUND_MAX_WAIT_MS: '10000' }, (gate) => gate.step()));
 
 test('a step waits no longer than its bound when requests never stop', async () => {
   // It ran while the request was still in flight (waitsAtMost checks), held for good: so the bound
@@ -90,9 +94,26 @@ test('a piece waits no longer than its bound when requests never stop', async ()
 
 test('BACKGROUND_YIELD=false turns the gate off; bad settings are refused with their names', () => {
   assert.equal(createYieldGate(parseBackgroundConfig({ BACKGROUND_YIELD: 'false' }, fail)), noGate);
-  assert.deepEqual(parseBackgroundConfig({}, fail), { yieldToRequests: true, maxWaitMs: 250, lagMs: 20, pieceWaitMs: 20 });
-  assert.throws(() => parseBackgroundConfig({ BACKGROUND_PIECE_WAIT_MS: '-5' }, fail), /BACKGROUND_PIECE_WAIT_MS must be a whole number/);
-  assert.throws(() => parseBackgroundConfig({ BACKGROUND_YIELD: 'maybe' }, fail), /BACKGROUND_YIELD must be true or false/);
-  assert.throws(() => parseBackgroundConfig({ BACKGROUND_MAX_WAIT_MS: '-1' }, fail), /BACKGROUND_MAX_WAIT_MS must be a whole number/);
-  assert.throws(() => parseBackgroundConfig({ BACKGROUND_LAG_MS: 'x' }, fail), /BACKGROUND_LAG_MS must be a whole number/);
+  assert.deepEqual(parseBackgroundConfig({}, fail), {
+    yieldToRequests: true,
+    maxWaitMs: 250,
+    lagMs: 20,
+    pieceWaitMs: 20,
+  });
+  assert.throws(
+    () => parseBackgroundConfig({ BACKGROUND_PIECE_WAIT_MS: '-5' }, fail),
+    /BACKGROUND_PIECE_WAIT_MS must be a whole number/,
+  );
+  assert.throws(
+    () => parseBackgroundConfig({ BACKGROUND_YIELD: 'maybe' }, fail),
+    /BACKGROUND_YIELD must be true or false/,
+  );
+  assert.throws(
+    () => parseBackgroundConfig({ BACKGROUND_MAX_WAIT_MS: '-1' }, fail),
+    /BACKGROUND_MAX_WAIT_MS must be a whole number/,
+  );
+  assert.throws(
+    () => parseBackgroundConfig({ BACKGROUND_LAG_MS: 'x' }, fail),
+    /BACKGROUND_LAG_MS must be a whole number/,
+  );
 });

@@ -10,7 +10,12 @@ const store = await t.fx.store();
 const owner = await ownerOf(t, store.id);
 
 test('a key is shown once with the bbo_live_ prefix, kept only as its hash, and acts within its scopes', async () => {
-  const made = await call(t.app, 'POST', '/api/v1/api-keys', as(owner.cookie, { body: { name: 'Till', scopes: ['merchant:read'] } }));
+  const made = await call(
+    t.app,
+    'POST',
+    '/api/v1/api-keys',
+    as(owner.cookie, { body: { name: 'Till', scopes: ['merchant:read'] } }),
+  );
   assert.equal(made.status, 200);
   const key: string = made.body.key;
   assert.match(key, /^bbo_live_[A-Za-z0-9_-]{43}$/);
@@ -22,7 +27,10 @@ test('a key is shown once with the bbo_live_ prefix, kept only as its hash, and 
 
   const read = await call(t.app, 'GET', '/api/v1/bookings/units', { token: key, query: { store_id: store.id } });
   assert.equal(read.status, 200);
-  const write = await call(t.app, 'POST', '/api/v1/bookings/units', { token: key, body: { store_id: store.id, display_name: 'Chair', kind: 'chair' } });
+  const write = await call(t.app, 'POST', '/api/v1/bookings/units', {
+    token: key,
+    body: { store_id: store.id, display_name: 'Chair', kind: 'chair' },
+  });
   assert.equal(write.status, 403);
   assert.equal(errorCode(write), 'INSUFFICIENT_SCOPE');
 
@@ -34,11 +42,21 @@ test('a key is shown once with the bbo_live_ prefix, kept only as its hash, and 
 });
 
 test('a revoked key is refused from the next request, and the audit trail names the key', async () => {
-  const made = await call(t.app, 'POST', '/api/v1/api-keys', as(owner.cookie, { body: { name: 'Website', scopes: ['merchant:read', 'merchant:write'] } }));
+  const made = await call(
+    t.app,
+    'POST',
+    '/api/v1/api-keys',
+    as(owner.cookie, { body: { name: 'Website', scopes: ['merchant:read', 'merchant:write'] } }),
+  );
   const key: string = made.body.key;
-  const unit = await call(t.app, 'POST', '/api/v1/bookings/units', { token: key, body: { store_id: store.id, display_name: 'By key', kind: 'chair' } });
+  const unit = await call(t.app, 'POST', '/api/v1/bookings/units', {
+    token: key,
+    body: { store_id: store.id, display_name: 'By key', kind: 'chair' },
+  });
   assert.equal(unit.status, 200);
-  const audit = await t.db.query(`SELECT actor_id, actor_name FROM audit_log WHERE entity_id = $1`, [unit.body.unit.id]);
+  const audit = await t.db.query(`SELECT actor_id, actor_name FROM audit_log WHERE entity_id = $1`, [
+    unit.body.unit.id,
+  ]);
   assert.deepEqual(audit.rows[0], { actor_id: made.body.api_key.id, actor_name: 'API key Website' });
   const revoked = await call(t.app, 'DELETE', `/api/v1/api-keys/${made.body.api_key.id}`, as(owner.cookie));
   assert.equal(revoked.status, 200);
@@ -52,15 +70,25 @@ test('a revoked key is refused from the next request, and the audit trail names 
 });
 
 test('an unknown key with the prefix is 401, and bearer JWTs work as before', async () => {
-  const unknown = await call(t.app, 'GET', '/api/v1/bookings/units', { token: `bbo_live_${'x'.repeat(43)}`, query: { store_id: store.id } });
+  const unknown = await call(t.app, 'GET', '/api/v1/bookings/units', {
+    token: `bbo_live_${'x'.repeat(43)}`,
+    query: { store_id: store.id },
+  });
   assert.equal(unknown.status, 401);
   const jwt = await t.fx.merchantToken(store.id);
-  assert.equal((await call(t.app, 'GET', '/api/v1/bookings/units', { token: jwt, query: { store_id: store.id } })).status, 200);
+  assert.equal(
+    (await call(t.app, 'GET', '/api/v1/bookings/units', { token: jwt, query: { store_id: store.id } })).status,
+    200,
+  );
 });
 
 test('bad key requests: no name, an unknown scope', async () => {
   const before = (await t.db.query(`SELECT count(*)::int AS n FROM api_keys`)).rows[0].n;
-  for (const body of [{ name: '', scopes: ['merchant:read'] }, { name: 'X', scopes: ['admin'] }, { name: 'X', scopes: [] }]) {
+  for (const body of [
+    { name: '', scopes: ['merchant:read'] },
+    { name: 'X', scopes: ['admin'] },
+    { name: 'X', scopes: [] },
+  ]) {
     const res = await call(t.app, 'POST', '/api/v1/api-keys', as(owner.cookie, { body }));
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(errorCode(res), 'VALIDATION_FAILED');

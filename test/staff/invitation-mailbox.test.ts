@@ -17,10 +17,14 @@ async function app(env: Record<string, string>) {
   return { t, store, merchant: await t.fx.merchantToken(store.id) };
 }
 const invite = (t: Awaited<ReturnType<typeof app>>['t'], storeId: string, email: string) =>
-  call(t.app, 'POST', `/admin/v1/stores/${storeId}/staff/invitations`, { token: ADMIN_TOKEN, body: { email, role: 'owner' } });
-const kept = async (t: Awaited<ReturnType<typeof app>>['t']) => (await t.db.query('SELECT kind, store_id, to_address, expires_at FROM dev_mailbox')).rows;
+  call(t.app, 'POST', `/admin/v1/stores/${storeId}/staff/invitations`, {
+    token: ADMIN_TOKEN,
+    body: { email, role: 'owner' },
+  });
+const kept = async (t: Awaited<ReturnType<typeof app>>['t']) =>
+  (await t.db.query('SELECT kind, store_id, to_address, expires_at FROM dev_mailbox')).rows;
 
-test('no SMTP_URL outside production: the invitation is in the store\'s mailbox until it expires, and its link accepts', async () => {
+test("no SMTP_URL outside production: the invitation is in the store's mailbox until it expires, and its link accepts", async () => {
   const { t, store, merchant } = await app({});
   const sent = await invite(t, store.id, 'Olive@Shop.test');
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
@@ -40,11 +44,15 @@ test('no SMTP_URL outside production: the invitation is in the store\'s mailbox 
 
   // A newer invitation to the same person replaces the kept one (the old link no longer works).
   await invite(t, store.id, 'olive@shop.test');
-  const again = (await call(t.app, 'GET', MAILBOX, { token: merchant })).body.messages.filter((m: any) => m.source === 'staff_invitation');
+  const again = (await call(t.app, 'GET', MAILBOX, { token: merchant })).body.messages.filter(
+    (m: any) => m.source === 'staff_invitation',
+  );
   assert.equal(again.length, 1);
   assert.notEqual(/#token=([A-Za-z0-9_-]+)/.exec(again[0].text)?.[1], token);
   const fresh = /#token=([A-Za-z0-9_-]+)/.exec(again[0].text)![1];
-  const accepted = await call(t.app, 'POST', '/api/v1/auth/invitations/accept', { body: { token: fresh, name: 'Olive Owner', password: GOOD_PASSWORD } });
+  const accepted = await call(t.app, 'POST', '/api/v1/auth/invitations/accept', {
+    body: { token: fresh, name: 'Olive Owner', password: GOOD_PASSWORD },
+  });
   assert.equal(accepted.status, 200, JSON.stringify(accepted.body));
 
   // Another store's console never sees it.

@@ -20,8 +20,15 @@ const clock = fixedClock('2026-06-01T09:00:00Z');
 const tokens = createTokenService(config);
 const db = await openTestDatabase();
 const app = await buildApp({
-  config, db: db.db, clock, tokens,
-  logger: { ...(loggerOptions(config) as object), level: 'trace', stream: { write: (line: string) => void lines.push(line) } } as any,
+  config,
+  db: db.db,
+  clock,
+  tokens,
+  logger: {
+    ...(loggerOptions(config) as object),
+    level: 'trace',
+    stream: { write: (line: string) => void lines.push(line) },
+  } as any,
 });
 after(async () => {
   await app.close();
@@ -32,21 +39,50 @@ const fx = new Fixtures(db.db, tokens, clock);
 
 test('no secret or address is logged across the staff flows', async () => {
   const store = await fx.store();
-  const secrets: string[] = [GOOD_PASSWORD, 'owner@logs.test', 'desk@logs.test', 'wrong password, logged?', 'passwordpassword'];
-  await call(app, 'POST', `/admin/v1/stores/${store.id}/staff/invitations`, { token: ADMIN_TOKEN, body: { email: 'owner@logs.test', role: 'owner' } });
+  const secrets: string[] = [
+    GOOD_PASSWORD,
+    'owner@logs.test',
+    'desk@logs.test',
+    'wrong password, logged?',
+    'passwordpassword',
+  ];
+  await call(app, 'POST', `/admin/v1/stores/${store.id}/staff/invitations`, {
+    token: ADMIN_TOKEN,
+    body: { email: 'owner@logs.test', role: 'owner' },
+  });
   const invite = await mailedToken(smtp, 'owner@logs.test');
   secrets.push(invite);
-  await call(app, 'POST', '/api/v1/auth/invitations/accept', { body: { token: invite, name: 'Owner', password: 'passwordpassword' } });
-  const accepted = await call(app, 'POST', '/api/v1/auth/invitations/accept', { body: { token: invite, name: 'Owner', password: GOOD_PASSWORD } });
+  await call(app, 'POST', '/api/v1/auth/invitations/accept', {
+    body: { token: invite, name: 'Owner', password: 'passwordpassword' },
+  });
+  const accepted = await call(app, 'POST', '/api/v1/auth/invitations/accept', {
+    body: { token: invite, name: 'Owner', password: GOOD_PASSWORD },
+  });
   const cookie = cookieOf(accepted);
   secrets.push(cookie.split('=')[1]);
-  await call(app, 'POST', '/api/v1/auth/sign-in', { body: { email: 'owner@logs.test', password: 'wrong password, logged?' } });
-  await call(app, 'POST', '/api/v1/auth/sign-in', { body: { email: 'desk@logs.test', password: 'wrong password, logged?' } });
-  const signedIn = await call(app, 'POST', '/api/v1/auth/sign-in', { body: { email: 'owner@logs.test', password: GOOD_PASSWORD } });
+  await call(app, 'POST', '/api/v1/auth/sign-in', {
+    body: { email: 'owner@logs.test', password: 'wrong password, logged?' },
+  });
+  await call(app, 'POST', '/api/v1/auth/sign-in', {
+    body: { email: 'desk@logs.test', password: 'wrong password, logged?' },
+  });
+  const signedIn = await call(app, 'POST', '/api/v1/auth/sign-in', {
+    body: { email: 'owner@logs.test', password: GOOD_PASSWORD },
+  });
   secrets.push(cookieOf(signedIn).split('=')[1]);
-  await call(app, 'POST', '/api/v1/staff/invitations', as(cookie, { body: { email: 'desk@logs.test', role: 'front_desk' } }));
+  await call(
+    app,
+    'POST',
+    '/api/v1/staff/invitations',
+    as(cookie, { body: { email: 'desk@logs.test', role: 'front_desk' } }),
+  );
   secrets.push(await mailedToken(smtp, 'desk@logs.test'));
-  const key = await call(app, 'POST', '/api/v1/api-keys', as(cookie, { body: { name: 'Till', scopes: ['merchant:read'] } }));
+  const key = await call(
+    app,
+    'POST',
+    '/api/v1/api-keys',
+    as(cookie, { body: { name: 'Till', scopes: ['merchant:read'] } }),
+  );
   secrets.push(key.body.key);
   await call(app, 'GET', '/api/v1/bookings/units', { token: key.body.key, query: { store_id: store.id } });
   await call(app, 'GET', '/api/v1/auth/sessions', as(cookie));
@@ -55,6 +91,7 @@ test('no secret or address is logged across the staff flows', async () => {
 
   assert.ok(lines.length > 20, `the log was written (${lines.length} lines)`);
   const log = lines.join('');
-  for (const secret of secrets) assert.ok(!log.includes(secret), `the log holds a secret or address (${secret.slice(0, 4)}...)`);
+  for (const secret of secrets)
+    assert.ok(!log.includes(secret), `the log holds a secret or address (${secret.slice(0, 4)}...)`);
   assert.doesNotMatch(log, /bbo_session=|bbo_live_/);
 });

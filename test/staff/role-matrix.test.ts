@@ -21,14 +21,28 @@ const cookies: Record<Role, string> = {
   front_desk: (await member(t, owner.cookie, { email: 'desk@m.test', role: 'front_desk', unit_id: unit.id })).cookie,
   staff: (await member(t, owner.cookie, { email: 'staff@m.test', role: 'staff', unit_id: unit.id })).cookie,
 };
-const key = (await call(t.app, 'POST', '/api/v1/api-keys', as(owner.cookie, { body: { name: 'Till', scopes: ['merchant:read', 'merchant:write'] } }))).body.key as string;
+const key = (
+  await call(
+    t.app,
+    'POST',
+    '/api/v1/api-keys',
+    as(owner.cookie, { body: { name: 'Till', scopes: ['merchant:read', 'merchant:write'] } }),
+  )
+).body.key as string;
 
 // A customer the staff member serves, on an appointment of their unit: the record-level rules let them read it.
 const customer = await t.fx.customer({ name: 'Served Sue', email: 'sue@m.test' });
 await t.fx.membership(store.id, customer.id);
 const token = await t.fx.merchantToken(store.id);
 const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
-  token, body: { store_id: store.id, unit_id: unit.id, customer_id: customer.id, starts_at: '2026-06-01T10:00:00Z', ends_at: '2026-06-01T10:30:00Z' },
+  token,
+  body: {
+    store_id: store.id,
+    unit_id: unit.id,
+    customer_id: customer.id,
+    starts_at: '2026-06-01T10:00:00Z',
+    ends_at: '2026-06-01T10:30:00Z',
+  },
 });
 assert.equal(booked.status, 200, JSON.stringify(booked.body));
 
@@ -37,32 +51,40 @@ const operations: Array<{ id: string; method: string; path: string; security: st
 for (const [path, item] of Object.entries<any>(doc.paths)) {
   for (const [method, op] of Object.entries<any>(item)) {
     if (!op?.operationId) continue;
-    const scheme = op.security?.[0] ? Object.keys(op.security[0])[0] ?? null : null;
+    const scheme = op.security?.[0] ? (Object.keys(op.security[0])[0] ?? null) : null;
     operations.push({ id: op.operationId, method: method.toUpperCase(), path, security: scheme });
   }
 }
 
 function urlOf(path: string): string {
-  return path
-    // The staff member's own unit's feed: the record-level rule lets them read it.
-    .replace(/\/units\/\{unitId\}\/calendar-feed$/, `/units/${unit.id}/calendar-feed`)
-    .replace('{customerId}', customer.id)
-    .replace('{appointmentId}', booked.body.appointment.id)
-    .replace('{slug}', 'no-such-page')
-    .replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000');
+  return (
+    path
+      // The staff member's own unit's feed: the record-level rule lets them read it.
+      .replace(/\/units\/\{unitId\}\/calendar-feed$/, `/units/${unit.id}/calendar-feed`)
+      .replace('{customerId}', customer.id)
+      .replace('{appointmentId}', booked.body.appointment.id)
+      .replace('{slug}', 'no-such-page')
+      .replace(/\{[^}]+\}/g, '00000000-0000-4000-8000-000000000000')
+  );
 }
 
 async function attempt(op: (typeof operations)[number], headers: Record<string, string>) {
   // An unknown query parameter fails validation where a querystring schema exists, so a stream
   // allowed by role answers 400 at once instead of staying open.
   const url = `${urlOf(op.path)}${op.method === 'GET' ? '?matrix_probe=1' : ''}`;
-  return call(t.app, op.method, url, { headers, ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }) });
+  return call(t.app, op.method, url, {
+    headers,
+    ...(op.method === 'GET' || op.method === 'DELETE' ? {} : { body: {} }),
+  });
 }
 
-const fingerprint = async () => (await t.db.query(
-  `SELECT (SELECT count(*) FROM audit_log)::int AS audit, (SELECT count(*) FROM events)::int AS events,
+const fingerprint = async () =>
+  (
+    await t.db.query(
+      `SELECT (SELECT count(*) FROM audit_log)::int AS audit, (SELECT count(*) FROM events)::int AS events,
           (SELECT count(*) FROM staff_memberships)::int AS members, (SELECT count(*) FROM api_keys WHERE revoked_at IS NULL)::int AS keys`,
-)).rows[0];
+    )
+  ).rows[0];
 
 test('every merchant operation of /openapi.json has an entry in the role table, and every entry is an operation', () => {
   const merchantOps = new Set(operations.filter((o) => o.security === 'bearerAuth').map((o) => o.id));
@@ -70,7 +92,11 @@ test('every merchant operation of /openapi.json has an entry in the role table, 
   const customerOnly = [...merchantOps].filter((id) => !table.has(id));
   // The bearer operations missing from the table are the customer's own (no merchant rule).
   for (const id of customerOnly) assert.doesNotMatch(id, /Staff|ApiKey|Session/, id);
-  for (const id of table) assert.ok(operations.some((o) => o.id === id), `${id} is in the table but not in /openapi.json`);
+  for (const id of table)
+    assert.ok(
+      operations.some((o) => o.id === id),
+      `${id} is in the table but not in /openapi.json`,
+    );
   for (const id of Object.keys(RECORD_RULES)) assert.ok(table.has(id), id);
   for (const id of NOT_FOR_API_KEYS) assert.ok(table.has(id), id);
   assert.ok(operations.length >= 90, `${operations.length} operations`);
@@ -81,8 +107,14 @@ for (const role of ROLES) {
     const before = await fingerprint();
     const wrong: string[] = [];
     for (const op of operations) {
-      if (op.id === 'signOut' || op.id === 'endSession' || op.id === 'updateStaff' || op.id === 'revokeApiKey' || op.id === 'createApiKey'
-        || op.id === 'rotateUnitCalendarFeed') {
+      if (
+        op.id === 'signOut' ||
+        op.id === 'endSession' ||
+        op.id === 'updateStaff' ||
+        op.id === 'revokeApiKey' ||
+        op.id === 'createApiKey' ||
+        op.id === 'rotateUnitCalendarFeed'
+      ) {
         // Writes that would end this very session or change the cast (covered in staff-accounts.test.ts), or
         // rotate a feed (its own test below): here only the refusals.
         if (roleMay(op.id, role)) continue;
@@ -97,7 +129,8 @@ for (const role of ROLES) {
         wrong.push(`${op.id} (not a merchant operation) refused by role`);
       } else if (op.security === 'bearerAuth') {
         // A customer's operation: a staff session is the wrong kind of caller.
-        if (res.status !== 403 || errorCode(res) !== 'WRONG_TOKEN_KIND') wrong.push(`${op.id}: ${res.status} (customer operation)`);
+        if (res.status !== 403 || errorCode(res) !== 'WRONG_TOKEN_KIND')
+          wrong.push(`${op.id}: ${res.status} (customer operation)`);
       } else if (op.security === 'adminToken') {
         if (res.status !== 401) wrong.push(`${op.id}: ${res.status} (operator operation)`);
       }
@@ -110,7 +143,7 @@ for (const role of ROLES) {
   });
 }
 
-test('a store API key: what a manager may, within its scopes, but never staff, keys or a person\'s own sign-in', async () => {
+test("a store API key: what a manager may, within its scopes, but never staff, keys or a person's own sign-in", async () => {
   const wrong: string[] = [];
   for (const op of operations.filter((o) => o.id in ROLE_TABLE)) {
     if (op.id === 'revokeApiKey' && roleMay(op.id, null)) continue;
@@ -122,31 +155,62 @@ test('a store API key: what a manager may, within its scopes, but never staff, k
   assert.deepEqual(wrong, []);
 });
 
-test('the staff role changes only its own unit\'s appointments and reads only the customers it serves', async () => {
+test("the staff role changes only its own unit's appointments and reads only the customers it serves", async () => {
   const other = await t.fx.unit(store.id);
   const elsewhere = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
-    token, body: { store_id: store.id, unit_id: other.id, guest_name: 'Walk Up', guest_email: 'walk@m.test', starts_at: '2026-06-01T08:00:00Z', ends_at: '2026-06-01T08:30:00Z' },
+    token,
+    body: {
+      store_id: store.id,
+      unit_id: other.id,
+      guest_name: 'Walk Up',
+      guest_email: 'walk@m.test',
+      starts_at: '2026-06-01T08:00:00Z',
+      ends_at: '2026-06-01T08:30:00Z',
+    },
   });
   const stranger = await t.fx.customer({ name: 'Not Served', email: 'ns@m.test' });
   await t.fx.membership(store.id, stranger.id);
-  const was = (await t.db.query(`SELECT status FROM appointments WHERE id = $1`, [elsewhere.body.appointment.id])).rows[0].status;
-  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/check-in', as(cookies.staff, { body: { store_id: store.id, appointment_id: elsewhere.body.appointment.id } }));
+  const was = (await t.db.query(`SELECT status FROM appointments WHERE id = $1`, [elsewhere.body.appointment.id]))
+    .rows[0].status;
+  const refused = await call(
+    t.app,
+    'POST',
+    '/api/v1/bookings/appointments/check-in',
+    as(cookies.staff, { body: { store_id: store.id, appointment_id: elsewhere.body.appointment.id } }),
+  );
   assert.equal(refused.status, 403);
   assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');
   const still = await t.db.query(`SELECT status FROM appointments WHERE id = $1`, [elsewhere.body.appointment.id]);
   assert.equal(still.rows[0].status, was);
-  const own = await call(t.app, 'POST', '/api/v1/bookings/appointments/check-in', as(cookies.staff, { body: { store_id: store.id, appointment_id: booked.body.appointment.id } }));
+  const own = await call(
+    t.app,
+    'POST',
+    '/api/v1/bookings/appointments/check-in',
+    as(cookies.staff, { body: { store_id: store.id, appointment_id: booked.body.appointment.id } }),
+  );
   assert.equal(own.status, 200, JSON.stringify(own.body));
   assert.equal(own.body.status, 'checked_in');
-  assert.equal((await call(t.app, 'GET', `/api/v1/customers/${customer.id}`, as(cookies.staff, { query: { store_id: store.id } }))).status, 200);
-  const notServed = await call(t.app, 'GET', `/api/v1/customers/${stranger.id}`, as(cookies.staff, { query: { store_id: store.id } }));
+  assert.equal(
+    (await call(t.app, 'GET', `/api/v1/customers/${customer.id}`, as(cookies.staff, { query: { store_id: store.id } })))
+      .status,
+    200,
+  );
+  const notServed = await call(
+    t.app,
+    'GET',
+    `/api/v1/customers/${stranger.id}`,
+    as(cookies.staff, { query: { store_id: store.id } }),
+  );
   assert.equal(errorCode(notServed), 'ROLE_FORBIDDEN');
   // The audit row names the staff member who checked in.
-  const audit = await t.db.query(`SELECT actor_name FROM audit_log WHERE entity_id = $1 AND action LIKE '%check%' ORDER BY id DESC LIMIT 1`, [booked.body.appointment.id]);
+  const audit = await t.db.query(
+    `SELECT actor_name FROM audit_log WHERE entity_id = $1 AND action LIKE '%check%' ORDER BY id DESC LIMIT 1`,
+    [booked.body.appointment.id],
+  );
   assert.equal(audit.rows[0]?.actor_name, 'Sam Staff');
 });
 
-test('the staff role gets and rotates its own unit\'s calendar feed, and no other unit\'s; the front desk rotates only its own', async () => {
+test("the staff role gets and rotates its own unit's calendar feed, and no other unit's; the front desk rotates only its own", async () => {
   const other = await t.fx.unit(store.id);
   const feed = (unitId: string) => `/api/v1/bookings/units/${unitId}/calendar-feed`;
   const mine = await call(t.app, 'GET', feed(unit.id), as(cookies.staff));
@@ -161,7 +225,10 @@ test('the staff role gets and rotates its own unit\'s calendar feed, and no othe
   // Another unit's feed: refused both ways, and its URL is unchanged by the attempt.
   const theirs = await call(t.app, 'GET', feed(other.id), as(cookies.manager));
   assert.equal(theirs.status, 200);
-  for (const [method, options] of [['GET', {}], ['POST', { body: {} }]] as const) {
+  for (const [method, options] of [
+    ['GET', {}],
+    ['POST', { body: {} }],
+  ] as const) {
     const refused = await call(t.app, method, feed(other.id), as(cookies.staff, options));
     assert.equal(refused.status, 403, `${method} ${JSON.stringify(refused.body)}`);
     assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');

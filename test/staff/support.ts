@@ -48,7 +48,10 @@ export async function mailedToken(smtp: SmtpStub, to: string): Promise<string> {
 
 /** Invites through the operator's route, accepts, and answers the new person's cookie and id. */
 export async function ownerOf(t: StaffTestApp, storeId: string, email = 'owner@shop.test', name = 'Olive Owner') {
-  const sent = await call(t.app, 'POST', `/admin/v1/stores/${storeId}/staff/invitations`, { token: ADMIN_TOKEN, body: { email, role: 'owner' } });
+  const sent = await call(t.app, 'POST', `/admin/v1/stores/${storeId}/staff/invitations`, {
+    token: ADMIN_TOKEN,
+    body: { email, role: 'owner' },
+  });
   assert.equal(sent.status, 200, JSON.stringify(sent.body));
   return accept(t, await mailedToken(t.smtp, email), name);
 }
@@ -60,7 +63,11 @@ export async function accept(t: StaffTestApp, token: string, name: string, passw
 }
 
 /** An owner (or anyone allowed) invites a person with a role; they accept. */
-export async function member(t: StaffTestApp, inviter: string, input: { email: string; role: string; name?: string; unit_id?: string; permissions?: string[] }) {
+export async function member(
+  t: StaffTestApp,
+  inviter: string,
+  input: { email: string; role: string; name?: string; unit_id?: string; permissions?: string[] },
+) {
   const { name, ...body } = input;
   const sent = await call(t.app, 'POST', '/api/v1/staff/invitations', as(inviter, { body }));
   assert.equal(sent.status, 200, JSON.stringify(sent.body));

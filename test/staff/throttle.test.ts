@@ -9,10 +9,12 @@ const t = await startStaffApp();
 const store = await t.fx.store();
 await ownerOf(t, store.id, 'locked@shop.test');
 
-const signIn = (email: string, password: string) => call(t.app, 'POST', '/api/v1/auth/sign-in', { body: { email, password } });
+const signIn = (email: string, password: string) =>
+  call(t.app, 'POST', '/api/v1/auth/sign-in', { body: { email, password } });
 
 test('after 10 failures in 15 minutes the account answers 429 with Retry-After, even to the right password, and opens again', async () => {
-  for (let i = 0; i < 10; i++) assert.equal((await signIn('locked@shop.test', 'wrong password number ' + i)).status, 401);
+  for (let i = 0; i < 10; i++)
+    assert.equal((await signIn('locked@shop.test', 'wrong password number ' + i)).status, 401);
   const held = await signIn('locked@shop.test', GOOD_PASSWORD);
   assert.equal(held.status, 429);
   assert.equal(errorCode(held), 'TOO_MANY_SIGN_INS');

@@ -45,7 +45,14 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
   const clock = fixedClock(options.now ?? '2026-06-01T09:00:00Z');
   const tokens = createTokenService(config);
   const testDb = await openTestDatabase();
-  const app = await buildApp({ config, db: options.wrapDb?.(testDb.db) ?? testDb.db, clock, tokens, logger: false, extend: options.extend });
+  const app = await buildApp({
+    config,
+    db: options.wrapDb?.(testDb.db) ?? testDb.db,
+    clock,
+    tokens,
+    logger: false,
+    extend: options.extend,
+  });
   const siblings: Array<{ app: App; close(): Promise<void> }> = [];
   const closers: Array<() => Promise<void>> = [];
   after(async () => {
@@ -67,7 +74,13 @@ export async function startTestApp(options: TestAppOptions = {}): Promise<TestAp
       const { openPg } = await import('../../src/platform/db/pg.adapter.ts');
       const db = openPg({ connectionString: testDb.url, poolSize: 20 });
       const other = await buildApp({ config, db, clock, tokens, logger: false });
-      siblings.push({ app: other, close: async () => { await other.close(); await db.close(); } });
+      siblings.push({
+        app: other,
+        close: async () => {
+          await other.close();
+          await db.close();
+        },
+      });
       return other;
     },
     onClose(fn) {

@@ -46,14 +46,28 @@ function documentOf(app: App): Document {
       for (const [method, op] of Object.entries<any>(item)) {
         if (!op?.responses) continue;
         methods[method.toUpperCase()] = Object.fromEntries(
-          Object.entries<any>(op.responses).map(([status, r]) => [status, r?.content?.['application/json']?.schema ?? null]),
+          Object.entries<any>(op.responses).map(([status, r]) => [
+            status,
+            r?.content?.['application/json']?.schema ?? null,
+          ]),
         );
         // The other media types a status documents (text/csv beside JSON, say), by method and status.
-        otherTypes.set(`${template} ${method.toUpperCase()}`, Object.fromEntries(
-          Object.entries<any>(op.responses).map(([status, r]) => [status, Object.keys(r?.content ?? {}).filter((t) => t !== 'application/json')]),
-        ));
+        otherTypes.set(
+          `${template} ${method.toUpperCase()}`,
+          Object.fromEntries(
+            Object.entries<any>(op.responses).map(([status, r]) => [
+              status,
+              Object.keys(r?.content ?? {}).filter((t) => t !== 'application/json'),
+            ]),
+          ),
+        );
       }
-      routes.push({ template, pattern: new RegExp(`^${source}$`), params: (template.match(/\{/g) ?? []).length, methods });
+      routes.push({
+        template,
+        pattern: new RegExp(`^${source}$`),
+        params: (template.match(/\{/g) ?? []).length,
+        methods,
+      });
     }
     // A static segment wins over a parameter (/customers/block before /customers/{customerId}), as in the router.
     routes.sort((a, b) => a.params - b.params);
@@ -82,7 +96,14 @@ function statusKey(responses: Record<string, any>, status: number): string | nul
  * null when the answer conforms; otherwise what is wrong. `body` is the parsed JSON (undefined when
  * the answer was not JSON).
  */
-export function checkAnswer(app: App, method: string, url: string, status: number, contentType: string | undefined, body: unknown): string | null {
+export function checkAnswer(
+  app: App,
+  method: string,
+  url: string,
+  status: number,
+  contentType: string | undefined,
+  body: unknown,
+): string | null {
   const { doc, routes } = documentOf(app);
   const path = url.split('?')[0];
   const route = routes.find((r) => r.pattern.test(path));
@@ -90,17 +111,26 @@ export function checkAnswer(app: App, method: string, url: string, status: numbe
   const isJson = !!contentType?.startsWith('application/json');
   if (!responses) {
     if (status < 400) return null; // hidden routes (health, the document, the docs page)
-    if (!isJson) return `${method} ${path} answered ${status} with ${contentType ?? 'no content type'}, not the error envelope`;
+    if (!isJson)
+      return `${method} ${path} answered ${status} with ${contentType ?? 'no content type'}, not the error envelope`;
     const envelope = validator('envelope', doc.components.schemas.ErrorEnvelope, doc);
-    return envelope(body) ? null : `${method} ${path} answered ${status} outside the error envelope: ${ajv.errorsText(envelope.errors)}`;
+    return envelope(body)
+      ? null
+      : `${method} ${path} answered ${status} outside the error envelope: ${ajv.errorsText(envelope.errors)}`;
   }
   const where = `${method.toUpperCase()} ${route!.template}`;
   const key = statusKey(responses, status);
-  if (key === null) return `${where} answered ${status}, a status its document does not list (${Object.keys(responses).join(', ')})`;
+  if (key === null)
+    return `${where} answered ${status}, a status its document does not list (${Object.keys(responses).join(', ')})`;
   const schema = responses[key];
   if (!schema) return null; // documented without a JSON body
-  if (!isJson && otherTypes.get(`${route!.template} ${method.toUpperCase()}`)?.[key]?.some((t) => contentType?.startsWith(t))) return null;
-  if (!isJson) return `${where} answered ${status} with ${contentType ?? 'no content type'}; the document says application/json`;
+  if (
+    !isJson &&
+    otherTypes.get(`${route!.template} ${method.toUpperCase()}`)?.[key]?.some((t) => contentType?.startsWith(t))
+  )
+    return null;
+  if (!isJson)
+    return `${where} answered ${status} with ${contentType ?? 'no content type'}; the document says application/json`;
   const validate = validator(`${where} ${key}`, schema, doc);
   if (validate(body)) return null;
   return `${where} answered ${status} with a body that does not match its ${key} schema: ${ajv.errorsText(validate.errors, { dataVar: 'body' })}`;

@@ -36,7 +36,9 @@ async function main(url: string, mode: string, rest: string[]): Promise<unknown>
     if (mode === 'emit') {
       const [storeId, type, data] = rest;
       const occurred = new Date().toISOString();
-      await db.transaction((tx) => writeEvents(tx, [{ store_id: storeId, type, occurred_at: occurred, data: JSON.parse(data) }]));
+      await db.transaction((tx) =>
+        writeEvents(tx, [{ store_id: storeId, type, occurred_at: occurred, data: JSON.parse(data) }]),
+      );
       return { emitted: true };
     }
     throw new Error(`unknown mode ${mode}`);

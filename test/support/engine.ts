@@ -16,8 +16,9 @@ export const engine: Engine = process.env.TEST_ENGINE === 'pg' ? 'pg' : 'embedde
  * The run's template database. Named by the run, so two runs on one PostgreSQL server (two checkouts,
  * or CI beside a developer's run) never drop or migrate each other's template mid-run.
  */
-export const TEMPLATE_DB = process.env.BBO_TEMPLATE_DB
-  ?? `bbo_test_template_${(process.env.TEST_RUN_ID ?? process.env.BBO_TEST_RUNNER_PID ?? String(process.pid)).replace(/[^A-Za-z0-9]/g, '_')}`;
+export const TEMPLATE_DB =
+  process.env.BBO_TEMPLATE_DB ??
+  `bbo_test_template_${(process.env.TEST_RUN_ID ?? process.env.BBO_TEST_RUNNER_PID ?? String(process.pid)).replace(/[^A-Za-z0-9]/g, '_')}`;
 
 /**
  * The embedded cluster of one test run. The global setup runs in the test runner's process and
@@ -65,7 +66,9 @@ export async function openTestDatabase(): Promise<TestDatabase> {
   const name = `bbo_test_${process.pid}_${Date.now()}_${counter++}`;
   // On the run's own cluster (fsync off) copying the files is about half the time of WAL-logging
   // every page (58 against 121-148 ms); on a shared server its checkpoints would cost others.
-  await adminQuery(`CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}${engine === 'embedded' ? ' STRATEGY FILE_COPY' : ''}`);
+  await adminQuery(
+    `CREATE DATABASE ${name} TEMPLATE ${TEMPLATE_DB}${engine === 'embedded' ? ' STRATEGY FILE_COPY' : ''}`,
+  );
   const url = urlFor(name);
   const db = openPg({ connectionString: url, poolSize: 20 });
   return {

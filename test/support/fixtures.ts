@@ -46,12 +46,23 @@ export class Fixtures {
     const res = await this.db.query<StoreRow>(
       `INSERT INTO stores (name, timezone, currency, walkin_mode, called_hold_minutes, cancellation_window_min, last_seating_offset_min)
        VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id, name, timezone, currency`,
-      [row.name, row.timezone, row.currency, row.walkin_mode, row.called_hold_minutes, row.cancellation_window_min, row.last_seating_offset_min],
+      [
+        row.name,
+        row.timezone,
+        row.currency,
+        row.walkin_mode,
+        row.called_hold_minutes,
+        row.cancellation_window_min,
+        row.last_seating_offset_min,
+      ],
     );
     return res.rows[0];
   }
 
-  async unit(storeId: string, fields: Partial<Record<string, unknown>> = {}): Promise<{ id: string; display_name: string }> {
+  async unit(
+    storeId: string,
+    fields: Partial<Record<string, unknown>> = {},
+  ): Promise<{ id: string; display_name: string }> {
     const row = { display_name: 'Chair 1', kind: 'staff', sort: 0, bookable: true, is_active: true, ...fields };
     const res = await this.db.query<{ id: string; display_name: string }>(
       `INSERT INTO units (store_id, display_name, kind, sort, bookable, is_active) VALUES ($1, $2, $3, $4, $5, $6)
@@ -63,7 +74,15 @@ export class Fixtures {
 
   async service(storeId: string, fields: Partial<Record<string, unknown>> = {}): Promise<{ id: string }> {
     // party_min..party_max: the table's defaults (1..1) unless given.
-    const row = { name: 'Haircut', duration_min: 45, price_pence: 3000, currency: 'GBP', party_min: 1, party_max: 1, ...fields };
+    const row = {
+      name: 'Haircut',
+      duration_min: 45,
+      price_pence: 3000,
+      currency: 'GBP',
+      party_min: 1,
+      party_max: 1,
+      ...fields,
+    };
     const res = await this.db.query<{ id: string }>(
       `INSERT INTO services (store_id, name, duration_min, price_pence, currency, party_min, party_max) VALUES ($1, $2, $3, $4, $5, $6, $7) RETURNING id`,
       [storeId, row.name, row.duration_min, row.price_pence, row.currency, row.party_min, row.party_max],
@@ -71,7 +90,9 @@ export class Fixtures {
     return res.rows[0];
   }
 
-  async customer(fields: { name?: string | null; email?: string | null; phone?: string | null } = {}): Promise<{ id: string }> {
+  async customer(
+    fields: { name?: string | null; email?: string | null; phone?: string | null } = {},
+  ): Promise<{ id: string }> {
     const res = await this.db.query<{ id: string }>(
       'INSERT INTO customers (name, email, phone) VALUES ($1, $2, $3) RETURNING id',
       [fields.name ?? 'Alex Example', fields.email ?? null, fields.phone ?? null],

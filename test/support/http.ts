@@ -17,12 +17,21 @@ export interface CallResult<T = any> {
   headers: Record<string, string | string[] | number | undefined>;
 }
 
-export async function call<T = any>(app: App, method: string, url: string, options: CallOptions = {}): Promise<CallResult<T>> {
+export async function call<T = any>(
+  app: App,
+  method: string,
+  url: string,
+  options: CallOptions = {},
+): Promise<CallResult<T>> {
   const headers: Record<string, string> = { ...options.headers };
   if (options.token) headers.authorization = `Bearer ${options.token}`;
   if (options.idempotencyKey) headers['idempotency-key'] = options.idempotencyKey;
   const query = options.query
-    ? Object.fromEntries(Object.entries(options.query).filter(([, v]) => v !== undefined).map(([k, v]) => [k, String(v)]))
+    ? Object.fromEntries(
+        Object.entries(options.query)
+          .filter(([, v]) => v !== undefined)
+          .map(([k, v]) => [k, String(v)]),
+      )
     : undefined;
   const res = await app.inject({
     method: method as any,
@@ -39,8 +48,16 @@ export async function call<T = any>(app: App, method: string, url: string, optio
     /* not JSON: keep text */
   }
   const contentType = res.headers['content-type'] as string | undefined;
-  const mismatch = checkAnswer(app, method, url, res.statusCode, contentType, contentType?.startsWith('application/json') ? json : undefined);
-  if (mismatch) throw new Error(`answer does not conform to /openapi.json: ${mismatch}\nbody: ${res.body.slice(0, 1000)}`);
+  const mismatch = checkAnswer(
+    app,
+    method,
+    url,
+    res.statusCode,
+    contentType,
+    contentType?.startsWith('application/json') ? json : undefined,
+  );
+  if (mismatch)
+    throw new Error(`answer does not conform to /openapi.json: ${mismatch}\nbody: ${res.body.slice(0, 1000)}`);
   return { status: res.statusCode, body, headers: res.headers as any };
 }
 

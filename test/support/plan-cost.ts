@@ -20,7 +20,10 @@ class RolledBack extends Error {
 export async function buffersTouched(db: Database, sql: string, params: readonly unknown[]): Promise<number> {
   try {
     await db.transaction(async (tx) => {
-      const r = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanRoot }] }>(`EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`, params);
+      const r = await tx.query<{ 'QUERY PLAN': [{ Plan: PlanRoot }] }>(
+        `EXPLAIN (ANALYZE, BUFFERS, FORMAT JSON) ${sql}`,
+        params,
+      );
       const plan = r.rows[0]['QUERY PLAN'][0].Plan;
       throw new RolledBack(plan['Shared Hit Blocks'] + plan['Shared Read Blocks']);
     });

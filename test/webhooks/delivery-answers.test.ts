@@ -9,10 +9,24 @@ import { BASE, startDeliveryWorld } from './delivery-world.ts';
 const { t, rx, worker, setup, emitEvent, at, attemptsOf, deliveryOf } = await startDeliveryWorld();
 
 test('on 429, 502 and 504 Retry-After is honoured; on 500 it is not', async () => {
-  for (const [status, expected] of [[429, 120_000], [502, 600_000], [504, 120_000], [500, 5_000]] as const) {
+  for (const [status, expected] of [
+    [429, 120_000],
+    [502, 600_000],
+    [504, 120_000],
+    [500, 5_000],
+  ] as const) {
     const path = `/retry-after-${status}`;
     const { store, endpoint } = await setup(path);
-    rx.respond((r) => (r.path === path ? { status, headers: { 'retry-after': status === 502 ? new Date(t.clock.now().getTime() + 600_000).toUTCString() : '120' } } : { status: 200 }));
+    rx.respond((r) =>
+      r.path === path
+        ? {
+            status,
+            headers: {
+              'retry-after': status === 502 ? new Date(t.clock.now().getTime() + 600_000).toUTCString() : '120',
+            },
+          }
+        : { status: 200 },
+    );
     await emitEvent(store.id);
     await worker().runOnce();
     const [a] = await attemptsOf(endpoint.id);
@@ -25,7 +39,9 @@ test('on 429, 502 and 504 Retry-After is honoured; on 500 it is not', async () =
 
 test('a redirect is a failure and is not followed', async () => {
   const { store, endpoint } = await setup('/redirect');
-  rx.respond((r) => (r.path === '/redirect' ? { status: 302, headers: { location: rx.url('/elsewhere') } } : { status: 200 }));
+  rx.respond((r) =>
+    r.path === '/redirect' ? { status: 302, headers: { location: rx.url('/elsewhere') } } : { status: 200 },
+  );
   try {
     await emitEvent(store.id);
     await worker().runOnce();
@@ -68,7 +84,10 @@ test('a target that resolves to a private address is refused at delivery time to
   const { sendAttempt } = await import('../../src/webhooks/sender.ts');
   const r = await sendAttempt('http://hooks.example.com/x', {}, '{}', {
     rules: { requireHttps: false, allowPrivate: false },
-    resolve: async () => [{ address: '93.184.216.34', family: 4 }, { address: '10.0.0.7', family: 4 }],
+    resolve: async () => [
+      { address: '93.184.216.34', family: 4 },
+      { address: '10.0.0.7', family: 4 },
+    ],
   });
   assert.equal(r.ok, false);
   assert.match(r.error!, /refused/);
@@ -86,7 +105,12 @@ test('manual retry sends one event again now; replay sends every failed delivery
     const second = await emitEvent(store.id);
     const third = await emitEvent(store.id);
     await w.runOnce();
-    const states = (await t.db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'failed'", [endpoint.id])).rows[0].n;
+    const states = (
+      await t.db.query(
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'failed'",
+        [endpoint.id],
+      )
+    ).rows[0].n;
     assert.equal(states, 3);
 
     ok = true;
@@ -102,20 +126,36 @@ test('manual retry sends one event again now; replay sends every failed delivery
     assert.equal(replayed.status, 200);
     assert.equal(replayed.body.replayed, 2);
     assert.equal(await w.runOnce(), 2);
-    const delivered = (await t.db.query("SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered' ORDER BY event_id", [endpoint.id])).rows.map((r) => r.event_id);
+    const delivered = (
+      await t.db.query(
+        "SELECT event_id FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered' ORDER BY event_id",
+        [endpoint.id],
+      )
+    ).rows.map((r) => r.event_id);
     assert.deepEqual(delivered, [first, second, third].sort());
 
     const log = await call(t.app, 'GET', `${BASE}/${endpoint.id}/deliveries`, { token, query: { limit: 2 } });
     assert.equal(log.body.deliveries.length, 2);
     assert.equal(log.body.has_more, true);
     assert.ok(log.body.deliveries.every((d: any) => d.succeeded && d.attempt === 2));
-    const next = await call(t.app, 'GET', `${BASE}/${endpoint.id}/deliveries`, { token, query: { limit: 10, cursor: log.body.next_cursor } });
+    const next = await call(t.app, 'GET', `${BASE}/${endpoint.id}/deliveries`, {
+      token,
+      query: { limit: 10, cursor: log.body.next_cursor },
+    });
     assert.equal(next.body.deliveries.length, 4);
     assert.equal(next.body.has_more, false);
     assert.equal(next.body.next_cursor, null);
-    assert.deepEqual(next.body.deliveries.map((d: any) => d.attempt), [2, 1, 1, 1]);
+    assert.deepEqual(
+      next.body.deliveries.map((d: any) => d.attempt),
+      [2, 1, 1, 1],
+    );
 
-    const unknown = await call(t.app, 'POST', `${BASE}/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000009/retry`, { token });
+    const unknown = await call(
+      t.app,
+      'POST',
+      `${BASE}/${endpoint.id}/deliveries/00000000-0000-4000-8000-000000000009/retry`,
+      { token },
+    );
     assert.equal(unknown.status, 404);
     await call(t.app, 'PATCH', `${BASE}/${endpoint.id}`, { token, body: { enabled: false } });
     const disabled = await call(t.app, 'POST', `${BASE}/${endpoint.id}/replay`, { token, body: { since } });
@@ -146,7 +186,11 @@ test('concurrency is per endpoint: a slow receiver holds at most N attempts and 
     await rx.waitFor(7, 10_000, '/fast');
     assert.equal(at('/slow').length, 2);
     assert.equal(rx.open.get('/slow'), 2);
-    const claimed = (await t.db.query<{ n: number }>('SELECT sum(attempts)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [slow.endpoint.id])).rows[0].n;
+    const claimed = (
+      await t.db.query<{ n: number }>('SELECT sum(attempts)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [
+        slow.endpoint.id,
+      ])
+    ).rows[0].n;
     assert.equal(claimed, 2, 'no third attempt was claimed for the slow endpoint');
     release();
     await rx.waitFor(6, 10_000, '/slow');
@@ -156,8 +200,26 @@ test('concurrency is per endpoint: a slow receiver holds at most N attempts and 
     await w.stop();
     rx.respond(() => ({ status: 200 }));
   }
-  for (let i = 0; i < 100 && (await t.db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'", [slow.endpoint.id])).rows[0].n < 6; i++) {
+  for (
+    let i = 0;
+    i < 100 &&
+    (
+      await t.db.query(
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'",
+        [slow.endpoint.id],
+      )
+    ).rows[0].n < 6;
+    i++
+  ) {
     await new Promise((r) => setTimeout(r, 20));
   }
-  assert.equal((await t.db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'", [slow.endpoint.id])).rows[0].n, 6);
+  assert.equal(
+    (
+      await t.db.query(
+        "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'delivered'",
+        [slow.endpoint.id],
+      )
+    ).rows[0].n,
+    6,
+  );
 });

@@ -17,7 +17,13 @@ export async function startDeliveryWorld() {
 
   function worker(settings: Partial<typeof t.config.webhooks> = {}) {
     // random 0.5: the jitter factor is exactly 1, so delays are the schedule's own.
-    return new WebhookWorker({ db: t.db, clock: t.clock, log: silentLog, settings: { ...t.config.webhooks, ...settings }, random: () => 0.5 });
+    return new WebhookWorker({
+      db: t.db,
+      clock: t.clock,
+      log: silentLog,
+      settings: { ...t.config.webhooks, ...settings },
+      random: () => 0.5,
+    });
   }
 
   async function setup(path: string, body: Record<string, unknown> = {}) {
@@ -28,21 +34,32 @@ export async function startDeliveryWorld() {
     return { store, token, endpoint: r.body.endpoint as { id: string; secret: string } };
   }
 
-  async function emitEvent(storeId: string, type: EventType = 'appointment.created', data: Record<string, unknown> = { id: crypto.randomUUID(), status: 'confirmed' }): Promise<string> {
+  async function emitEvent(
+    storeId: string,
+    type: EventType = 'appointment.created',
+    data: Record<string, unknown> = { id: crypto.randomUUID(), status: 'confirmed' },
+  ): Promise<string> {
     await emit(t.db, { storeId, type, data }, t.clock.now());
-    const res = await t.db.query<{ id: string }>('SELECT id FROM events WHERE store_id = $1 ORDER BY txid DESC, seq DESC LIMIT 1', [storeId]);
+    const res = await t.db.query<{ id: string }>(
+      'SELECT id FROM events WHERE store_id = $1 ORDER BY txid DESC, seq DESC LIMIT 1',
+      [storeId],
+    );
     return res.rows[0].id;
   }
 
   const at = (path: string) => rx.received.filter((r) => r.path === path);
 
   async function attemptsOf(endpointId: string) {
-    const res = await t.db.query('SELECT attempt, attempted_at, succeeded, http_status, error, response_body, next_retry_at FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id', [endpointId]);
+    const res = await t.db.query(
+      'SELECT attempt, attempted_at, succeeded, http_status, error, response_body, next_retry_at FROM webhook_attempts WHERE endpoint_id = $1 ORDER BY id',
+      [endpointId],
+    );
     return res.rows;
   }
 
   async function deliveryOf(endpointId: string) {
-    return (await t.db.query('SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId])).rows[0];
+    return (await t.db.query('SELECT status, attempts FROM webhook_deliveries WHERE endpoint_id = $1', [endpointId]))
+      .rows[0];
   }
 
   return { t, rx, worker, setup, emitEvent, at, attemptsOf, deliveryOf };

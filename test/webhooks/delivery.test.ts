@@ -19,7 +19,16 @@ test('a delivery is the event JSON, signed so that the package verify accepts it
   assert.equal(r.headers['content-type'], 'application/json');
   assert.match(r.headers['webhook-timestamp'], /^\d+$/);
   const verified = new Webhook(endpoint.secret).verify(r.body, r.headers) as any;
-  assert.deepEqual(Object.keys(verified), ['id', 'type', 'store_id', 'occurred_at', 'occurred_at_local', 'timezone', 'actor', 'data']);
+  assert.deepEqual(Object.keys(verified), [
+    'id',
+    'type',
+    'store_id',
+    'occurred_at',
+    'occurred_at_local',
+    'timezone',
+    'actor',
+    'data',
+  ]);
   assert.equal(verified.id, eventId);
   assert.deepEqual(verified.actor, { type: 'system', id: null, name: null }); // emitted outside a request
   assert.equal(verified.type, 'appointment.created');
@@ -47,15 +56,22 @@ test('a delivery is the event JSON, signed so that the package verify accepts it
   assert.equal(at('/signed').length, 1);
 });
 
-test('only matching types and only the store\'s own events are delivered', async () => {
+test("only matching types and only the store's own events are delivered", async () => {
   const { store, endpoint } = await setup('/typed', { event_types: ['appointment.cancelled'] });
   const other = await t.fx.store();
   await emitEvent(store.id, 'appointment.created');
   const wanted = await emitEvent(store.id, 'appointment.cancelled');
   await emitEvent(other.id, 'appointment.cancelled');
   await worker().runOnce();
-  assert.deepEqual(at('/typed').map((r) => r.headers['webhook-id']), [wanted]);
-  assert.equal((await t.db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id])).rows[0].n, 1);
+  assert.deepEqual(
+    at('/typed').map((r) => r.headers['webhook-id']),
+    [wanted],
+  );
+  assert.equal(
+    (await t.db.query('SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1', [endpoint.id]))
+      .rows[0].n,
+    1,
+  );
 });
 
 test('after a rotation both secrets sign for 24 h (space-separated), then only the new one', async () => {
@@ -101,10 +117,18 @@ test('a failing receiver is retried on the schedule (5 s, 5 min, 30 min, ...) an
     }
     const log = await attemptsOf(endpoint.id);
     assert.equal(log.length, 10);
-    assert.deepEqual(log.map((a) => a.attempt), [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]);
+    assert.deepEqual(
+      log.map((a) => a.attempt),
+      [1, 2, 3, 4, 5, 6, 7, 8, 9, 10],
+    );
     const gaps = log.slice(0, -1).map((a) => Date.parse(a.next_retry_at) - Date.parse(a.attempted_at));
-    assert.deepEqual(gaps, [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000]);
-    assert.ok(log.every((a) => !a.succeeded && a.http_status === 500 && a.error === 'HTTP 500' && a.response_body === 'boom'));
+    assert.deepEqual(
+      gaps,
+      [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000],
+    );
+    assert.ok(
+      log.every((a) => !a.succeeded && a.http_status === 500 && a.error === 'HTTP 500' && a.response_body === 'boom'),
+    );
     assert.equal(log[9].next_retry_at, null);
     assert.deepEqual(await deliveryOf(endpoint.id), { status: 'failed', attempts: 10 });
     assert.equal(at('/failing').length, 10);
@@ -131,10 +155,14 @@ test('410 Gone disables the endpoint at once and records webhook_endpoint.disabl
   try {
     await emitEvent(store.id);
     await worker().runOnce();
-    const row = (await t.db.query('SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0];
+    const row = (
+      await t.db.query('SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1', [endpoint.id])
+    ).rows[0];
     assert.deepEqual(row, { enabled: false, disabled_reason: 'gone' });
     assert.deepEqual(await deliveryOf(endpoint.id), { status: 'failed', attempts: 1 });
-    const ev = (await t.db.query("SELECT data FROM events WHERE store_id = $1 AND type = 'webhook_endpoint.disabled'", [store.id])).rows;
+    const ev = (
+      await t.db.query("SELECT data FROM events WHERE store_id = $1 AND type = 'webhook_endpoint.disabled'", [store.id])
+    ).rows;
     assert.equal(ev.length, 1);
     assert.equal(ev[0].data.id, endpoint.id);
     assert.equal(ev[0].data.disabled_reason, 'gone');
@@ -163,17 +191,33 @@ test('an endpoint that has failed every attempt for 5 days is disabled, with its
       t.clock.advance(24 * 3600_000);
       await emitEvent(store.id);
       await w.runOnce();
-      assert.equal((await t.db.query('SELECT enabled FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0].enabled, true, `day ${day}`);
+      assert.equal(
+        (await t.db.query('SELECT enabled FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0].enabled,
+        true,
+        `day ${day}`,
+      );
     }
     t.clock.advance(24 * 3600_000);
     await emitEvent(store.id);
     await w.runOnce();
-    const row = (await t.db.query('SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0];
+    const row = (
+      await t.db.query('SELECT enabled, disabled_reason FROM webhook_endpoints WHERE id = $1', [endpoint.id])
+    ).rows[0];
     assert.deepEqual(row, { enabled: false, disabled_reason: 'failing' });
-    const ev = (await t.db.query("SELECT data FROM events WHERE store_id = $1 AND type = 'webhook_endpoint.disabled'", [store.id])).rows;
+    const ev = (
+      await t.db.query("SELECT data FROM events WHERE store_id = $1 AND type = 'webhook_endpoint.disabled'", [store.id])
+    ).rows;
     assert.equal(ev.length, 1);
     assert.equal(ev[0].data.disabled_reason, 'failing');
-    assert.equal((await t.db.query("SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'", [endpoint.id])).rows[0].n, 0);
+    assert.equal(
+      (
+        await t.db.query(
+          "SELECT count(*)::int AS n FROM webhook_deliveries WHERE endpoint_id = $1 AND status = 'pending'",
+          [endpoint.id],
+        )
+      ).rows[0].n,
+      0,
+    );
   } finally {
     t.clock.set(saved);
     rx.respond(() => ({ status: 200 }));
@@ -189,11 +233,18 @@ test('a success ends the failure run: an endpoint that recovers is not disabled'
     const w = worker();
     await emitEvent(store.id);
     await w.runOnce();
-    assert.ok((await t.db.query('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0].failing_since);
+    assert.ok(
+      (await t.db.query('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0]
+        .failing_since,
+    );
     fail = false;
     t.clock.advance(6_000);
     await w.runOnce();
-    assert.equal((await t.db.query('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0].failing_since, null);
+    assert.equal(
+      (await t.db.query('SELECT failing_since FROM webhook_endpoints WHERE id = $1', [endpoint.id])).rows[0]
+        .failing_since,
+      null,
+    );
   } finally {
     t.clock.set(saved);
     rx.respond(() => ({ status: 200 }));

@@ -19,7 +19,9 @@ const t = await startTestApp({ env: { WEBHOOK_ALLOW_PRIVATE_TARGETS: 'true' } })
  */
 async function allBelowHorizon(n: number) {
   for (let i = 0; ; i++) {
-    const below = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events WHERE txid < pg_snapshot_xmin(pg_current_snapshot())');
+    const below = await t.db.query<{ n: number }>(
+      'SELECT count(*)::int AS n FROM events WHERE txid < pg_snapshot_xmin(pg_current_snapshot())',
+    );
     if (below.rows[0].n === n) return;
     assert.ok(i < 200, 'the events came below the feed horizon within 10 s');
     await new Promise((r) => setTimeout(r, 50));
@@ -61,19 +63,38 @@ test('an endpoint receives the events since its registration, not an older one t
   const token = await t.fx.merchantToken(store.id);
   const registeredAt = t.clock.now();
   // Written before the pass runs, but it happened a minute before the endpoint existed.
-  await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: 'before' } }, new Date(registeredAt.getTime() - 60_000));
-  const r = await call(t.app, 'POST', '/api/v1/webhooks/endpoints', { token, body: { url: 'http://127.0.0.1:9/hook' } });
+  await emit(
+    t.db,
+    { storeId: store.id, type: 'appointment.created', data: { n: 'before' } },
+    new Date(registeredAt.getTime() - 60_000),
+  );
+  const r = await call(t.app, 'POST', '/api/v1/webhooks/endpoints', {
+    token,
+    body: { url: 'http://127.0.0.1:9/hook' },
+  });
   assert.equal(r.status, 200);
-  await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: 'after' } }, new Date(registeredAt.getTime() + 60_000));
+  await emit(
+    t.db,
+    { storeId: store.id, type: 'appointment.created', data: { n: 'after' } },
+    new Date(registeredAt.getTime() + 60_000),
+  );
   const kept = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM events');
   await allBelowHorizon(kept.rows[0].n);
 
   let moved = 0;
-  for (let pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000); pass.events > 0; pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000)) moved += pass.events;
+  for (
+    let pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000);
+    pass.events > 0;
+    pass = await dispatchBatch(t.db, registeredAt.toISOString(), 1000)
+  )
+    moved += pass.events;
   assert.ok(moved >= 2, 'the pass moved past both events');
   const delivered = await t.db.query<{ n: string }>(
     `SELECT e.data->>'n' AS n FROM webhook_deliveries d JOIN events e ON e.id = d.event_id WHERE d.store_id = $1`,
     [store.id],
   );
-  assert.deepEqual(delivered.rows.map((x) => x.n), ['after']);
+  assert.deepEqual(
+    delivered.rows.map((x) => x.n),
+    ['after'],
+  );
 });

@@ -20,7 +20,11 @@ async function count(table: string): Promise<number> {
 test('create answers the endpoint with a whsec_ secret; list and change never show it', async () => {
   const created = await call(t.app, 'POST', BASE, {
     token,
-    body: { url: 'http://127.0.0.1:9/hook', event_types: ['appointment.created', 'appointment.cancelled'], description: 'POS' },
+    body: {
+      url: 'http://127.0.0.1:9/hook',
+      event_types: ['appointment.created', 'appointment.cancelled'],
+      description: 'POS',
+    },
   });
   assert.equal(created.status, 200);
   const e = created.body.endpoint;
@@ -39,13 +43,17 @@ test('create answers the endpoint with a whsec_ secret; list and change never sh
   assert.equal('secret' in listed, false);
   assert.equal(JSON.stringify(list.body).includes(e.secret.slice(6)), false);
 
-  const patched = await call(t.app, 'PATCH', `${BASE}/${e.id}`, { token, body: { enabled: false, event_types: null, description: null } });
+  const patched = await call(t.app, 'PATCH', `${BASE}/${e.id}`, {
+    token,
+    body: { enabled: false, event_types: null, description: null },
+  });
   assert.equal(patched.status, 200);
   assert.equal(patched.body.endpoint.enabled, false);
   assert.equal(patched.body.endpoint.event_types, null);
   assert.equal(patched.body.endpoint.description, null);
   assert.equal('secret' in patched.body.endpoint, false);
-  const row = (await t.db.query('SELECT enabled, event_types, secret FROM webhook_endpoints WHERE id = $1', [e.id])).rows[0];
+  const row = (await t.db.query('SELECT enabled, event_types, secret FROM webhook_endpoints WHERE id = $1', [e.id]))
+    .rows[0];
   assert.deepEqual([row.enabled, row.event_types, row.secret], [false, null, e.secret]);
 });
 
@@ -62,7 +70,11 @@ test('rotate-secret answers a new secret; the old one is kept to sign alongside 
   assert.equal(rotated.status, 200);
   assert.match(rotated.body.endpoint.secret, /^whsec_/);
   assert.notEqual(rotated.body.endpoint.secret, body.endpoint.secret);
-  const row = (await t.db.query('SELECT secret, previous_secret, previous_expires_at FROM webhook_endpoints WHERE id = $1', [body.endpoint.id])).rows[0];
+  const row = (
+    await t.db.query('SELECT secret, previous_secret, previous_expires_at FROM webhook_endpoints WHERE id = $1', [
+      body.endpoint.id,
+    ])
+  ).rows[0];
   assert.equal(row.secret, rotated.body.endpoint.secret);
   assert.equal(row.previous_secret, body.endpoint.secret);
   assert.equal(row.previous_expires_at, new Date(t.clock.now().getTime() + 24 * 3600_000).toISOString());
@@ -104,7 +116,10 @@ test("another store's endpoint reads exactly like a missing one (404) and is nev
 
 test('unknown event types are refused with 400 and nothing is written', async () => {
   const before = await count('webhook_endpoints');
-  const r = await call(t.app, 'POST', BASE, { token, body: { url: 'http://127.0.0.1:9/x', event_types: ['appointment.created', 'appointment.exploded'] } });
+  const r = await call(t.app, 'POST', BASE, {
+    token,
+    body: { url: 'http://127.0.0.1:9/x', event_types: ['appointment.created', 'appointment.exploded'] },
+  });
   assert.equal(r.status, 400);
   assert.equal(errorCode(r), 'VALIDATION_FAILED');
   assert.match(r.body.error.message, /appointment\.exploded/);
@@ -112,7 +127,11 @@ test('unknown event types are refused with 400 and nothing is written', async ()
   const { body } = await call(t.app, 'POST', BASE, { token, body: { url: 'http://127.0.0.1:9/y' } });
   const p = await call(t.app, 'PATCH', `${BASE}/${body.endpoint.id}`, { token, body: { event_types: ['nope.nope'] } });
   assert.equal(p.status, 400);
-  assert.equal((await t.db.query('SELECT event_types FROM webhook_endpoints WHERE id = $1', [body.endpoint.id])).rows[0].event_types, null);
+  assert.equal(
+    (await t.db.query('SELECT event_types FROM webhook_endpoints WHERE id = $1', [body.endpoint.id])).rows[0]
+      .event_types,
+    null,
+  );
 });
 
 test('the webhooks surface needs merchant:write', async () => {
@@ -146,7 +165,10 @@ test('without WEBHOOK_ALLOW_PRIVATE_TARGETS, loopback, private and link-local ta
     assert.equal(r.status, 400, url);
     assert.equal(errorCode(r), 'WEBHOOK_TARGET_REFUSED', url);
   }
-  const unresolvable = await call(strict.app, 'POST', BASE, { token: tok, body: { url: 'http://no-such-host.invalid/hook' } });
+  const unresolvable = await call(strict.app, 'POST', BASE, {
+    token: tok,
+    body: { url: 'http://no-such-host.invalid/hook' },
+  });
   assert.equal(unresolvable.status, 400);
   assert.equal(errorCode(unresolvable), 'WEBHOOK_TARGET_REFUSED');
   for (const url of ['ftp://example.com/x', 'not a url', 'http://user:pw@127.0.0.1/x']) {

@@ -41,7 +41,12 @@ export async function startReceiver(): Promise<Receiver> {
     req.on('data', (c) => chunks.push(c));
     req.on('end', async () => {
       const path = req.url ?? '/';
-      const r: Received = { path, headers: req.headers as Record<string, string>, body: Buffer.concat(chunks).toString('utf8'), at: Date.now() };
+      const r: Received = {
+        path,
+        headers: req.headers as Record<string, string>,
+        body: Buffer.concat(chunks).toString('utf8'),
+        at: Date.now(),
+      };
       received.push(r);
       const n = (counts.get(path) ?? 0) + 1;
       counts.set(path, n);

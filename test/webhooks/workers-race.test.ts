@@ -23,7 +23,9 @@ test('three workers on one PostgreSQL never make one attempt twice at once, and 
     if (inFlight.has(key)) overlaps.push(key);
     inFlight.add(key);
     // Hold each answer a little so attempts overlap in time across workers.
-    const wait = new Promise<void>((resolve) => setTimeout(resolve, 2 + Math.random() * 8)).then(() => void inFlight.delete(key));
+    const wait = new Promise<void>((resolve) => setTimeout(resolve, 2 + Math.random() * 8)).then(
+      () => void inFlight.delete(key),
+    );
     return { status: 200, wait };
   });
   const ENDPOINTS = 4;
@@ -38,17 +40,33 @@ test('three workers on one PostgreSQL never make one attempt twice at once, and 
     await call(t.app, 'POST', '/api/v1/webhooks/endpoints', { token, body: { url: rx.url(`/ep${i}b`) } });
     stores.push(store.id);
   }
-  const pools = [openPg({ connectionString: t.url!, poolSize: 4 }), openPg({ connectionString: t.url!, poolSize: 4 }), openPg({ connectionString: t.url!, poolSize: 4 })];
-  const workers = pools.map((db) => new WebhookWorker({ db, clock: systemClock, log: silentLog, settings: { ...t.config.webhooks, pollMs: 10, endpointConcurrency: 4 } }).start());
+  const pools = [
+    openPg({ connectionString: t.url!, poolSize: 4 }),
+    openPg({ connectionString: t.url!, poolSize: 4 }),
+    openPg({ connectionString: t.url!, poolSize: 4 }),
+  ];
+  const workers = pools.map((db) =>
+    new WebhookWorker({
+      db,
+      clock: systemClock,
+      log: silentLog,
+      settings: { ...t.config.webhooks, pollMs: 10, endpointConcurrency: 4 },
+    }).start(),
+  );
   try {
     // Events arrive while the workers run, from several writers at once.
-    await Promise.all(stores.map(async (storeId) => {
-      for (let i = 0; i < EVENTS; i++) await emit(t.db, { storeId, type: 'appointment.created', data: { n: i } }, new Date());
-    }));
+    await Promise.all(
+      stores.map(async (storeId) => {
+        for (let i = 0; i < EVENTS; i++)
+          await emit(t.db, { storeId, type: 'appointment.created', data: { n: i } }, new Date());
+      }),
+    );
     await rx.waitFor(ENDPOINTS * 2 * EVENTS, 30_000);
     // A marker event per store, written after all the others: once every endpoint has it, any second
     // attempt of an earlier event (claimed before it) has arrived too.
-    await Promise.all(stores.map((storeId) => emit(t.db, { storeId, type: 'appointment.created', data: { n: 'marker' } }, new Date())));
+    await Promise.all(
+      stores.map((storeId) => emit(t.db, { storeId, type: 'appointment.created', data: { n: 'marker' } }, new Date())),
+    );
     await rx.waitFor(ENDPOINTS * 2 * (EVENTS + 1), 30_000);
   } finally {
     await Promise.all(workers.map((w) => w.stop()));
@@ -62,8 +80,13 @@ test('three workers on one PostgreSQL never make one attempt twice at once, and 
   }
   const total = ENDPOINTS * 2 * (EVENTS + 1);
   assert.equal(perTarget.size, total);
-  assert.deepEqual([...perTarget.values()].filter((n) => n !== 1), []);
-  const rows = (await t.db.query("SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY status, attempts")).rows;
+  assert.deepEqual(
+    [...perTarget.values()].filter((n) => n !== 1),
+    [],
+  );
+  const rows = (
+    await t.db.query('SELECT status, attempts, count(*)::int AS n FROM webhook_deliveries GROUP BY status, attempts')
+  ).rows;
   assert.deepEqual(rows, [{ status: 'delivered', attempts: 1, n: total }]);
   const log = (await t.db.query('SELECT count(*)::int AS n, max(attempt) AS max FROM webhook_attempts')).rows[0];
   assert.deepEqual(log, { n: total, max: 1 });
@@ -74,21 +97,31 @@ test('claims racing on one endpoint never take one delivery twice, and respect t
   const token = await t.fx.merchantToken(store.id);
   const r = await call(t.app, 'POST', '/api/v1/webhooks/endpoints', { token, body: { url: 'http://127.0.0.1:9/cap' } });
   const endpointId = r.body.endpoint.id;
-  for (let i = 0; i < 50; i++) await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: i } }, t.clock.now());
+  for (let i = 0; i < 50; i++)
+    await emit(t.db, { storeId: store.id, type: 'appointment.created', data: { n: i } }, t.clock.now());
   const w = new WebhookWorker({ db: t.db, clock: t.clock, log: silentLog, settings: t.config.webhooks });
   await w.dispatchCommitted();
   const pools = Array.from({ length: 6 }, () => openPg({ connectionString: t.url!, poolSize: 2 }));
   try {
-    const claims = await Promise.all(pools.map((db) => claimDue(db, t.clock.now(), { perEndpoint: 7, total: 50, leaseMs: 60_000 })));
-    const ids = claims.flat().filter((c) => c.endpoint_id === endpointId).map((c) => c.id);
+    const claims = await Promise.all(
+      pools.map((db) => claimDue(db, t.clock.now(), { perEndpoint: 7, total: 50, leaseMs: 60_000 })),
+    );
+    const ids = claims
+      .flat()
+      .filter((c) => c.endpoint_id === endpointId)
+      .map((c) => c.id);
     assert.equal(new Set(ids).size, ids.length);
     assert.equal(ids.length, 7);
     // A second round while those leases hold: nothing more for this endpoint.
-    const again = await Promise.all(pools.map((db) => claimDue(db, t.clock.now(), { perEndpoint: 7, total: 50, leaseMs: 60_000 })));
+    const again = await Promise.all(
+      pools.map((db) => claimDue(db, t.clock.now(), { perEndpoint: 7, total: 50, leaseMs: 60_000 })),
+    );
     assert.equal(again.flat().filter((c) => c.endpoint_id === endpointId).length, 0);
     // The leases run out (the workers died): the attempts are due again, as attempt 2, same event.
     t.clock.advance(61_000);
-    const retaken = (await claimDue(pools[0], t.clock.now(), { perEndpoint: 50, total: 50, leaseMs: 60_000 })).filter((c) => c.endpoint_id === endpointId);
+    const retaken = (await claimDue(pools[0], t.clock.now(), { perEndpoint: 50, total: 50, leaseMs: 60_000 })).filter(
+      (c) => c.endpoint_id === endpointId,
+    );
     assert.equal(retaken.length, 50);
     for (const c of retaken) assert.equal(c.attempt, ids.includes(c.id) ? 2 : 1);
   } finally {

@@ -14,7 +14,13 @@ import { Offer } from './Offer.tsx';
 
 export type Week = Ok<'/api/v1/book/{slug}/classes', 'get'>;
 export type ClassOccurrence = Week['occurrences'][number];
-export interface ClassesProps { api: ApiClient; slug: string; page: PageInfo; first: Week | null; offer: string | null }
+export interface ClassesProps {
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  first: Week | null;
+  offer: string | null;
+}
 
 /** The tab's customer token from the email code, shared with the appointment steps. */
 export function useSignedIn(slug: string) {
@@ -40,7 +46,9 @@ export function Classes(props: ClassesProps) {
 
   async function load(from: string | null) {
     setError(null);
-    const r = await attempt(() => api.GET('/api/v1/book/{slug}/classes', { params: { path: { slug }, query: from ? { from } : {} } }));
+    const r = await attempt(() =>
+      api.GET('/api/v1/book/{slug}/classes', { params: { path: { slug }, query: from ? { from } : {} } }),
+    );
     if (!r.ok) return setError(sentence(r.refusal));
     setWeek(r.data);
   }
@@ -52,24 +60,48 @@ export function Classes(props: ClassesProps) {
         <h2 id="classes-title">Classes</h2>
         {week && (
           <div class="actions week-nav">
-            <button type="button" class="link" disabled={!today || week.from <= today} onClick={() => void load(addDays(week.from, -7))}>Previous week</button>
-            <span data-testid="classes-week">{longDate(week.from)} to {longDate(week.to)}</span>
-            <button type="button" class="link" onClick={() => void load(addDays(week.from, 7))}>Next week</button>
+            <button
+              type="button"
+              class="link"
+              disabled={!today || week.from <= today}
+              onClick={() => void load(addDays(week.from, -7))}
+            >
+              Previous week
+            </button>
+            <span data-testid="classes-week">
+              {longDate(week.from)} to {longDate(week.to)}
+            </span>
+            <button type="button" class="link" onClick={() => void load(addDays(week.from, 7))}>
+              Next week
+            </button>
           </div>
         )}
-        {error && <p class="error" role="alert">{error}</p>}
+        {error && (
+          <p class="error" role="alert">
+            {error}
+          </p>
+        )}
         {week && week.occurrences.length === 0 && <p>No classes this week.</p>}
         {week && week.occurrences.length > 0 && (
           <ul class="class-list">
             {week.occurrences.map((o) => (
               <li key={o.id} class="card" data-testid="class-occurrence">
-                <strong>{o.name}</strong>{o.instructor_name && <> with {o.instructor_name}</>}
-                {typeof o.price_pence === 'number' && o.price_pence > 0 && <> · {money(o.price_pence, page.currency)}</>}
-                <br /><When at={o.starts_at} tz={week.timezone} />
-                <br /><span data-testid="class-seats">{seats(o)}</span>
+                <strong>{o.name}</strong>
+                {o.instructor_name && <> with {o.instructor_name}</>}
+                {typeof o.price_pence === 'number' && o.price_pence > 0 && (
+                  <> · {money(o.price_pence, page.currency)}</>
+                )}
+                <br />
+                <When at={o.starts_at} tz={week.timezone} />
+                <br />
+                <span data-testid="class-seats">{seats(o)}</span>
                 {o.joinable !== 'full' && (
                   <div class="actions">
-                    <button type="button" aria-label={`${o.joinable === 'book' ? 'Book' : 'Join the waitlist for'} ${o.name}`} onClick={() => setChosen(o)}>
+                    <button
+                      type="button"
+                      aria-label={`${o.joinable === 'book' ? 'Book' : 'Join the waitlist for'} ${o.name}`}
+                      onClick={() => setChosen(o)}
+                    >
                       {o.joinable === 'book' ? 'Book' : 'Join the waitlist'}
                     </button>
                   </div>
@@ -78,7 +110,18 @@ export function Classes(props: ClassesProps) {
             ))}
           </ul>
         )}
-        {chosen && week && <Join key={chosen.id} api={api} slug={slug} page={page} tz={week.timezone} occurrence={chosen} signed={signed} onDone={() => void load(week.from)} />}
+        {chosen && week && (
+          <Join
+            key={chosen.id}
+            api={api}
+            slug={slug}
+            page={page}
+            tz={week.timezone}
+            occurrence={chosen}
+            signed={signed}
+            onDone={() => void load(week.from)}
+          />
+        )}
       </section>
     </>
   );
@@ -87,12 +130,21 @@ export function Classes(props: ClassesProps) {
 /** A line that takes the focus when it appears (the step after the sign-in), as the appointment steps' headings do. */
 export function FocusedLine(props: { testid?: string; children: ComponentChildren }) {
   const ref = useFocusOnOpen<HTMLParagraphElement>();
-  return <p tabIndex={-1} ref={ref} data-testid={props.testid}>{props.children}</p>;
+  return (
+    <p tabIndex={-1} ref={ref} data-testid={props.testid}>
+      {props.children}
+    </p>
+  );
 }
 
 function Join(props: {
-  api: ApiClient; slug: string; page: PageInfo; tz: string; occurrence: ClassOccurrence;
-  signed: ReturnType<typeof useSignedIn>; onDone: () => void;
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  tz: string;
+  occurrence: ClassOccurrence;
+  signed: ReturnType<typeof useSignedIn>;
+  onDone: () => void;
 }) {
   const { api, slug, occurrence: o } = props;
   const [signedIn, setSignedIn] = props.signed;
@@ -108,36 +160,59 @@ function Join(props: {
     if (busy || !signedIn) return;
     setBusy(true);
     setError(null);
-    const r = await attempt(() => api.POST('/api/v1/book/{slug}/classes/occurrences/{occurrenceId}/bookings', {
-      params: { path: { slug, occurrenceId: o.id } }, body: {},
-      headers: { authorization: `Bearer ${signedIn.token}`, 'idempotency-key': key.current },
-    }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/book/{slug}/classes/occurrences/{occurrenceId}/bookings', {
+        params: { path: { slug, occurrenceId: o.id } },
+        body: {},
+        headers: { authorization: `Bearer ${signedIn.token}`, 'idempotency-key': key.current },
+      }),
+    );
     setBusy(false);
     if (!r.ok) {
       if (r.refusal.status === 401) setSignedIn(null);
       return setError(sentence(r.refusal));
     }
     const b = r.data.booking;
-    setDone(b.status === 'confirmed'
-      ? `Booked: your place in ${o.name} is confirmed. A confirmation email is on its way.`
-      : `You're on the waitlist for ${o.name}, place ${b.waitlist_position}. If a seat comes free we'll email you.`);
+    setDone(
+      b.status === 'confirmed'
+        ? `Booked: your place in ${o.name} is confirmed. A confirmation email is on its way.`
+        : `You're on the waitlist for ${o.name}, place ${b.waitlist_position}. If a seat comes free we'll email you.`,
+    );
     props.onDone();
   }
 
   return (
     <section class="card join" aria-labelledby="join-title">
-      <h3 id="join-title" tabIndex={-1} ref={heading}>{waitlist ? 'Join the waitlist' : 'Book'}: {o.name}</h3>
-      <p class="summary"><When at={o.starts_at} tz={props.tz} /></p>
-      {done ? <p class="ok" role="status" data-testid="class-done">{done}</p> : !signedIn ? (
+      <h3 id="join-title" tabIndex={-1} ref={heading}>
+        {waitlist ? 'Join the waitlist' : 'Book'}: {o.name}
+      </h3>
+      <p class="summary">
+        <When at={o.starts_at} tz={props.tz} />
+      </p>
+      {done ? (
+        <p class="ok" role="status" data-testid="class-done">
+          {done}
+        </p>
+      ) : !signedIn ? (
         <EmailCode api={api} slug={slug} mode={props.page.sign_in} onSignedIn={setSignedIn} />
       ) : (
         <form onSubmit={book}>
           <FocusedLine testid="signed-in">Signed in{signedIn.email ? ` as ${signedIn.email}` : ''}.</FocusedLine>
-          {waitlist && <p>This class is full. On the waitlist you are offered a seat, in the order people joined, if one comes free.</p>}
-          <button type="submit" disabled={busy}>{busy ? 'Booking…' : waitlist ? 'Join the waitlist' : 'Book this class'}</button>
+          {waitlist && (
+            <p>
+              This class is full. On the waitlist you are offered a seat, in the order people joined, if one comes free.
+            </p>
+          )}
+          <button type="submit" disabled={busy}>
+            {busy ? 'Booking…' : waitlist ? 'Join the waitlist' : 'Book this class'}
+          </button>
         </form>
       )}
-      {error && <p class="error" role="alert" data-testid="class-error">{error}</p>}
+      {error && (
+        <p class="error" role="alert" data-testid="class-error">
+          {error}
+        </p>
+      )}
     </section>
   );
 }

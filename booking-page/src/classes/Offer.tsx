@@ -23,7 +23,10 @@ const STATUS: Record<string, string> = {
 };
 
 export function Offer(props: {
-  api: ApiClient; slug: string; page: PageInfo; bookingId: string;
+  api: ApiClient;
+  slug: string;
+  page: PageInfo;
+  bookingId: string;
   signed: [SignedIn | null, (s: SignedIn | null) => void];
 }) {
   const { api, slug, page, bookingId } = props;
@@ -38,10 +41,19 @@ export function Offer(props: {
 
   useEffect(() => {
     if (!signedIn) return;
-    void attempt(() => api.GET('/api/v1/book/{slug}/classes/bookings/{bookingId}', { params: { path: { slug, bookingId } }, headers: auth })).then((r) => {
+    void attempt(() =>
+      api.GET('/api/v1/book/{slug}/classes/bookings/{bookingId}', {
+        params: { path: { slug, bookingId } },
+        headers: auth,
+      }),
+    ).then((r) => {
       if (r.ok) return setOwn(r.data.booking);
       if (r.refusal.status === 401) setSignedIn(null);
-      setError(r.refusal.status === 404 ? 'This offer is not for the email you signed in with. Sign in with the email the offer was sent to.' : sentence(r.refusal));
+      setError(
+        r.refusal.status === 404
+          ? 'This offer is not for the email you signed in with. Sign in with the email the offer was sent to.'
+          : sentence(r.refusal),
+      );
     });
   }, [signedIn?.token]);
 
@@ -50,9 +62,13 @@ export function Offer(props: {
     if (busy || !auth) return;
     setBusy(true);
     setError(null);
-    const r = await attempt(() => api.POST('/api/v1/classes/bookings/{bookingId}/accept', {
-      params: { path: { bookingId } }, body: {}, headers: { ...auth, 'idempotency-key': key.current },
-    }));
+    const r = await attempt(() =>
+      api.POST('/api/v1/classes/bookings/{bookingId}/accept', {
+        params: { path: { bookingId } },
+        body: {},
+        headers: { ...auth, 'idempotency-key': key.current },
+      }),
+    );
     setBusy(false);
     if (!r.ok) return setError(sentence(r.refusal));
     setOwn({ ...own!, status: r.data.booking.status });
@@ -61,27 +77,60 @@ export function Offer(props: {
 
   return (
     <section class="card offer" aria-labelledby="offer-title" data-testid="class-offer">
-      <h2 id="offer-title" tabIndex={-1} ref={heading}>A seat offered to you</h2>
+      <h2 id="offer-title" tabIndex={-1} ref={heading}>
+        A seat offered to you
+      </h2>
       {!signedIn ? (
         <>
           <p>Sign in with the email the offer was sent to, and take the seat.</p>
           <EmailCode api={api} slug={slug} mode={page.sign_in} onSignedIn={setSignedIn} />
         </>
-      ) : own && (
-        <>
-          <FocusedLine><strong>{own.class_name}</strong><br /><When at={own.starts_at} tz={page.timezone} /></FocusedLine>
-          {done ? <p class="ok" role="status" data-testid="offer-accepted">Booked: the seat is yours. A confirmation email is on its way.</p>
-            : own.status === 'promotion_pending' ? (
+      ) : (
+        own && (
+          <>
+            <FocusedLine>
+              <strong>{own.class_name}</strong>
+              <br />
+              <When at={own.starts_at} tz={page.timezone} />
+            </FocusedLine>
+            {done ? (
+              <p class="ok" role="status" data-testid="offer-accepted">
+                Booked: the seat is yours. A confirmation email is on its way.
+              </p>
+            ) : own.status === 'promotion_pending' ? (
               <form onSubmit={accept}>
-                {own.offer_expires_at && <p data-testid="offer-until">Held for you until {when(own.offer_expires_at, page.timezone).store}.</p>}
-                <button type="submit" disabled={busy}>{busy ? 'Taking the seat…' : 'Take this seat'}</button>
+                {own.offer_expires_at && (
+                  <p data-testid="offer-until">Held for you until {when(own.offer_expires_at, page.timezone).store}.</p>
+                )}
+                <button type="submit" disabled={busy}>
+                  {busy ? 'Taking the seat…' : 'Take this seat'}
+                </button>
               </form>
-            ) : <p data-testid="offer-status">{STATUS[own.status] ?? own.status}</p>}
-        </>
+            ) : (
+              <p data-testid="offer-status">{STATUS[own.status] ?? own.status}</p>
+            )}
+          </>
+        )
       )}
-      {error && <p class="error" role="alert" data-testid="offer-error">{error}</p>}
+      {error && (
+        <p class="error" role="alert" data-testid="offer-error">
+          {error}
+        </p>
+      )}
       {signedIn && !own && error && (
-        <p><button type="button" class="link" onClick={() => { setCustomerToken(slug, null); setError(null); setSignedIn(null); }}>Sign in with another email</button></p>
+        <p>
+          <button
+            type="button"
+            class="link"
+            onClick={() => {
+              setCustomerToken(slug, null);
+              setError(null);
+              setSignedIn(null);
+            }}
+          >
+            Sign in with another email
+          </button>
+        </p>
       )}
     </section>
   );

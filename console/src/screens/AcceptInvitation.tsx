@@ -29,17 +29,50 @@ export function AcceptInvitation(props: { token: string; setup: boolean; onSignI
   return (
     <main id="main" class="signin">
       <h1>{props.setup ? 'Set up the shop' : 'Join the shop'}</h1>
-      <p>Choose the name your colleagues see and a password. A password of at least 15 characters (a passphrase is fine); 8 once you add a passkey.</p>
+      <p>
+        Choose the name your colleagues see and a password. A password of at least 15 characters (a passphrase is fine);
+        8 once you add a passkey.
+      </p>
       <form aria-label="Accept the invitation" onSubmit={submit}>
         <label for="accept-name">Your name</label>
-        <input id="accept-name" autocomplete="name" value={name} onInput={(e) => setName(e.currentTarget.value)} required maxLength={120} />
+        <input
+          id="accept-name"
+          autocomplete="name"
+          value={name}
+          onInput={(e) => setName(e.currentTarget.value)}
+          required
+          maxLength={120}
+        />
         {props.setup && <label for="accept-email">Your email (you sign in with it)</label>}
-        {props.setup && <input id="accept-email" type="email" autocomplete="username" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required />}
+        {props.setup && (
+          <input
+            id="accept-email"
+            type="email"
+            autocomplete="username"
+            value={email}
+            onInput={(e) => setEmail(e.currentTarget.value)}
+            required
+          />
+        )}
         <label for="accept-password">Password</label>
-        <input id="accept-password" type="password" autocomplete="new-password" minLength={8} value={password} onInput={(e) => setPassword(e.currentTarget.value)} required />
-        <button type="submit" disabled={busy}>Accept and sign in</button>
+        <input
+          id="accept-password"
+          type="password"
+          autocomplete="new-password"
+          minLength={8}
+          value={password}
+          onInput={(e) => setPassword(e.currentTarget.value)}
+          required
+        />
+        <button type="submit" disabled={busy}>
+          Accept and sign in
+        </button>
       </form>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
     </main>
   );
 }

@@ -13,8 +13,17 @@ export function place(starts: string, ends: string, from: number): Record<string
 }
 
 export function AppointmentBlock(props: {
-  a: DiaryAppointment; style: Record<string, string>; colour: string | null; tz: string; service?: string; saving: boolean; dragging: boolean;
-  onPointerDown?: (e: PointerEvent) => void; onPointerMove?: (e: PointerEvent) => void; onPointerUp?: (e: PointerEvent) => void; onOpen?: () => void;
+  a: DiaryAppointment;
+  style: Record<string, string>;
+  colour: string | null;
+  tz: string;
+  service?: string;
+  saving: boolean;
+  dragging: boolean;
+  onPointerDown?: (e: PointerEvent) => void;
+  onPointerMove?: (e: PointerEvent) => void;
+  onPointerUp?: (e: PointerEvent) => void;
+  onOpen?: () => void;
 }) {
   const { a } = props;
   const who = a.guest_name ?? customerName(a.customer_id) ?? (a.customer_id ? 'Customer' : 'Guest');
@@ -29,9 +38,17 @@ export function AppointmentBlock(props: {
       onPointerDown={props.onPointerDown}
       onPointerMove={props.onPointerMove}
       onPointerUp={props.onPointerUp}
-      onKeyDown={(e) => { if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); props.onOpen?.(); } }}
+      onKeyDown={(e) => {
+        if (e.key === 'Enter' || e.key === ' ') {
+          e.preventDefault();
+          props.onOpen?.();
+        }
+      }}
     >
-      <span class="t">{hhmm(a.starts_at, props.tz)}–{hhmm(a.ends_at, props.tz)}</span> <span class="who">{who}</span>
+      <span class="t">
+        {hhmm(a.starts_at, props.tz)}–{hhmm(a.ends_at, props.tz)}
+      </span>{' '}
+      <span class="who">{who}</span>
       {props.service && <span class="svc"> · {props.service}</span>}
       <span class="st"> · {a.status.replace('_', ' ')}</span>
     </button>

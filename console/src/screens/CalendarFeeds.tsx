@@ -10,13 +10,22 @@ export function CalendarFeeds() {
   const { api, session } = useApp();
   const [units, setUnits] = useState<Unit[]>([]);
   useEffect(() => {
-    void api.GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setUnits(data.units));
+    void api
+      .GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } })
+      .then(({ data }) => data && setUnits(data.units));
   }, []);
   return (
     <section class="card" aria-labelledby="feeds-title" data-testid="calendar-feeds">
       <h2 id="feeds-title">Calendar feeds</h2>
-      <p>Each person's appointments in their own calendar app (subscribe by URL). Anyone with a link can read that diary: rotate it if it leaks.</p>
-      <ul>{units.map((u) => <FeedLink key={u.id} unit={u} />)}</ul>
+      <p>
+        Each person's appointments in their own calendar app (subscribe by URL). Anyone with a link can read that diary:
+        rotate it if it leaks.
+      </p>
+      <ul>
+        {units.map((u) => (
+          <FeedLink key={u.id} unit={u} />
+        ))}
+      </ul>
     </section>
   );
 }
@@ -32,16 +41,39 @@ export function FeedLink({ unit }: { unit: Pick<Unit, 'id' | 'display_name'> }) 
   }, [unit.id]);
   async function onRotate() {
     if (!confirm(`Give ${unit.display_name} a new link? The old one stops working at once.`)) return;
-    const r = await rotate.run((key) => api.POST('/api/v1/bookings/units/{unitId}/calendar-feed', { ...path, headers: idem(key) }));
-    if (r) { setUrl(r.url); notify('New link made'); }
+    const r = await rotate.run((key) =>
+      api.POST('/api/v1/bookings/units/{unitId}/calendar-feed', { ...path, headers: idem(key) }),
+    );
+    if (r) {
+      setUrl(r.url);
+      notify('New link made');
+    }
   }
   return (
     <li>
       <strong>{unit.display_name}</strong>{' '}
-      <input readOnly value={url ?? ''} aria-label={`${unit.display_name}'s calendar link`} onFocus={(e) => e.currentTarget.select()} size={50} />{' '}
-      <button type="button" disabled={!url} onClick={() => url && void navigator.clipboard.writeText(url).then(() => notify('Link copied'))}>Copy</button>{' '}
-      <button type="button" disabled={rotate.busy} onClick={() => void onRotate()}>Rotate</button>
-      {rotate.error && <span class="error" role="alert">{rotate.error}</span>}
+      <input
+        readOnly
+        value={url ?? ''}
+        aria-label={`${unit.display_name}'s calendar link`}
+        onFocus={(e) => e.currentTarget.select()}
+        size={50}
+      />{' '}
+      <button
+        type="button"
+        disabled={!url}
+        onClick={() => url && void navigator.clipboard.writeText(url).then(() => notify('Link copied'))}
+      >
+        Copy
+      </button>{' '}
+      <button type="button" disabled={rotate.busy} onClick={() => void onRotate()}>
+        Rotate
+      </button>
+      {rotate.error && (
+        <span class="error" role="alert">
+          {rotate.error}
+        </span>
+      )}
     </li>
   );
 }

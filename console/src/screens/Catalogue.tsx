@@ -16,23 +16,39 @@ export function Catalogue() {
   const refresh = () => setTick((t) => t + 1);
   useEffect(() => {
     const query = { store_id: session.storeId, include_archived: true };
-    void api.GET('/api/v1/bookings/services', { params: { query } }).then(({ data }) => data && setServices(data.services));
-    void api.GET('/api/v1/bookings/service-periods', { params: { query } }).then(({ data }) => data && setPeriods(data.periods));
-    void api.GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setUnits(data.units));
+    void api
+      .GET('/api/v1/bookings/services', { params: { query } })
+      .then(({ data }) => data && setServices(data.services));
+    void api
+      .GET('/api/v1/bookings/service-periods', { params: { query } })
+      .then(({ data }) => data && setPeriods(data.periods));
+    void api
+      .GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } })
+      .then(({ data }) => data && setUnits(data.units));
   }, [tick]);
 
   return (
     <section aria-labelledby="cat-title">
-      <div class="toolbar"><h1 id="cat-title">Catalogue</h1></div>
+      <div class="toolbar">
+        <h1 id="cat-title">Catalogue</h1>
+      </div>
       <div class="cards">
         <div class="card wide" role="region" aria-labelledby="svc-title">
           <h2 id="svc-title">Services</h2>
-          <ul class="list">{services.map((s) => <ServiceRow key={s.id} s={s} onChanged={refresh} />)}</ul>
+          <ul class="list">
+            {services.map((s) => (
+              <ServiceRow key={s.id} s={s} onChanged={refresh} />
+            ))}
+          </ul>
           <NewService onCreated={refresh} />
         </div>
         <div class="card" role="region" aria-labelledby="per-title">
           <h2 id="per-title">Service periods</h2>
-          <ul class="list">{periods.map((p) => <PeriodRow key={p.id} p={p} onChanged={refresh} />)}</ul>
+          <ul class="list">
+            {periods.map((p) => (
+              <PeriodRow key={p.id} p={p} onChanged={refresh} />
+            ))}
+          </ul>
           <NewPeriod onCreated={refresh} />
         </div>
         <UnitHours units={units} />
@@ -48,37 +64,115 @@ function ServiceRow(props: { s: Service; onChanged: () => void }) {
   const [variant, setVariant] = useState('');
   const [addon, setAddon] = useState('');
   async function patch(body: Omit<Body<'/api/v1/bookings/services/{serviceId}', 'patch'>, 'store_id'>, done: string) {
-    const r = await act.run((key) => api.PATCH('/api/v1/bookings/services/{serviceId}', { params: { path: { serviceId: s.id } }, body: { store_id: session.storeId, ...body }, headers: idem(key) }));
-    if (r) { notify(done); props.onChanged(); return true; }
+    const r = await act.run((key) =>
+      api.PATCH('/api/v1/bookings/services/{serviceId}', {
+        params: { path: { serviceId: s.id } },
+        body: { store_id: session.storeId, ...body },
+        headers: idem(key),
+      }),
+    );
+    if (r) {
+      notify(done);
+      props.onChanged();
+      return true;
+    }
     return false;
   }
   return (
     <li class={s.is_active ? '' : 'archived'}>
       <div class="row-head">
-        <strong>{s.name}</strong> · {s.duration_min} min · {money(s.price_pence, s.currency)}{s.is_active ? '' : ' · archived'}
-        <button type="button" disabled={act.busy} onClick={() => void patch({ is_active: !s.is_active }, s.is_active ? `${s.name} archived` : `${s.name} restored`)}>{s.is_active ? 'Archive' : 'Restore'}</button>
+        <strong>{s.name}</strong> · {s.duration_min} min · {money(s.price_pence, s.currency)}
+        {s.is_active ? '' : ' · archived'}
+        <button
+          type="button"
+          disabled={act.busy}
+          onClick={() =>
+            void patch({ is_active: !s.is_active }, s.is_active ? `${s.name} archived` : `${s.name} restored`)
+          }
+        >
+          {s.is_active ? 'Archive' : 'Restore'}
+        </button>
       </div>
       <div class="sub">
-        Variants: {s.variants.length ? s.variants.map((v) => (
-          <span key={v.id} class={v.is_active ? 'chip' : 'chip archived'}>{v.name}{v.duration_min ? ` ${v.duration_min} min` : ''}
-            <button type="button" class="link" onClick={() => void patch({ variants: [{ id: v.id, is_active: !v.is_active }] }, `${v.name} ${v.is_active ? 'archived' : 'restored'}`)}>{v.is_active ? 'archive' : 'restore'}</button>
-          </span>)) : 'none'}
-        <form class="inline-form" onSubmit={async (e) => { e.preventDefault(); if (await patch({ variants: [{ name: variant.trim() }] }, 'Variant added')) setVariant(''); }}>
-          <label>New variant<input value={variant} onInput={(e) => setVariant(e.currentTarget.value)} required /></label>
-          <button type="submit" disabled={act.busy}>Add</button>
+        Variants:{' '}
+        {s.variants.length
+          ? s.variants.map((v) => (
+              <span key={v.id} class={v.is_active ? 'chip' : 'chip archived'}>
+                {v.name}
+                {v.duration_min ? ` ${v.duration_min} min` : ''}
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() =>
+                    void patch(
+                      { variants: [{ id: v.id, is_active: !v.is_active }] },
+                      `${v.name} ${v.is_active ? 'archived' : 'restored'}`,
+                    )
+                  }
+                >
+                  {v.is_active ? 'archive' : 'restore'}
+                </button>
+              </span>
+            ))
+          : 'none'}
+        <form
+          class="inline-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await patch({ variants: [{ name: variant.trim() }] }, 'Variant added')) setVariant('');
+          }}
+        >
+          <label>
+            New variant
+            <input value={variant} onInput={(e) => setVariant(e.currentTarget.value)} required />
+          </label>
+          <button type="submit" disabled={act.busy}>
+            Add
+          </button>
         </form>
       </div>
       <div class="sub">
-        Add-ons: {s.addons.length ? s.addons.map((a) => (
-          <span key={a.id} class={a.is_active ? 'chip' : 'chip archived'}>{a.name} +{a.extra_min} min
-            <button type="button" class="link" onClick={() => void patch({ addons: [{ id: a.id, is_active: !a.is_active }] }, `${a.name} ${a.is_active ? 'archived' : 'restored'}`)}>{a.is_active ? 'archive' : 'restore'}</button>
-          </span>)) : 'none'}
-        <form class="inline-form" onSubmit={async (e) => { e.preventDefault(); if (await patch({ addons: [{ name: addon.trim() }] }, 'Add-on added')) setAddon(''); }}>
-          <label>New add-on<input value={addon} onInput={(e) => setAddon(e.currentTarget.value)} required /></label>
-          <button type="submit" disabled={act.busy}>Add</button>
+        Add-ons:{' '}
+        {s.addons.length
+          ? s.addons.map((a) => (
+              <span key={a.id} class={a.is_active ? 'chip' : 'chip archived'}>
+                {a.name} +{a.extra_min} min
+                <button
+                  type="button"
+                  class="link"
+                  onClick={() =>
+                    void patch(
+                      { addons: [{ id: a.id, is_active: !a.is_active }] },
+                      `${a.name} ${a.is_active ? 'archived' : 'restored'}`,
+                    )
+                  }
+                >
+                  {a.is_active ? 'archive' : 'restore'}
+                </button>
+              </span>
+            ))
+          : 'none'}
+        <form
+          class="inline-form"
+          onSubmit={async (e) => {
+            e.preventDefault();
+            if (await patch({ addons: [{ name: addon.trim() }] }, 'Add-on added')) setAddon('');
+          }}
+        >
+          <label>
+            New add-on
+            <input value={addon} onInput={(e) => setAddon(e.currentTarget.value)} required />
+          </label>
+          <button type="submit" disabled={act.busy}>
+            Add
+          </button>
         </form>
       </div>
-      {act.error && <p class="error" role="alert">{act.error}</p>}
+      {act.error && (
+        <p class="error" role="alert">
+          {act.error}
+        </p>
+      )}
     </li>
   );
 }
@@ -91,22 +185,59 @@ function NewService(props: { onCreated: () => void }) {
   const act = useAction();
   async function submit(e: Event) {
     e.preventDefault();
-    const r = await act.run((key) => api.POST('/api/v1/bookings/services', {
-      body: { store_id: session.storeId, name: name.trim(), duration_min: duration, price_pence: Math.round(Number(price) * 100) },
-      headers: idem(key),
-    }));
-    if (r) { notify(`${r.service.name} added`); setName(''); props.onCreated(); }
+    const r = await act.run((key) =>
+      api.POST('/api/v1/bookings/services', {
+        body: {
+          store_id: session.storeId,
+          name: name.trim(),
+          duration_min: duration,
+          price_pence: Math.round(Number(price) * 100),
+        },
+        headers: idem(key),
+      }),
+    );
+    if (r) {
+      notify(`${r.service.name} added`);
+      setName('');
+      props.onCreated();
+    }
   }
   return (
     <form class="form" onSubmit={submit} aria-label="New service">
       <h3>New service</h3>
       <div class="row">
-        <label>Name<input value={name} onInput={(e) => setName(e.currentTarget.value)} required /></label>
-        <label>Minutes<input type="number" min={1} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} required /></label>
-        <label>Price (£)<input inputMode="decimal" value={price} onInput={(e) => setPrice(e.currentTarget.value)} pattern="\d+(\.\d{1,2})?" /></label>
-        <button type="submit" disabled={act.busy}>Add service</button>
+        <label>
+          Name
+          <input value={name} onInput={(e) => setName(e.currentTarget.value)} required />
+        </label>
+        <label>
+          Minutes
+          <input
+            type="number"
+            min={1}
+            value={duration}
+            onInput={(e) => setDuration(Number(e.currentTarget.value))}
+            required
+          />
+        </label>
+        <label>
+          Price (£)
+          <input
+            inputMode="decimal"
+            value={price}
+            onInput={(e) => setPrice(e.currentTarget.value)}
+            pattern="\d+(\.\d{1,2})?"
+          />
+        </label>
+        <button type="submit" disabled={act.busy}>
+          Add service
+        </button>
       </div>
-      {act.error && <p class="error" role="alert">{act.error}</p>}
+      {act.error && (
+        <p class="error" role="alert">
+          {act.error}
+        </p>
+      )}
     </form>
   );
 }
@@ -119,15 +250,35 @@ function PeriodRow(props: { p: ServicePeriod; onChanged: () => void }) {
   const act = useAction();
   const week = p.week as Record<string, { open: string; close: string } | undefined>;
   async function toggle() {
-    const r = await act.run((key) => api.PATCH('/api/v1/bookings/service-periods/{periodId}', { params: { path: { periodId: p.id } }, body: { store_id: session.storeId, is_active: !p.is_active }, headers: idem(key) }));
-    if (r) { notify(`${p.name} ${p.is_active ? 'disabled' : 'enabled'}`); props.onChanged(); }
+    const r = await act.run((key) =>
+      api.PATCH('/api/v1/bookings/service-periods/{periodId}', {
+        params: { path: { periodId: p.id } },
+        body: { store_id: session.storeId, is_active: !p.is_active },
+        headers: idem(key),
+      }),
+    );
+    if (r) {
+      notify(`${p.name} ${p.is_active ? 'disabled' : 'enabled'}`);
+      props.onChanged();
+    }
   }
   return (
     <li class={p.is_active ? '' : 'archived'}>
-      <strong>{p.name}</strong>{p.is_active ? '' : ' (disabled)'}
-      <div class="sub">{DAYS.filter((d) => week[d]).map((d) => `${d.slice(0, 3)} ${week[d]!.open}–${week[d]!.close}`).join(', ') || 'closed every day'}</div>
-      <button type="button" disabled={act.busy} onClick={() => void toggle()}>{p.is_active ? 'Disable' : 'Enable'}</button>
-      {act.error && <p class="error" role="alert">{act.error}</p>}
+      <strong>{p.name}</strong>
+      {p.is_active ? '' : ' (disabled)'}
+      <div class="sub">
+        {DAYS.filter((d) => week[d])
+          .map((d) => `${d.slice(0, 3)} ${week[d]!.open}–${week[d]!.close}`)
+          .join(', ') || 'closed every day'}
+      </div>
+      <button type="button" disabled={act.busy} onClick={() => void toggle()}>
+        {p.is_active ? 'Disable' : 'Enable'}
+      </button>
+      {act.error && (
+        <p class="error" role="alert">
+          {act.error}
+        </p>
+      )}
     </li>
   );
 }
@@ -142,25 +293,56 @@ function NewPeriod(props: { onCreated: () => void }) {
   async function submit(e: Event) {
     e.preventDefault();
     const week = Object.fromEntries(days.map((d) => [d, { open, close }]));
-    const r = await act.run((key) => api.POST('/api/v1/bookings/service-periods', { body: { store_id: session.storeId, name: name.trim(), week }, headers: idem(key) }));
-    if (r) { notify(`${r.period.name} added`); setName(''); props.onCreated(); }
+    const r = await act.run((key) =>
+      api.POST('/api/v1/bookings/service-periods', {
+        body: { store_id: session.storeId, name: name.trim(), week },
+        headers: idem(key),
+      }),
+    );
+    if (r) {
+      notify(`${r.period.name} added`);
+      setName('');
+      props.onCreated();
+    }
   }
   return (
     <form class="form" onSubmit={submit} aria-label="New service period">
       <h3>New period</h3>
-      <label>Name<input value={name} onInput={(e) => setName(e.currentTarget.value)} required /></label>
+      <label>
+        Name
+        <input value={name} onInput={(e) => setName(e.currentTarget.value)} required />
+      </label>
       <div class="row">
-        <label>Opens<input type="time" value={open} onInput={(e) => setOpen(e.currentTarget.value)} required /></label>
-        <label>Closes<input type="time" value={close} onInput={(e) => setClose(e.currentTarget.value)} required /></label>
+        <label>
+          Opens
+          <input type="time" value={open} onInput={(e) => setOpen(e.currentTarget.value)} required />
+        </label>
+        <label>
+          Closes
+          <input type="time" value={close} onInput={(e) => setClose(e.currentTarget.value)} required />
+        </label>
       </div>
       <fieldset>
         <legend>Days</legend>
         {DAYS.map((d) => (
-          <label class="inline" key={d}><input type="checkbox" checked={days.includes(d)} onChange={(e) => setDays(e.currentTarget.checked ? [...days, d] : days.filter((x) => x !== d))} /> {d.slice(0, 3)}</label>
+          <label class="inline" key={d}>
+            <input
+              type="checkbox"
+              checked={days.includes(d)}
+              onChange={(e) => setDays(e.currentTarget.checked ? [...days, d] : days.filter((x) => x !== d))}
+            />{' '}
+            {d.slice(0, 3)}
+          </label>
         ))}
       </fieldset>
-      {act.error && <p class="error" role="alert">{act.error}</p>}
-      <button type="submit" disabled={act.busy}>Add period</button>
+      {act.error && (
+        <p class="error" role="alert">
+          {act.error}
+        </p>
+      )}
+      <button type="submit" disabled={act.busy}>
+        Add period
+      </button>
     </form>
   );
 }

@@ -46,86 +46,201 @@ export function Classes() {
     if (!week) return;
     setError(null);
     void Promise.all([
-      api.GET('/api/v1/classes/occurrences', { params: { query: { store_id, from: week, to: addDays(week, 6), include_cancelled: true } } }),
+      api.GET('/api/v1/classes/occurrences', {
+        params: { query: { store_id, from: week, to: addDays(week, 6), include_cancelled: true } },
+      }),
       api.GET('/api/v1/classes', { params: { query: { store_id } } }),
     ]).then(([o, c]) => {
-      if (!o.data || !c.data) return setError((o.error ?? c.error as any)?.error?.message ?? 'Could not load the timetable');
+      if (!o.data || !c.data)
+        return setError((o.error ?? (c.error as any))?.error?.message ?? 'Could not load the timetable');
       setOccurrences(o.data.occurrences);
       setClasses(c.data.classes);
     });
   }, [week, tick]);
 
-  if (!tz || !week) return <section aria-busy="true"><h1>Classes</h1><p>Loading…</p></section>;
+  if (!tz || !week)
+    return (
+      <section aria-busy="true">
+        <h1>Classes</h1>
+        <p>Loading…</p>
+      </section>
+    );
   const days = Array.from({ length: 7 }, (_, i) => addDays(week, i));
   return (
     <section aria-labelledby="classes-title">
       <div class="toolbar">
         <h1 id="classes-title">Classes</h1>
-        <button type="button" onClick={() => setWeek(addDays(week, -7))}>Previous week</button>
-        <label>Week of<input type="date" name="week" value={week} onChange={(e) => e.currentTarget.value && setWeek(monday(e.currentTarget.value))} /></label>
-        <button type="button" onClick={() => setWeek(addDays(week, 7))}>Next week</button>
+        <button type="button" onClick={() => setWeek(addDays(week, -7))}>
+          Previous week
+        </button>
+        <label>
+          Week of
+          <input
+            type="date"
+            name="week"
+            value={week}
+            onChange={(e) => e.currentTarget.value && setWeek(monday(e.currentTarget.value))}
+          />
+        </label>
+        <button type="button" onClick={() => setWeek(addDays(week, 7))}>
+          Next week
+        </button>
         <span class="tz">Times in {tz}</span>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       {occurrences && occurrences.length === 0 && <p class="empty">No classes this week.</p>}
-      {occurrences && days.map((day) => {
-        const list = occurrences.filter((o) => localDate(Date.parse(o.starts_at), tz) === day);
-        return list.length === 0 ? null : (
-          <section key={day} aria-labelledby={`day-${day}`}>
-            <h2 id={`day-${day}`}>{weekday(day)}</h2>
-            <table class="table" data-testid="timetable">
-              <thead><tr><th scope="col">Time</th><th scope="col">Class</th><th scope="col">Seats</th><th scope="col">Waitlist</th><th scope="col"><span class="sr-only">Actions</span></th></tr></thead>
-              <tbody>
-                {list.map((o) => (
-                  <OccurrenceRow key={o.id} o={o} tz={tz} manage={rights.manage} open={open === o.id}
-                    onRoster={() => setOpen(open === o.id ? null : o.id)} onCancelled={() => { notify(`${o.name} cancelled: everyone booked is told`); reload(); }} />
-                ))}
-              </tbody>
-            </table>
-          </section>
-        );
-      })}
-      {open && <ClassRoster key={open} occurrenceId={open} tz={tz} desk={rights.desk} onChanged={reload} onClose={() => setOpen(null)} />}
+      {occurrences &&
+        days.map((day) => {
+          const list = occurrences.filter((o) => localDate(Date.parse(o.starts_at), tz) === day);
+          return list.length === 0 ? null : (
+            <section key={day} aria-labelledby={`day-${day}`}>
+              <h2 id={`day-${day}`}>{weekday(day)}</h2>
+              <table class="table" data-testid="timetable">
+                <thead>
+                  <tr>
+                    <th scope="col">Time</th>
+                    <th scope="col">Class</th>
+                    <th scope="col">Seats</th>
+                    <th scope="col">Waitlist</th>
+                    <th scope="col">
+                      <span class="sr-only">Actions</span>
+                    </th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {list.map((o) => (
+                    <OccurrenceRow
+                      key={o.id}
+                      o={o}
+                      tz={tz}
+                      manage={rights.manage}
+                      open={open === o.id}
+                      onRoster={() => setOpen(open === o.id ? null : o.id)}
+                      onCancelled={() => {
+                        notify(`${o.name} cancelled: everyone booked is told`);
+                        reload();
+                      }}
+                    />
+                  ))}
+                </tbody>
+              </table>
+            </section>
+          );
+        })}
+      {open && (
+        <ClassRoster
+          key={open}
+          occurrenceId={open}
+          tz={tz}
+          desk={rights.desk}
+          onChanged={reload}
+          onClose={() => setOpen(null)}
+        />
+      )}
       {rights.manage && (
         <div class="cards">
-          <NewClass onCreated={(c) => { notify(`Class “${c.name}” created`); reload(); }} />
-          <NewOccurrence classes={classes} tz={tz} onCreated={() => { notify('Class scheduled'); reload(); }} />
+          <NewClass
+            onCreated={(c) => {
+              notify(`Class “${c.name}” created`);
+              reload();
+            }}
+          />
+          <NewOccurrence
+            classes={classes}
+            tz={tz}
+            onCreated={() => {
+              notify('Class scheduled');
+              reload();
+            }}
+          />
         </div>
       )}
     </section>
   );
 }
 
-function OccurrenceRow(props: { o: Occurrence; tz: string; manage: boolean; open: boolean; onRoster: () => void; onCancelled: () => void }) {
+function OccurrenceRow(props: {
+  o: Occurrence;
+  tz: string;
+  manage: boolean;
+  open: boolean;
+  onRoster: () => void;
+  onCancelled: () => void;
+}) {
   const { api, session } = useApp();
   const { o } = props;
   const [asking, setAsking] = useState(false);
   const cancel = useAction();
   async function confirmCancel() {
-    const done = await cancel.run((key) => api.POST('/api/v1/classes/occurrences/{occurrenceId}/cancel', {
-      params: { path: { occurrenceId: o.id } }, body: { store_id: session.storeId }, headers: idem(key),
-    }));
+    const done = await cancel.run((key) =>
+      api.POST('/api/v1/classes/occurrences/{occurrenceId}/cancel', {
+        params: { path: { occurrenceId: o.id } },
+        body: { store_id: session.storeId },
+        headers: idem(key),
+      }),
+    );
     if (done) props.onCancelled();
   }
   return (
     <tr data-occurrence={o.id}>
-      <td>{hhmm(o.starts_at, props.tz)}–{hhmm(o.ends_at, props.tz)}</td>
-      <td>{o.name}{o.cancelled && <> <span class="badge danger">Cancelled</span></>}</td>
-      <td data-testid="seats">{o.booked} of {o.capacity} booked{o.offered > 0 ? `, ${o.offered} offered` : ''} · {o.seats_left} left</td>
+      <td>
+        {hhmm(o.starts_at, props.tz)}–{hhmm(o.ends_at, props.tz)}
+      </td>
+      <td>
+        {o.name}
+        {o.cancelled && (
+          <>
+            {' '}
+            <span class="badge danger">Cancelled</span>
+          </>
+        )}
+      </td>
+      <td data-testid="seats">
+        {o.booked} of {o.capacity} booked{o.offered > 0 ? `, ${o.offered} offered` : ''} · {o.seats_left} left
+      </td>
       <td>{o.waitlisted} waiting</td>
       <td>
         <div class="actions">
-          <button type="button" aria-expanded={props.open} aria-label={`Roster of ${o.name} at ${hhmm(o.starts_at, props.tz)}`} onClick={props.onRoster}>Roster</button>
-          {props.manage && !o.cancelled && !asking && <button type="button" onClick={() => setAsking(true)}>Cancel class</button>}
+          <button
+            type="button"
+            aria-expanded={props.open}
+            aria-label={`Roster of ${o.name} at ${hhmm(o.starts_at, props.tz)}`}
+            onClick={props.onRoster}
+          >
+            Roster
+          </button>
+          {props.manage && !o.cancelled && !asking && (
+            <button type="button" onClick={() => setAsking(true)}>
+              Cancel class
+            </button>
+          )}
           {asking && (
             <span role="group" aria-label={`Cancel ${o.name}?`}>
               <span>Cancel it and tell everyone booked? </span>
-              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void confirmCancel()}>Yes, cancel it</button>
-              <button type="button" onClick={() => { setAsking(false); cancel.clear(); }}>Keep it</button>
+              <button type="button" class="danger" disabled={cancel.busy} onClick={() => void confirmCancel()}>
+                Yes, cancel it
+              </button>
+              <button
+                type="button"
+                onClick={() => {
+                  setAsking(false);
+                  cancel.clear();
+                }}
+              >
+                Keep it
+              </button>
             </span>
           )}
         </div>
-        {cancel.error && <p class="error" role="alert">{cancel.error}</p>}
+        {cancel.error && (
+          <p class="error" role="alert">
+            {cancel.error}
+          </p>
+        )}
       </td>
     </tr>
   );

@@ -7,7 +7,11 @@ import { money } from '../time.ts';
 
 type RosterQuery = Query<'/api/v1/customers/list', 'get'>;
 const PAGE = 30;
-const FACETS = [['has_orders', 'Has orders'], ['has_stamps', 'Has stamps'], ['marketing_opted_in', 'Marketing opted in']] as const;
+const FACETS = [
+  ['has_orders', 'Has orders'],
+  ['has_stamps', 'Has stamps'],
+  ['marketing_opted_in', 'Marketing opted in'],
+] as const;
 
 export function Customers() {
   const { api, session } = useApp();
@@ -37,14 +41,28 @@ export function Customers() {
     return () => clearTimeout(t);
   }, [q, sort, stage, facets, offset]);
 
-  const reset = <T,>(set: (v: T) => void) => (v: T) => { set(v); setOffset(0); };
+  const reset =
+    <T,>(set: (v: T) => void) =>
+    (v: T) => {
+      set(v);
+      setOffset(0);
+    };
 
   return (
     <section aria-labelledby="customers-title">
       <div class="toolbar">
         <h1 id="customers-title">Customers</h1>
-        <label>Search<input type="search" value={q} onInput={(e) => reset(setQ)(e.currentTarget.value)} placeholder="Name, email or phone" /></label>
-        <label>Sort
+        <label>
+          Search
+          <input
+            type="search"
+            value={q}
+            onInput={(e) => reset(setQ)(e.currentTarget.value)}
+            placeholder="Name, email or phone"
+          />
+        </label>
+        <label>
+          Sort
           <select value={sort} onChange={(e) => reset(setSort)(e.currentTarget.value as typeof sort)}>
             <option value="recent">Most recent</option>
             <option value="spend">Spend</option>
@@ -52,31 +70,57 @@ export function Customers() {
             <option value="name">Name</option>
           </select>
         </label>
-        <label>Stage
+        <label>
+          Stage
           <select value={stage ?? ''} onChange={(e) => reset(setStage)(e.currentTarget.value as typeof stage)}>
             <option value="">Any</option>
-            {['new', 'active', 'stale', 'lapsed', 'returning'].map((s) => <option key={s} value={s}>{s}</option>)}
+            {['new', 'active', 'stale', 'lapsed', 'returning'].map((s) => (
+              <option key={s} value={s}>
+                {s}
+              </option>
+            ))}
           </select>
         </label>
         <fieldset class="facets">
           <legend>Only</legend>
           {FACETS.map(([f, label]) => (
             <label class="inline" key={f}>
-              <input type="checkbox" checked={facets.includes(f)} onChange={(e) => reset(setFacets)(e.currentTarget.checked ? [...facets, f] : facets.filter((x) => x !== f))} /> {label}
+              <input
+                type="checkbox"
+                checked={facets.includes(f)}
+                onChange={(e) =>
+                  reset(setFacets)(e.currentTarget.checked ? [...facets, f] : facets.filter((x) => x !== f))
+                }
+              />{' '}
+              {label}
             </label>
           ))}
         </fieldset>
       </div>
-      {error && <p class="error" role="alert">{error}</p>}
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <table class="table">
         <caption class="sr-only">Customers, {total} in all</caption>
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Phone</th><th scope="col">Email</th><th scope="col">Stage</th><th scope="col">Visits</th><th scope="col">Spend</th><th scope="col">Last visit</th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Phone</th>
+            <th scope="col">Email</th>
+            <th scope="col">Stage</th>
+            <th scope="col">Visits</th>
+            <th scope="col">Spend</th>
+            <th scope="col">Last visit</th>
+          </tr>
         </thead>
         <tbody>
           {rows.map((r) => (
             <tr key={r.id}>
-              <td><a href={`#/customers/${r.id}`}>{r.name ?? '(no name)'}</a></td>
+              <td>
+                <a href={`#/customers/${r.id}`}>{r.name ?? '(no name)'}</a>
+              </td>
               <td>{r.phone ?? ''}</td>
               <td>{r.email ?? ''}</td>
               <td>{r.lifecycle_stage}</td>
@@ -88,9 +132,13 @@ export function Customers() {
         </tbody>
       </table>
       <div class="pager">
-        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>Previous page</button>
+        <button type="button" disabled={offset === 0} onClick={() => setOffset(Math.max(0, offset - PAGE))}>
+          Previous page
+        </button>
         <span>{total ? `${offset + 1}–${offset + rows.length} of ${total}` : 'No customers'}</span>
-        <button type="button" disabled={!hasMore} onClick={() => setOffset(offset + PAGE)}>Next page</button>
+        <button type="button" disabled={!hasMore} onClick={() => setOffset(offset + PAGE)}>
+          Next page
+        </button>
       </div>
     </section>
   );

@@ -23,7 +23,12 @@ export function DeliveryWarning() {
     );
   }
   if (delivery.dev_mailbox) {
-    return <p class="notice">Development: no SMTP_URL is set, so codes and messages go to the <a href="#/mailbox">Mailbox</a>, not to customers.</p>;
+    return (
+      <p class="notice">
+        Development: no SMTP_URL is set, so codes and messages go to the <a href="#/mailbox">Mailbox</a>, not to
+        customers.
+      </p>
+    );
   }
   return null;
 }

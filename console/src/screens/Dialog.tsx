@@ -11,15 +11,24 @@ export function Dialog(props: { title: string; onClose: () => void; children: Co
     const el = ref.current!;
     const back = document.activeElement as HTMLElement | null;
     el.showModal();
-    const onCancel = (e: Event) => { e.preventDefault(); props.onClose(); };
+    const onCancel = (e: Event) => {
+      e.preventDefault();
+      props.onClose();
+    };
     el.addEventListener('cancel', onCancel);
-    return () => { el.removeEventListener('cancel', onCancel); el.close(); back?.focus?.(); };
+    return () => {
+      el.removeEventListener('cancel', onCancel);
+      el.close();
+      back?.focus?.();
+    };
   }, []);
   return (
     <dialog ref={ref} aria-labelledby={id.current} class="dialog">
       <header>
         <h2 id={id.current}>{props.title}</h2>
-        <button type="button" class="close" aria-label="Close" onClick={props.onClose}>×</button>
+        <button type="button" class="close" aria-label="Close" onClick={props.onClose}>
+          ×
+        </button>
       </header>
       {props.children}
     </dialog>

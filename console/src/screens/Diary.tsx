@@ -83,7 +83,9 @@ export function Diary(props: { hub: LiveHub }) {
   useEffect(() => void load(), [load]);
   useEffect(() => props.hub.on(['appointment.', 'hold.', 'time_off.', 'queue.'], () => void load()), [props.hub, load]);
   useEffect(() => {
-    void api.GET('/api/v1/bookings/services', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setServices(data.services));
+    void api
+      .GET('/api/v1/bookings/services', { params: { query: { store_id: session.storeId } } })
+      .then(({ data }) => data && setServices(data.services));
   }, [api, session.storeId]);
   useEffect(() => {
     // Open on the working day rather than midnight.
@@ -96,14 +98,33 @@ export function Diary(props: { hub: LiveHub }) {
   const columns: Column[] = useMemo(() => {
     if (!diary) return [];
     const blocksOf = (u: DiaryResponse['units'][number]) => [
-      ...u.holds.map((h) => ({ id: h.id, starts_at: h.starts_at, ends_at: h.ends_at, label: 'Hold', kind: 'hold' as const })),
-      ...u.time_off.map((t) => ({ id: t.id, starts_at: t.starts_at, ends_at: t.ends_at, label: t.reason ?? (t.kind === 'block' ? 'Blocked' : 'Time off'), kind: 'time_off' as const })),
+      ...u.holds.map((h) => ({
+        id: h.id,
+        starts_at: h.starts_at,
+        ends_at: h.ends_at,
+        label: 'Hold',
+        kind: 'hold' as const,
+      })),
+      ...u.time_off.map((t) => ({
+        id: t.id,
+        starts_at: t.starts_at,
+        ends_at: t.ends_at,
+        label: t.reason ?? (t.kind === 'block' ? 'Blocked' : 'Time off'),
+        kind: 'time_off' as const,
+      })),
     ];
     if (view === 'day') {
       const from = Date.parse(diary.from);
       const to = Date.parse(diary.to);
       return diary.units.map((u) => ({
-        key: u.unit.id, unitId: u.unit.id, title: u.unit.display_name, colour: u.unit.colour, from, to, appointments: u.appointments, blocks: blocksOf(u),
+        key: u.unit.id,
+        unitId: u.unit.id,
+        title: u.unit.display_name,
+        colour: u.unit.colour,
+        from,
+        to,
+        appointments: u.appointments,
+        blocks: blocksOf(u),
       }));
     }
     const u = diary.units[0];
@@ -115,8 +136,14 @@ export function Diary(props: { hub: LiveHub }) {
       const to = zonedInstant(addDays(d, 1), 0, 0, tz);
       const inDay = (s: { starts_at: string }) => Date.parse(s.starts_at) >= from && Date.parse(s.starts_at) < to;
       return {
-        key: d, unitId: u.unit.id, title: weekday(d), colour: u.unit.colour, from, to,
-        appointments: u.appointments.filter(inDay), blocks: blocksOf(u).filter(inDay),
+        key: d,
+        unitId: u.unit.id,
+        title: weekday(d),
+        colour: u.unit.colour,
+        from,
+        to,
+        appointments: u.appointments.filter(inDay),
+        blocks: blocksOf(u).filter(inDay),
       };
     });
   }, [diary, view, tz]);
@@ -125,7 +152,11 @@ export function Diary(props: { hub: LiveHub }) {
     if (diary) requestAnimationFrame(() => ((window as any).__diaryPainted = performance.now()));
   }, [columns]);
 
-  const all = useMemo(() => new Map(diary?.units.flatMap((u) => u.appointments.map((a) => [a.id, { a, unitId: u.unit.id }] as const)) ?? []), [diary]);
+  const all = useMemo(
+    () =>
+      new Map(diary?.units.flatMap((u) => u.appointments.map((a) => [a.id, { a, unitId: u.unit.id }] as const)) ?? []),
+    [diary],
+  );
   useCustomerNames(diary?.units.flatMap((u) => u.appointments.map((a) => a.customer_id)) ?? []);
   const opened = openId ? all.get(openId) : undefined;
 
@@ -138,7 +169,15 @@ export function Diary(props: { hub: LiveHub }) {
 
   function onPointerDown(a: DiaryAppointment, unitId: string, e: PointerEvent) {
     if (e.button !== 0 || view !== 'day') return;
-    drag.current = { id: a.id, unitId, startY: e.clientY, pointerId: e.pointerId, dy: 0, overUnit: unitId, moved: false };
+    drag.current = {
+      id: a.id,
+      unitId,
+      startY: e.clientY,
+      pointerId: e.pointerId,
+      dy: 0,
+      overUnit: unitId,
+      moved: false,
+    };
     (e.currentTarget as HTMLElement).setPointerCapture(e.pointerId);
   }
 
@@ -177,16 +216,28 @@ export function Diary(props: { hub: LiveHub }) {
     requestAnimationFrame(() => ((window as any).__movePainted = performance.now()));
     const done = await move.run((key) =>
       api.POST('/api/v1/bookings/appointments/reschedule', {
-        body: { store_id: session.storeId, appointment_id: id, unit_id: target.unitId, starts_at: target.starts_at, ends_at: target.ends_at },
+        body: {
+          store_id: session.storeId,
+          appointment_id: id,
+          unit_id: target.unitId,
+          starts_at: target.starts_at,
+          ends_at: target.ends_at,
+        },
         headers: idem(key),
       }),
     );
     if (done) {
       await load();
-      setPending((p) => { const { [id]: _, ...rest } = p; return rest; });
+      setPending((p) => {
+        const { [id]: _, ...rest } = p;
+        return rest;
+      });
       notify(`Moved to ${hhmm(target.starts_at, tz)}`);
     } else {
-      setPending((p) => { const { [id]: _, ...rest } = p; return rest; });
+      setPending((p) => {
+        const { [id]: _, ...rest } = p;
+        return rest;
+      });
     }
     (window as any).__moveEnd = performance.now();
   }
@@ -199,20 +250,31 @@ export function Diary(props: { hub: LiveHub }) {
   function openNew() {
     // The first free time of the shown day (the day view's units; the week view's one unit).
     const free = diary && view === 'day' ? firstFreeStart(diary.units, date, tz, Date.now()) : null;
-    setSlot({ unitId: free?.unitId ?? units[0].id, startsAt: free?.startsAt ?? zonedInstant(date, 9, 0, tz), date, timezone: tz });
+    setSlot({
+      unitId: free?.unitId ?? units[0].id,
+      startsAt: free?.startsAt ?? zonedInstant(date, 9, 0, tz),
+      date,
+      timezone: tz,
+    });
   }
 
   return (
     <section class="diary" aria-labelledby="diary-title">
       <div class="toolbar">
         <h1 id="diary-title">Diary</h1>
-        <button type="button" onClick={() => setDate(addDays(date, view === 'week' ? -7 : -1))} aria-label="Previous">‹</button>
+        <button type="button" onClick={() => setDate(addDays(date, view === 'week' ? -7 : -1))} aria-label="Previous">
+          ‹
+        </button>
         <label>
           <span class="sr-only">Date</span>
           <input type="date" value={date} onChange={(e) => setDate(e.currentTarget.value)} aria-label="Date" />
         </label>
-        <button type="button" onClick={() => setDate(addDays(date, view === 'week' ? 7 : 1))} aria-label="Next">›</button>
-        <button type="button" onClick={() => setDate(localDate(Date.now(), tz))}>Today</button>
+        <button type="button" onClick={() => setDate(addDays(date, view === 'week' ? 7 : 1))} aria-label="Next">
+          ›
+        </button>
+        <button type="button" onClick={() => setDate(localDate(Date.now(), tz))}>
+          Today
+        </button>
         <label>
           View{' '}
           <select value={view} onChange={(e) => setView(e.currentTarget.value as 'day' | 'week')}>
@@ -225,20 +287,40 @@ export function Diary(props: { hub: LiveHub }) {
             Unit{' '}
             <select value={weekUnit} onChange={(e) => setWeekUnit(e.currentTarget.value)}>
               <option value="">(first unit)</option>
-              {units.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
+              {units.map((u) => (
+                <option key={u.id} value={u.id}>
+                  {u.display_name}
+                </option>
+              ))}
             </select>
           </label>
         )}
         <button type="button" disabled={!units.length || !date} onClick={openNew}>
           New booking
         </button>
-        <span class="tz" data-testid="diary-meta">{diary ? `${tz} · ${hours.length} hours` : ''}</span>
+        <span class="tz" data-testid="diary-meta">
+          {diary ? `${tz} · ${hours.length} hours` : ''}
+        </span>
         <LiveBadge hub={props.hub} />
       </div>
-      {loadError && <p class="error" role="alert">{loadError}</p>}
-      {moveError && <p class="error" role="alert" data-testid="move-error">Not moved: {moveError}</p>}
-      {/* biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (axe's scrollable-region-focusable) */}
-      <div class="grid-scroll" ref={scroller} tabIndex={0} role="region" aria-label="Diary grid: click an empty time to book, drag an appointment to move it">
+      {loadError && (
+        <p class="error" role="alert">
+          {loadError}
+        </p>
+      )}
+      {moveError && (
+        <p class="error" role="alert" data-testid="move-error">
+          Not moved: {moveError}
+        </p>
+      )}
+      <div
+        class="grid-scroll"
+        ref={scroller}
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrolling region must take focus so the keyboard can scroll it (axe's scrollable-region-focusable)
+        tabIndex={0}
+        role="region"
+        aria-label="Diary grid: click an empty time to book, drag an appointment to move it"
+      >
         <div class="grid" style={{ gridTemplateColumns: `4rem repeat(${columns.length}, minmax(7rem, 1fr))` }}>
           <div class="corner" />
           {columns.map((c) => (
@@ -249,7 +331,14 @@ export function Diary(props: { hub: LiveHub }) {
           ))}
           <div class="gutter" style={{ height: `${height}px` }} aria-hidden="true">
             {hours.map((h) => (
-              <div class="hour" key={h.at} style={{ top: `${((h.at - columns[0].from) / 60_000) * PX_PER_MIN}px` }} data-hour={h.label}>{h.label}</div>
+              <div
+                class="hour"
+                key={h.at}
+                style={{ top: `${((h.at - columns[0].from) / 60_000) * PX_PER_MIN}px` }}
+                data-hour={h.label}
+              >
+                {h.label}
+              </div>
             ))}
           </div>
           {columns.map((c) => (
@@ -264,7 +353,9 @@ export function Diary(props: { hub: LiveHub }) {
               title="Click an empty time to book"
             >
               {c.blocks.map((b) => (
-                <div key={b.id} class={`block ${b.kind}`} style={place(b.starts_at, b.ends_at, c.from)}>{b.label}</div>
+                <div key={b.id} class={`block ${b.kind}`} style={place(b.starts_at, b.ends_at, c.from)}>
+                  {b.label}
+                </div>
               ))}
               {c.appointments.map((a) => {
                 const p = pending[a.id];
@@ -273,24 +364,69 @@ export function Diary(props: { hub: LiveHub }) {
                 const style = place(p?.starts_at ?? a.starts_at, p?.ends_at ?? a.ends_at, c.from);
                 if (d) style.transform = `translateY(${d.dy}px)`;
                 return (
-                  <AppointmentBlock key={a.id} a={a} style={style} colour={c.colour} tz={tz} service={a.service_id ? serviceName.get(a.service_id) : undefined}
-                    saving={!!p} dragging={!!d}
-                    onPointerDown={(e) => onPointerDown(a, c.unitId, e)} onPointerMove={onPointerMove} onPointerUp={(e) => void onPointerUp(a, e)}
-                    onOpen={() => setOpenId(a.id)} />
+                  <AppointmentBlock
+                    key={a.id}
+                    a={a}
+                    style={style}
+                    colour={c.colour}
+                    tz={tz}
+                    service={a.service_id ? serviceName.get(a.service_id) : undefined}
+                    saving={!!p}
+                    dragging={!!d}
+                    onPointerDown={(e) => onPointerDown(a, c.unitId, e)}
+                    onPointerMove={onPointerMove}
+                    onPointerUp={(e) => void onPointerUp(a, e)}
+                    onOpen={() => setOpenId(a.id)}
+                  />
                 );
               })}
-              {Object.entries(pending).filter(([id, p]) => p.unitId === c.unitId && all.get(id)?.unitId !== c.unitId).map(([id, p]) => {
-                const a = all.get(id)!.a;
-                return <AppointmentBlock key={id} a={a} style={place(p.starts_at, p.ends_at, c.from)} colour={c.colour} tz={tz} service={a.service_id ? serviceName.get(a.service_id) : undefined} saving dragging={false} />;
-              })}
+              {Object.entries(pending)
+                .filter(([id, p]) => p.unitId === c.unitId && all.get(id)?.unitId !== c.unitId)
+                .map(([id, p]) => {
+                  const a = all.get(id)!.a;
+                  return (
+                    <AppointmentBlock
+                      key={id}
+                      a={a}
+                      style={place(p.starts_at, p.ends_at, c.from)}
+                      colour={c.colour}
+                      tz={tz}
+                      service={a.service_id ? serviceName.get(a.service_id) : undefined}
+                      saving
+                      dragging={false}
+                    />
+                  );
+                })}
             </div>
           ))}
         </div>
       </div>
-      {slot && <QuickAdd slot={slot} services={services} units={units} onClose={() => setSlot(null)} onBooked={() => { setSlot(null); void load(); }} />}
+      {slot && (
+        <QuickAdd
+          slot={slot}
+          services={services}
+          units={units}
+          onClose={() => setSlot(null)}
+          onBooked={() => {
+            setSlot(null);
+            void load();
+          }}
+        />
+      )}
       {opened && (
-        <AppointmentPanel a={opened.a} unitId={opened.unitId} units={units} tz={tz} service={opened.a.service_id ? serviceName.get(opened.a.service_id) : undefined}
-          onClose={() => setOpenId(null)} onChanged={() => void load()} onMove={(target) => { setOpenId(null); void reschedule(opened.a.id, target); }} />
+        <AppointmentPanel
+          a={opened.a}
+          unitId={opened.unitId}
+          units={units}
+          tz={tz}
+          service={opened.a.service_id ? serviceName.get(opened.a.service_id) : undefined}
+          onClose={() => setOpenId(null)}
+          onChanged={() => void load()}
+          onMove={(target) => {
+            setOpenId(null);
+            void reschedule(opened.a.id, target);
+          }}
+        />
       )}
     </section>
   );

@@ -18,7 +18,11 @@ export function Import() {
 
   async function send(dryRun: boolean) {
     if (!file) return;
-    const query = { store_id: session.storeId, dry_run: dryRun, ...(mapping.trim() ? { mapping: mapping.trim() } : {}) };
+    const query = {
+      store_id: session.storeId,
+      dry_run: dryRun,
+      ...(mapping.trim() ? { mapping: mapping.trim() } : {}),
+    };
     const options = {
       params: { query },
       // The file goes as it is: text/csv, streamed by the service.
@@ -26,32 +30,72 @@ export function Import() {
       bodySerializer: (b: unknown) => b as BodyInit,
       headers: { 'content-type': 'text/csv' },
     };
-    const r = await action.run(() => (kind === 'customers' ? api.POST('/api/v1/imports/customers', options) : api.POST('/api/v1/imports/appointments', options)));
+    const r = await action.run(() =>
+      kind === 'customers'
+        ? api.POST('/api/v1/imports/customers', options)
+        : api.POST('/api/v1/imports/appointments', options),
+    );
     if (!r) return;
     setReport(r);
-    if (!dryRun) notify(`Imported: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.skipped} skipped`);
+    if (!dryRun)
+      notify(`Imported: ${r.created} created, ${r.updated} updated, ${r.unchanged} unchanged, ${r.skipped} skipped`);
   }
 
   return (
     <section aria-labelledby="import-title">
-      <div class="toolbar"><h1 id="import-title">Import</h1></div>
-      <form class="card form" aria-label="Import a file" onSubmit={(e) => { e.preventDefault(); void send(true); }}>
-        <label>What the file holds
-          <select name="kind" value={kind} onChange={(e) => { setKind(e.currentTarget.value as Kind); setReport(null); }}>
+      <div class="toolbar">
+        <h1 id="import-title">Import</h1>
+      </div>
+      <form
+        class="card form"
+        aria-label="Import a file"
+        onSubmit={(e) => {
+          e.preventDefault();
+          void send(true);
+        }}
+      >
+        <label>
+          What the file holds
+          <select
+            name="kind"
+            value={kind}
+            onChange={(e) => {
+              setKind(e.currentTarget.value as Kind);
+              setReport(null);
+            }}
+          >
             <option value="customers">Customers</option>
             <option value="appointments">Appointments</option>
           </select>
         </label>
-        <label>CSV file (UTF-8, comma or semicolon, a header row)
-          <input type="file" name="file" accept=".csv,text/csv" onChange={(e) => { setFile(e.currentTarget.files?.[0] ?? null); setReport(null); }} />
+        <label>
+          CSV file (UTF-8, comma or semicolon, a header row)
+          <input
+            type="file"
+            name="file"
+            accept=".csv,text/csv"
+            onChange={(e) => {
+              setFile(e.currentTarget.files?.[0] ?? null);
+              setReport(null);
+            }}
+          />
         </label>
-        <label>Other columns (optional JSON, e.g. {'{"Client Ref": "external_id", "Birthday": null}'})
+        <label>
+          Other columns (optional JSON, e.g. {'{"Client Ref": "external_id", "Birthday": null}'})
           <input name="mapping" value={mapping} onInput={(e) => setMapping(e.currentTarget.value)} />
         </label>
-        {action.error && <p class="error" role="alert" data-testid="import-error">{action.error}</p>}
+        {action.error && (
+          <p class="error" role="alert" data-testid="import-error">
+            {action.error}
+          </p>
+        )}
         <div class="actions">
-          <button type="submit" disabled={!file || action.busy}>Check the file</button>
-          <button type="button" disabled={!file || action.busy || !report?.dry_run} onClick={() => void send(false)}>Import</button>
+          <button type="submit" disabled={!file || action.busy}>
+            Check the file
+          </button>
+          <button type="button" disabled={!file || action.busy || !report?.dry_run} onClick={() => void send(false)}>
+            Import
+          </button>
         </div>
       </form>
       {report && <ImportReport report={report} />}
@@ -63,13 +107,28 @@ function ImportReport({ report }: { report: Report }) {
   return (
     <section class="card" aria-labelledby="report-title" data-testid="import-report">
       <h2 id="report-title">{report.dry_run ? 'What an import would do' : 'What the import did'}</h2>
-      <p>{report.rows} rows: {report.created} new, {report.updated} updated, {report.unchanged} unchanged, {report.skipped} with errors.</p>
+      <p>
+        {report.rows} rows: {report.created} new, {report.updated} updated, {report.unchanged} unchanged,{' '}
+        {report.skipped} with errors.
+      </p>
       {report.errors.length > 0 && (
         <table>
-          <thead><tr><th scope="col">Line</th><th scope="col">Field</th><th scope="col">Problem</th></tr></thead>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Field</th>
+              <th scope="col">Problem</th>
+            </tr>
+          </thead>
           <tbody>
             {report.errors.slice(0, 500).map((e) => (
-              <tr key={`${e.row}-${e.field}`}><td>{e.row}</td><td>{e.field}</td><td>{e.message} <small>({e.code})</small></td></tr>
+              <tr key={`${e.row}-${e.field}`}>
+                <td>{e.row}</td>
+                <td>{e.field}</td>
+                <td>
+                  {e.message} <small>({e.code})</small>
+                </td>
+              </tr>
             ))}
           </tbody>
         </table>

@@ -16,7 +16,13 @@ export interface Slot {
   timezone: string;
 }
 
-export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]; onClose: () => void; onBooked: () => void }) {
+export function QuickAdd(props: {
+  slot: Slot;
+  services: Service[];
+  units: Unit[];
+  onClose: () => void;
+  onBooked: () => void;
+}) {
   const { api, session, notify } = useApp();
   const { slot } = props;
   const [unitId, setUnitId] = useState(slot.unitId);
@@ -39,10 +45,28 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
   useEffect(() => {
     if (!serviceId) return setOffered(null);
     let live = true;
-    void api.GET('/api/v1/bookings/availability', {
-      params: { query: { store_id: session.storeId, service_id: serviceId, unit_id: unitId, from_date: slot.date, to_date: slot.date } },
-    }).then(({ data }) => live && setOffered(data?.days.find((d) => d.date === slot.date)?.slots.filter((x) => x.unit_ids.includes(unitId)) ?? []));
-    return () => { live = false; };
+    void api
+      .GET('/api/v1/bookings/availability', {
+        params: {
+          query: {
+            store_id: session.storeId,
+            service_id: serviceId,
+            unit_id: unitId,
+            from_date: slot.date,
+            to_date: slot.date,
+          },
+        },
+      })
+      .then(
+        ({ data }) =>
+          live &&
+          setOffered(
+            data?.days.find((d) => d.date === slot.date)?.slots.filter((x) => x.unit_ids.includes(unitId)) ?? [],
+          ),
+      );
+    return () => {
+      live = false;
+    };
   }, [serviceId, unitId]);
 
   useEffect(() => {
@@ -54,7 +78,9 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
     if (who !== 'customer') return;
     const seq = ++searchSeq.current;
     const t = setTimeout(async () => {
-      const { data } = await api.GET('/api/v1/customers/search', { params: { query: { store_id: session.storeId, ...(term.trim().length >= 2 ? { q: term.trim() } : {}) } } });
+      const { data } = await api.GET('/api/v1/customers/search', {
+        params: { query: { store_id: session.storeId, ...(term.trim().length >= 2 ? { q: term.trim() } : {}) } },
+      });
       if (data && seq === searchSeq.current) setResults(data.customers);
     }, 200);
     return () => clearTimeout(t);
@@ -75,7 +101,11 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
           ends_at: iso(endsAt),
           ...(who === 'customer'
             ? { customer_id: customerId || null }
-            : { guest_name: guestName.trim() || null, guest_email: guestEmail.trim() || null, guest_phone: guestPhone.trim() || null }),
+            : {
+                guest_name: guestName.trim() || null,
+                guest_email: guestEmail.trim() || null,
+                guest_phone: guestPhone.trim() || null,
+              }),
         },
         headers: idem(key),
       }),
@@ -89,61 +119,152 @@ export function QuickAdd(props: { slot: Slot; services: Service[]; units: Unit[]
   return (
     <Dialog title={`Book ${slot.date} at ${hhmm(slot.startsAt, slot.timezone)}`} onClose={props.onClose}>
       <form class="form" onSubmit={submit}>
-        <label>Unit
+        <label>
+          Unit
           <select value={unitId} onChange={(e) => setUnitId(e.currentTarget.value)}>
-            {props.units.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
+            {props.units.map((u) => (
+              <option key={u.id} value={u.id}>
+                {u.display_name}
+              </option>
+            ))}
           </select>
         </label>
-        <label>Service
+        <label>
+          Service
           <select value={serviceId} onChange={(e) => setServiceId(e.currentTarget.value)} name="service">
             <option value="">(no service)</option>
-            {props.services.map((s) => <option key={s.id} value={s.id}>{s.name} ({s.duration_min} min)</option>)}
+            {props.services.map((s) => (
+              <option key={s.id} value={s.id}>
+                {s.name} ({s.duration_min} min)
+              </option>
+            ))}
           </select>
         </label>
-        {offered && (offered.length ? (
-          <label>Offered times
-            <select value={offered.some((o) => o.local_time === start) ? start : ''} onChange={(e) => e.currentTarget.value && setStart(e.currentTarget.value)} name="offered">
-              <option value="">(choose, or type a time below)</option>
-              {offered.map((o) => <option key={o.starts_at} value={o.local_time}>{o.local_time}</option>)}
-            </select>
-          </label>
-        ) : <p class="notice" data-testid="no-offered">No free times for this service at this unit on this day.</p>)}
+        {offered &&
+          (offered.length ? (
+            <label>
+              Offered times
+              <select
+                value={offered.some((o) => o.local_time === start) ? start : ''}
+                onChange={(e) => e.currentTarget.value && setStart(e.currentTarget.value)}
+                name="offered"
+              >
+                <option value="">(choose, or type a time below)</option>
+                {offered.map((o) => (
+                  <option key={o.starts_at} value={o.local_time}>
+                    {o.local_time}
+                  </option>
+                ))}
+              </select>
+            </label>
+          ) : (
+            <p class="notice" data-testid="no-offered">
+              No free times for this service at this unit on this day.
+            </p>
+          ))}
         <div class="row">
-          <label>Starts (store time)
-            <input type="time" step={300} value={start} onInput={(e) => setStart(e.currentTarget.value)} required name="start" />
+          <label>
+            Starts (store time)
+            <input
+              type="time"
+              step={300}
+              value={start}
+              onInput={(e) => setStart(e.currentTarget.value)}
+              required
+              name="start"
+            />
           </label>
-          <label>Minutes
-            <input type="number" min={5} max={720} step={5} value={duration} onInput={(e) => setDuration(Number(e.currentTarget.value))} required name="duration" />
+          <label>
+            Minutes
+            <input
+              type="number"
+              min={5}
+              max={720}
+              step={5}
+              value={duration}
+              onInput={(e) => setDuration(Number(e.currentTarget.value))}
+              required
+              name="duration"
+            />
           </label>
         </div>
         <fieldset>
           <legend>Who</legend>
-          <label class="inline"><input type="radio" name="who" checked={who === 'guest'} onChange={() => setWho('guest')} /> Guest</label>
-          <label class="inline"><input type="radio" name="who" checked={who === 'customer'} onChange={() => setWho('customer')} /> Existing customer</label>
+          <label class="inline">
+            <input type="radio" name="who" checked={who === 'guest'} onChange={() => setWho('guest')} /> Guest
+          </label>
+          <label class="inline">
+            <input type="radio" name="who" checked={who === 'customer'} onChange={() => setWho('customer')} /> Existing
+            customer
+          </label>
         </fieldset>
         {who === 'customer' ? (
           <>
-            <label>Search customers
-              <input type="search" value={term} onInput={(e) => setTerm(e.currentTarget.value)} placeholder="Name, phone or email" name="customer-search" />
+            <label>
+              Search customers
+              <input
+                type="search"
+                value={term}
+                onInput={(e) => setTerm(e.currentTarget.value)}
+                placeholder="Name, phone or email"
+                name="customer-search"
+              />
             </label>
-            <label>Customer
-              <select value={customerId} onChange={(e) => setCustomerId(e.currentTarget.value)} required name="customer">
+            <label>
+              Customer
+              <select
+                value={customerId}
+                onChange={(e) => setCustomerId(e.currentTarget.value)}
+                required
+                name="customer"
+              >
                 <option value="">(choose)</option>
-                {results.map((c) => <option key={c.id} value={c.id}>{c.name ?? c.email ?? c.phone ?? c.id}</option>)}
+                {results.map((c) => (
+                  <option key={c.id} value={c.id}>
+                    {c.name ?? c.email ?? c.phone ?? c.id}
+                  </option>
+                ))}
               </select>
             </label>
           </>
         ) : (
           <>
-            <label>Guest name<input value={guestName} onInput={(e) => setGuestName(e.currentTarget.value)} name="guest-name" /></label>
-            <label>Guest email<input type="email" value={guestEmail} onInput={(e) => setGuestEmail(e.currentTarget.value)} name="guest-email" /></label>
-            <label>Guest phone<input type="tel" value={guestPhone} onInput={(e) => setGuestPhone(e.currentTarget.value)} name="guest-phone" /></label>
+            <label>
+              Guest name
+              <input value={guestName} onInput={(e) => setGuestName(e.currentTarget.value)} name="guest-name" />
+            </label>
+            <label>
+              Guest email
+              <input
+                type="email"
+                value={guestEmail}
+                onInput={(e) => setGuestEmail(e.currentTarget.value)}
+                name="guest-email"
+              />
+            </label>
+            <label>
+              Guest phone
+              <input
+                type="tel"
+                value={guestPhone}
+                onInput={(e) => setGuestPhone(e.currentTarget.value)}
+                name="guest-phone"
+              />
+            </label>
           </>
         )}
-        {book.error && <p class="error" role="alert">{book.error}</p>}
+        {book.error && (
+          <p class="error" role="alert">
+            {book.error}
+          </p>
+        )}
         <div class="actions">
-          <button type="submit" disabled={book.busy}>{book.busy ? 'Booking…' : 'Book'}</button>
-          <button type="button" onClick={props.onClose}>Cancel</button>
+          <button type="submit" disabled={book.busy}>
+            {book.busy ? 'Booking…' : 'Book'}
+          </button>
+          <button type="button" onClick={props.onClose}>
+            Cancel
+          </button>
         </div>
       </form>
     </Dialog>

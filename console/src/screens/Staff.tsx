@@ -29,14 +29,20 @@ export function Staff() {
   };
   useEffect(() => {
     void load();
-    void api.GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } }).then(({ data }) => data && setUnits(data.units));
+    void api
+      .GET('/api/v1/bookings/units', { params: { query: { store_id: session.storeId } } })
+      .then(({ data }) => data && setUnits(data.units));
   }, []);
 
   async function guarded(work: () => Promise<void>) {
     if (busy) return;
     setBusy(true);
     setError(null);
-    try { await work(); } finally { setBusy(false); }
+    try {
+      await work();
+    } finally {
+      setBusy(false);
+    }
   }
 
   const invite = (e: Event) => {
@@ -51,30 +57,61 @@ export function Staff() {
     });
   };
 
-  const change = (m: Member, patch: Patch) => guarded(async () => {
-    const { data, error: failure } = await api.PATCH('/api/v1/staff/{staffId}', { params: { path: { staffId: m.id } }, body: patch });
-    if (!data) setError(errorMessage(failure));
-    else notify(`${m.name} updated`);
-    await load();
-  });
+  const change = (m: Member, patch: Patch) =>
+    guarded(async () => {
+      const { data, error: failure } = await api.PATCH('/api/v1/staff/{staffId}', {
+        params: { path: { staffId: m.id } },
+        body: patch,
+      });
+      if (!data) setError(errorMessage(failure));
+      else notify(`${m.name} updated`);
+      await load();
+    });
 
   return (
     <section aria-labelledby="staff-title">
-      <div class="toolbar"><h1 id="staff-title">Staff</h1></div>
-      {error && <p class="error" role="alert">{error}</p>}
+      <div class="toolbar">
+        <h1 id="staff-title">Staff</h1>
+      </div>
+      {error && (
+        <p class="error" role="alert">
+          {error}
+        </p>
+      )}
       <form class="inline-form" aria-label="Invite a person" onSubmit={invite}>
-        <label>Email<input type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required /></label>
-        <label>Name (optional)<input value={name} maxLength={120} onInput={(e) => setName(e.currentTarget.value)} /></label>
-        <label>Role
+        <label>
+          Email
+          <input type="email" value={email} onInput={(e) => setEmail(e.currentTarget.value)} required />
+        </label>
+        <label>
+          Name (optional)
+          <input value={name} maxLength={120} onInput={(e) => setName(e.currentTarget.value)} />
+        </label>
+        <label>
+          Role
           <select value={role} onChange={(e) => setRole(e.currentTarget.value as Role)}>
-            {roles.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {ROLE_LABELS[r]}
+              </option>
+            ))}
           </select>
         </label>
-        <button type="submit" disabled={busy}>Invite</button>
+        <button type="submit" disabled={busy}>
+          Invite
+        </button>
       </form>
       <table aria-labelledby="staff-title">
         <thead>
-          <tr><th scope="col">Name</th><th scope="col">Email</th><th scope="col">Role</th><th scope="col">Takes payments</th><th scope="col">Unit</th><th scope="col">Last sign-in</th><th scope="col">Disabled</th></tr>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Role</th>
+            <th scope="col">Takes payments</th>
+            <th scope="col">Unit</th>
+            <th scope="col">Last sign-in</th>
+            <th scope="col">Disabled</th>
+          </tr>
         </thead>
         <tbody>
           {(staff ?? []).map((m) => {
@@ -86,27 +123,61 @@ export function Staff() {
                 <td>{m.email}</td>
                 <td>
                   {editable ? (
-                    <select aria-label={label('Role')} value={m.role} disabled={busy} onChange={(e) => void change(m, { role: e.currentTarget.value as Role })}>
-                      {roles.map((r) => <option key={r} value={r}>{ROLE_LABELS[r]}</option>)}
+                    <select
+                      aria-label={label('Role')}
+                      value={m.role}
+                      disabled={busy}
+                      onChange={(e) => void change(m, { role: e.currentTarget.value as Role })}
+                    >
+                      {roles.map((r) => (
+                        <option key={r} value={r}>
+                          {ROLE_LABELS[r]}
+                        </option>
+                      ))}
                     </select>
-                  ) : ROLE_LABELS[m.role]}
+                  ) : (
+                    ROLE_LABELS[m.role]
+                  )}
                 </td>
                 <td>
-                  <input type="checkbox" aria-label={label('Takes payments')} checked={m.permissions.includes('can_process_payments')} disabled={!editable || busy}
-                    onChange={(e) => void change(m, { permissions: e.currentTarget.checked ? ['can_process_payments'] : [] })} />
+                  <input
+                    type="checkbox"
+                    aria-label={label('Takes payments')}
+                    checked={m.permissions.includes('can_process_payments')}
+                    disabled={!editable || busy}
+                    onChange={(e) =>
+                      void change(m, { permissions: e.currentTarget.checked ? ['can_process_payments'] : [] })
+                    }
+                  />
                 </td>
                 <td>
                   {editable && m.role === 'staff' ? (
-                    <select aria-label={label('Unit')} value={m.unit_id ?? ''} disabled={busy} onChange={(e) => void change(m, { unit_id: e.currentTarget.value || null })}>
+                    <select
+                      aria-label={label('Unit')}
+                      value={m.unit_id ?? ''}
+                      disabled={busy}
+                      onChange={(e) => void change(m, { unit_id: e.currentTarget.value || null })}
+                    >
                       <option value="">None</option>
-                      {units.map((u) => <option key={u.id} value={u.id}>{u.display_name}</option>)}
+                      {units.map((u) => (
+                        <option key={u.id} value={u.id}>
+                          {u.display_name}
+                        </option>
+                      ))}
                     </select>
-                  ) : (units.find((u) => u.id === m.unit_id)?.display_name ?? '—')}
+                  ) : (
+                    (units.find((u) => u.id === m.unit_id)?.display_name ?? '—')
+                  )}
                 </td>
                 <td>{m.last_sign_in_at ? new Date(m.last_sign_in_at).toLocaleString() : 'never'}</td>
                 <td>
-                  <input type="checkbox" aria-label={label('Disabled')} checked={m.disabled} disabled={!editable || busy}
-                    onChange={(e) => void change(m, { disabled: e.currentTarget.checked })} />
+                  <input
+                    type="checkbox"
+                    aria-label={label('Disabled')}
+                    checked={m.disabled}
+                    disabled={!editable || busy}
+                    onChange={(e) => void change(m, { disabled: e.currentTarget.checked })}
+                  />
                 </td>
               </tr>
             );

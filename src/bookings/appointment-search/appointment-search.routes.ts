@@ -10,14 +10,18 @@ import { searchAppointmentPeople } from './appointment-search.service.ts';
 export async function appointmentSearchRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/search', {
-    config: { auth: auth.merchantRead(), rateLimit: routeLimit(app.deps.config.rateLimits.searchPerMinute) },
-    schema: {
-      operationId: 'searchAppointmentPeople',
-      tags: ['Appointments'],
-      summary: 'Appointment history grouped by person, most recently seen first',
-      querystring: SearchQuery,
-      response: { 200: SearchResponse },
+  app.get(
+    '/search',
+    {
+      config: { auth: auth.merchantRead(), rateLimit: routeLimit(app.deps.config.rateLimits.searchPerMinute) },
+      schema: {
+        operationId: 'searchAppointmentPeople',
+        tags: ['Appointments'],
+        summary: 'Appointment history grouped by person, most recently seen first',
+        querystring: SearchQuery,
+        response: { 200: SearchResponse },
+      },
     },
-  }, async (request) => searchAppointmentPeople(merchantContext(request), request.query));
+    async (request) => searchAppointmentPeople(merchantContext(request), request.query),
+  );
 }

@@ -15,7 +15,12 @@ import { cancelChange, statusChange } from './appointments.writes.ts';
 type Op = 'check_in' | 'complete' | 'no_show';
 
 function change(ctx: MerchantContext, op: Op, appointmentId: string): Promise<StatusResponse> {
-  return oneStatementWrite(ctx, statusChange, { store_id: ctx.actor.storeId, appointment_id: appointmentId, op, reason: null });
+  return oneStatementWrite(ctx, statusChange, {
+    store_id: ctx.actor.storeId,
+    appointment_id: appointmentId,
+    op,
+    reason: null,
+  });
 }
 
 /** checked_in repeats as a noop; only a confirmed appointment can be checked in. */
@@ -42,5 +47,10 @@ export function noShow(ctx: MerchantContext, body: StatusBody): Promise<StatusRe
  */
 export function cancel(ctx: MerchantContext, body: CancelBody): Promise<CancelResponse> {
   const reason = body.reason?.trim() || null;
-  return oneStatementWrite(ctx, cancelChange, { store_id: ctx.actor.storeId, appointment_id: body.appointment_id, op: 'cancel', reason });
+  return oneStatementWrite(ctx, cancelChange, {
+    store_id: ctx.actor.storeId,
+    appointment_id: body.appointment_id,
+    op: 'cancel',
+    reason,
+  });
 }

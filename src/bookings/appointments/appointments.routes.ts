@@ -44,7 +44,12 @@ export async function appointmentsRoutes(app: FastifyInstance) {
   const statusRoutes = [
     { path: '/check-in', operationId: 'checkInAppointment', summary: 'Check the guest in', run: checkIn },
     { path: '/complete', operationId: 'completeAppointment', summary: 'Mark the appointment completed', run: complete },
-    { path: '/no-show', operationId: 'markAppointmentNoShow', summary: 'Mark a due appointment as a no-show', run: noShow },
+    {
+      path: '/no-show',
+      operationId: 'markAppointmentNoShow',
+      summary: 'Mark a due appointment as a no-show',
+      run: noShow,
+    },
   ];
   for (const route of statusRoutes) {
     app.post<{ Body: schemas.StatusBody }>(
@@ -81,7 +86,9 @@ export async function appointmentsRoutes(app: FastifyInstance) {
   app.post<{ Body: schemas.SettleBody }>(
     '/settle',
     {
-      config: { auth: auth.merchantWrite({ entitlements: ['can_use_bookings'], permissions: ['can_process_payments'] }) },
+      config: {
+        auth: auth.merchantWrite({ entitlements: ['can_use_bookings'], permissions: ['can_process_payments'] }),
+      },
       schema: {
         operationId: 'settleAppointment',
         summary: 'Record the outstanding balance as taken outside the platform (cash or card machine)',

@@ -1,6 +1,14 @@
 // Request and response schemas of the appointment operations, field for field as the spec shows them.
 import { Type, type Static } from 'typebox';
-import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
+import {
+  Instant,
+  Nullable,
+  NullableInstant,
+  NullableString,
+  NullableUuid,
+  StoreIdField,
+  Uuid,
+} from '../../platform/http/schemas.ts';
 
 /** The Appointment record's fields (returned by create; the diary shows most of them). */
 export const AppointmentFields = {
@@ -74,7 +82,10 @@ export const CancelResponse = Type.Object({
 export type CancelResponse = Static<typeof CancelResponse>;
 
 /** check-in, complete and no-show share one body and one response. */
-export const StatusBody = Type.Object({ store_id: StoreIdField, appointment_id: Uuid }, { additionalProperties: false });
+export const StatusBody = Type.Object(
+  { store_id: StoreIdField, appointment_id: Uuid },
+  { additionalProperties: false },
+);
 export type StatusBody = Static<typeof StatusBody>;
 
 export const StatusResponse = Type.Object({ appointment_id: Uuid, status: Type.String(), noop: Type.Boolean() });

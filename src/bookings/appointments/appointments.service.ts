@@ -7,7 +7,13 @@ import { AppError } from '../../platform/errors/app-error.ts';
 import { bookForMerchant, moveForMerchant, type AppointmentRow } from '../booking-authority.ts';
 import { outstandingOf } from './appointment-money.ts';
 import { guestPhone } from '../../platform/uk-mobile.ts';
-import type { Appointment, CreateBody, CreateResponse, RescheduleBody, RescheduleResponse } from './appointments.schemas.ts';
+import type {
+  Appointment,
+  CreateBody,
+  CreateResponse,
+  RescheduleBody,
+  RescheduleResponse,
+} from './appointments.schemas.ts';
 
 /** Deadlocks that outlast the retries are reported as the conflict they are, never as a 500. */
 const slotContended = () => new AppError('SLOT_TAKEN', 'The unit is contended for that time; retry');

@@ -12,21 +12,45 @@ const target = { store_id: Uuid, appointment_id: Uuid };
 const CancelledBy = Type.Optional(Type.Literal('merchant'));
 
 /** check-in, complete and no-show: a status change with no reason. */
-export const statusChange = writeFunction('bbo_appointment_status', Type.Object({
-  ...target,
-  op: Type.Union([Type.Literal('check_in'), Type.Literal('complete'), Type.Literal('no_show')]),
-  reason: Type.Null(),
-  cancelled_by: CancelledBy,
-}, strict), StatusResponse);
+export const statusChange = writeFunction(
+  'bbo_appointment_status',
+  Type.Object(
+    {
+      ...target,
+      op: Type.Union([Type.Literal('check_in'), Type.Literal('complete'), Type.Literal('no_show')]),
+      reason: Type.Null(),
+      cancelled_by: CancelledBy,
+    },
+    strict,
+  ),
+  StatusResponse,
+);
 
 /** The merchant's cancel: the reason already trimmed, null when blank. */
-export const cancelChange = writeFunction('bbo_appointment_status', Type.Object({
-  ...target, op: Type.Literal('cancel'), reason: NullableString, cancelled_by: CancelledBy,
-}, strict), CancelResponse);
+export const cancelChange = writeFunction(
+  'bbo_appointment_status',
+  Type.Object(
+    {
+      ...target,
+      op: Type.Literal('cancel'),
+      reason: NullableString,
+      cancelled_by: CancelledBy,
+    },
+    strict,
+  ),
+  CancelResponse,
+);
 
-export const settleWrite = writeFunction('bbo_settle', Type.Object({
-  ...target,
-  method: SettleBody.properties.method,
-  user_id: NullableString,
-  staff_name: NullableString,
-}, strict), SettleResponse);
+export const settleWrite = writeFunction(
+  'bbo_settle',
+  Type.Object(
+    {
+      ...target,
+      method: SettleBody.properties.method,
+      user_id: NullableString,
+      staff_name: NullableString,
+    },
+    strict,
+  ),
+  SettleResponse,
+);

@@ -53,7 +53,8 @@ export function staleDates(pairs: [string, string][] | null): string[] | null {
   return [...dates];
 }
 
-const dayJson = (date: string, slots: readonly KeptSlot[]) => `{"date":"${date}","slots":[${slots.map((s) => s.json).join(',')}]}`;
+const dayJson = (date: string, slots: readonly KeptSlot[]) =>
+  `{"date":"${date}","slots":[${slots.map((s) => s.json).join(',')}]}`;
 
 /** The days fromDate..toDate (count of them: days) from the statement's slots, each serialised once. */
 export function keptDays(slots: readonly OfferedSlot[], fromDate: string, days: number): KeptDay[] {
@@ -61,7 +62,12 @@ export function keptDays(slots: readonly OfferedSlot[], fromDate: string, days: 
   for (let i = 0; i < days; i++) byDay.set(addDays(fromDate, i), []);
   for (const s of slots) {
     // The fields in the order of the Slot schema (availability.schemas.ts).
-    const json = JSON.stringify({ starts_at: s.starts_at, ends_at: s.ends_at, local_time: s.local_time, unit_ids: s.unit_ids });
+    const json = JSON.stringify({
+      starts_at: s.starts_at,
+      ends_at: s.ends_at,
+      local_time: s.local_time,
+      unit_ids: s.unit_ids,
+    });
     byDay.get(s.date)?.push({ at: Date.parse(s.starts_at), json });
   }
   return [...byDay].map(([date, daySlots]) => ({ date, slots: daySlots, json: dayJson(date, daySlots) }));
@@ -85,7 +91,8 @@ export function answerOf(days: readonly KeptDay[]): KeptAnswer {
 }
 
 /** The answer for the days fromDate..toDate from the statement's slots. */
-export const keptAnswer = (slots: readonly OfferedSlot[], fromDate: string, days: number): KeptAnswer => answerOf(keptDays(slots, fromDate, days));
+export const keptAnswer = (slots: readonly OfferedSlot[], fromDate: string, days: number): KeptAnswer =>
+  answerOf(keptDays(slots, fromDate, days));
 
 /**
  * The answer as sent, keeping only the slots that start in [earliest, latest). Slots are in time
@@ -122,7 +129,12 @@ function servedDays(answer: KeptAnswer, earliest: number, latest: number): strin
     .map((day) => {
       const slots = day.slots;
       const whole = slots.length === 0 || (slots[0].at >= earliest && slots[slots.length - 1].at < latest);
-      return whole ? day.json : dayJson(day.date, slots.filter((s) => s.at >= earliest && s.at < latest));
+      return whole
+        ? day.json
+        : dayJson(
+            day.date,
+            slots.filter((s) => s.at >= earliest && s.at < latest),
+          );
     })
     .join(',');
 }

@@ -95,7 +95,12 @@ export class AvailabilityCache {
     if (!st || nowMs - st.bornAt >= MAX_GENERATION_MS || nowMs < st.bornAt) {
       // Newest last, so the stores asked about least recently are forgotten first.
       this.stores.delete(storeId);
-      this.stores.set(storeId, { snapshot: check.snapshot, bornAt: nowMs, allStaleAt: checkedAt, dayStaleAt: new Map() });
+      this.stores.set(storeId, {
+        snapshot: check.snapshot,
+        bornAt: nowMs,
+        allStaleAt: checkedAt,
+        dayStaleAt: new Map(),
+      });
       for (const oldest of this.stores.keys()) {
         if (this.stores.size <= MAX_STORES) break;
         this.stores.delete(oldest);
@@ -116,7 +121,14 @@ export class AvailabilityCache {
    * computed (runs of consecutive days, one computation each) or taken from a computation already
    * under way that started after they went stale.
    */
-  async answer(storeId: string, key: string, fromDate: string, count: number, nowMs: number, compute: (from: string, to: string) => Promise<Computed>): Promise<KeptAnswer> {
+  async answer(
+    storeId: string,
+    key: string,
+    fromDate: string,
+    count: number,
+    nowMs: number,
+    compute: (from: string, to: string) => Promise<Computed>,
+  ): Promise<KeptAnswer> {
     const st = this.stores.get(storeId);
     const answerId = `${storeId}|${key}|${fromDate}|${count}`;
     // The answer sent last time, when every day it was built from is still good: no day looked up.
@@ -126,26 +138,36 @@ export class AvailabilityCache {
       return last.answer;
     }
     const dates = Array.from({ length: count }, (_, i) => addDays(fromDate, i));
-    const parts: (DayEntry | undefined)[] = dates.map((date) => (st ? this.kept(st, dayId(storeId, key, date), nowMs) : undefined));
+    const parts: (DayEntry | undefined)[] = dates.map((date) =>
+      st ? this.kept(st, dayId(storeId, key, date), nowMs) : undefined,
+    );
     const waits: Promise<void>[] = [];
     const missing: number[] = [];
     for (let i = 0; i < count; i++) {
       if (parts[i]) continue;
       const inFlight = st ? this.pending.get(dayId(storeId, key, dates[i])) : undefined;
-      if (inFlight && inFlight.startedAt >= this.staleAt(st!, dates[i])) waits.push(inFlight.promise.then((days) => void (parts[i] = days.get(dates[i]))));
+      if (inFlight && inFlight.startedAt >= this.staleAt(st!, dates[i]))
+        waits.push(inFlight.promise.then((days) => void (parts[i] = days.get(dates[i]))));
       else missing.push(i);
     }
     for (const run of runsOf(missing)) {
       const from = dates[run[0]];
       const to = dates[run[run.length - 1]];
-      waits.push(this.computeRun(st, storeId, key, dates.slice(run[0], run[0] + run.length), nowMs, () => compute(from, to)).then((days) => {
-        for (const i of run) parts[i] = days.get(dates[i]);
-      }));
+      waits.push(
+        this.computeRun(st, storeId, key, dates.slice(run[0], run[0] + run.length), nowMs, () =>
+          compute(from, to),
+        ).then((days) => {
+          for (const i of run) parts[i] = days.get(dates[i]);
+        }),
+      );
     }
     await Promise.all(waits);
     if (missing.length > 0) this.misses++;
     else this.hits++;
-    return this.assemble(answerId, parts.map((p, i) => p ?? unanswered(dates[i])));
+    return this.assemble(
+      answerId,
+      parts.map((p, i) => p ?? unanswered(dates[i])),
+    );
   }
 
   private staleAt(st: StoreState, date: string): number {
@@ -165,7 +187,14 @@ export class AvailabilityCache {
     return undefined;
   }
 
-  private async computeRun(st: StoreState | undefined, storeId: string, key: string, dates: string[], nowMs: number, compute: () => Promise<Computed>): Promise<Map<string, DayEntry>> {
+  private async computeRun(
+    st: StoreState | undefined,
+    storeId: string,
+    key: string,
+    dates: string[],
+    nowMs: number,
+    compute: () => Promise<Computed>,
+  ): Promise<Map<string, DayEntry>> {
     const startedAt = performance.now();
     const promise = compute().then(({ days, validUntil }) => {
       const byDate = new Map<string, DayEntry>();
@@ -173,7 +202,8 @@ export class AvailabilityCache {
         const entry: DayEntry = { day, startedAt, computedAt: nowMs, validUntil };
         byDate.set(day.date, entry);
         // Kept only while the store's snapshot is the one it was computed under and the day has not gone stale since it started.
-        if (st && this.stores.get(storeId) === st && startedAt >= this.staleAt(st, day.date)) this.entries.set(dayId(storeId, key, day.date), entry, dayBytes(day));
+        if (st && this.stores.get(storeId) === st && startedAt >= this.staleAt(st, day.date))
+          this.entries.set(dayId(storeId, key, day.date), entry, dayBytes(day));
       }
       return byDate;
     });
@@ -197,7 +227,13 @@ export class AvailabilityCache {
 
   /** For tests and the operator: how much is kept (answers: kept days). */
   stats(): { answers: number; bytes: number; stores: number; hits: number; misses: number } {
-    return { answers: this.entries.size, bytes: this.entries.bytes + this.assembled.bytes, stores: this.stores.size, hits: this.hits, misses: this.misses };
+    return {
+      answers: this.entries.size,
+      bytes: this.entries.bytes + this.assembled.bytes,
+      stores: this.stores.size,
+      hits: this.hits,
+      misses: this.misses,
+    };
   }
 }
 

@@ -42,7 +42,19 @@ const SLOTS_SQL = `SELECT date, starts_at, ends_at, block_starts_at, block_ends_
  ORDER BY starts_at`;
 
 function params(q: SlotQuery): unknown[] {
-  return [q.storeId, q.serviceId, q.variantId, q.addonIds, q.unitId, q.partySize, q.fromDate, q.toDate, q.customerView, q.customerId, q.now];
+  return [
+    q.storeId,
+    q.serviceId,
+    q.variantId,
+    q.addonIds,
+    q.unitId,
+    q.partySize,
+    q.fromDate,
+    q.toDate,
+    q.customerView,
+    q.customerId,
+    q.now,
+  ];
 }
 
 // A prepared statement like any other, with the function inlined: the parts are materialised CTEs
@@ -53,8 +65,13 @@ function params(q: SlotQuery): unknown[] {
 // by character, and for a month of a 20-unit store that cost more than the statement itself.
 type SlotRow = Omit<OfferedSlot, 'unit_ids'> & { unit_ids: string };
 const slotOf = (r: SlotRow): OfferedSlot => ({
-  date: r.date, starts_at: r.starts_at, ends_at: r.ends_at, block_starts_at: r.block_starts_at, block_ends_at: r.block_ends_at,
-  local_time: r.local_time, unit_ids: r.unit_ids.split(','),
+  date: r.date,
+  starts_at: r.starts_at,
+  ends_at: r.ends_at,
+  block_starts_at: r.block_starts_at,
+  block_ends_at: r.block_ends_at,
+  local_time: r.local_time,
+  unit_ids: r.unit_ids.split(','),
 });
 
 export async function offeredSlots(db: Queryable, q: SlotQuery): Promise<OfferedSlot[]> {

@@ -8,19 +8,23 @@ import { searchAvailability } from './availability.service.ts';
 
 export async function availabilityRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('', {
-    config: { auth: auth.merchantOrCustomerRead(), onlineCors: true },
-    schema: {
-      operationId: 'searchAvailability',
-      tags: ['Online booking'],
-      summary: 'Free start times for a service over store-local days (at most 90); every slot shown can be held',
-      querystring: AvailabilityQuery,
-      response: { 200: AvailabilityResponse },
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantOrCustomerRead(), onlineCors: true },
+      schema: {
+        operationId: 'searchAvailability',
+        tags: ['Online booking'],
+        summary: 'Free start times for a service over store-local days (at most 90); every slot shown can be held',
+        querystring: AvailabilityQuery,
+        response: { 200: AvailabilityResponse },
+      },
     },
-  }, async (request, reply) => {
-    // The answer comes serialised (kept answers are stored that way): sent as it is.
-    const body = await searchAvailability(shopperContext(request), request.query);
-    // (Bytes skip Fastify's serializer; the schema still documents them.)
-    return reply.type('application/json; charset=utf-8').send(body as unknown as AvailabilityResponse);
-  });
+    async (request, reply) => {
+      // The answer comes serialised (kept answers are stored that way): sent as it is.
+      const body = await searchAvailability(shopperContext(request), request.query);
+      // (Bytes skip Fastify's serializer; the schema still documents them.)
+      return reply.type('application/json; charset=utf-8').send(body as unknown as AvailabilityResponse);
+    },
+  );
 }

@@ -9,7 +9,9 @@ const LocalDate = Type.String({ format: 'date', description: 'store-local calend
 
 export const AvailabilityQuery = Type.Object(
   {
-    store_id: Type.Optional(Type.Union([Uuid, Type.Null()], { description: 'required with a customer token; a merchant token\'s store wins' })),
+    store_id: Type.Optional(
+      Type.Union([Uuid, Type.Null()], { description: "required with a customer token; a merchant token's store wins" }),
+    ),
     service_id: Uuid,
     variant_id: Type.Optional(Type.Union([Uuid, Type.Null()])),
     addon_ids: Type.Optional(Type.String({ maxLength: 2000, description: 'comma-separated add-on ids' })),
@@ -24,8 +26,11 @@ export type AvailabilityQuery = Static<typeof AvailabilityQuery>;
 
 export const Slot = Type.Object({
   starts_at: Instant,
-  ends_at: Type.String({ format: 'date-time', description: 'the end the customer is told (buffers and processing time are not in it)' }),
-  local_time: Type.String({ description: 'HH:MM on the store\'s wall clock' }),
+  ends_at: Type.String({
+    format: 'date-time',
+    description: 'the end the customer is told (buffers and processing time are not in it)',
+  }),
+  local_time: Type.String({ description: "HH:MM on the store's wall clock" }),
   unit_ids: Type.Array(Uuid, { description: 'units that can take it, in diary order' }),
 });
 

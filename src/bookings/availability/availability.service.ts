@@ -24,9 +24,13 @@ export function storeOf(ctx: ShopperContext, storeId: string | null | undefined)
 /** "a,b,c" → distinct ids; anything that is not a uuid is named. */
 export function parseAddonIds(raw: string | null | undefined): string[] {
   if (!raw?.trim()) return [];
-  const ids = raw.split(',').map((s) => s.trim().toLowerCase()).filter(Boolean);
+  const ids = raw
+    .split(',')
+    .map((s) => s.trim().toLowerCase())
+    .filter(Boolean);
   const bad = ids.find((id) => !UUID.test(id));
-  if (bad !== undefined) throw new AppError('VALIDATION_FAILED', `addon_ids must be comma-separated uuids ("${bad.slice(0, 40)}" is not)`);
+  if (bad !== undefined)
+    throw new AppError('VALIDATION_FAILED', `addon_ids must be comma-separated uuids ("${bad.slice(0, 40)}" is not)`);
   return [...new Set(ids)];
 }
 
@@ -35,7 +39,13 @@ export function parseAddonIds(raw: string | null | undefined): string[] {
  * service, variant, add-on or unit reads as 404 (a service hidden from customers is unknown to
  * them); a party outside the service's range is 400 (the one party rule, bbo_party_refusal, read with the terms).
  */
-export function assertTerms(terms: BookingTerms, customerView: boolean): asserts terms is BookingTerms & { store: NonNullable<BookingTerms['store']>; service: NonNullable<BookingTerms['service']> } {
+export function assertTerms(
+  terms: BookingTerms,
+  customerView: boolean,
+): asserts terms is BookingTerms & {
+  store: NonNullable<BookingTerms['store']>;
+  service: NonNullable<BookingTerms['service']>;
+} {
   if (!terms.store) throw notFound('Store');
   const service = terms.service;
   if (!service || (customerView && (!service.online_visible || !service.is_active))) throw notFound('Service');
@@ -48,7 +58,12 @@ export function assertTerms(terms: BookingTerms, customerView: boolean): asserts
 
 /** Today's date on the store's wall clock. */
 function localToday(timezone: string, now: Date): string {
-  return new Intl.DateTimeFormat('en-CA', { timeZone: timezone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(now);
+  return new Intl.DateTimeFormat('en-CA', {
+    timeZone: timezone,
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+  }).format(now);
 }
 
 export interface SearchOptions {
@@ -60,7 +75,11 @@ export interface SearchOptions {
  * The answer as JSON bytes, ready to send: kept answers are served as they were serialised
  * (availability.cache.ts), so the route sends them as they are.
  */
-export async function searchAvailability(ctx: ShopperContext, query: AvailabilityQuery, options: SearchOptions = {}): Promise<Buffer> {
+export async function searchAvailability(
+  ctx: ShopperContext,
+  query: AvailabilityQuery,
+  options: SearchOptions = {},
+): Promise<Buffer> {
   const storeId = storeOf(ctx, query.store_id);
   const customerView = ctx.actor.kind === 'customer';
   const customerId = ctx.actor.kind === 'customer' ? ctx.actor.customerId : null;
@@ -70,7 +89,13 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const nowMs = now.getTime();
   const db = await readHandle(ctx, storeId); // the replica when it has every write this caller and store made
   const cache = options.cache === false ? null : availabilityCache(db);
-  const ask = { storeId, serviceId: query.service_id, variantId: query.variant_id ?? null, addonIds, unitId: query.unit_id ?? null };
+  const ask = {
+    storeId,
+    serviceId: query.service_id,
+    variantId: query.variant_id ?? null,
+    addonIds,
+    unitId: query.unit_id ?? null,
+  };
   const since = cache?.snapshotOf(storeId) ?? null;
   const terms = await bookingTerms(db, { ...ask, customerId, partySize }, { since, now: now.toISOString() });
   // Days computed from here on saw every change this check saw; the days it found changed go stale now.
@@ -81,8 +106,14 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
   const toDate = query.to_date ?? addDays(fromDate, 6);
   if (toDate < fromDate) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
   const days = daysFrom(fromDate, toDate);
-  if (days > MAX_AVAILABILITY_DAYS) throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
-  const head = { store_id: storeId, timezone: terms.store.timezone, service_id: query.service_id, duration_min: terms.service.duration_min };
+  if (days > MAX_AVAILABILITY_DAYS)
+    throw new AppError('RANGE_TOO_LONG', `An availability search covers at most ${MAX_AVAILABILITY_DAYS} days`);
+  const head = {
+    store_id: storeId,
+    timezone: terms.store.timezone,
+    service_id: query.service_id,
+    duration_min: terms.service.duration_min,
+  };
   // A store that has blocked the customer offers nothing (the same answer for every other customer is kept).
   if (customerView && terms.customer?.blocked) return servedBody(keptAnswer([], fromDate, days), head, 0, 0);
 
@@ -101,7 +132,8 @@ export async function searchAvailability(ctx: ShopperContext, query: Availabilit
 }
 
 /** What a kept day answers (the store and the date are the cache's own). */
-const keyOf = (q: SlotQuery) => [q.serviceId, q.variantId, [...q.addonIds].sort().join(','), q.unitId, q.partySize, q.customerView].join('|');
+const keyOf = (q: SlotQuery) =>
+  [q.serviceId, q.variantId, [...q.addonIds].sort().join(','), q.unitId, q.partySize, q.customerView].join('|');
 
 /** How many days from..to covers (both store-local dates, inclusive). */
 const daysFrom = (from: string, to: string) => (Date.parse(to) - Date.parse(from)) / DAY_MS + 1;

@@ -53,7 +53,15 @@ export interface Diary {
 
 export async function bookingTerms(
   q: Queryable,
-  a: { storeId: string; serviceId: string; variantId: string | null; addonIds: string[]; unitId: string | null; customerId: string | null; partySize?: number },
+  a: {
+    storeId: string;
+    serviceId: string;
+    variantId: string | null;
+    addonIds: string[];
+    unitId: string | null;
+    customerId: string | null;
+    partySize?: number;
+  },
   diary: { since: string | null; now: string } | null = null,
 ): Promise<BookingTerms> {
   const res = await q.query<Record<string, any>>(
@@ -70,20 +78,40 @@ export async function bookingTerms(
            FROM availability_changes c
           WHERE c.store_id = $1 AND c.txid >= pg_snapshot_xmin($7::pg_snapshot) AND NOT pg_visible_in_snapshot(c.txid, $7::pg_snapshot)
        ) ch ON $7::text IS NOT NULL`,
-    [a.storeId, a.serviceId, a.variantId, a.addonIds, a.unitId, a.customerId, diary?.since ?? null, diary?.now ?? null, a.partySize ?? null],
+    [
+      a.storeId,
+      a.serviceId,
+      a.variantId,
+      a.addonIds,
+      a.unitId,
+      a.customerId,
+      diary?.since ?? null,
+      diary?.now ?? null,
+      a.partySize ?? null,
+    ],
   );
   const r = res.rows[0];
   return {
     store: r.store_found
       ? {
-          timezone: r.timezone, currency: r.currency, hold_minutes: r.hold_minutes, cancellation_window_min: r.cancellation_window_min,
-          min_notice_min: r.min_notice_min, booking_horizon_days: r.booking_horizon_days,
+          timezone: r.timezone,
+          currency: r.currency,
+          hold_minutes: r.hold_minutes,
+          cancellation_window_min: r.cancellation_window_min,
+          min_notice_min: r.min_notice_min,
+          booking_horizon_days: r.booking_horizon_days,
         }
       : null,
     service: r.service_found
       ? {
-          is_active: r.is_active, online_visible: r.online_visible, party_min: r.party_min, party_max: r.party_max,
-          price_type: r.price_type, deposit_policy: r.deposit_policy, duration_min: r.duration_min, price_pence: r.price_pence,
+          is_active: r.is_active,
+          online_visible: r.online_visible,
+          party_min: r.party_min,
+          party_max: r.party_max,
+          price_type: r.price_type,
+          deposit_policy: r.deposit_policy,
+          duration_min: r.duration_min,
+          price_pence: r.price_pence,
         }
       : null,
     variantFound: r.variant_found,
@@ -91,6 +119,11 @@ export async function bookingTerms(
     unitInStore: r.unit_in_store,
     partyRefusal: r.party_refusal,
     customer: r.customer_found ? { erased: r.customer_erased, blocked: r.customer_blocked } : null,
-    diary: { snapshot: r.diary_snapshot, changed: r.diary_changed, changedDays: r.diary_changed_days ?? null, holdsExpireAt: r.holds_expire_at },
+    diary: {
+      snapshot: r.diary_snapshot,
+      changed: r.diary_changed,
+      changedDays: r.diary_changed_days ?? null,
+      holdsExpireAt: r.holds_expire_at,
+    },
   };
 }

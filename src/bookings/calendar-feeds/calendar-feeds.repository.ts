@@ -36,12 +36,22 @@ export interface FeedClass {
 }
 
 export async function readFeedRow(q: Queryable, storeId: string, unitId: string): Promise<{ nonce: string } | null> {
-  const res = await q.query<{ nonce: string }>('SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2', [storeId, unitId]);
+  const res = await q.query<{ nonce: string }>(
+    'SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2',
+    [storeId, unitId],
+  );
   return res.rows[0] ?? null;
 }
 
 /** The unit's feed, new or replaced (a rotation): the previous token's hash is gone in the same statement. */
-export async function putFeedRow(q: Queryable, storeId: string, unitId: string, nonce: string, tokenHash: string, at: string): Promise<void> {
+export async function putFeedRow(
+  q: Queryable,
+  storeId: string,
+  unitId: string,
+  nonce: string,
+  tokenHash: string,
+  at: string,
+): Promise<void> {
   await q.query(
     `INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (store_id, unit_id) DO UPDATE SET nonce = EXCLUDED.nonce, token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at`,
@@ -54,7 +64,14 @@ export async function putFeedRow(q: Queryable, storeId: string, unitId: string, 
  * concurrent first read inserted it while this statement waited on the conflict, the statement's own
  * snapshot cannot see that row: it is read again by a second statement, which can.
  */
-export async function ensureFeedRow(q: Queryable, storeId: string, unitId: string, nonce: string, tokenHash: string, at: string): Promise<string> {
+export async function ensureFeedRow(
+  q: Queryable,
+  storeId: string,
+  unitId: string,
+  nonce: string,
+  tokenHash: string,
+  at: string,
+): Promise<string> {
   const res = await q.query<{ nonce: string }>(
     `WITH ins AS (
        INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
@@ -88,7 +105,12 @@ export async function feedOwner(q: Queryable, tokenHash: string): Promise<FeedOw
  * SEQUENCE is the number of moves and cancellations in the appointment's audit trail: it only
  * grows, and the audit log is never pruned. The classes the unit teaches are feedClasses'.
  */
-export async function feedAppointments(q: Queryable, owner: FeedOwner, from: string, to: string): Promise<FeedAppointment[]> {
+export async function feedAppointments(
+  q: Queryable,
+  owner: FeedOwner,
+  from: string,
+  to: string,
+): Promise<FeedAppointment[]> {
   const res = await q.query<FeedAppointment>(
     `SELECT a.id, a.starts_at, a.ends_at, a.status, a.updated_at, sv.name AS service_name,
             coalesce(c.name, a.guest_name) AS customer_name, coalesce(c.email, a.guest_email) AS email,

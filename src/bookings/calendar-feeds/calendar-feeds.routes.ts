@@ -10,54 +10,77 @@ import { UnitParams } from '../units/unit.schemas.ts';
 import { feedUrl, readFeed, rotateFeed } from './calendar-feeds.service.ts';
 
 const FeedUrl = Type.Object(
-  { url: Type.String({ description: 'The unit\'s secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit\'s diary' }) },
+  {
+    url: Type.String({
+      description: "The unit's secret feed, https://.../feeds/{token}.ics: anyone with it can read the unit's diary",
+    }),
+  },
   { additionalProperties: false },
 );
-
 
 export async function calendarFeedRoutes(app: FastifyInstance) {
   const secret = app.deps.config.authSecret;
   // PUBLIC_URL: where calendars reach this service (an absolute URL they can subscribe to).
   const origin = app.deps.config.bookingPage.publicUrl;
   const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get('/:unitId/calendar-feed', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'getUnitCalendarFeed',
-      tags: ['Units'],
-      summary: 'The unit\'s secret calendar feed URL (ICS), for Google, Apple or Outlook calendars',
-      description: 'The feed holds the unit\'s appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.',
-      params: UnitParams,
-      response: { 200: FeedUrl },
+  api.get(
+    '/:unitId/calendar-feed',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getUnitCalendarFeed',
+        tags: ['Units'],
+        summary: "The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars",
+        description:
+          "The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.",
+        params: UnitParams,
+        response: { 200: FeedUrl },
+      },
     },
-  }, async (request) => feedUrl(merchantContext(request), secret, origin, request.params.unitId));
+    async (request) => feedUrl(merchantContext(request), secret, origin, request.params.unitId),
+  );
 
-  api.post('/:unitId/calendar-feed', {
-    config: { auth: auth.merchantWrite() },
-    schema: {
-      operationId: 'rotateUnitCalendarFeed',
-      tags: ['Units'],
-      summary: 'Rotate the unit\'s calendar feed: a new URL; the old one answers 404 at once',
-      params: UnitParams,
-      response: { 200: FeedUrl },
+  api.post(
+    '/:unitId/calendar-feed',
+    {
+      config: { auth: auth.merchantWrite() },
+      schema: {
+        operationId: 'rotateUnitCalendarFeed',
+        tags: ['Units'],
+        summary: "Rotate the unit's calendar feed: a new URL; the old one answers 404 at once",
+        params: UnitParams,
+        response: { 200: FeedUrl },
+      },
     },
-  }, async (request) => rotateFeed(merchantContext(request), secret, origin, request.params.unitId));
+    async (request) => rotateFeed(merchantContext(request), secret, origin, request.params.unitId),
+  );
 }
 
 /** The feed itself: public (the token is the credential), hidden from the API document. */
 export async function calendarFeedFileRoutes(app: FastifyInstance) {
-  app.get<{ Params: { file: string } }>('/feeds/:file', { config: { auth: auth.public() }, schema: { hide: true } as any }, async (request, reply) => {
-    const file = request.params.file;
-    const feed = file.endsWith('.ics') ? await readFeed(app.deps.db, app.deps.clock, file.slice(0, -4)) : null;
-    if (!feed) throw new AppError('NOT_FOUND', 'Feed not found');
-    // private: one person's diary; no-cache: keep it, but ask each time (the ETag makes that cheap).
-    reply.header('cache-control', 'private, no-cache').header('etag', feed.etag).header('last-modified', feed.lastModified.toUTCString());
-    const inm = request.headers['if-none-match'];
-    const ims = request.headers['if-modified-since'];
-    const fresh = inm !== undefined
-      ? inm.split(',').map((t) => t.trim().replace(/^W\//, '')).includes(feed.etag)
-      : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= feed.lastModified.getTime();
-    if (fresh) return reply.code(304).send();
-    return reply.type('text/calendar; charset=utf-8').send(Buffer.from(feed.body));
-  });
+  app.get<{ Params: { file: string } }>(
+    '/feeds/:file',
+    { config: { auth: auth.public() }, schema: { hide: true } as any },
+    async (request, reply) => {
+      const file = request.params.file;
+      const feed = file.endsWith('.ics') ? await readFeed(app.deps.db, app.deps.clock, file.slice(0, -4)) : null;
+      if (!feed) throw new AppError('NOT_FOUND', 'Feed not found');
+      // private: one person's diary; no-cache: keep it, but ask each time (the ETag makes that cheap).
+      reply
+        .header('cache-control', 'private, no-cache')
+        .header('etag', feed.etag)
+        .header('last-modified', feed.lastModified.toUTCString());
+      const inm = request.headers['if-none-match'];
+      const ims = request.headers['if-modified-since'];
+      const fresh =
+        inm !== undefined
+          ? inm
+              .split(',')
+              .map((t) => t.trim().replace(/^W\//, ''))
+              .includes(feed.etag)
+          : ims !== undefined && !Number.isNaN(Date.parse(ims)) && Date.parse(ims) >= feed.lastModified.getTime();
+      if (fresh) return reply.code(304).send();
+      return reply.type('text/calendar; charset=utf-8').send(Buffer.from(feed.body));
+    },
+  );
 }

@@ -25,18 +25,35 @@ const tokenOf = (secret: string, unitId: string, nonce: string) =>
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const urlOf = (origin: string, token: string) => `${origin}/feeds/${token}.ics`;
 
-export async function feedUrl(ctx: MerchantContext, secret: string, origin: string, unitId: string): Promise<{ url: string }> {
+export async function feedUrl(
+  ctx: MerchantContext,
+  secret: string,
+  origin: string,
+  unitId: string,
+): Promise<{ url: string }> {
   const storeId = ctx.actor.storeId;
   if (!(await repo.unitExists(ctx.db, storeId, unitId))) throw notFound('Unit');
   let nonce = (await repo.readFeedRow(ctx.db, storeId, unitId))?.nonce;
   if (!nonce) {
     const fresh = randomBytes(16).toString('hex');
-    nonce = await repo.ensureFeedRow(ctx.db, storeId, unitId, fresh, hashOf(tokenOf(secret, unitId, fresh)), ctx.clock.now().toISOString());
+    nonce = await repo.ensureFeedRow(
+      ctx.db,
+      storeId,
+      unitId,
+      fresh,
+      hashOf(tokenOf(secret, unitId, fresh)),
+      ctx.clock.now().toISOString(),
+    );
   }
   return { url: urlOf(origin, tokenOf(secret, unitId, nonce)) };
 }
 
-export async function rotateFeed(ctx: MerchantContext, secret: string, origin: string, unitId: string): Promise<{ url: string }> {
+export async function rotateFeed(
+  ctx: MerchantContext,
+  secret: string,
+  origin: string,
+  unitId: string,
+): Promise<{ url: string }> {
   const storeId = ctx.actor.storeId;
   const nonce = randomBytes(16).toString('hex');
   const token = tokenOf(secret, unitId, nonce);
@@ -62,10 +79,16 @@ export async function readFeed(db: Queryable, clock: Clock, token: string): Prom
   const now = clock.now().getTime();
   const from = new Date(now - FEED_DAYS_BACK * DAY_MS).toISOString();
   const to = new Date(now + FEED_DAYS_AHEAD * DAY_MS).toISOString();
-  const [appointments, classes] = await Promise.all([repo.feedAppointments(db, owner, from, to), repo.feedClasses(db, owner, from, to)]);
+  const [appointments, classes] = await Promise.all([
+    repo.feedAppointments(db, owner, from, to),
+    repo.feedClasses(db, owner, from, to),
+  ]);
   const body = feedIcs(owner, appointments, classes);
-  const changed = Math.max(new Date(owner.created_at).getTime(), ...appointments.map((a) => new Date(a.updated_at).getTime()),
-    ...classes.map((o) => new Date(o.changed_at).getTime()));
+  const changed = Math.max(
+    new Date(owner.created_at).getTime(),
+    ...appointments.map((a) => new Date(a.updated_at).getTime()),
+    ...classes.map((o) => new Date(o.changed_at).getTime()),
+  );
   return {
     body,
     etag: `"${createHash('sha256').update(body).digest('base64url').slice(0, 32)}"`,

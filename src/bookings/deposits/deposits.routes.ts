@@ -9,31 +9,44 @@ import { Uuid } from '../../platform/http/schemas.ts';
 import { markDepositPaid } from './deposits.service.ts';
 import { DepositPaidResponse } from './deposits.writes.ts';
 
-const summary = 'Record that a pending_payment booking\'s deposit was paid (no money moves here): status confirmed, payment_status deposit_paid';
+const summary =
+  "Record that a pending_payment booking's deposit was paid (no money moves here): status confirmed, payment_status deposit_paid";
 
 export async function depositsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/deposit-paid', {
-    config: { auth: auth.merchantWrite() },
-    schema: {
-      operationId: 'markDepositPaid', tags: ['Online booking'], summary,
-      body: Type.Object({ store_id: Uuid, appointment_id: Uuid }, { additionalProperties: false }),
-      response: { 200: DepositPaidResponse },
+  app.post(
+    '/deposit-paid',
+    {
+      config: { auth: auth.merchantWrite() },
+      schema: {
+        operationId: 'markDepositPaid',
+        tags: ['Online booking'],
+        summary,
+        body: Type.Object({ store_id: Uuid, appointment_id: Uuid }, { additionalProperties: false }),
+        response: { 200: DepositPaidResponse },
+      },
     },
-  }, async (request) => {
-    const ctx = merchantContext(request);
-    return markDepositPaid(ctx, ctx.actor.storeId, request.body.appointment_id);
-  });
+    async (request) => {
+      const ctx = merchantContext(request);
+      return markDepositPaid(ctx, ctx.actor.storeId, request.body.appointment_id);
+    },
+  );
 }
 
 export async function depositsAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.post('/stores/:storeId/appointments/:appointmentId/deposit-paid', {
-    config: { auth: auth.admin() },
-    schema: {
-      operationId: 'adminMarkDepositPaid', tags: ['Operator'], summary,
-      params: Type.Object({ storeId: Uuid, appointmentId: Uuid }, { additionalProperties: false }),
-      response: { 200: DepositPaidResponse },
+  app.post(
+    '/stores/:storeId/appointments/:appointmentId/deposit-paid',
+    {
+      config: { auth: auth.admin() },
+      schema: {
+        operationId: 'adminMarkDepositPaid',
+        tags: ['Operator'],
+        summary,
+        params: Type.Object({ storeId: Uuid, appointmentId: Uuid }, { additionalProperties: false }),
+        response: { 200: DepositPaidResponse },
+      },
     },
-  }, async (request) => markDepositPaid(adminContext(request), request.params.storeId, request.params.appointmentId));
+    async (request) => markDepositPaid(adminContext(request), request.params.storeId, request.params.appointmentId),
+  );
 }

@@ -17,7 +17,11 @@ export type { DepositPaidResponse };
  * locks the booking, answers a repeat as a noop, refuses anything not pending_payment, and writes the
  * change, the audit row and the appointment.deposit_paid event together.
  */
-export async function markDepositPaid(ctx: RequestContext, storeId: string, appointmentId: string): Promise<DepositPaidResponse> {
+export async function markDepositPaid(
+  ctx: RequestContext,
+  storeId: string,
+  appointmentId: string,
+): Promise<DepositPaidResponse> {
   return oneStatementWrite(ctx, depositPaid, { store_id: storeId, appointment_id: appointmentId });
 }
 
@@ -30,14 +34,27 @@ export async function cancelOverdueDeposits(db: Database, now: Date): Promise<nu
   return db.transaction(async (tx) => {
     const cancelled = await repo.cancelOverdue(tx, now);
     for (const a of cancelled) {
-      await emit(tx, { storeId: a.store_id, type: 'appointment.cancelled', data: { ...presentAppointment(a), cancelled_by: 'deposit_sweep' } }, now);
+      await emit(
+        tx,
+        {
+          storeId: a.store_id,
+          type: 'appointment.cancelled',
+          data: { ...presentAppointment(a), cancelled_by: 'deposit_sweep' },
+        },
+        now,
+      );
     }
     return cancelled.length;
   });
 }
 
 /** Runs the sweep every intervalMs on the clock given; stop() ends it. Started from src/server.ts. */
-export function startDepositSweep(db: Database, clock: { now(): Date }, intervalMs: number, onError: (err: Error) => void): { stop(): void } {
+export function startDepositSweep(
+  db: Database,
+  clock: { now(): Date },
+  intervalMs: number,
+  onError: (err: Error) => void,
+): { stop(): void } {
   const timer = setInterval(() => {
     cancelOverdueDeposits(db, clock.now()).catch(onError);
   }, intervalMs);

@@ -13,4 +13,8 @@ export const DepositPaidResponse = Type.Object({
 });
 export type DepositPaidResponse = Static<typeof DepositPaidResponse>;
 
-export const depositPaid = writeFunction('bbo_deposit_paid', Type.Object({ store_id: Uuid, appointment_id: Uuid }, { additionalProperties: false }), DepositPaidResponse);
+export const depositPaid = writeFunction(
+  'bbo_deposit_paid',
+  Type.Object({ store_id: Uuid, appointment_id: Uuid }, { additionalProperties: false }),
+  DepositPaidResponse,
+);

@@ -11,7 +11,11 @@ import { BOOKED_BY_SQL, type BookedBy } from './booked-by.repository.ts';
  * One appointment of the store with its diary fields (and the store, unit, source and guest's note),
  * and who booked it (booked-by.repository.ts), or null; one statement.
  */
-export async function diaryAppointmentById(q: Queryable, storeId: string, appointmentId: string): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null } | null> {
+export async function diaryAppointmentById(
+  q: Queryable,
+  storeId: string,
+  appointmentId: string,
+): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null } | null> {
   const res = await q.query<AppointmentDetail & { booked_by: BookedBy | null }>(
     `SELECT d.*, a.store_id, a.unit_id, a.source, a.guest_note, ${BOOKED_BY_SQL} AS booked_by
        FROM appointments a

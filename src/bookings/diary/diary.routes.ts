@@ -2,44 +2,59 @@ import type { FastifyInstance } from 'fastify';
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
 import { merchantContext } from '../../platform/context.ts';
-import { AppointmentDetailResponse, AppointmentParams, AppointmentQuery, DiaryQuery, DiaryResponse } from './diary.schemas.ts';
+import {
+  AppointmentDetailResponse,
+  AppointmentParams,
+  AppointmentQuery,
+  DiaryQuery,
+  DiaryResponse,
+} from './diary.schemas.ts';
 import { readAppointment, readDiary } from './diary.service.ts';
 
 export async function diaryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'getDiary',
-      tags: ['Diary'],
-      summary: 'Units with their appointments, live holds and time-off for a store-local date range',
-      description: 'from_date and to_date are YYYY-MM-DD in the store timezone; at most 62 days.',
-      querystring: DiaryQuery,
-      response: { 200: DiaryResponse },
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getDiary',
+        tags: ['Diary'],
+        summary: 'Units with their appointments, live holds and time-off for a store-local date range',
+        description: 'from_date and to_date are YYYY-MM-DD in the store timezone; at most 62 days.',
+        querystring: DiaryQuery,
+        response: { 200: DiaryResponse },
+      },
     },
-  }, async (request, reply) => {
-    // The database built the answer (diary.repository.ts): sent as it is, past Fastify's serializer;
-    // the schema still documents it.
-    const body = await readDiary(merchantContext(request), request.query);
-    return reply.type('application/json; charset=utf-8').send(body as unknown as DiaryResponse);
-  });
+    async (request, reply) => {
+      // The database built the answer (diary.repository.ts): sent as it is, past Fastify's serializer;
+      // the schema still documents it.
+      const body = await readDiary(merchantContext(request), request.query);
+      return reply.type('application/json; charset=utf-8').send(body as unknown as DiaryResponse);
+    },
+  );
 }
 
 /** GET /api/v1/bookings/appointments/{appointmentId} (registered under the appointments prefix in routes.ts). */
 export async function appointmentReadRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/:appointmentId', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'getAppointment',
-      tags: ['Appointments'],
-      summary: 'One appointment of the store with its diary fields',
-      description: 'The diary appointment\'s fields plus store_id, unit_id and source. Another store\'s appointment answers 404 NOT_FOUND, like a missing one. store_id in the query is optional (the token\'s store wins).',
-      params: AppointmentParams,
-      querystring: AppointmentQuery,
-      response: { 200: AppointmentDetailResponse },
+  app.get(
+    '/:appointmentId',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getAppointment',
+        tags: ['Appointments'],
+        summary: 'One appointment of the store with its diary fields',
+        description:
+          "The diary appointment's fields plus store_id, unit_id and source. Another store's appointment answers 404 NOT_FOUND, like a missing one. store_id in the query is optional (the token's store wins).",
+        params: AppointmentParams,
+        querystring: AppointmentQuery,
+        response: { 200: AppointmentDetailResponse },
+      },
     },
-  }, async (request) => readAppointment(merchantContext(request), request.params.appointmentId));
+    async (request) => readAppointment(merchantContext(request), request.params.appointmentId),
+  );
 }

@@ -44,14 +44,24 @@ export const AppointmentDetail = Type.Object({
   store_id: Uuid,
   unit_id: Uuid,
   source: Type.String(),
-  guest_note: Nullable(Type.String({ description: 'what the guest wrote when confirming online (at most 1000 characters); null when nothing' })),
+  guest_note: Nullable(
+    Type.String({
+      description: 'what the guest wrote when confirming online (at most 1000 characters); null when nothing',
+    }),
+  ),
 });
 export type AppointmentDetail = Static<typeof AppointmentDetail>;
 export const AppointmentParams = Type.Object({ appointmentId: Uuid }, { additionalProperties: false });
 export const AppointmentQuery = Type.Object({ store_id: Type.Optional(Uuid) }, { additionalProperties: false });
 export const BookedBy = Type.Object(
   {
-    type: Type.Union([Type.Literal('staff'), Type.Literal('api_key'), Type.Literal('merchant_token'), Type.Literal('customer'), Type.Literal('admin')]),
+    type: Type.Union([
+      Type.Literal('staff'),
+      Type.Literal('api_key'),
+      Type.Literal('merchant_token'),
+      Type.Literal('customer'),
+      Type.Literal('admin'),
+    ]),
     name: Nullable(Type.String({ description: 'The staff member\'s name, or "API key <name>"; null for a customer' })),
   },
   { additionalProperties: false },
@@ -59,7 +69,8 @@ export const BookedBy = Type.Object(
 export const AppointmentDetailResponse = Type.Object({
   appointment: AppointmentDetail,
   booked_by: Type.Union([BookedBy, Type.Null()], {
-    description: 'Who booked the appointment (from its audit trail); null when unknown, e.g. an imported appointment. Beside the appointment, whose fields the spec closes.',
+    description:
+      'Who booked the appointment (from its audit trail); null when unknown, e.g. an imported appointment. Beside the appointment, whose fields the spec closes.',
   }),
 });
 

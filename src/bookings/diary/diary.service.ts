@@ -12,7 +12,10 @@ import { readHandle } from '../../platform/db/read-routing.plugin.ts';
  * GET /api/v1/bookings/appointments/{appointmentId}: one appointment with its diary fields, and beside
  * it (not in it: the spec closes the appointment's fields) who booked it; another store's reads as missing.
  */
-export async function readAppointment(ctx: MerchantContext, appointmentId: string): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null }> {
+export async function readAppointment(
+  ctx: MerchantContext,
+  appointmentId: string,
+): Promise<{ appointment: AppointmentDetail; booked_by: BookedBy | null }> {
   const db = await readHandle(ctx); // the replica when it has every write this store made
   const found = await diaryAppointmentById(db, ctx.actor.storeId, appointmentId);
   if (!found) throw notFound('Appointment');
@@ -27,7 +30,8 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
   // Calendar dates compare correctly as YYYY-MM-DD strings.
   if (query.to_date < query.from_date) throw new AppError('INVALID_TIME_RANGE', 'to_date must not be before from_date');
   // The range ends at 00:00 the day after to_date, which must still be a four-digit-year instant.
-  if (query.to_date > LAST_DIARY_DATE) throw new AppError('VALIDATION_FAILED', `query.to_date must be ${LAST_DIARY_DATE} or earlier`);
+  if (query.to_date > LAST_DIARY_DATE)
+    throw new AppError('VALIDATION_FAILED', `query.to_date must be ${LAST_DIARY_DATE} or earlier`);
 
   const db = await readHandle(ctx); // the replica when it has every write this store made
   const answer = await readDiaryAnswer(db, {
@@ -40,7 +44,8 @@ export async function readDiary(ctx: MerchantContext, query: DiaryQuery): Promis
     maxDays: MAX_DIARY_DAYS,
   });
   if (!answer) throw notFound('Store');
-  if (answer.body === null) throw new AppError('RANGE_TOO_LONG', `The diary covers at most ${MAX_DIARY_DAYS} days at a time`);
+  if (answer.body === null)
+    throw new AppError('RANGE_TOO_LONG', `The diary covers at most ${MAX_DIARY_DAYS} days at a time`);
   if (query.unit_id && answer.units === 0) throw notFound('Unit');
   return answer.body;
 }

@@ -21,10 +21,16 @@ export interface HoldGuard {
 export const holdAddressKey = (authSecret: string) => derivedKey(authSecret, 'client-address');
 
 /** The client address as the holds keep it: per store (request.ip honours TRUST_PROXY). */
-export const holdAddressHash = (key: Buffer, storeId: string, request: Pick<FastifyRequest, 'ip'>) => keyedHash(key, `${storeId.toLowerCase()}:${request.ip}`);
+export const holdAddressHash = (key: Buffer, storeId: string, request: Pick<FastifyRequest, 'ip'>) =>
+  keyedHash(key, `${storeId.toLowerCase()}:${request.ip}`);
 
 /** Seconds until the first of these live holds lapses: the Retry-After of TOO_MANY_HOLDS. */
-export async function firstHoldLapse(q: Queryable, storeId: string, by: { addressHash?: string | null; customerId?: string | null }, now: Date): Promise<number> {
+export async function firstHoldLapse(
+  q: Queryable,
+  storeId: string,
+  by: { addressHash?: string | null; customerId?: string | null },
+  now: Date,
+): Promise<number> {
   const res = await q.query<{ first: string | null }>(
     `SELECT min(expires_at) AS first FROM holds
       WHERE store_id = $1 AND released_at IS NULL AND expires_at > $2
@@ -36,7 +42,13 @@ export async function firstHoldLapse(q: Queryable, storeId: string, by: { addres
 }
 
 /** TOO_MANY_HOLDS from a hold function, given its Retry-After; any other error as it was. */
-export async function withRetryAfter(err: unknown, q: Queryable, storeId: string, by: { addressHash?: string | null; customerId?: string | null }, now: Date): Promise<never> {
+export async function withRetryAfter(
+  err: unknown,
+  q: Queryable,
+  storeId: string,
+  by: { addressHash?: string | null; customerId?: string | null },
+  now: Date,
+): Promise<never> {
   if (err instanceof AppError && err.code === 'TOO_MANY_HOLDS') {
     const retryAfter = await firstHoldLapse(q, storeId, by, now);
     throw new AppError('TOO_MANY_HOLDS', err.message, { 'retry-after': String(retryAfter) });

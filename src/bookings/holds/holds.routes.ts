@@ -14,39 +14,54 @@ export async function holdsRoutes(fastify: FastifyInstance) {
   const addressKey = holdAddressKey(fastify.deps.config.authSecret);
   const caps = fastify.deps.config.holdCaps;
 
-  app.post('', {
-    config: { auth: auth.customerWrite(), onlineCors: true },
-    schema: {
-      operationId: 'createHold',
-      tags,
-      summary: 'Hold an offered start for hold_minutes while the customer checks out; without unit_id the first free unit is taken',
-      body: HoldBody,
-      response: { 200: HoldResponse },
+  app.post(
+    '',
+    {
+      config: { auth: auth.customerWrite(), onlineCors: true },
+      schema: {
+        operationId: 'createHold',
+        tags,
+        summary:
+          'Hold an offered start for hold_minutes while the customer checks out; without unit_id the first free unit is taken',
+        body: HoldBody,
+        response: { 200: HoldResponse },
+      },
     },
-  }, async (request) => createHold(customerContext(request), request.body, {
-    addressHash: holdAddressHash(addressKey, request.body.store_id, request), ...caps,
-  }));
+    async (request) =>
+      createHold(customerContext(request), request.body, {
+        addressHash: holdAddressHash(addressKey, request.body.store_id, request),
+        ...caps,
+      }),
+  );
 
-  app.post('/:holdId/confirm', {
-    config: { auth: auth.customerWrite(), onlineCors: true },
-    schema: {
-      operationId: 'confirmHold',
-      tags,
-      summary: 'Book the held slot (source online); a retry returns the same appointment with reused true',
-      params: HoldParams,
-      body: ConfirmBody,
-      response: { 200: ConfirmResponse },
+  app.post(
+    '/:holdId/confirm',
+    {
+      config: { auth: auth.customerWrite(), onlineCors: true },
+      schema: {
+        operationId: 'confirmHold',
+        tags,
+        summary: 'Book the held slot (source online); a retry returns the same appointment with reused true',
+        params: HoldParams,
+        body: ConfirmBody,
+        response: { 200: ConfirmResponse },
+      },
     },
-  }, async (request) => confirmHold(customerContext(request), request.params.holdId, request.body ?? {}));
+    async (request) => confirmHold(customerContext(request), request.params.holdId, request.body ?? {}),
+  );
 
-  app.delete('/:holdId', {
-    config: { auth: auth.customerWrite(), onlineCors: true },
-    schema: {
-      operationId: 'releaseHold',
-      tags,
-      summary: 'Let a hold go; idempotent',
-      params: HoldParams,
-      response: { 200: ReleaseResponse },
+  app.delete(
+    '/:holdId',
+    {
+      config: { auth: auth.customerWrite(), onlineCors: true },
+      schema: {
+        operationId: 'releaseHold',
+        tags,
+        summary: 'Let a hold go; idempotent',
+        params: HoldParams,
+        response: { 200: ReleaseResponse },
+      },
     },
-  }, async (request) => releaseHold(customerContext(request), request.params.holdId));
+    async (request) => releaseHold(customerContext(request), request.params.holdId),
+  );
 }

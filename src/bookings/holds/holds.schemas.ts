@@ -23,7 +23,10 @@ export const Hold = Type.Object({
   starts_at: Instant,
   ends_at: Type.String({ format: 'date-time', description: 'the end the customer is told' }),
   expires_at: NullableInstant,
-  price_pence: Type.Integer({ description: 'what booking this hold costs now: the one price rule (per head for a per_person service) on the service or variant and the add-ons' }),
+  price_pence: Type.Integer({
+    description:
+      'what booking this hold costs now: the one price rule (per head for a per_person service) on the service or variant and the add-ons',
+  }),
   deposit_pence: Type.Integer({ description: 'the deposit confirming it would ask (0: none)' }),
   currency: Type.String(),
 });

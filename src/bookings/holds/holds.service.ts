@@ -27,15 +27,19 @@ export function slotAsked(body: Omit<HoldBody, 'store_id'>) {
 export async function createHold(ctx: CustomerContext, body: HoldBody, guard: HoldGuard): Promise<HoldResponse> {
   const customerId = ctx.actor.customerId;
   try {
-    return await holdForCustomer(ctx, {
-      store_id: body.store_id,
-      ...slotAsked(body),
-      customer_id: customerId,
-      // The same caps as the booking page's door (issue 41): a customer token is no way round them.
-      client_address_hash: guard.addressHash,
-      address_cap: guard.perAddress,
-      customer_cap: guard.perCustomer,
-    }, { exhausted: contended });
+    return await holdForCustomer(
+      ctx,
+      {
+        store_id: body.store_id,
+        ...slotAsked(body),
+        customer_id: customerId,
+        // The same caps as the booking page's door (issue 41): a customer token is no way round them.
+        client_address_hash: guard.addressHash,
+        address_cap: guard.perAddress,
+        customer_cap: guard.perCustomer,
+      },
+      { exhausted: contended },
+    );
   } catch (err) {
     return withRetryAfter(err, ctx.db, body.store_id, { addressHash: guard.addressHash, customerId }, ctx.clock.now());
   }
@@ -44,7 +48,11 @@ export async function createHold(ctx: CustomerContext, body: HoldBody, guard: Ho
 export async function confirmHold(ctx: CustomerContext, holdId: string, body: ConfirmBody): Promise<ConfirmResponse> {
   // What the customer wrote at checkout; kept on the appointment, never logged or emitted.
   const note = body.guest_note?.trim() || null;
-  return confirmForCustomer(ctx, { hold_id: holdId, customer_id: ctx.actor.customerId, guest_note: note }, { exhausted: contended });
+  return confirmForCustomer(
+    ctx,
+    { hold_id: holdId, customer_id: ctx.actor.customerId, guest_note: note },
+    { exhausted: contended },
+  );
 }
 
 export async function releaseHold(ctx: CustomerContext, holdId: string): Promise<ReleaseResponse> {

@@ -27,7 +27,9 @@ export async function readHours(q: Queryable, storeId: string, unitId: string): 
 
 /** Replaces the unit's hours; the caller has locked the unit row. */
 export async function replaceHours(
-  tx: Tx, storeId: string, unitId: string,
+  tx: Tx,
+  storeId: string,
+  unitId: string,
   week: Array<{ weekday: number; open: string; close: string }>,
   exceptions: Array<{ date: string; open: string | null; close: string | null }>,
   now: Date,
@@ -45,9 +47,14 @@ export async function replaceHours(
               FROM unnest($6::date[], $7::text[], $8::text[]) AS e (on_date, opens, closes))
      UPDATE units SET hours_set_at = $9, updated_at = $9 WHERE store_id = $1 AND id = $2`,
     [
-      storeId, unitId,
-      week.map((w) => w.weekday), week.map((w) => w.open), week.map((w) => w.close),
-      exceptions.map((e) => e.date), exceptions.map((e) => e.open), exceptions.map((e) => e.close),
+      storeId,
+      unitId,
+      week.map((w) => w.weekday),
+      week.map((w) => w.open),
+      week.map((w) => w.close),
+      exceptions.map((e) => e.date),
+      exceptions.map((e) => e.open),
+      exceptions.map((e) => e.close),
       now.toISOString(),
     ],
   );

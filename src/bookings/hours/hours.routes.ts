@@ -11,20 +11,35 @@ const tags = ['Online booking'];
 export async function hoursRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
 
-  app.get('/:unitId/hours', {
-    config: { auth: auth.merchantRead() },
-    schema: { operationId: 'getUnitHours', tags, summary: 'A unit\'s working hours (store-local)', params: HoursParams, querystring: HoursQuery, response: { 200: HoursResponse } },
-  }, async (request) => getHours(merchantContext(request), request.params.unitId));
-
-  app.put('/:unitId/hours', {
-    config: { auth: auth.merchantWrite() },
-    schema: {
-      operationId: 'putUnitHours',
-      tags,
-      summary: 'Replace a unit\'s working hours: a week of intervals and dated exceptions (empty = closed)',
-      params: HoursParams,
-      body: PutHoursBody,
-      response: { 200: HoursResponse },
+  app.get(
+    '/:unitId/hours',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getUnitHours',
+        tags,
+        summary: "A unit's working hours (store-local)",
+        params: HoursParams,
+        querystring: HoursQuery,
+        response: { 200: HoursResponse },
+      },
     },
-  }, async (request) => putHours(merchantContext(request), request.params.unitId, request.body));
+    async (request) => getHours(merchantContext(request), request.params.unitId),
+  );
+
+  app.put(
+    '/:unitId/hours',
+    {
+      config: { auth: auth.merchantWrite() },
+      schema: {
+        operationId: 'putUnitHours',
+        tags,
+        summary: "Replace a unit's working hours: a week of intervals and dated exceptions (empty = closed)",
+        params: HoursParams,
+        body: PutHoursBody,
+        response: { 200: HoursResponse },
+      },
+    },
+    async (request) => putHours(merchantContext(request), request.params.unitId, request.body),
+  );
 }

@@ -4,11 +4,17 @@ import { Type, type Static } from 'typebox';
 import { Uuid } from '../../platform/http/schemas.ts';
 
 const HHMM = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', description: '24-hour HH:MM, 00:00 to 23:59' });
-const CLOSE = Type.String({ pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$', description: '24-hour HH:MM; 24:00 means until midnight' });
+const CLOSE = Type.String({
+  pattern: '^(([01][0-9]|2[0-3]):[0-5][0-9]|24:00)$',
+  description: '24-hour HH:MM; 24:00 means until midnight',
+});
 
 export const Interval = Type.Object({ open: HHMM, close: CLOSE }, { additionalProperties: false });
 export type Interval = Static<typeof Interval>;
-const Intervals = Type.Array(Interval, { maxItems: 12, description: 'several intervals make a split shift; none means closed' });
+const Intervals = Type.Array(Interval, {
+  maxItems: 12,
+  description: 'several intervals make a split shift; none means closed',
+});
 
 export const DAYS = ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'] as const;
 
@@ -46,7 +52,9 @@ export type PutHoursBody = Static<typeof PutHoursBody>;
 export const HoursResponse = Type.Object({
   unit_id: Uuid,
   hours_set: Type.Boolean({ description: 'false until hours are first set: such a unit is not offered online' }),
-  week: Type.Object(Object.fromEntries(DAYS.map((d) => [d, Type.Array(Interval)])) as Record<(typeof DAYS)[number], typeof Intervals>),
+  week: Type.Object(
+    Object.fromEntries(DAYS.map((d) => [d, Type.Array(Interval)])) as Record<(typeof DAYS)[number], typeof Intervals>,
+  ),
   exceptions: Type.Array(HoursException),
 });
 export type HoursResponse = Static<typeof HoursResponse>;

@@ -13,7 +13,8 @@ const minutes = (hhmm: string) => Number(hhmm.slice(0, 2)) * 60 + Number(hhmm.sl
 function checked(intervals: Interval[], where: string): Interval[] {
   const sorted = [...intervals].sort((a, b) => minutes(a.open) - minutes(b.open));
   sorted.forEach((iv, i) => {
-    if (minutes(iv.close) <= minutes(iv.open)) throw new AppError('INVALID_HOURS', `${where}: ${iv.open}-${iv.close} must close after it opens`);
+    if (minutes(iv.close) <= minutes(iv.open))
+      throw new AppError('INVALID_HOURS', `${where}: ${iv.open}-${iv.close} must close after it opens`);
     const prev = sorted[i - 1];
     if (prev && minutes(iv.open) < minutes(prev.close)) {
       throw new AppError('INVALID_HOURS', `${where}: ${prev.open}-${prev.close} and ${iv.open}-${iv.close} overlap`);
@@ -48,20 +49,30 @@ export async function getHours(ctx: MerchantContext, unitId: string): Promise<Ho
 export async function putHours(ctx: MerchantContext, unitId: string, body: PutHoursBody): Promise<HoursResponse> {
   const storeId = ctx.actor.storeId;
   const week = DAYS.flatMap((day, weekday) =>
-    checked(body.week[day] ?? [], `week.${day}`).map((iv) => ({ weekday, open: iv.open, close: iv.close })));
+    checked(body.week[day] ?? [], `week.${day}`).map((iv) => ({ weekday, open: iv.open, close: iv.close })),
+  );
   const seen = new Set<string>();
-  const exceptions = (body.exceptions ?? []).flatMap((e): Array<{ date: string; open: string | null; close: string | null }> => {
-    if (seen.has(e.date)) throw new AppError('INVALID_HOURS', `exceptions: ${e.date} is listed twice`);
-    seen.add(e.date);
-    const intervals = checked(e.intervals, `exceptions ${e.date}`);
-    // A date with no intervals is one row without times: closed that day.
-    return intervals.length ? intervals.map((iv) => ({ date: e.date, open: iv.open, close: iv.close })) : [{ date: e.date, open: null, close: null }];
-  });
+  const exceptions = (body.exceptions ?? []).flatMap(
+    (e): Array<{ date: string; open: string | null; close: string | null }> => {
+      if (seen.has(e.date)) throw new AppError('INVALID_HOURS', `exceptions: ${e.date} is listed twice`);
+      seen.add(e.date);
+      const intervals = checked(e.intervals, `exceptions ${e.date}`);
+      // A date with no intervals is one row without times: closed that day.
+      return intervals.length
+        ? intervals.map((iv) => ({ date: e.date, open: iv.open, close: iv.close }))
+        : [{ date: e.date, open: null, close: null }];
+    },
+  );
   return inTransaction(ctx, async (tx) => {
     // Serialised with holds and bookings on the unit: a hold is decided on the hours in force.
     await lockUnits(tx, storeId, [unitId]);
     await repo.replaceHours(tx, storeId, unitId, week, exceptions, ctx.clock.now());
-    await audit(tx, ctx, { action: 'unit.hours_set', entity: 'unit', entityId: unitId, details: { intervals: week.length, exceptions: seen.size } });
+    await audit(tx, ctx, {
+      action: 'unit.hours_set',
+      entity: 'unit',
+      entityId: unitId,
+      details: { intervals: week.length, exceptions: seen.size },
+    });
     const rows = await repo.readHours(tx, storeId, unitId);
     return present(unitId, rows!);
   });

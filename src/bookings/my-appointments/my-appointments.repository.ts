@@ -5,7 +5,12 @@ import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../booking-authority.t
 
 const LIMIT = 200;
 
-export async function listMine(q: Queryable, customerId: string, storeId: string | null, upcomingAfter: string | null): Promise<AppointmentRow[]> {
+export async function listMine(
+  q: Queryable,
+  customerId: string,
+  storeId: string | null,
+  upcomingAfter: string | null,
+): Promise<AppointmentRow[]> {
   const res = await q.query<AppointmentRow>(
     `SELECT ${APPOINTMENT_COLUMNS} FROM appointments
       WHERE customer_id = $1 AND ($2::uuid IS NULL OR store_id = $2::uuid)

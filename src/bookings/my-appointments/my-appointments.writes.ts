@@ -7,6 +7,15 @@ import { NullableString, Uuid } from '../../platform/http/schemas.ts';
 import { MyCancelResponse } from './my-appointments.schemas.ts';
 
 /** reason: already trimmed, null when blank. */
-export const customerCancel = writeFunction('bbo_customer_cancel', Type.Object({
-  customer_id: Uuid, appointment_id: Uuid, reason: NullableString,
-}, { additionalProperties: false }), MyCancelResponse);
+export const customerCancel = writeFunction(
+  'bbo_customer_cancel',
+  Type.Object(
+    {
+      customer_id: Uuid,
+      appointment_id: Uuid,
+      reason: NullableString,
+    },
+    { additionalProperties: false },
+  ),
+  MyCancelResponse,
+);

@@ -35,7 +35,9 @@ async function anyStoreAllows(db: Queryable, origin: string): Promise<boolean> {
 async function storeOf(db: Queryable, request: FastifyRequest): Promise<string | null> {
   const actor = request.actor;
   if (actor?.kind === 'merchant') return actor.storeId;
-  const named = (request.query as { store_id?: unknown } | undefined)?.store_id ?? (request.body as { store_id?: unknown } | undefined)?.store_id;
+  const named =
+    (request.query as { store_id?: unknown } | undefined)?.store_id ??
+    (request.body as { store_id?: unknown } | undefined)?.store_id;
   if (typeof named === 'string' && UUID.test(named)) return named;
   const params = request.params as { holdId?: string; appointmentId?: string } | undefined;
   const table = params?.holdId ? 'holds' : params?.appointmentId ? 'appointments' : null;
@@ -46,7 +48,10 @@ async function storeOf(db: Queryable, request: FastifyRequest): Promise<string |
 }
 
 async function storeAllows(db: Queryable, storeId: string, origin: string): Promise<boolean> {
-  const res = await db.query('SELECT 1 FROM stores WHERE id = $1 AND cors_origins @> ARRAY[$2::text]', [storeId, origin]);
+  const res = await db.query('SELECT 1 FROM stores WHERE id = $1 AND cors_origins @> ARRAY[$2::text]', [
+    storeId,
+    origin,
+  ]);
   return res.rowCount > 0;
 }
 
@@ -83,7 +88,8 @@ export async function registerOnlineCors(app: FastifyInstance): Promise<void> {
   // Access-Control-Allow-Origin the operation would, so the shop's site reads the envelope (its code
   // and request id) instead of an opaque network error. Only the origin is echoed; no credentials.
   app.addHook('onSend', async (request, reply, payload) => {
-    if (reply.statusCode < 400 || request.method === 'OPTIONS' || reply.hasHeader('access-control-allow-origin')) return payload;
+    if (reply.statusCode < 400 || request.method === 'OPTIONS' || reply.hasHeader('access-control-allow-origin'))
+      return payload;
     if (!(await allowed(request).catch(() => false))) return payload;
     reply.header('access-control-allow-origin', request.headers.origin as string);
     reply.header('access-control-expose-headers', EXPOSED_HEADERS.join(', '));

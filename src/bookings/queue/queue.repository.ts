@@ -30,7 +30,10 @@ const ENTRY_COLUMNS = `e.id AS entry_id, e.store_id, e.customer_id, e.guest_name
   e.preferred_unit_id, e.party_size, e.status, e.joined_at, e.called_at, e.quoted_wait_min, e.appointment_id, e.ended_at`;
 
 export async function findEntry(q: Queryable, storeId: string, entryId: string): Promise<EntryRow | null> {
-  const res = await q.query<EntryRow>(`SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2`, [storeId, entryId]);
+  const res = await q.query<EntryRow>(
+    `SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.id = $2`,
+    [storeId, entryId],
+  );
   return res.rows[0] ?? null;
 }
 
@@ -43,7 +46,11 @@ export async function lockEntry(tx: Tx, storeId: string, entryId: string): Promi
   return res.rows[0] ?? null;
 }
 
-export async function findEntryByClientToken(q: Queryable, storeId: string, clientToken: string): Promise<EntryRow | null> {
+export async function findEntryByClientToken(
+  q: Queryable,
+  storeId: string,
+  clientToken: string,
+): Promise<EntryRow | null> {
   const res = await q.query<EntryRow>(
     `SELECT ${ENTRY_COLUMNS} FROM queue_entries e WHERE e.store_id = $1 AND e.client_token = $2`,
     [storeId, clientToken],
@@ -72,17 +79,43 @@ export async function insertEntry(tx: Tx, e: NewEntry): Promise<EntryRow | null>
      VALUES ($1, $2, $3, $4, $5, $6, $7, 'waiting', $8, $9, $10)
      ON CONFLICT (store_id, client_token) WHERE client_token IS NOT NULL DO NOTHING
      RETURNING ${ENTRY_COLUMNS}`,
-    [e.storeId, e.customerId, e.guestName, e.guestPhone, e.serviceId, e.preferredUnitId, e.partySize, e.joinedAt, e.quotedWaitMin, e.clientToken],
+    [
+      e.storeId,
+      e.customerId,
+      e.guestName,
+      e.guestPhone,
+      e.serviceId,
+      e.preferredUnitId,
+      e.partySize,
+      e.joinedAt,
+      e.quotedWaitMin,
+      e.clientToken,
+    ],
   );
   return res.rows[0] ?? null;
 }
 
 export async function markCalled(tx: Tx, storeId: string, entryId: string, calledAt: string): Promise<void> {
-  await tx.query(`UPDATE queue_entries SET status = 'called', called_at = $3 WHERE store_id = $1 AND id = $2`, [storeId, entryId, calledAt]);
+  await tx.query(`UPDATE queue_entries SET status = 'called', called_at = $3 WHERE store_id = $1 AND id = $2`, [
+    storeId,
+    entryId,
+    calledAt,
+  ]);
 }
 
-export async function markEnded(tx: Tx, storeId: string, entryId: string, status: 'left' | 'no_show', endedAt: string): Promise<void> {
-  await tx.query(`UPDATE queue_entries SET status = $3, ended_at = $4 WHERE store_id = $1 AND id = $2`, [storeId, entryId, status, endedAt]);
+export async function markEnded(
+  tx: Tx,
+  storeId: string,
+  entryId: string,
+  status: 'left' | 'no_show',
+  endedAt: string,
+): Promise<void> {
+  await tx.query(`UPDATE queue_entries SET status = $3, ended_at = $4 WHERE store_id = $1 AND id = $2`, [
+    storeId,
+    entryId,
+    status,
+    endedAt,
+  ]);
 }
 
 export interface ServiceFacts {
@@ -103,13 +136,26 @@ export interface UnitFacts {
 
 // Column lists for the combined reads below. The entry keeps ENTRY_COLUMNS' names; the store,
 // customer, service and unit columns carry a prefix so that no name is shared with the entry's.
-const STORE_COLUMNS = 'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
+const STORE_COLUMNS =
+  'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
 const SERVICE_COLUMNS = `sv.id AS sv_id, sv.duration_min AS sv_duration_min, sv.price_pence AS sv_price_pence,
   sv.price_type AS sv_price_type, sv.party_min AS sv_party_min, sv.party_max AS sv_party_max, sv.is_active AS sv_is_active`;
 
 const ENTRY_KEYS = [
-  'entry_id', 'store_id', 'customer_id', 'guest_name', 'guest_phone', 'service_id', 'preferred_unit_id',
-  'party_size', 'status', 'joined_at', 'called_at', 'quoted_wait_min', 'appointment_id', 'ended_at',
+  'entry_id',
+  'store_id',
+  'customer_id',
+  'guest_name',
+  'guest_phone',
+  'service_id',
+  'preferred_unit_id',
+  'party_size',
+  'status',
+  'joined_at',
+  'called_at',
+  'quoted_wait_min',
+  'appointment_id',
+  'ended_at',
 ] as const;
 
 type CombinedRow = Record<string, any>;
@@ -121,12 +167,25 @@ function entryOf(r: CombinedRow): EntryRow | null {
 
 function storeOf(r: CombinedRow): StoreQueueSettings | null {
   if (r.st_id === null) return null;
-  return { id: r.st_id, currency: r.st_currency, walkin_mode: r.st_walkin_mode, called_hold_minutes: r.st_called_hold_minutes };
+  return {
+    id: r.st_id,
+    currency: r.st_currency,
+    walkin_mode: r.st_walkin_mode,
+    called_hold_minutes: r.st_called_hold_minutes,
+  };
 }
 
 function serviceOf(r: CombinedRow): ServiceFacts | null {
   if (r.sv_id === null) return null;
-  return { id: r.sv_id, duration_min: r.sv_duration_min, price_pence: r.sv_price_pence, price_type: r.sv_price_type, party_min: r.sv_party_min, party_max: r.sv_party_max, is_active: r.sv_is_active };
+  return {
+    id: r.sv_id,
+    duration_min: r.sv_duration_min,
+    price_pence: r.sv_price_pence,
+    price_type: r.sv_price_type,
+    party_min: r.sv_party_min,
+    party_max: r.sv_party_max,
+    is_active: r.sv_is_active,
+  };
 }
 
 export interface JoinLookup {
@@ -190,7 +249,11 @@ export async function joinFacts(tx: Tx, storeId: string, lookup: JoinLookup): Pr
  * The store's queue settings and the entry, locked (as lockEntry does), in one statement. The lock
  * is taken inside the subquery, so a missing store or entry still yields one row of nulls.
  */
-export async function lockEntryWithStore(tx: Tx, storeId: string, entryId: string): Promise<{ store: StoreQueueSettings | null; entry: EntryRow | null }> {
+export async function lockEntryWithStore(
+  tx: Tx,
+  storeId: string,
+  entryId: string,
+): Promise<{ store: StoreQueueSettings | null; entry: EntryRow | null }> {
   const res = await tx.query<CombinedRow>(
     `SELECT ${STORE_COLUMNS}, le.*
        FROM (VALUES (1)) AS one (x)

@@ -59,7 +59,13 @@ export async function queueRoutes(fastify: FastifyInstance) {
     '/call',
     {
       config: { auth: auth.merchantWrite({ entitlements }) },
-      schema: { operationId: 'callQueueEntry', tags, summary: 'Calls a waiting entry; a repeat is a noop', body: EntryBody, response: { 200: CallResult } },
+      schema: {
+        operationId: 'callQueueEntry',
+        tags,
+        summary: 'Calls a waiting entry; a repeat is a noop',
+        body: EntryBody,
+        response: { 200: CallResult },
+      },
     },
     async (request) => callEntry(merchantContext(request), request.body),
   );
@@ -83,7 +89,13 @@ export async function queueRoutes(fastify: FastifyInstance) {
     '/remove',
     {
       config: { auth: auth.merchantWrite({ entitlements }) },
-      schema: { operationId: 'removeQueueEntry', tags, summary: 'Ends an entry as left or no_show', body: RemoveBody, response: { 200: RemoveResult } },
+      schema: {
+        operationId: 'removeQueueEntry',
+        tags,
+        summary: 'Ends an entry as left or no_show',
+        body: RemoveBody,
+        response: { 200: RemoveResult },
+      },
     },
     async (request) => removeEntry(merchantContext(request), request.body),
   );

@@ -1,7 +1,15 @@
 // Request and response schemas of the walk-in queue, field for field as the spec shows them
 // (join is not in the spec: its shape is recorded in docs/decisions/queue.md).
 import { Type, type Static } from 'typebox';
-import { Instant, Nullable, NullableInstant, NullableString, NullableUuid, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
+import {
+  Instant,
+  Nullable,
+  NullableInstant,
+  NullableString,
+  NullableUuid,
+  StoreIdField,
+  Uuid,
+} from '../../platform/http/schemas.ts';
 
 /** Walk-in queue entry. */
 export const QueueEntry = Type.Object({
@@ -29,7 +37,9 @@ export const QueueListQuery = Type.Object({ store_id: StoreIdField }, { addition
 
 export const QueueList = Type.Object({
   store_id: Uuid,
-  walkin_mode: Nullable(Type.Union([Type.Literal('appointments_only'), Type.Literal('walk_ins_only'), Type.Literal('mixed')])),
+  walkin_mode: Nullable(
+    Type.Union([Type.Literal('appointments_only'), Type.Literal('walk_ins_only'), Type.Literal('mixed')]),
+  ),
   called_hold_minutes: Nullable(Type.Integer()),
   entries: Type.Array(QueueEntry),
 });

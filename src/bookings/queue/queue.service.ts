@@ -8,7 +8,17 @@ import { seatWalkIn } from '../booking-authority.ts';
 import { emit } from '../../events/outbox.ts';
 import { liveQueue, presentEntry, presentOne } from './queue-view.ts';
 import * as repo from './queue.repository.ts';
-import type { AssignBody, AssignResult, CallResult, EntryBody, JoinBody, JoinResult, QueueList, RemoveBody, RemoveResult } from './queue.schemas.ts';
+import type {
+  AssignBody,
+  AssignResult,
+  CallResult,
+  EntryBody,
+  JoinBody,
+  JoinResult,
+  QueueList,
+  RemoveBody,
+  RemoveResult,
+} from './queue.schemas.ts';
 import { waitMinutes } from './wait-model.ts';
 import { guestPhone } from '../../platform/uk-mobile.ts';
 
@@ -49,7 +59,8 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
   if (body.customer_id) {
     const customer = facts.customer;
     if (!customer || customer.erased) throw notFound('Customer');
-    if (customer.blocked) throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
+    if (customer.blocked)
+      throw new AppError('CUSTOMER_BLOCKED', 'The customer is blocked at this store and cannot join the queue');
   }
   if (body.service_id) {
     const service = facts.service;
@@ -61,7 +72,8 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
   if (body.preferred_unit_id) {
     const unit = facts.unit;
     if (!unit) throw notFound('Unit');
-    if (!unit.is_active || !unit.bookable) throw new AppError('UNIT_NOT_BOOKABLE', 'The preferred unit is inactive or not bookable');
+    if (!unit.is_active || !unit.bookable)
+      throw new AppError('UNIT_NOT_BOOKABLE', 'The preferred unit is inactive or not bookable');
   }
   return { durationMin: facts.walkInMin };
 }
@@ -69,7 +81,8 @@ function validateJoin(body: JoinBody, facts: repo.JoinFacts) {
 export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<JoinResult> {
   const storeId = ctx.actor.storeId;
   const guestName = body.guest_name?.trim() || null;
-  if (!body.customer_id && !guestName) throw new AppError('WALK_IN_NAME_REQUIRED', 'A queue entry needs customer_id or guest_name');
+  if (!body.customer_id && !guestName)
+    throw new AppError('WALK_IN_NAME_REQUIRED', 'A queue entry needs customer_id or guest_name');
   return inTransaction(ctx, async (tx) => {
     const clientToken = body.client_token ?? null;
     // One read answers every check below.
@@ -91,7 +104,12 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
     const preferredUnitId = body.preferred_unit_id ?? null;
 
     // The quote is the model's placement of this entry behind everyone already live.
-    const { placements } = await liveQueue(tx, storeId, now, { id: 'newcomer', status: 'waiting', durationMin, preferredUnitId });
+    const { placements } = await liveQueue(tx, storeId, now, {
+      id: 'newcomer',
+      status: 'waiting',
+      durationMin,
+      preferredUnitId,
+    });
     const placement = placements.get('newcomer')!;
     const start = placement.start;
     const row = await repo.insertEntry(tx, {
@@ -112,7 +130,12 @@ export async function joinQueue(ctx: MerchantContext, body: JoinBody): Promise<J
       if (!winner) throw new AppError('CONFLICT', 'The join collided with a concurrent request; retry it');
       return { entry: await presentOne(tx, winner, now), reused: true };
     }
-    await audit(tx, ctx, { action: 'queue.join', entity: 'queue_entry', entityId: row.entry_id, details: { quoted_wait_min: row.quoted_wait_min } });
+    await audit(tx, ctx, {
+      action: 'queue.join',
+      entity: 'queue_entry',
+      entityId: row.entry_id,
+      details: { quoted_wait_min: row.quoted_wait_min },
+    });
     // Nothing changed since the placement was computed, so it is the new entry's as the list shows it.
     const entry = presentEntry(row, { ...placement, entryId: row.entry_id }, now);
     await emit(tx, { storeId, type: 'queue.joined', data: entry }, now);
@@ -127,13 +150,28 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
     const store = storeFound(locked.store);
     const entry = entryFound(locked.entry);
     const holdMinutes = store.called_hold_minutes ?? DEFAULT_CALLED_HOLD_MIN;
-    if (entry.status === 'called') return { entry_id: entry.entry_id, called: false, hold_minutes: holdMinutes, called_at: entry.called_at };
-    if (entry.status !== 'waiting') throw new AppError('ENTRY_NOT_WAITING', `The entry is ${entry.status}; only a waiting entry can be called`);
+    if (entry.status === 'called')
+      return { entry_id: entry.entry_id, called: false, hold_minutes: holdMinutes, called_at: entry.called_at };
+    if (entry.status !== 'waiting')
+      throw new AppError('ENTRY_NOT_WAITING', `The entry is ${entry.status}; only a waiting entry can be called`);
     const calledAt = ctx.clock.now().toISOString();
     await repo.markCalled(tx, storeId, entry.entry_id, calledAt);
-    await audit(tx, ctx, { action: 'queue.call', entity: 'queue_entry', entityId: entry.entry_id, details: { hold_minutes: holdMinutes } });
+    await audit(tx, ctx, {
+      action: 'queue.call',
+      entity: 'queue_entry',
+      entityId: entry.entry_id,
+      details: { hold_minutes: holdMinutes },
+    });
     const called = presentEntry({ ...entry, status: 'called', called_at: calledAt }, undefined, ctx.clock.now());
-    await emit(tx, { storeId, type: 'queue.called', data: { ...called, hold_minutes: holdMinutes, previous: { status: entry.status } } }, ctx.clock.now());
+    await emit(
+      tx,
+      {
+        storeId,
+        type: 'queue.called',
+        data: { ...called, hold_minutes: holdMinutes, previous: { status: entry.status } },
+      },
+      ctx.clock.now(),
+    );
     return { entry_id: entry.entry_id, called: true, hold_minutes: holdMinutes, called_at: calledAt };
   });
 }
@@ -145,16 +183,21 @@ export async function callEntry(ctx: MerchantContext, body: EntryBody): Promise<
  * time-off) answers STALE_SLOT: the statement rolled back, so the entry keeps its status and place.
  */
 export async function assignEntry(ctx: MerchantContext, body: AssignBody): Promise<AssignResult> {
-  const stale = () => new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place');
+  const stale = () =>
+    new AppError('STALE_SLOT', 'The seat collided with concurrent changes; the entry keeps its place');
   try {
-    return await seatWalkIn(ctx, {
-      store_id: ctx.actor.storeId,
-      entry_id: body.entry_id,
-      unit_id: body.unit_id,
-      duration_min: body.duration_min ?? null,
-      override: body.override ?? false,
-      created_by: ctx.actor.userId,
-    }, { exhausted: stale });
+    return await seatWalkIn(
+      ctx,
+      {
+        store_id: ctx.actor.storeId,
+        entry_id: body.entry_id,
+        unit_id: body.unit_id,
+        duration_min: body.duration_min ?? null,
+        override: body.override ?? false,
+        created_by: ctx.actor.userId,
+      },
+      { exhausted: stale },
+    );
   } catch (err) {
     if (err instanceof AppError && (err.code === 'SLOT_TAKEN' || err.code === 'UNIT_UNAVAILABLE')) {
       throw new AppError('STALE_SLOT', `The unit is no longer free (${err.message}); the entry keeps its place`);
@@ -167,15 +210,32 @@ export async function removeEntry(ctx: MerchantContext, body: RemoveBody): Promi
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
     const entry = await lockedEntry(tx, storeId, body.entry_id);
-    if (entry.status === 'left' || entry.status === 'no_show') return { entry_id: entry.entry_id, status: entry.status, noop: true };
+    if (entry.status === 'left' || entry.status === 'no_show')
+      return { entry_id: entry.entry_id, status: entry.status, noop: true };
     if (entry.status !== 'waiting' && entry.status !== 'called') {
-      throw new AppError('INVALID_TRANSITION', `The entry is ${entry.status}; only a waiting or called entry can be removed`);
+      throw new AppError(
+        'INVALID_TRANSITION',
+        `The entry is ${entry.status}; only a waiting or called entry can be removed`,
+      );
     }
     const now = ctx.clock.now();
     await repo.markEnded(tx, storeId, entry.entry_id, body.status, now.toISOString());
-    await audit(tx, ctx, { action: 'queue.remove', entity: 'queue_entry', entityId: entry.entry_id, details: { status: body.status, from: entry.status } });
+    await audit(tx, ctx, {
+      action: 'queue.remove',
+      entity: 'queue_entry',
+      entityId: entry.entry_id,
+      details: { status: body.status, from: entry.status },
+    });
     const removed = presentEntry({ ...entry, status: body.status, ended_at: now.toISOString() }, undefined, now);
-    await emit(tx, { storeId, type: 'queue.removed', data: { ...removed, ended_at: now.toISOString(), reason: body.status, previous: { status: entry.status } } }, now);
+    await emit(
+      tx,
+      {
+        storeId,
+        type: 'queue.removed',
+        data: { ...removed, ended_at: now.toISOString(), reason: body.status, previous: { status: entry.status } },
+      },
+      now,
+    );
     return { entry_id: entry.entry_id, status: body.status, noop: false };
   });
 }

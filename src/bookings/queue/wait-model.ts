@@ -91,7 +91,12 @@ export function placeQueue(now: number, units: ModelUnit[], entries: ModelEntry[
       if (!best || start < best.start) best = { unit, start };
     }
     if (best) occupy(best.unit, { start: best.start, end: best.start + durationMs });
-    placements.set(entry.id, { entryId: entry.id, position, unitId: best?.unit.id ?? null, start: best?.start ?? null });
+    placements.set(entry.id, {
+      entryId: entry.id,
+      position,
+      unitId: best?.unit.id ?? null,
+      start: best?.start ?? null,
+    });
   };
 
   for (const entry of entries) if (entry.status === 'called') place(entry, null);

@@ -17,17 +17,27 @@ export async function listPeriods(db: Queryable, storeId: string, includeInactiv
 }
 
 export async function findPeriod(db: Queryable, storeId: string, id: string): Promise<ServicePeriod | null> {
-  const res = await db.query<ServicePeriod>(`SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND id = $2`, [storeId, id]);
+  const res = await db.query<ServicePeriod>(`SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND id = $2`, [
+    storeId,
+    id,
+  ]);
   return res.rows[0] ?? null;
 }
 
 /** The period, its row locked for the rest of the transaction. */
 export async function lockPeriod(db: Queryable, storeId: string, id: string): Promise<ServicePeriod | null> {
-  const res = await db.query<ServicePeriod>(`SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND id = $2 FOR UPDATE`, [storeId, id]);
+  const res = await db.query<ServicePeriod>(
+    `SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND id = $2 FOR UPDATE`,
+    [storeId, id],
+  );
   return res.rows[0] ?? null;
 }
 
-export async function findPeriodByToken(db: Queryable, storeId: string, clientToken: string): Promise<ServicePeriod | null> {
+export async function findPeriodByToken(
+  db: Queryable,
+  storeId: string,
+  clientToken: string,
+): Promise<ServicePeriod | null> {
   const res = await db.query<ServicePeriod>(
     `SELECT ${COLUMNS} FROM service_periods WHERE store_id = $1 AND client_token = $2`,
     [storeId, clientToken],
@@ -79,7 +89,13 @@ export interface PeriodChanges {
 }
 
 /** Applies only the fields present; returns the updated period, or null if the store has no such period. */
-export async function updatePeriod(db: Queryable, storeId: string, id: string, changes: PeriodChanges, now: string): Promise<ServicePeriod | null> {
+export async function updatePeriod(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  changes: PeriodChanges,
+  now: string,
+): Promise<ServicePeriod | null> {
   // None of these columns is nullable, so an absent field (null here) keeps the stored value.
   const res = await db.query<ServicePeriod>(
     `UPDATE service_periods SET
@@ -106,7 +122,9 @@ export async function updatePeriod(db: Queryable, storeId: string, id: string, c
 }
 
 export async function deletePeriod(db: Queryable, storeId: string, id: string): Promise<ServicePeriod | null> {
-  const res = await db.query<ServicePeriod>(`DELETE FROM service_periods WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`, [storeId, id]);
+  const res = await db.query<ServicePeriod>(
+    `DELETE FROM service_periods WHERE store_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+    [storeId, id],
+  );
   return res.rows[0] ?? null;
 }
-

@@ -50,7 +50,8 @@ export async function servicePeriodsRoutes(app: FastifyInstance) {
       operationId: 'updateServicePeriod',
       tags,
       summary: 'Update a service period',
-      description: 'Partial update: omitted fields are unchanged; `week`, when sent, replaces the whole week. is_active false disables without deleting.',
+      description:
+        'Partial update: omitted fields are unchanged; `week`, when sent, replaces the whole week. is_active false disables without deleting.',
       params: PeriodParams,
       body: UpdateBody,
       response: { 200: PeriodResponse },
@@ -64,7 +65,8 @@ export async function servicePeriodsRoutes(app: FastifyInstance) {
       operationId: 'deleteServicePeriod',
       tags,
       summary: 'Delete a service period',
-      description: 'Hard delete; idempotent: removed is false when nothing was there. Another store\'s period reads like a missing one (removed: false) and is left untouched.',
+      description:
+        "Hard delete; idempotent: removed is false when nothing was there. Another store's period reads like a missing one (removed: false) and is left untouched.",
       params: PeriodParams,
       querystring: DeleteQuery,
       response: { 200: DeleteResponse },

@@ -15,15 +15,23 @@ export const ServicePeriod = Type.Object({
 export type ServicePeriod = Static<typeof ServicePeriod>;
 
 // Bounds: the database allows 120 characters and an offset of at most a day.
-const Name = Type.String({ minLength: 1, maxLength: 120, pattern: '\\S', description: 'Not blank; up to 120 characters' });
+const Name = Type.String({
+  minLength: 1,
+  maxLength: 120,
+  pattern: '\\S',
+  description: 'Not blank; up to 120 characters',
+});
 const Sort = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'Display order (ascending)' });
-const OFFSET_NOTE = 'Minutes before close that the last table is seated (0 to 1440); overrides the store policy value for this period';
+const OFFSET_NOTE =
+  'Minutes before close that the last table is seated (0 to 1440); overrides the store policy value for this period';
 const LastSeatingOffset = Type.Integer({ minimum: 0, maximum: 1440, description: OFFSET_NOTE });
 
 export const ListQuery = Type.Object(
   {
     store_id: StoreIdField,
-    include_archived: Type.Optional(Type.Boolean({ default: false, description: 'Include disabled (is_active false) periods' })),
+    include_archived: Type.Optional(
+      Type.Boolean({ default: false, description: 'Include disabled (is_active false) periods' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -32,13 +40,22 @@ export const CreateBody = Type.Object(
   {
     store_id: StoreIdField,
     client_token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'Idempotent create: a retry with the same token returns the period the first call created, unchanged' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Idempotent create: a retry with the same token returns the period the first call created, unchanged',
+      }),
     ),
     name: Name,
     sort: Type.Optional(Sort),
     week: Type.Optional(Week),
     last_seating_offset_min: Type.Optional(
-      Type.Integer({ minimum: 0, maximum: 1440, description: `${OFFSET_NOTE}. Defaults to the store's last_seating_offset_min, or 0` }),
+      Type.Integer({
+        minimum: 0,
+        maximum: 1440,
+        description: `${OFFSET_NOTE}. Defaults to the store's last_seating_offset_min, or 0`,
+      }),
     ),
   },
   { additionalProperties: false },
@@ -52,7 +69,9 @@ export const UpdateBody = Type.Object(
     sort: Type.Optional(Sort),
     week: Type.Optional(Week),
     last_seating_offset_min: Type.Optional(LastSeatingOffset),
-    is_active: Type.Optional(Type.Boolean({ description: 'false disables the period without deleting it; true re-enables it' })),
+    is_active: Type.Optional(
+      Type.Boolean({ description: 'false disables the period without deleting it; true re-enables it' }),
+    ),
   },
   { additionalProperties: false },
 );

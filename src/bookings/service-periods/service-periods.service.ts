@@ -9,7 +9,10 @@ import * as repo from './service-periods.repository.ts';
 import type { CreateBody, ServicePeriod, UpdateBody } from './service-periods.schemas.ts';
 import { assertWeekWindows } from './week.ts';
 
-export async function listServicePeriods(ctx: MerchantContext, includeArchived: boolean): Promise<{ periods: ServicePeriod[] }> {
+export async function listServicePeriods(
+  ctx: MerchantContext,
+  includeArchived: boolean,
+): Promise<{ periods: ServicePeriod[] }> {
   return { periods: await repo.listPeriods(ctx.db, ctx.actor.storeId, includeArchived) };
 }
 
@@ -43,7 +46,11 @@ export async function createServicePeriod(ctx: MerchantContext, body: CreateBody
   });
 }
 
-export async function updateServicePeriod(ctx: MerchantContext, periodId: string, body: UpdateBody): Promise<{ period: ServicePeriod }> {
+export async function updateServicePeriod(
+  ctx: MerchantContext,
+  periodId: string,
+  body: UpdateBody,
+): Promise<{ period: ServicePeriod }> {
   if (body.week) assertWeekWindows(body.week);
   const { store_id: _storeId, ...changes } = body;
   const storeId = ctx.actor.storeId;
@@ -55,7 +62,15 @@ export async function updateServicePeriod(ctx: MerchantContext, periodId: string
     // A change that changes nothing emits nothing.
     const changed = changedFields(before, period);
     if (changed.length > 0) {
-      await emit(tx, { storeId, type: 'service_period.updated', data: { ...period, changed_fields: changed, previous: pick(before, changed) } }, ctx.clock.now());
+      await emit(
+        tx,
+        {
+          storeId,
+          type: 'service_period.updated',
+          data: { ...period, changed_fields: changed, previous: pick(before, changed) },
+        },
+        ctx.clock.now(),
+      );
     }
     await audit(tx, ctx, {
       action: 'service_period.update',
@@ -67,12 +82,20 @@ export async function updateServicePeriod(ctx: MerchantContext, periodId: string
   });
 }
 
-export async function deleteServicePeriod(ctx: MerchantContext, periodId: string): Promise<{ period_id: string; removed: boolean }> {
+export async function deleteServicePeriod(
+  ctx: MerchantContext,
+  periodId: string,
+): Promise<{ period_id: string; removed: boolean }> {
   const storeId = ctx.actor.storeId;
   return inTransaction(ctx, async (tx) => {
     const removed = await repo.deletePeriod(tx, storeId, periodId);
     if (removed) {
-      await audit(tx, ctx, { action: 'service_period.delete', entity: 'service_period', entityId: periodId, details: { name: removed.name } });
+      await audit(tx, ctx, {
+        action: 'service_period.delete',
+        entity: 'service_period',
+        entityId: periodId,
+        details: { name: removed.name },
+      });
       await emit(tx, { storeId, type: 'service_period.deleted', data: removed }, ctx.clock.now());
       return { period_id: periodId, removed: true };
     }

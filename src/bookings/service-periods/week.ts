@@ -12,7 +12,10 @@ const HHMM = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9]$', descripti
 
 export const DayWindow = Type.Object(
   { open: HHMM, close: HHMM },
-  { additionalProperties: false, description: 'Open from `open` until `close`; `close` must be after `open` (same day).' },
+  {
+    additionalProperties: false,
+    description: 'Open from `open` until `close`; `close` must be after `open` (same day).',
+  },
 );
 
 export const Week = Type.Object(
@@ -44,4 +47,3 @@ export function assertWeekWindows(week: Week): void {
     }
   }
 }
-

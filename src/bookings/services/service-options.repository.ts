@@ -20,7 +20,12 @@ export async function insertAddon(db: Queryable, storeId: string, serviceId: str
 }
 
 /** Sets the fields present (duration_min and price_pence may be set to null); false when no such variant. */
-export async function updateVariant(db: Queryable, storeId: string, serviceId: string, change: VariantChange & { id: string }): Promise<boolean> {
+export async function updateVariant(
+  db: Queryable,
+  storeId: string,
+  serviceId: string,
+  change: VariantChange & { id: string },
+): Promise<boolean> {
   const res = await db.query(
     `UPDATE service_variants SET
         name = COALESCE($4, name),
@@ -47,7 +52,12 @@ export async function updateVariant(db: Queryable, storeId: string, serviceId: s
 }
 
 /** Sets the fields present; false when no such add-on. */
-export async function updateAddon(db: Queryable, storeId: string, serviceId: string, change: AddonChange & { id: string }): Promise<boolean> {
+export async function updateAddon(
+  db: Queryable,
+  storeId: string,
+  serviceId: string,
+  change: AddonChange & { id: string },
+): Promise<boolean> {
   // None of these columns is nullable, so an absent field (null here) keeps the stored value.
   const res = await db.query(
     `UPDATE service_addons SET
@@ -58,7 +68,16 @@ export async function updateAddon(db: Queryable, storeId: string, serviceId: str
         is_active = COALESCE($8, is_active)
       WHERE store_id = $1 AND service_id = $2 AND id = $3
       RETURNING id`,
-    [storeId, serviceId, change.id, change.name ?? null, change.extra_min ?? null, change.extra_pence ?? null, change.sort ?? null, change.is_active ?? null],
+    [
+      storeId,
+      serviceId,
+      change.id,
+      change.name ?? null,
+      change.extra_min ?? null,
+      change.extra_pence ?? null,
+      change.sort ?? null,
+      change.is_active ?? null,
+    ],
   );
   return res.rowCount > 0;
 }

@@ -27,17 +27,31 @@ export async function listServices(db: Queryable, storeId: string, includeArchiv
 }
 
 export async function findService(db: Queryable, storeId: string, id: string): Promise<Service | null> {
-  const res = await db.query<Service>(`SELECT ${SERVICE_COLUMNS}, ${NESTED} FROM services s WHERE s.store_id = $1 AND s.id = $2`, [storeId, id]);
+  const res = await db.query<Service>(
+    `SELECT ${SERVICE_COLUMNS}, ${NESTED} FROM services s WHERE s.store_id = $1 AND s.id = $2`,
+    [storeId, id],
+  );
   return res.rows[0] ?? null;
 }
 
-export async function findServiceIdByToken(db: Queryable, storeId: string, clientToken: string): Promise<string | null> {
-  const res = await db.query<{ id: string }>('SELECT id FROM services WHERE store_id = $1 AND client_token = $2', [storeId, clientToken]);
+export async function findServiceIdByToken(
+  db: Queryable,
+  storeId: string,
+  clientToken: string,
+): Promise<string | null> {
+  const res = await db.query<{ id: string }>('SELECT id FROM services WHERE store_id = $1 AND client_token = $2', [
+    storeId,
+    clientToken,
+  ]);
   return res.rows[0]?.id ?? null;
 }
 
 /** Locks the service row for the rest of the transaction, so checks across fields see what the update will change. */
-export async function lockService(db: Queryable, storeId: string, id: string): Promise<{ party_min: number; party_max: number } | null> {
+export async function lockService(
+  db: Queryable,
+  storeId: string,
+  id: string,
+): Promise<{ party_min: number; party_max: number } | null> {
   const res = await db.query<{ party_min: number; party_max: number }>(
     'SELECT party_min, party_max FROM services WHERE store_id = $1 AND id = $2 FOR UPDATE',
     [storeId, id],
@@ -77,7 +91,9 @@ export type ServiceFields = Partial<Record<keyof typeof WRITABLE, unknown>>;
 
 /** Column names come only from WRITABLE, never from the request, so they are safe to splice into SQL. */
 function writableColumns(fields: ServiceFields): Array<keyof typeof WRITABLE> {
-  return (Object.keys(fields) as Array<keyof typeof WRITABLE>).filter((c) => Object.hasOwn(WRITABLE, c) && fields[c] !== undefined);
+  return (Object.keys(fields) as Array<keyof typeof WRITABLE>).filter(
+    (c) => Object.hasOwn(WRITABLE, c) && fields[c] !== undefined,
+  );
 }
 
 function param(column: keyof typeof WRITABLE, value: unknown): unknown {
@@ -89,7 +105,13 @@ function param(column: keyof typeof WRITABLE, value: unknown): unknown {
  * when the store already has a service with this client_token: the partial unique index
  * services_client_token decides, so concurrent creates with one token insert once.
  */
-export async function insertService(db: Queryable, storeId: string, clientToken: string | null, fields: ServiceFields, now: string): Promise<string | null> {
+export async function insertService(
+  db: Queryable,
+  storeId: string,
+  clientToken: string | null,
+  fields: ServiceFields,
+  now: string,
+): Promise<string | null> {
   const columns = writableColumns(fields);
   const values = columns.map((c) => param(c, fields[c]));
   const placeholders = columns.map((c, i) => `$${i + 4}::${WRITABLE[c]}`);
@@ -104,7 +126,13 @@ export async function insertService(db: Queryable, storeId: string, clientToken:
 }
 
 /** Sets only the fields given; the caller has locked the row and knows it exists. */
-export async function updateService(db: Queryable, storeId: string, id: string, fields: ServiceFields, now: string): Promise<void> {
+export async function updateService(
+  db: Queryable,
+  storeId: string,
+  id: string,
+  fields: ServiceFields,
+  now: string,
+): Promise<void> {
   const columns = writableColumns(fields);
   const sets = columns.map((c, i) => `${c} = $${i + 4}::${WRITABLE[c]}`);
   await db.query(

@@ -3,7 +3,14 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { auth } from '../../platform/auth/guard.ts';
 import { merchantContext } from '../../platform/context.ts';
-import { CreateBody, ListQuery, ServiceListResponse, ServiceParams, ServiceResponse, UpdateBody } from './services.schemas.ts';
+import {
+  CreateBody,
+  ListQuery,
+  ServiceListResponse,
+  ServiceParams,
+  ServiceResponse,
+  UpdateBody,
+} from './services.schemas.ts';
 import * as services from './services.service.ts';
 
 const tags = ['Services'];

@@ -45,17 +45,28 @@ export const Service = Type.Object({
   online_visible: Type.Boolean(),
   sort: Type.Integer(),
   is_active: Type.Boolean(),
-  variants: Type.Array(Variant, { description: 'Every variant, archived ones (is_active false) included; ordered by sort, then name' }),
-  addons: Type.Array(Addon, { description: 'Every add-on, archived ones (is_active false) included; ordered by sort, then name' }),
+  variants: Type.Array(Variant, {
+    description: 'Every variant, archived ones (is_active false) included; ordered by sort, then name',
+  }),
+  addons: Type.Array(Addon, {
+    description: 'Every add-on, archived ones (is_active false) included; ordered by sort, then name',
+  }),
 });
 export type Service = Static<typeof Service>;
 
 // Bounds (why these numbers): a day is the longest single booking a unit takes; £100,000 is far above
 // any bookable price while staying well inside a 32-bit integer column.
-const Minutes = (description: string) => Type.Integer({ minimum: 0, maximum: 1440, description: `${description} (0 to 1440)` });
-const Pence = (description: string) => Type.Integer({ minimum: 0, maximum: 10_000_000, description: `${description} (0 to 10,000,000)` });
+const Minutes = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 1440, description: `${description} (0 to 1440)` });
+const Pence = (description: string) =>
+  Type.Integer({ minimum: 0, maximum: 10_000_000, description: `${description} (0 to 10,000,000)` });
 const Sort = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'Display order (ascending)' });
-const ItemName = Type.String({ minLength: 1, maxLength: 200, pattern: '\\S', description: 'Not blank; up to 200 characters' });
+const ItemName = Type.String({
+  minLength: 1,
+  maxLength: 200,
+  pattern: '\\S',
+  description: 'Not blank; up to 200 characters',
+});
 const Party = (description: string) => Type.Integer({ minimum: 1, maximum: 1000, description });
 
 const variantFields = {
@@ -105,23 +116,39 @@ const serviceFields = {
     }),
   ),
   price_pence: Type.Optional(Pence('Price in the smallest currency unit; default 0')),
-  currency: Type.Optional(Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217 code; defaults to the store's currency" })),
-  price_type: Type.Optional(Type.Union(PRICE_TYPES.map((v) => Type.Literal(v)), { description: 'Default fixed' })),
+  currency: Type.Optional(
+    Type.String({ pattern: '^[A-Z]{3}$', description: "ISO 4217 code; defaults to the store's currency" }),
+  ),
+  price_type: Type.Optional(
+    Type.Union(
+      PRICE_TYPES.map((v) => Type.Literal(v)),
+      { description: 'Default fixed' },
+    ),
+  ),
   party_min: Type.Optional(Party('Smallest party (1 to 1000, default 1); must not exceed party_max')),
   party_max: Type.Optional(Party('Largest party (1 to 1000; defaults to party_min)')),
   deposit_policy: Type.Optional(
     Nullable(
-      Type.Object({}, {
-        additionalProperties: true,
-        maxProperties: 50,
-        description: 'Stored as given and never returned; it has no effect yet (no charge is wired from it). null clears it.',
-      }),
+      Type.Object(
+        {},
+        {
+          additionalProperties: true,
+          maxProperties: 50,
+          description:
+            'Stored as given and never returned; it has no effect yet (no charge is wired from it). null clears it.',
+        },
+      ),
     ),
   ),
   buffer_before_min: Type.Optional(Minutes('Unit occupied before; default 0')),
   buffer_after_min: Type.Optional(Minutes('Unit occupied after; default 0')),
   processing_min: Type.Optional(Minutes('Processing time; default 0')),
-  location_type: Type.Optional(Type.Union(LOCATION_TYPES.map((v) => Type.Literal(v)), { description: 'Default on_premises' })),
+  location_type: Type.Optional(
+    Type.Union(
+      LOCATION_TYPES.map((v) => Type.Literal(v)),
+      { description: 'Default on_premises' },
+    ),
+  ),
   rebook_interval_days: Type.Optional(Nullable(Type.Integer({ minimum: 0, maximum: 3650 }))),
   online_visible: Type.Optional(Type.Boolean({ description: 'Default true' })),
   sort: Type.Optional(Sort),
@@ -130,7 +157,9 @@ const serviceFields = {
 export const ListQuery = Type.Object(
   {
     store_id: StoreIdField,
-    include_archived: Type.Optional(Type.Boolean({ default: false, description: 'Include archived (is_active false) services' })),
+    include_archived: Type.Optional(
+      Type.Boolean({ default: false, description: 'Include archived (is_active false) services' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -141,11 +170,20 @@ export const CreateBody = Type.Object(
     name: ItemName,
     duration_min: Minutes('Length of the booking in minutes'),
     client_token: Type.Optional(
-      Type.String({ minLength: 1, maxLength: 200, description: 'Idempotent create: a retry with the same token returns the service the first call created, unchanged' }),
+      Type.String({
+        minLength: 1,
+        maxLength: 200,
+        description:
+          'Idempotent create: a retry with the same token returns the service the first call created, unchanged',
+      }),
     ),
     ...serviceFields,
-    variants: Type.Optional(Type.Array(NewVariant, { maxItems: MAX_ITEMS, description: 'Variants to create with the service' })),
-    addons: Type.Optional(Type.Array(NewAddon, { maxItems: MAX_ITEMS, description: 'Add-ons to create with the service' })),
+    variants: Type.Optional(
+      Type.Array(NewVariant, { maxItems: MAX_ITEMS, description: 'Variants to create with the service' }),
+    ),
+    addons: Type.Optional(
+      Type.Array(NewAddon, { maxItems: MAX_ITEMS, description: 'Add-ons to create with the service' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -157,7 +195,9 @@ export const UpdateBody = Type.Object(
     name: Type.Optional(ItemName),
     duration_min: Type.Optional(Minutes('Length of the booking in minutes; booked appointments keep their snapshot')),
     ...serviceFields,
-    is_active: Type.Optional(Type.Boolean({ description: 'false archives the service (never deletes it); true restores it' })),
+    is_active: Type.Optional(
+      Type.Boolean({ description: 'false archives the service (never deletes it); true restores it' }),
+    ),
     variants: Type.Optional(
       Type.Array(VariantChange, {
         maxItems: MAX_ITEMS,

@@ -17,8 +17,11 @@ export async function listServices(ctx: MerchantContext, includeArchived: boolea
 
 function assertParty(min: number, max: number, stored: { min?: boolean; max?: boolean } = {}): void {
   if (min > max) {
-    const which = (name: string, value: number, isStored?: boolean) => `${name} (${value}${isStored ? ', stored' : ''})`;
-    throw badRequest(`${which('party_min', min, stored.min)} must not be greater than ${which('party_max', max, stored.max)}`);
+    const which = (name: string, value: number, isStored?: boolean) =>
+      `${name} (${value}${isStored ? ', stored' : ''})`;
+    throw badRequest(
+      `${which('party_min', min, stored.min)} must not be greater than ${which('party_max', max, stored.max)}`,
+    );
   }
 }
 
@@ -69,7 +72,8 @@ export async function createService(ctx: MerchantContext, body: CreateBody): Pro
 function checkItems(kind: 'variants' | 'addons', items: Array<{ id?: string; name?: string }>): void {
   const seen = new Set<string>();
   items.forEach((item, i) => {
-    if (item.id === undefined && item.name === undefined) throw badRequest(`body.${kind}[${i}].name is required for a new item (no id)`);
+    if (item.id === undefined && item.name === undefined)
+      throw badRequest(`body.${kind}[${i}].name is required for a new item (no id)`);
     if (item.id !== undefined) {
       if (seen.has(item.id)) throw badRequest(`body.${kind}[${i}].id appears twice`);
       seen.add(item.id);
@@ -77,7 +81,11 @@ function checkItems(kind: 'variants' | 'addons', items: Array<{ id?: string; nam
   });
 }
 
-export async function updateService(ctx: MerchantContext, serviceId: string, body: UpdateBody): Promise<{ service: Service }> {
+export async function updateService(
+  ctx: MerchantContext,
+  serviceId: string,
+  body: UpdateBody,
+): Promise<{ service: Service }> {
   const { store_id: _storeId, variants = [], addons = [], ...fields } = body;
   checkItems('variants', variants);
   checkItems('addons', addons);
@@ -95,7 +103,12 @@ export async function updateService(ctx: MerchantContext, serviceId: string, bod
     await applyVariants(tx, storeId, serviceId, variants);
     await applyAddons(tx, storeId, serviceId, addons);
     await audit(tx, ctx, {
-      action: fields.is_active === false ? 'service.archive' : fields.is_active === true ? 'service.restore' : 'service.update',
+      action:
+        fields.is_active === false
+          ? 'service.archive'
+          : fields.is_active === true
+            ? 'service.restore'
+            : 'service.update',
       entity: 'service',
       entityId: serviceId,
       // Field names only, never values (a description or deposit policy is the shop's business).
@@ -104,7 +117,12 @@ export async function updateService(ctx: MerchantContext, serviceId: string, bod
     const service = await load(tx, storeId, serviceId);
     // A change that changes nothing emits nothing; variants and addons count as one field each.
     const changed = changedFields(before, service);
-    if (changed.length > 0) await emit(tx, { storeId, type: 'service.updated', data: { ...service, changed_fields: changed } }, ctx.clock.now());
+    if (changed.length > 0)
+      await emit(
+        tx,
+        { storeId, type: 'service.updated', data: { ...service, changed_fields: changed } },
+        ctx.clock.now(),
+      );
     return { service };
   });
 }

@@ -11,9 +11,14 @@ export function normaliseOrigin(raw: string): string | null {
 
 /** Distinct, normalised; an entry that is not an origin is refused by name. */
 export function normaliseOrigins(list: string[]): string[] {
-  return [...new Set(list.map((raw) => {
-    const origin = normaliseOrigin(raw);
-    if (!origin) throw new AppError('INVALID_ORIGIN', `cors_origins: "${raw.slice(0, 80)}" is not scheme://host[:port]`);
-    return origin;
-  }))];
+  return [
+    ...new Set(
+      list.map((raw) => {
+        const origin = normaliseOrigin(raw);
+        if (!origin)
+          throw new AppError('INVALID_ORIGIN', `cors_origins: "${raw.slice(0, 80)}" is not scheme://host[:port]`);
+        return origin;
+      }),
+    ),
+  ];
 }

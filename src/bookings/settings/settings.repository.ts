@@ -10,7 +10,12 @@ export async function readSettings(q: Queryable, storeId: string): Promise<Setti
   return res.rows[0] ?? null;
 }
 
-export async function updateSettings(q: Queryable, storeId: string, fields: Record<string, unknown>, now: Date): Promise<SettingsResponse['settings'] | null> {
+export async function updateSettings(
+  q: Queryable,
+  storeId: string,
+  fields: Record<string, unknown>,
+  now: Date,
+): Promise<SettingsResponse['settings'] | null> {
   const cols = SETTING_NAMES.filter((c) => fields[c] !== undefined);
   const res = await q.query<SettingsResponse['settings']>(
     `UPDATE stores SET ${cols.map((c, i) => `${c} = $${i + 3}`).join(', ')}${cols.length ? ', ' : ''}updated_at = $2

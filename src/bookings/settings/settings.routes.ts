@@ -10,12 +10,32 @@ const tags = ['Online booking'];
 
 export async function settingsRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('', {
-    config: { auth: auth.merchantRead() },
-    schema: { operationId: 'getBookingSettings', summary: 'The store\'s online booking settings', tags, querystring: SettingsQuery, response: { 200: SettingsResponse } },
-  }, async (request) => getSettings(merchantContext(request)));
-  app.patch('', {
-    config: { auth: auth.merchantWrite() },
-    schema: { operationId: 'updateBookingSettings', summary: 'Change the store\'s online booking settings', tags, body: PatchSettingsBody, response: { 200: SettingsResponse } },
-  }, async (request) => patchSettings(merchantContext(request), request.body));
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getBookingSettings',
+        summary: "The store's online booking settings",
+        tags,
+        querystring: SettingsQuery,
+        response: { 200: SettingsResponse },
+      },
+    },
+    async (request) => getSettings(merchantContext(request)),
+  );
+  app.patch(
+    '',
+    {
+      config: { auth: auth.merchantWrite() },
+      schema: {
+        operationId: 'updateBookingSettings',
+        summary: "Change the store's online booking settings",
+        tags,
+        body: PatchSettingsBody,
+        response: { 200: SettingsResponse },
+      },
+    },
+    async (request) => patchSettings(merchantContext(request), request.body),
+  );
 }

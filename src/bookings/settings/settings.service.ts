@@ -22,7 +22,9 @@ export async function patchSettings(ctx: MerchantContext, body: PatchSettingsBod
     const settings = await repo.updateSettings(tx, ctx.actor.storeId, fields, ctx.clock.now()).catch(asSlugRefusal);
     if (!settings) throw notFound('Store');
     await audit(tx, ctx, {
-      action: 'store.settings_updated', entity: 'store', entityId: ctx.actor.storeId,
+      action: 'store.settings_updated',
+      entity: 'store',
+      entityId: ctx.actor.storeId,
       details: { fields: SETTING_NAMES.filter((c) => fields[c] !== undefined) },
     });
     return { settings };

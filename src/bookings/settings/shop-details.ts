@@ -29,8 +29,10 @@ export function ukShopPhoneE164(input: string): string | null {
 function text(field: Detail, value: string, multiline: boolean): string | null {
   const trimmed = value.trim().replace(/\r\n?/g, '\n');
   if (!trimmed) return null;
-  if (trimmed.length > SHOP_DETAIL_LIMITS[field]) throw refuse(field, `at most ${SHOP_DETAIL_LIMITS[field]} characters`);
-  if (CONTROL.test(trimmed) || (!multiline && trimmed.includes('\n'))) throw refuse(field, 'contains control characters');
+  if (trimmed.length > SHOP_DETAIL_LIMITS[field])
+    throw refuse(field, `at most ${SHOP_DETAIL_LIMITS[field]} characters`);
+  if (CONTROL.test(trimmed) || (!multiline && trimmed.includes('\n')))
+    throw refuse(field, 'contains control characters');
   return trimmed;
 }
 
@@ -46,8 +48,10 @@ function website(value: string): string | null {
   if (url.protocol !== 'https:') throw refuse('website', 'must start with https://');
   if (url.username || url.password) throw refuse('website', 'must not carry a user name or password');
   // A public name with a dot: not localhost, not a bare word.
-  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(url.hostname) || /^[\d.]+$/.test(url.hostname)) throw refuse('website', 'needs a public host name, such as https://shop.example');
-  if (url.href.length > SHOP_DETAIL_LIMITS.website) throw refuse('website', `at most ${SHOP_DETAIL_LIMITS.website} characters`);
+  if (!/^[a-z0-9-]+(\.[a-z0-9-]+)+$/i.test(url.hostname) || /^[\d.]+$/.test(url.hostname))
+    throw refuse('website', 'needs a public host name, such as https://shop.example');
+  if (url.href.length > SHOP_DETAIL_LIMITS.website)
+    throw refuse('website', `at most ${SHOP_DETAIL_LIMITS.website} characters`);
   return url.href;
 }
 

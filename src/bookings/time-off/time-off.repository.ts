@@ -18,14 +18,27 @@ export async function insertTimeOff(q: Queryable, entry: NewTimeOff, now: Date):
   const res = await q.query<TimeOffRecord>(
     `INSERT INTO time_off (store_id, unit_id, starts_at, ends_at, kind, reason, created_by, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8) RETURNING ${COLUMNS}`,
-    [entry.storeId, entry.unitId, entry.startsAt, entry.endsAt, entry.kind, entry.reason, entry.createdBy, now.toISOString()],
+    [
+      entry.storeId,
+      entry.unitId,
+      entry.startsAt,
+      entry.endsAt,
+      entry.kind,
+      entry.reason,
+      entry.createdBy,
+      now.toISOString(),
+    ],
   );
   return res.rows[0];
 }
 
 /** Live appointments whose occupied block overlaps [start, end) on the unit. */
 export async function countLiveAppointmentsOverlapping(
-  q: Queryable, storeId: string, unitId: string, start: string, end: string,
+  q: Queryable,
+  storeId: string,
+  unitId: string,
+  start: string,
+  end: string,
 ): Promise<number> {
   const res = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM appointments
@@ -38,7 +51,11 @@ export async function countLiveAppointmentsOverlapping(
 
 /** Live class occurrences the unit teaches (their occupancy rows, db/functions/class-occupancy.sql) overlapping [start, end). */
 export async function countLiveClassesOverlapping(
-  q: Queryable, storeId: string, unitId: string, start: string, end: string,
+  q: Queryable,
+  storeId: string,
+  unitId: string,
+  start: string,
+  end: string,
 ): Promise<number> {
   const res = await q.query<{ n: number }>(
     `SELECT count(*)::int AS n FROM unit_occupancy
@@ -49,7 +66,10 @@ export async function countLiveClassesOverlapping(
 }
 
 export async function findTimeOff(q: Queryable, storeId: string, id: string): Promise<TimeOffRecord | null> {
-  const res = await q.query<TimeOffRecord>(`SELECT ${COLUMNS} FROM time_off WHERE store_id = $1 AND id = $2`, [storeId, id]);
+  const res = await q.query<TimeOffRecord>(`SELECT ${COLUMNS} FROM time_off WHERE store_id = $1 AND id = $2`, [
+    storeId,
+    id,
+  ]);
   return res.rows[0] ?? null;
 }
 

@@ -3,9 +3,12 @@ import { Type, type Static } from 'typebox';
 import { Instant, NullableString, Uuid } from '../../platform/http/schemas.ts';
 
 export const TIME_OFF_KINDS = ['time_off', 'block'] as const;
-export const TimeOffKind = Type.Union(TIME_OFF_KINDS.map((k) => Type.Literal(k)), {
-  description: "'time_off' for an explicit time-off entry, 'block' for a manual lunch or errand block",
-});
+export const TimeOffKind = Type.Union(
+  TIME_OFF_KINDS.map((k) => Type.Literal(k)),
+  {
+    description: "'time_off' for an explicit time-off entry, 'block' for a manual lunch or errand block",
+  },
+);
 
 /** The spec's Time-off entry (diary). */
 export const TimeOffEntry = Type.Object({
@@ -29,10 +32,12 @@ export const CreateTimeOffBody = Type.Object(
     ends_at: Instant,
     kind: TimeOffKind,
     reason: Type.Optional(Type.Union([Type.String({ maxLength: 500 }), Type.Null()])),
-    override: Type.Optional(Type.Boolean({
-      default: false,
-      description: 'true records the entry even over live appointments (they stay booked)',
-    })),
+    override: Type.Optional(
+      Type.Boolean({
+        default: false,
+        description: 'true records the entry even over live appointments (they stay booked)',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

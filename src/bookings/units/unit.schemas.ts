@@ -17,7 +17,8 @@ export const Unit = Type.Object({
 });
 export type Unit = Static<typeof Unit>;
 
-export const UNIT_COLUMNS = 'id, display_name, kind, unit_type, user_id, colour, photo_url, sort, bookable, online_bookable, is_active';
+export const UNIT_COLUMNS =
+  'id, display_name, kind, unit_type, user_id, colour, photo_url, sort, bookable, online_bookable, is_active';
 
 /** Allowed unit kinds (the spec does not list them; see docs/decisions/diary.md). */
 export const UNIT_KINDS = ['staff', 'chair', 'room', 'table', 'resource'] as const;
@@ -40,7 +41,9 @@ export const UnitFields = {
 export const ListUnitsQuery = Type.Object(
   {
     store_id: Uuid,
-    include_inactive: Type.Optional(Type.Boolean({ default: false, description: 'default false: deactivated units are excluded' })),
+    include_inactive: Type.Optional(
+      Type.Boolean({ default: false, description: 'default false: deactivated units are excluded' }),
+    ),
   },
   { additionalProperties: false },
 );

@@ -31,12 +31,21 @@ export async function createUnit(ctx: MerchantContext, body: CreateUnitBody): Pr
   const fields = writableFields(body);
   return inTransaction(ctx, async (tx) => {
     const unit = await insertUnit(tx, storeId, fields, ctx.clock.now());
-    await audit(tx, ctx, { action: 'unit.created', entity: 'unit', entityId: unit.id, details: { fields: Object.keys(fields) } });
+    await audit(tx, ctx, {
+      action: 'unit.created',
+      entity: 'unit',
+      entityId: unit.id,
+      details: { fields: Object.keys(fields) },
+    });
     return { unit };
   });
 }
 
-export async function updateStoreUnit(ctx: MerchantContext, unitId: string, body: UpdateUnitBody): Promise<{ unit: Unit }> {
+export async function updateStoreUnit(
+  ctx: MerchantContext,
+  unitId: string,
+  body: UpdateUnitBody,
+): Promise<{ unit: Unit }> {
   const storeId = ctx.actor.storeId;
   const changes = writableFields(body);
   return inTransaction(ctx, async (tx) => {
@@ -49,16 +58,24 @@ export async function updateStoreUnit(ctx: MerchantContext, unitId: string, body
     if (changed.length === 0) return { unit: current };
 
     // A unit that leaves the diary (inactive or unbookable) would hide its upcoming appointments.
-    const leavesDiary = (changes.is_active === false && current.is_active) || (changes.bookable === false && current.bookable);
+    const leavesDiary =
+      (changes.is_active === false && current.is_active) || (changes.bookable === false && current.bookable);
     if (leavesDiary) {
       const upcoming = await countUpcomingAppointments(tx, storeId, unitId, ctx.clock.now());
       if (upcoming > 0) {
-        throw new AppError('UNIT_HAS_BOOKINGS', `The unit has ${upcoming} upcoming appointment(s); move or cancel them first`);
+        throw new AppError(
+          'UNIT_HAS_BOOKINGS',
+          `The unit has ${upcoming} upcoming appointment(s); move or cancel them first`,
+        );
       }
     }
     const unit = await updateUnit(tx, storeId, unitId, changes, ctx.clock.now());
-    const action = changes.is_active === false && current.is_active ? 'unit.deactivated'
-      : changes.is_active === true && !current.is_active ? 'unit.reactivated' : 'unit.updated';
+    const action =
+      changes.is_active === false && current.is_active
+        ? 'unit.deactivated'
+        : changes.is_active === true && !current.is_active
+          ? 'unit.reactivated'
+          : 'unit.updated';
     await audit(tx, ctx, { action, entity: 'unit', entityId: unitId, details: { changed_fields: changed } });
     return { unit };
   });

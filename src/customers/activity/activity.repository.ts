@@ -12,8 +12,14 @@ export async function findStore(db: Queryable, storeId: string): Promise<StoreRe
   return res.rows[0] ?? null;
 }
 
-export async function findCustomer(db: Queryable, customerId: string): Promise<{ id: string; erased_at: string | null } | null> {
-  const res = await db.query<{ id: string; erased_at: string | null }>('SELECT id, erased_at FROM customers WHERE id = $1', [customerId]);
+export async function findCustomer(
+  db: Queryable,
+  customerId: string,
+): Promise<{ id: string; erased_at: string | null } | null> {
+  const res = await db.query<{ id: string; erased_at: string | null }>(
+    'SELECT id, erased_at FROM customers WHERE id = $1',
+    [customerId],
+  );
   return res.rows[0] ?? null;
 }
 
@@ -22,7 +28,13 @@ export async function findCustomer(db: Queryable, customerId: string): Promise<{
  * one customer's activity at one store queues here, so the aggregate refresh that follows always
  * sees the rows the previous writer committed (READ COMMITTED takes a new snapshot per statement).
  */
-export async function lockRelationship(tx: Queryable, storeId: string, customerId: string, at: string, now: string): Promise<void> {
+export async function lockRelationship(
+  tx: Queryable,
+  storeId: string,
+  customerId: string,
+  at: string,
+  now: string,
+): Promise<void> {
   await tx.query(
     `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
      VALUES ($1, $2, $3, $3, $4)
@@ -50,9 +62,19 @@ export interface UpsertInput {
  * Inserts the record, or with a known id replaces its fields (a re-send or a status change).
  * Returns null when the id belongs to another store's or another customer's record.
  */
-export async function upsertRecord(tx: Queryable, input: UpsertInput): Promise<{ id: string; created: boolean; at: string } | null> {
+export async function upsertRecord(
+  tx: Queryable,
+  input: UpsertInput,
+): Promise<{ id: string; created: boolean; at: string } | null> {
   const columns = Object.keys(input.values);
-  const params: unknown[] = [input.id, input.storeId, input.customerId, ...columns.map((c) => input.values[c]), input.instant, input.now];
+  const params: unknown[] = [
+    input.id,
+    input.storeId,
+    input.customerId,
+    ...columns.map((c) => input.values[c]),
+    input.instant,
+    input.now,
+  ];
   const n = columns.length;
   const t = input.table;
   const ic = input.instantColumn;
@@ -78,7 +100,14 @@ export async function upsertRecord(tx: Queryable, input: UpsertInput): Promise<{
  */
 export async function refreshRelationship(
   tx: Queryable,
-  p: { storeId: string; customerId: string; timezone: string; seenAt: string; marketingOptedIn: boolean | null; now: string },
+  p: {
+    storeId: string;
+    customerId: string;
+    timezone: string;
+    seenAt: string;
+    marketingOptedIn: boolean | null;
+    now: string;
+  },
 ): Promise<void> {
   await tx.query(
     `WITH visits AS (

@@ -6,7 +6,10 @@ import { Instant, Nullable, Uuid } from '../../platform/http/schemas.ts';
 const Text = (maxLength: number) => Type.Optional(Nullable(Type.String({ maxLength })));
 const OptInstant = Type.Optional(Nullable(Instant));
 const Day = Type.String({ format: 'date', description: 'YYYY-MM-DD' });
-const ClockTime = Type.String({ pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$', description: 'HH:MM or HH:MM:SS' });
+const ClockTime = Type.String({
+  pattern: '^([01][0-9]|2[0-3]):[0-5][0-9](:[0-5][0-9])?$',
+  description: 'HH:MM or HH:MM:SS',
+});
 const Pence = Type.Integer({ minimum: 0, maximum: 2_000_000_000 });
 
 /** Common to every kind. `id` lets a sender re-send or update the same record (an upsert). */
@@ -17,11 +20,30 @@ const common = {
   marketing_opted_in: Type.Optional(Type.Boolean()),
 };
 
-export const CLASS_BOOKING_STATUSES = ['attended', 'no_show', 'cancelled', 'confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired'] as const;
-export const JOURNEY_TYPES = ['joined', 'stamp', 'voucher_earned', 'voucher_redeemed', 'order', 'message', 'email', 'journey', 'moment', 'class_booking', 'membership'] as const;
+export const CLASS_BOOKING_STATUSES = [
+  'attended',
+  'no_show',
+  'cancelled',
+  'confirmed',
+  'waitlisted',
+  'promotion_pending',
+  'promotion_expired',
+] as const;
+export const JOURNEY_TYPES = [
+  'joined',
+  'stamp',
+  'voucher_earned',
+  'voucher_redeemed',
+  'order',
+  'message',
+  'email',
+  'journey',
+  'moment',
+  'class_booking',
+  'membership',
+] as const;
 export const JOURNEY_CHANNELS = ['in_store', 'in_app', 'email', 'journey', 'moment', 'gym'] as const;
 export const ORDER_STATUSES = ['paid', 'refunded', 'partially_refunded', 'cancelled'] as const;
-
 
 export const ClassBookingActivity = Type.Object(
   {
@@ -105,10 +127,19 @@ export const JourneyEventActivity = Type.Object(
   { $id: 'JourneyEventActivity', additionalProperties: false },
 );
 
-type ActivityUnion = Static<typeof ClassBookingActivity> | Static<typeof StampActivity> | Static<typeof OrderActivity> | Static<typeof JourneyEventActivity>;
+type ActivityUnion =
+  | Static<typeof ClassBookingActivity>
+  | Static<typeof StampActivity>
+  | Static<typeof OrderActivity>
+  | Static<typeof JourneyEventActivity>;
 
 /** The named branches, registered with addSharedSchemas so the discriminator can name each by $ref. */
-export const ACTIVITY_KINDS = [ClassBookingActivity, StampActivity, OrderActivity, JourneyEventActivity] as unknown as Array<{ $id: string }>;
+export const ACTIVITY_KINDS = [
+  ClassBookingActivity,
+  StampActivity,
+  OrderActivity,
+  JourneyEventActivity,
+] as unknown as Array<{ $id: string }>;
 
 /** Tagged by `kind` (OpenAPI discriminator; Ajv validates only the branch the tag selects). */
 export const ActivityBody = Type.Unsafe<ActivityUnion>({

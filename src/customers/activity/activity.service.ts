@@ -4,7 +4,13 @@
 import { inTransaction, type AdminContext } from '../../platform/context.ts';
 import { AppError, badRequest, notFound } from '../../platform/errors/app-error.ts';
 import * as repo from './activity.repository.ts';
-import type { ActivityBody, ClassBookingActivity, JourneyEventActivity, OrderActivity, StampActivity } from './activity.schemas.ts';
+import type {
+  ActivityBody,
+  ClassBookingActivity,
+  JourneyEventActivity,
+  OrderActivity,
+  StampActivity,
+} from './activity.schemas.ts';
 
 type Planned = Omit<repo.UpsertInput, 'storeId' | 'customerId' | 'now' | 'id'>;
 
@@ -111,13 +117,20 @@ export async function recordActivity(ctx: AdminContext, storeId: string, body: A
     const customer = await repo.findCustomer(tx, body.customer_id);
     if (!customer) throw notFound('Customer');
     // Erasure removed the person; nothing new is attached to them afterwards.
-    if (customer.erased_at) throw new AppError('CUSTOMER_ERASED', 'The customer was erased; no activity can be recorded for them');
+    if (customer.erased_at)
+      throw new AppError('CUSTOMER_ERASED', 'The customer was erased; no activity can be recorded for them');
 
     const planned = plan(body, store);
     const now = ctx.clock.now().toISOString();
     const at = planned.instant ?? now;
     await repo.lockRelationship(tx, storeId, customer.id, at, now);
-    const record = await repo.upsertRecord(tx, { ...planned, id: body.id ?? null, storeId, customerId: customer.id, now });
+    const record = await repo.upsertRecord(tx, {
+      ...planned,
+      id: body.id ?? null,
+      storeId,
+      customerId: customer.id,
+      now,
+    });
     if (!record) throw new AppError('CONFLICT', 'That activity id belongs to another record');
     await repo.refreshRelationship(tx, {
       storeId,

@@ -6,7 +6,13 @@ import type { ClassBooking } from './attendance.schemas.ts';
  * and start time, then when it was booked, then id so equal rows keep one order across pages
  * (index class_bookings_attendance). Asks for one row more than the page to learn has_more.
  */
-export async function attendancePage(db: Queryable, storeId: string, customerId: string, limit: number, offset: number): Promise<ClassBooking[]> {
+export async function attendancePage(
+  db: Queryable,
+  storeId: string,
+  customerId: string,
+  limit: number,
+  offset: number,
+): Promise<ClassBooking[]> {
   const res = await db.query<ClassBooking>(
     `SELECT id, status, booking_date, booking_source, class_name, class_category,
             coalesce(nullif(occurrence_instructor_name, ''), nullif(class_instructor_name, '')) AS instructor_name,

@@ -21,7 +21,9 @@ const ClockTime = Nullable(Type.String({ description: 'HH:MM:SS' }));
 
 export const ClassBooking = Type.Object({
   id: Uuid,
-  status: Type.String({ enum: ['attended', 'no_show', 'cancelled', 'confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired'] }),
+  status: Type.String({
+    enum: ['attended', 'no_show', 'cancelled', 'confirmed', 'waitlisted', 'promotion_pending', 'promotion_expired'],
+  }),
   booking_date: Day,
   booking_source: NullableString,
   class_name: NullableString,

@@ -10,7 +10,8 @@ export interface BlockChange {
   archived?: boolean;
 }
 
-const RECORD = 'sc.customer_id, sc.blocked, sc.blocked_at, sc.blocked_channels, sc.block_reason, sc.archived, sc.archived_at';
+const RECORD =
+  'sc.customer_id, sc.blocked, sc.blocked_at, sc.blocked_channels, sc.block_reason, sc.archived, sc.archived_at';
 
 /** A changed record with what it was before the change (for the events: blocked or not, archived or not). */
 export interface BlockChangeRow extends BlockRecord {

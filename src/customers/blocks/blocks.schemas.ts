@@ -3,7 +3,12 @@ import { Type, type Static } from 'typebox';
 import { NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
 
 export { CHANNELS, type Channel } from '../../notifications/channels/channels.ts';
-const ChannelSchema = Type.Union([Type.Literal('email'), Type.Literal('sms'), Type.Literal('drops_chat'), Type.Literal('app_message')]);
+const ChannelSchema = Type.Union([
+  Type.Literal('email'),
+  Type.Literal('sms'),
+  Type.Literal('drops_chat'),
+  Type.Literal('app_message'),
+]);
 
 export const BLOCK_REASON_MAX = 500;
 /** Bulk size cap: one statement, one response; larger sets are sent in batches. */

@@ -6,13 +6,23 @@ import type { Tx } from '../../platform/db/port.ts';
 import { emit } from '../../events/outbox.ts';
 import type { EventType } from '../../events/event-types.ts';
 import { applyBlockChange, countKnown, type BlockChange, type BlockChangeRow } from './blocks.repository.ts';
-import { CHANNELS, type BlockBody, type BlockRecord, type BlockResponse, type BulkBlockBody, type BulkBlockResponse } from './blocks.schemas.ts';
+import {
+  CHANNELS,
+  type BlockBody,
+  type BlockRecord,
+  type BlockResponse,
+  type BulkBlockBody,
+  type BulkBlockResponse,
+} from './blocks.schemas.ts';
 
 type Inputs = Pick<BlockBody, 'blocked' | 'blocked_channels' | 'block_reason' | 'archived'>;
 
 function toChange(body: Inputs): { change: BlockChange; fields: string[] } {
-  const fields = (['blocked', 'blocked_channels', 'block_reason', 'archived'] as const).filter((f) => body[f] !== undefined);
-  if (fields.length === 0) throw badRequest('body needs at least one of blocked, blocked_channels, block_reason, archived');
+  const fields = (['blocked', 'blocked_channels', 'block_reason', 'archived'] as const).filter(
+    (f) => body[f] !== undefined,
+  );
+  if (fields.length === 0)
+    throw badRequest('body needs at least one of blocked, blocked_channels, block_reason, archived');
   return {
     change: {
       blocked: body.blocked,
@@ -58,7 +68,12 @@ export async function updateBlock(ctx: MerchantContext, customerId: string, body
     const rows = await applyBlockChange(tx, storeId, [customerId], change, ctx.clock.now().toISOString());
     if (!rows) throw notFound('Customer');
     // Field names only: the note is private and stays out of the audit details.
-    await audit(tx, ctx, { action: 'customer.block_updated', entity: 'customer', entityId: customerId, details: { fields } });
+    await audit(tx, ctx, {
+      action: 'customer.block_updated',
+      entity: 'customer',
+      entityId: customerId,
+      details: { fields },
+    });
     await emitBlockEvents(tx, storeId, rows[0], ctx.clock.now());
     return { customer: recordOf(rows[0]) };
   });
@@ -78,7 +93,12 @@ export async function updateBlocks(ctx: MerchantContext, body: BulkBlockBody): P
         `${unknown} of the ${ids.length} customer_ids are not this store's customers; nothing was changed`,
       );
     }
-    await audit(tx, ctx, { action: 'customer.block_updated', entity: 'customer', entityId: null, details: { fields, customer_ids: ids } });
+    await audit(tx, ctx, {
+      action: 'customer.block_updated',
+      entity: 'customer',
+      entityId: null,
+      details: { fields, customer_ids: ids },
+    });
     const order = new Map(ids.map((id, i) => [id, i]));
     rows.sort((a, b) => order.get(a.customer_id)! - order.get(b.customer_id)!);
     // One event per customer that changed, in the request's order.

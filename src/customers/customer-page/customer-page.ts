@@ -27,7 +27,21 @@ async function readCustomerPage(ctx: MerchantContext, customerId: string): Promi
   );
   const row = res.rows[0];
   if (!row) throw notFound('Customer');
-  const { id, name, phone, email, merchant_note, merchant_note_updated_at, customer_id, blocked, blocked_at, blocked_channels, block_reason, archived, archived_at } = row;
+  const {
+    id,
+    name,
+    phone,
+    email,
+    merchant_note,
+    merchant_note_updated_at,
+    customer_id,
+    blocked,
+    blocked_at,
+    blocked_channels,
+    block_reason,
+    archived,
+    archived_at,
+  } = row;
   return {
     customer: { id, name, phone, email, merchant_note, merchant_note_updated_at },
     block: { customer_id, blocked, blocked_at, blocked_channels, block_reason, archived, archived_at },

@@ -74,7 +74,13 @@ const SOURCES = [
   ),
 ];
 
-export async function journeyPage(db: Queryable, storeId: string, customerId: string, cursor: JourneyCursor, limit: number): Promise<JourneyRow[]> {
+export async function journeyPage(
+  db: Queryable,
+  storeId: string,
+  customerId: string,
+  cursor: JourneyCursor,
+  limit: number,
+): Promise<JourneyRow[]> {
   const res = await db.query<JourneyRow>(
     `SELECT id, type, channel, ts AS timestamp,
             to_char(ts AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') AS cursor_key,
@@ -92,6 +98,9 @@ export async function journeyPage(db: Queryable, storeId: string, customerId: st
 }
 
 export async function hasStoreAgreements(db: Queryable, storeId: string, customerId: string): Promise<boolean> {
-  const res = await db.query('SELECT 1 FROM customer_agreements WHERE store_id = $1 AND customer_id = $2 LIMIT 1', [storeId, customerId]);
+  const res = await db.query('SELECT 1 FROM customer_agreements WHERE store_id = $1 AND customer_id = $2 LIMIT 1', [
+    storeId,
+    customerId,
+  ]);
   return res.rowCount > 0;
 }

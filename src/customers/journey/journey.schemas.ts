@@ -19,7 +19,8 @@ export const JourneyQuery = Type.Object(
     before: Type.Optional(
       Type.String({
         pattern: CURSOR_PATTERN,
-        description: 'Events strictly older than this: an ISO 8601 instant, or a nextCursor (the instant of the last event seen, "~", its id)',
+        description:
+          'Events strictly older than this: an ISO 8601 instant, or a nextCursor (the instant of the last event seen, "~", its id)',
       }),
     ),
   },
@@ -32,7 +33,21 @@ const NullableBool = Nullable(Type.Boolean());
 
 export const JourneyEvent = Type.Object({
   id: Uuid,
-  type: Type.String({ enum: ['joined', 'stamp', 'voucher_earned', 'voucher_redeemed', 'order', 'message', 'email', 'journey', 'moment', 'class_booking', 'membership'] }),
+  type: Type.String({
+    enum: [
+      'joined',
+      'stamp',
+      'voucher_earned',
+      'voucher_redeemed',
+      'order',
+      'message',
+      'email',
+      'journey',
+      'moment',
+      'class_booking',
+      'membership',
+    ],
+  }),
   // 'sms': a text the service sent (no channel of the spec's list is SMS).
   channel: Nullable(Type.String({ enum: ['in_store', 'in_app', 'email', 'journey', 'moment', 'gym', 'sms'] })),
   timestamp: Instant,

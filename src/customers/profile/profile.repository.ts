@@ -13,7 +13,11 @@ export interface LockedCustomer extends EditRecord {
  * The customer as this store sees it, with both rows locked: concurrent edits of the same
  * customer queue here instead of computing changed_fields from a stale read.
  */
-export async function lockStoreCustomer(tx: Queryable, storeId: string, customerId: string): Promise<LockedCustomer | null> {
+export async function lockStoreCustomer(
+  tx: Queryable,
+  storeId: string,
+  customerId: string,
+): Promise<LockedCustomer | null> {
   const res = await tx.query<LockedCustomer>(
     `SELECT c.id, c.name, c.phone, c.email, sc.merchant_note, sc.merchant_note_updated_at, c.erased_at
        FROM store_customers sc
@@ -37,12 +41,20 @@ const IN_USE: Record<string, () => AppError> = {
   customers_email_key: () => new AppError('EMAIL_IN_USE', 'That email belongs to another customer'),
 };
 
-export async function updateIdentity(tx: Queryable, customerId: string, next: IdentityChange, now: string): Promise<void> {
+export async function updateIdentity(
+  tx: Queryable,
+  customerId: string,
+  next: IdentityChange,
+  now: string,
+): Promise<void> {
   try {
-    await tx.query(
-      'UPDATE customers SET name = $2, phone = $3, email = $4, updated_at = $5 WHERE id = $1',
-      [customerId, next.name, next.phone, next.email, now],
-    );
+    await tx.query('UPDATE customers SET name = $2, phone = $3, email = $4, updated_at = $5 WHERE id = $1', [
+      customerId,
+      next.name,
+      next.phone,
+      next.email,
+      now,
+    ]);
   } catch (err) {
     const inUse = pgCode(err) === PG.uniqueViolation ? IN_USE[pgConstraint(err) ?? ''] : undefined;
     throw inUse ? inUse() : err;

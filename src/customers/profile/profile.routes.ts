@@ -21,6 +21,7 @@ export async function profileRoutes(app: FastifyInstance) {
         response: { 200: EditResponse },
       },
     },
-    async (request) => editCustomer(merchantContext(request), request.params.customerId, request.body, request.query.store_id),
+    async (request) =>
+      editCustomer(merchantContext(request), request.params.customerId, request.body, request.query.store_id),
   );
 }

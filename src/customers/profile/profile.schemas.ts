@@ -36,6 +36,8 @@ export type EditRecord = Static<typeof EditRecord>;
 
 export const EditResponse = Type.Object({
   customer: EditRecord,
-  changed_fields: Type.Array(Type.Union([Type.Literal('name'), Type.Literal('phone'), Type.Literal('email'), Type.Literal('merchant_note')])),
+  changed_fields: Type.Array(
+    Type.Union([Type.Literal('name'), Type.Literal('phone'), Type.Literal('email'), Type.Literal('merchant_note')]),
+  ),
 });
 export type EditResponse = Static<typeof EditResponse>;

@@ -39,18 +39,25 @@ export function normaliseEdit(body: EditBody): Changes {
   }
   if (body.email !== undefined) {
     const email = body.email.trim().toLowerCase();
-    if (email !== '' && (chars(email) > EMAIL_MAX || !EMAIL.test(email))) throw badRequest('body.email is not a valid email address');
+    if (email !== '' && (chars(email) > EMAIL_MAX || !EMAIL.test(email)))
+      throw badRequest('body.email is not a valid email address');
     out.email = email || null;
   }
   if (body.merchant_note !== undefined) {
     // The note is kept as typed (line breaks and indentation are the merchant's); only "" clears it.
-    if (chars(body.merchant_note) > NOTE_MAX) throw badRequest(`body.merchant_note must be at most ${NOTE_MAX} characters`);
+    if (chars(body.merchant_note) > NOTE_MAX)
+      throw badRequest(`body.merchant_note must be at most ${NOTE_MAX} characters`);
     out.merchant_note = body.merchant_note === '' ? null : body.merchant_note;
   }
   return out;
 }
 
-export async function editCustomer(ctx: MerchantContext, customerId: string, body: EditBody, queryStoreId: string | undefined): Promise<EditResponse> {
+export async function editCustomer(
+  ctx: MerchantContext,
+  customerId: string,
+  body: EditBody,
+  queryStoreId: string | undefined,
+): Promise<EditResponse> {
   if (body.store_id === undefined && queryStoreId === undefined) throw badRequest('body.store_id is required');
   // The token's store is the acting store; store_id only had to be present and well-formed.
   const storeId = ctx.actor.storeId;
@@ -59,7 +66,8 @@ export async function editCustomer(ctx: MerchantContext, customerId: string, bod
   return inTransaction(ctx, async (tx) => {
     const current = await lockStoreCustomer(tx, storeId, customerId);
     if (!current) throw notFound('Customer');
-    if (current.erased_at) throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and can no longer be edited');
+    if (current.erased_at)
+      throw new AppError('CUSTOMER_ERASED', 'The customer asked to be deleted and can no longer be edited');
 
     const changed = EDITABLE_FIELDS.filter((f) => wanted[f] !== undefined && wanted[f] !== current[f]);
     const next = { ...current };
@@ -83,10 +91,19 @@ export async function editCustomer(ctx: MerchantContext, customerId: string, bod
       merchant_note_updated_at: next.merchant_note_updated_at,
     };
     if (changed.length > 0) {
-      await audit(tx, ctx, { action: 'customer.edited', entity: 'customer', entityId: customerId, details: { changed_fields: changed } });
+      await audit(tx, ctx, {
+        action: 'customer.edited',
+        entity: 'customer',
+        entityId: customerId,
+        details: { changed_fields: changed },
+      });
       // The merchant's private note never leaves in an event (docs/decisions/events.md): only that it changed.
       const { merchant_note: _note, ...shared } = customer;
-      await emit(tx, { storeId, type: 'customer.updated', data: { ...shared, changed_fields: changed } }, ctx.clock.now());
+      await emit(
+        tx,
+        { storeId, type: 'customer.updated', data: { ...shared, changed_fields: changed } },
+        ctx.clock.now(),
+      );
     }
 
     return { customer, changed_fields: changed };

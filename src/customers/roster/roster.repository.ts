@@ -17,7 +17,8 @@ export interface RosterFilter {
 // The customer's own marketing choice for this store wins; otherwise the consent recorded with activity.
 const MARKETING = 'coalesce(np.marketing_enabled, sc.marketing_opted_in)';
 const JOIN_CUSTOMER = 'JOIN customers c ON c.id = sc.customer_id';
-const JOIN_PREFS = 'LEFT JOIN notification_preferences np ON np.customer_id = sc.customer_id AND np.store_id = sc.store_id';
+const JOIN_PREFS =
+  'LEFT JOIN notification_preferences np ON np.customer_id = sc.customer_id AND np.store_id = sc.store_id';
 // Erased customers are no one. They are rare: an anti-join on the small customers_erased index is
 // far cheaper than joining every relationship to customers when only counting or paging.
 const NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)';
@@ -62,7 +63,10 @@ const CLOCK = '(SELECT $2::timestamptz AS now) clock';
 // Each order ends in the customer id so pages never overlap or skip on ties. `keys` sorts
 // store_customers `sc` (and customers `c`); `outer` re-sorts the chosen page `p`.
 const ORDER_BY = {
-  recent: { keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id', outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id' },
+  recent: {
+    keys: 'sc.last_visit_at DESC NULLS LAST, sc.customer_id',
+    outer: 'p.last_visit_at DESC NULLS LAST, p.customer_id',
+  },
   spend: { keys: 'sc.total_spent_pence DESC, sc.customer_id', outer: 'p.total_spent_pence DESC, p.customer_id' },
   visits: { keys: 'sc.total_visits DESC, sc.customer_id', outer: 'p.total_visits DESC, p.customer_id' },
   name: { keys: 'lower(c.name) ASC NULLS LAST, c.id', outer: 'lower(c.name) ASC NULLS LAST, c.id' },
@@ -84,7 +88,8 @@ export interface RosterPaging {
 const ROW_FIELDS = `p.last_visit_at, ${stageSql('clock.now', 'p')} AS lifecycle_stage,
             p.total_visits, p.stamp_count, p.order_count, p.total_spent_pence,
             coalesce(np.marketing_enabled, p.marketing_opted_in) AS marketing_opted_in`;
-const JOIN_PAGE_PREFS = 'LEFT JOIN notification_preferences np ON np.customer_id = p.customer_id AND np.store_id = p.store_id';
+const JOIN_PAGE_PREFS =
+  'LEFT JOIN notification_preferences np ON np.customer_id = p.customer_id AND np.store_id = p.store_id';
 
 /**
  * One page (limit+1 rows, to learn has_more). The page is chosen on store_customers alone where the
@@ -167,7 +172,12 @@ export async function rosterCount(db: Queryable, filter: RosterFilter): Promise<
  * for each term: for a common name the recency index is walked until the page is full (a few
  * milliseconds in a 100,000-customer store); for a rare one the trigram matches are read first.
  */
-export async function searchCustomers(db: Queryable, storeId: string, term: string | null, limit: number): Promise<SearchRow[]> {
+export async function searchCustomers(
+  db: Queryable,
+  storeId: string,
+  term: string | null,
+  limit: number,
+): Promise<SearchRow[]> {
   const params: unknown[] = [storeId, limit];
   let match = '';
   if (term) {

@@ -17,7 +17,10 @@ export const RosterQuery = Type.Object(
     sort: Type.Optional(Type.Enum(ROSTER_SORTS, { default: 'recent' })),
     stage: Type.Optional(Type.Enum(LIFECYCLE_STAGES, { description: 'Only customers in this lifecycle stage' })),
     facets: Type.Optional(
-      Type.String({ pattern: `^(${facet}(,${facet})*)?$`, description: 'Comma-separated; every facet listed must hold (AND)' }),
+      Type.String({
+        pattern: `^(${facet}(,${facet})*)?$`,
+        description: 'Comma-separated; every facet listed must hold (AND)',
+      }),
     ),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of name, email or phone (any spelling)' })),
     limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ROSTER_PAGE.max, default: ROSTER_PAGE.default })),
@@ -55,7 +58,12 @@ export const RosterResponse = Type.Object({
 export const SearchQuery = Type.Object(
   {
     store_id: Uuid,
-    q: Type.Optional(Type.String({ maxLength: 200, description: '2 or more characters filter by name, phone and email; shorter lists the 20 most recent' })),
+    q: Type.Optional(
+      Type.String({
+        maxLength: 200,
+        description: '2 or more characters filter by name, phone and email; shorter lists the 20 most recent',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

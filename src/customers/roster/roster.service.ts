@@ -41,6 +41,11 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
 export async function searchRoster(ctx: MerchantContext, query: SearchQuery) {
   const term = query.q?.trim() ?? '';
   const db = await readHandle(ctx); // the replica when it has every write this store made
-  const customers = await searchCustomers(db, ctx.actor.storeId, term.length >= SEARCH_MIN_CHARS ? term : null, SEARCH_LIMIT);
+  const customers = await searchCustomers(
+    db,
+    ctx.actor.storeId,
+    term.length >= SEARCH_MIN_CHARS ? term : null,
+    SEARCH_LIMIT,
+  );
   return { customers };
 }

@@ -38,7 +38,11 @@ export function renderCodeMail(mail: CodeMail): { subject: string; text: string;
   };
 }
 
-export function codeMailer(fullConfig: Pick<Config, 'production' | 'messages'>, db: Queryable, log: { warn(obj: object, msg: string): void }): CodeMailer {
+export function codeMailer(
+  fullConfig: Pick<Config, 'production' | 'messages'>,
+  db: Queryable,
+  log: { warn(obj: object, msg: string): void },
+): CodeMailer {
   const config = fullConfig.messages;
   const route = deliveryMode(fullConfig).email;
   let transport: Transport | null = null;
@@ -49,8 +53,20 @@ export function codeMailer(fullConfig: Pick<Config, 'production' | 'messages'>, 
       if (route === 'dev_mailbox') {
         // Codes past their expiry go as new ones come (and as the mailbox is read): none outlives it for long.
         await dropExpiredCodes(db, mail.sentAt)
-          .then(() => keepCode(db, { storeId: mail.storeId, channel: 'email', to: mail.to, subject: body.subject, text: body.text, expiresAt: mail.expiresAt, createdAt: mail.sentAt }))
-          .catch((err: any) => log.warn({ error: err?.code ?? 'keep_failed' }, 'sign-in code not kept in the development mailbox'));
+          .then(() =>
+            keepCode(db, {
+              storeId: mail.storeId,
+              channel: 'email',
+              to: mail.to,
+              subject: body.subject,
+              text: body.text,
+              expiresAt: mail.expiresAt,
+              createdAt: mail.sentAt,
+            }),
+          )
+          .catch((err: any) =>
+            log.warn({ error: err?.code ?? 'keep_failed' }, 'sign-in code not kept in the development mailbox'),
+          );
         return;
       }
       if (route !== 'smtp' || !config.smtpUrl) {
@@ -59,7 +75,14 @@ export function codeMailer(fullConfig: Pick<Config, 'production' | 'messages'>, 
       }
       transport ??= smtpTransport({ url: config.smtpUrl, from: config.mailFrom, maxConnections: 2 });
       try {
-        await transport.send({ channel: 'email', to: mail.to, ...body, ics: null, icsMethod: null, messageId: `<${randomUUID()}@${domain}>` });
+        await transport.send({
+          channel: 'email',
+          to: mail.to,
+          ...body,
+          ics: null,
+          icsMethod: null,
+          messageId: `<${randomUUID()}@${domain}>`,
+        });
       } catch (err: any) {
         // The code (and the address) never reach the log: only the failure's code.
         log.warn({ error: err?.code ?? 'send_failed' }, 'sign-in code not delivered');

@@ -16,7 +16,8 @@ export interface CodeTexter {
   send(text: CodeText): Promise<void>;
 }
 
-export const renderCodeText = (t: CodeText) => `${t.code} is your code to book at ${t.storeName}. It works once, for ${t.minutes} minutes.`;
+export const renderCodeText = (t: CodeText) =>
+  `${t.code} is your code to book at ${t.storeName}. It works once, for ${t.minutes} minutes.`;
 
 export function codeTexter(config: MessagesConfig, log: { warn(obj: object, msg: string): void }): CodeTexter {
   let transport: Transport | null = null;
@@ -28,7 +29,16 @@ export function codeTexter(config: MessagesConfig, log: { warn(obj: object, msg:
       }
       transport ??= smsTransport(config.sms);
       try {
-        await transport.send({ channel: 'sms', to: t.to, subject: '', text: renderCodeText(t), html: '', ics: null, icsMethod: null, messageId: '' });
+        await transport.send({
+          channel: 'sms',
+          to: t.to,
+          subject: '',
+          text: renderCodeText(t),
+          html: '',
+          ics: null,
+          icsMethod: null,
+          messageId: '',
+        });
       } catch (err: any) {
         // The code and the number never reach the log: only the failure's code.
         log.warn({ error: err?.code ?? 'send_failed' }, 'sign-in code not delivered by text');

@@ -11,7 +11,14 @@ export interface CodeRow {
 }
 
 /** A new code replaces the last one for this store and email (its attempts start again at 0). */
-export async function replaceCode(q: Queryable, storeId: string, emailHash: string, codeHash: string, expiresAt: string, now: string): Promise<void> {
+export async function replaceCode(
+  q: Queryable,
+  storeId: string,
+  emailHash: string,
+  codeHash: string,
+  expiresAt: string,
+  now: string,
+): Promise<void> {
   await q.query(
     `INSERT INTO email_codes (store_id, email_hash, code_hash, expires_at, attempts, used_at, created_at)
      VALUES ($1, $2, $3, $4, 0, NULL, $5)
@@ -39,7 +46,11 @@ export async function countWrongTry(q: Queryable, storeId: string, emailHash: st
 }
 
 export async function markUsed(q: Queryable, storeId: string, emailHash: string, now: string): Promise<void> {
-  await q.query('UPDATE email_codes SET used_at = $3 WHERE store_id = $1 AND email_hash = $2', [storeId, emailHash, now]);
+  await q.query('UPDATE email_codes SET used_at = $3 WHERE store_id = $1 AND email_hash = $2', [
+    storeId,
+    emailHash,
+    now,
+  ]);
 }
 
 /** Rows past their lifetime are of no use to anyone: removed as new codes are asked for. */
@@ -61,7 +72,10 @@ export interface SignedInCustomer {
  * email (Easy!Appointments #621/#721). A phone already another customer's is not taken for the new one.
  */
 export async function findOrCreateCustomer(
-  q: Queryable, email: string, fresh: { name: string | null; phone: string | null }, now: string,
+  q: Queryable,
+  email: string,
+  fresh: { name: string | null; phone: string | null },
+  now: string,
 ): Promise<SignedInCustomer> {
   return findOrCreateBy(q, 'email', email, fresh.name, fresh.phone, now);
 }
@@ -71,7 +85,12 @@ export async function findOrCreateCustomer(
  * one with the name and the other contact, unless that contact is already another customer's.
  */
 async function findOrCreateBy(
-  q: Queryable, by: 'email' | 'phone', value: string, name: string | null, other: string | null, now: string,
+  q: Queryable,
+  by: 'email' | 'phone',
+  value: string,
+  name: string | null,
+  other: string | null,
+  now: string,
 ): Promise<SignedInCustomer> {
   const otherColumn = by === 'email' ? 'phone' : 'email';
   const inserted = await q.query<SignedInCustomer>(
@@ -82,7 +101,10 @@ async function findOrCreateBy(
     [value, name, other, now],
   );
   if (inserted.rows[0]) return inserted.rows[0];
-  const found = await q.query<SignedInCustomer>(`SELECT id, name, email, erased_at, false AS created FROM customers WHERE ${by} = $1`, [value]);
+  const found = await q.query<SignedInCustomer>(
+    `SELECT id, name, email, erased_at, false AS created FROM customers WHERE ${by} = $1`,
+    [value],
+  );
   return found.rows[0];
 }
 
@@ -92,7 +114,10 @@ async function findOrCreateBy(
  * another customer's is not taken for the new one.
  */
 export async function findOrCreateCustomerByPhone(
-  q: Queryable, phone: string, fresh: { name: string | null; email: string | null }, now: string,
+  q: Queryable,
+  phone: string,
+  fresh: { name: string | null; email: string | null },
+  now: string,
 ): Promise<SignedInCustomer> {
   return findOrCreateBy(q, 'phone', phone, fresh.name, fresh.email, now);
 }

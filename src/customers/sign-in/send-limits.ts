@@ -6,7 +6,12 @@ import type { Redis } from 'ioredis';
 
 export interface Budget {
   /** Takes one from the budget of key; when spent, how many seconds until one is free again. */
-  take(key: string, max: number, windowMs: number, nowMs: number): Promise<{ ok: true } | { ok: false; retryAfterS: number }>;
+  take(
+    key: string,
+    max: number,
+    windowMs: number,
+    nowMs: number,
+  ): Promise<{ ok: true } | { ok: false; retryAfterS: number }>;
 }
 
 export function memoryBudget(): Budget {
@@ -45,7 +50,10 @@ export function redisBudget(redis: Redis): Budget {
   return {
     async take(key, max, windowMs, nowMs) {
       const member = `${nowMs}-${process.pid}-${seq++}-${Math.random().toString(36).slice(2, 8)}`;
-      const [ok, oldest] = (await redis.eval(TAKE_SCRIPT, 1, `bbo-signin:${key}`, nowMs, max, windowMs, member)) as [number, string];
+      const [ok, oldest] = (await redis.eval(TAKE_SCRIPT, 1, `bbo-signin:${key}`, nowMs, max, windowMs, member)) as [
+        number,
+        string,
+      ];
       if (ok === 1) return { ok: true };
       return { ok: false, retryAfterS: Math.max(1, Math.ceil((Number(oldest) + windowMs - nowMs) / 1000)) };
     },

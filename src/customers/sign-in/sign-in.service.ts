@@ -55,7 +55,8 @@ export interface PageStore {
 }
 
 const normaliseEmail = (email: string) => email.trim().toLowerCase();
-const codeHash = (deps: SignInDeps, storeId: string, idHash: string, code: string) => keyedHash(deps.codeKey, `${storeId}:${idHash}:${code}`);
+const codeHash = (deps: SignInDeps, storeId: string, idHash: string, code: string) =>
+  keyedHash(deps.codeKey, `${storeId}:${idHash}:${code}`);
 const canEmail = (mode: SignInMode) => mode === 'email' || mode === 'email_or_sms';
 const canText = (mode: SignInMode) => mode === 'sms' || mode === 'email_or_sms';
 
@@ -65,7 +66,12 @@ function ukMobileOrRefuse(input: string): string {
   return phone;
 }
 
-async function take(deps: SignInDeps, budgets: ReadonlyArray<readonly [string, number]>, windowMs: number, refuse: (retryAfterS: number) => AppError) {
+async function take(
+  deps: SignInDeps,
+  budgets: ReadonlyArray<readonly [string, number]>,
+  windowMs: number,
+  refuse: (retryAfterS: number) => AppError,
+) {
   const nowMs = deps.clock.now().getTime();
   for (const [key, max] of budgets) {
     const taken = await deps.budget.take(key, max, windowMs, nowMs);
@@ -74,29 +80,74 @@ async function take(deps: SignInDeps, budgets: ReadonlyArray<readonly [string, n
 }
 
 /** The send budgets, then a new code for this identity (replacing the last); returns the code. */
-async function issue(deps: SignInDeps, store: PageStore, idHash: string, addressHash: string): Promise<{ code: string; expiresAt: string; now: Date }> {
-  await take(deps, [[`a:${addressHash}`, SENDS_PER_ADDRESS_PER_HOUR], [`e:${idHash}`, SENDS_PER_EMAIL_PER_HOUR]], HOUR_MS, (s) =>
-    new AppError('TOO_MANY_CODES', `Too many codes asked for; try again in ${Math.ceil(s / 60)} minutes`, { 'retry-after': String(s) }));
+async function issue(
+  deps: SignInDeps,
+  store: PageStore,
+  idHash: string,
+  addressHash: string,
+): Promise<{ code: string; expiresAt: string; now: Date }> {
+  await take(
+    deps,
+    [
+      [`a:${addressHash}`, SENDS_PER_ADDRESS_PER_HOUR],
+      [`e:${idHash}`, SENDS_PER_EMAIL_PER_HOUR],
+    ],
+    HOUR_MS,
+    (s) =>
+      new AppError('TOO_MANY_CODES', `Too many codes asked for; try again in ${Math.ceil(s / 60)} minutes`, {
+        'retry-after': String(s),
+      }),
+  );
   const now = deps.clock.now();
   const code = String(randomInt(0, 1_000_000)).padStart(6, '0');
   const expiresAt = new Date(now.getTime() + CODE_TTL_S * 1000).toISOString();
   await repo.dropExpired(deps.db, now.toISOString());
-  await repo.replaceCode(deps.db, store.id, idHash, codeHash(deps, store.id, idHash, code), expiresAt, now.toISOString());
+  await repo.replaceCode(
+    deps.db,
+    store.id,
+    idHash,
+    codeHash(deps, store.id, idHash, code),
+    expiresAt,
+    now.toISOString(),
+  );
   return { code, expiresAt, now };
 }
 
-export async function sendCode(deps: SignInDeps, store: PageStore, rawEmail: string, addressHash: string): Promise<{ sent: true; expires_in_s: number }> {
+export async function sendCode(
+  deps: SignInDeps,
+  store: PageStore,
+  rawEmail: string,
+  addressHash: string,
+): Promise<{ sent: true; expires_in_s: number }> {
   // The page is told (sign_in); an answer of "sent" here would be a lie.
-  if (!canEmail(deps.signInMode)) throw new AppError('SIGN_IN_UNAVAILABLE', 'This shop cannot send a code by email; please call the shop to book');
+  if (!canEmail(deps.signInMode))
+    throw new AppError('SIGN_IN_UNAVAILABLE', 'This shop cannot send a code by email; please call the shop to book');
   const email = normaliseEmail(rawEmail);
   const { code, expiresAt, now } = await issue(deps, store, keyedHash(deps.emailKey, email), addressHash);
   // After the answer: its time never depends on the mail server, nor on whose address it is.
-  setImmediate(() => void deps.mailer.send({ storeId: store.id, to: email, code, storeName: store.name, minutes: CODE_TTL_S / 60, expiresAt, sentAt: now.toISOString() }));
+  setImmediate(
+    () =>
+      void deps.mailer.send({
+        storeId: store.id,
+        to: email,
+        code,
+        storeName: store.name,
+        minutes: CODE_TTL_S / 60,
+        expiresAt,
+        sentAt: now.toISOString(),
+      }),
+  );
   return { sent: true, expires_in_s: CODE_TTL_S };
 }
 
-export async function sendSmsCode(deps: SignInDeps, store: PageStore, rawPhone: string, addressHash: string): Promise<{ sent: true; expires_in_s: number }> {
-  if (!canText(deps.signInMode)) throw new AppError('SIGN_IN_UNAVAILABLE', 'This shop cannot send a code by text; use your email');
+export async function sendSmsCode(
+  deps: SignInDeps,
+  store: PageStore,
+  rawPhone: string,
+  addressHash: string,
+): Promise<{ sent: true; expires_in_s: number }> {
+  if (!canText(deps.signInMode))
+    throw new AppError('SIGN_IN_UNAVAILABLE', 'This shop cannot send a code by text; use your email');
   const phone = ukMobileOrRefuse(rawPhone);
   const { code } = await issue(deps, store, keyedHash(deps.emailKey, `tel:${phone}`), addressHash);
   setImmediate(() => void deps.texter.send({ to: phone, code, storeName: store.name, minutes: CODE_TTL_S / 60 }));
@@ -104,28 +155,45 @@ export async function sendSmsCode(deps: SignInDeps, store: PageStore, rawPhone: 
 }
 
 /** No code, a wrong one, or one killed by wrong tries: one answer, so verify never tells whether a code is pending. */
-const notRight = () => new AppError('CODE_INVALID', 'That code is not right, or no longer works; check it or ask for a new code');
+const notRight = () =>
+  new AppError('CODE_INVALID', 'That code is not right, or no longer works; check it or ask for a new code');
 const expired = (why: string) => new AppError('CODE_EXPIRED', `${why}; ask for a new code`);
 
 /** The verify budgets, then the code checked and spent under its row's lock; a wrong try is committed. */
-async function spend<T>(deps: SignInDeps, store: PageStore, idHash: string, addressHash: string, given: string, then: (tx: Queryable, now: Date) => Promise<T>): Promise<T> {
-  await take(deps, [[`va:${addressHash}`, VERIFIES_PER_ADDRESS_PER_MINUTE], [`ve:${idHash}`, VERIFIES_PER_EMAIL_PER_MINUTE]], MINUTE_MS, (s) =>
-    new AppError('RATE_LIMITED', `Too many tries; try again in ${s} seconds`, { 'retry-after': String(s) }));
+async function spend<T>(
+  deps: SignInDeps,
+  store: PageStore,
+  idHash: string,
+  addressHash: string,
+  given: string,
+  then: (tx: Queryable, now: Date) => Promise<T>,
+): Promise<T> {
+  await take(
+    deps,
+    [
+      [`va:${addressHash}`, VERIFIES_PER_ADDRESS_PER_MINUTE],
+      [`ve:${idHash}`, VERIFIES_PER_EMAIL_PER_MINUTE],
+    ],
+    MINUTE_MS,
+    (s) => new AppError('RATE_LIMITED', `Too many tries; try again in ${s} seconds`, { 'retry-after': String(s) }),
+  );
   const now = deps.clock.now();
-  const outcome = await deps.db.transaction(async (tx): Promise<{ ok: true; value: T } | { ok: false; error: AppError }> => {
-    const row = await repo.lockCode(tx, store.id, idHash);
-    if (!row || row.attempts >= MAX_WRONG_TRIES) return { ok: false, error: notRight() };
-    if (row.used_at) return { ok: false, error: expired('That code was already used') };
-    if (Date.parse(row.expires_at) <= now.getTime()) return { ok: false, error: expired('That code has expired') };
-    const expected = Buffer.from(row.code_hash, 'hex');
-    const tried = Buffer.from(codeHash(deps, store.id, idHash, given), 'hex');
-    if (expected.length !== tried.length || !timingSafeEqual(expected, tried)) {
-      await repo.countWrongTry(tx, store.id, idHash);
-      return { ok: false, error: notRight() };
-    }
-    await repo.markUsed(tx, store.id, idHash, now.toISOString());
-    return { ok: true, value: await then(tx, now) };
-  });
+  const outcome = await deps.db.transaction(
+    async (tx): Promise<{ ok: true; value: T } | { ok: false; error: AppError }> => {
+      const row = await repo.lockCode(tx, store.id, idHash);
+      if (!row || row.attempts >= MAX_WRONG_TRIES) return { ok: false, error: notRight() };
+      if (row.used_at) return { ok: false, error: expired('That code was already used') };
+      if (Date.parse(row.expires_at) <= now.getTime()) return { ok: false, error: expired('That code has expired') };
+      const expected = Buffer.from(row.code_hash, 'hex');
+      const tried = Buffer.from(codeHash(deps, store.id, idHash, given), 'hex');
+      if (expected.length !== tried.length || !timingSafeEqual(expected, tried)) {
+        await repo.countWrongTry(tx, store.id, idHash);
+        return { ok: false, error: notRight() };
+      }
+      await repo.markUsed(tx, store.id, idHash, now.toISOString());
+      return { ok: true, value: await then(tx, now) };
+    },
+  );
   if (!outcome.ok) throw outcome.error;
   return outcome.value;
 }
@@ -155,8 +223,12 @@ export async function verifyCode(deps: SignInDeps, store: PageStore, input: Veri
   const phone = input.phone?.trim() ? ukMobileOrRefuse(input.phone) : null;
   const name = input.name?.trim() || null;
   const customer = await spend(deps, store, keyedHash(deps.emailKey, email), addressHash, input.code, async (tx, now) =>
-    live(await repo.findOrCreateCustomer(tx, email, { name, phone }, now.toISOString())));
-  return { ...(await tokenFor(deps, customer)), customer: { id: customer.id, name: customer.name, email: customer.email } };
+    live(await repo.findOrCreateCustomer(tx, email, { name, phone }, now.toISOString())),
+  );
+  return {
+    ...(await tokenFor(deps, customer)),
+    customer: { id: customer.id, name: customer.name, email: customer.email },
+  };
 }
 
 export interface VerifySmsInput {
@@ -170,7 +242,16 @@ export async function verifySmsCode(deps: SignInDeps, store: PageStore, input: V
   const phone = ukMobileOrRefuse(input.phone);
   const email = input.email?.trim() ? normaliseEmail(input.email) : null;
   const name = input.name?.trim() || null;
-  const customer = await spend(deps, store, keyedHash(deps.emailKey, `tel:${phone}`), addressHash, input.code, async (tx, now) =>
-    live(await repo.findOrCreateCustomerByPhone(tx, phone, { name, email }, now.toISOString())));
-  return { ...(await tokenFor(deps, customer)), customer: { id: customer.id, name: customer.name, email: customer.email, phone } };
+  const customer = await spend(
+    deps,
+    store,
+    keyedHash(deps.emailKey, `tel:${phone}`),
+    addressHash,
+    input.code,
+    async (tx, now) => live(await repo.findOrCreateCustomerByPhone(tx, phone, { name, email }, now.toISOString())),
+  );
+  return {
+    ...(await tokenFor(deps, customer)),
+    customer: { id: customer.id, name: customer.name, email: customer.email, phone },
+  };
 }

@@ -136,7 +136,8 @@ export class EventPump {
         if (rows.length < PAGE) return;
       }
     } catch (err) {
-      if (!this.closed) this.log.warn({ err: { message: (err as Error).message } }, 'event stream poll failed; retrying');
+      if (!this.closed)
+        this.log.warn({ err: { message: (err as Error).message } }, 'event stream poll failed; retrying');
     }
   }
 

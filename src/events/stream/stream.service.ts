@@ -10,7 +10,12 @@ import type { StreamQuery } from '../events.schemas.ts';
 import type { EventPump } from './event-pump.ts';
 import { StreamSubscriber } from './subscriber.ts';
 
-export async function openStream(ctx: MerchantContext, pump: EventPump, query: StreamQuery, lastEventId: string | undefined): Promise<PassThrough> {
+export async function openStream(
+  ctx: MerchantContext,
+  pump: EventPump,
+  query: StreamQuery,
+  lastEventId: string | undefined,
+): Promise<PassThrough> {
   const storeId = ctx.actor.storeId;
   const types = parseTypes(query.types);
   const resumeFrom = lastEventId?.trim() || query.after;

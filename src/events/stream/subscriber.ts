@@ -33,7 +33,14 @@ export class StreamSubscriber implements PumpSubscriber {
   private readonly pump: EventPump;
   private readonly db: Queryable;
 
-  constructor(storeId: string, types: readonly string[] | null, cursor: FeedPosition, out: PassThrough, pump: EventPump, db: Queryable) {
+  constructor(
+    storeId: string,
+    types: readonly string[] | null,
+    cursor: FeedPosition,
+    out: PassThrough,
+    pump: EventPump,
+    db: Queryable,
+  ) {
     this.storeId = storeId;
     this.types = types;
     this.cursor = cursor;
@@ -60,7 +67,9 @@ export class StreamSubscriber implements PumpSubscriber {
   }
 
   private write(row: FeedRow): boolean {
-    return this.out.write(`id: ${formatFeedCursor(row)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row))}\n\n`);
+    return this.out.write(
+      `id: ${formatFeedCursor(row)}\nevent: ${row.type}\ndata: ${JSON.stringify(presentEvent(row))}\n\n`,
+    );
   }
 
   private drained(): Promise<void> {
@@ -80,7 +89,12 @@ export class StreamSubscriber implements PumpSubscriber {
     this.catching = true;
     try {
       for (;;) {
-        const page = await readFeedPage(this.db, { storeId: this.storeId, after: this.cursor, limit: PAGE, types: this.types });
+        const page = await readFeedPage(this.db, {
+          storeId: this.storeId,
+          after: this.cursor,
+          limit: PAGE,
+          types: this.types,
+        });
         if (this.closed) return;
         let pushedBack = false;
         for (const row of page.rows) {
@@ -102,7 +116,11 @@ export class StreamSubscriber implements PumpSubscriber {
         if (this.closed) return;
       }
     } catch (err) {
-      if (!this.closed) this.pump.log.warn({ err: { message: (err as Error).message } }, 'event stream catch-up failed; closing the stream');
+      if (!this.closed)
+        this.pump.log.warn(
+          { err: { message: (err as Error).message } },
+          'event stream catch-up failed; closing the stream',
+        );
       this.end();
     } finally {
       this.catching = false;

@@ -40,7 +40,9 @@ export function smsTransport(options: SmsOptions): Transport {
       const code = typeof body?.code === 'number' ? body.code : null;
       // 429 and 5xx are the provider's trouble, 401/403 our credentials': both may clear. Other 4xx
       // refuse this message for good.
-      const permanent = (code !== null && PERMANENT_CODES.has(code)) || (res.status >= 400 && res.status < 500 && ![401, 403, 429].includes(res.status));
+      const permanent =
+        (code !== null && PERMANENT_CODES.has(code)) ||
+        (res.status >= 400 && res.status < 500 && ![401, 403, 429].includes(res.status));
       throw new SendFailure(code !== null ? `sms_${res.status}_${code}` : `sms_${res.status}`, permanent);
     },
     async close() {},

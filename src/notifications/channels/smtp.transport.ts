@@ -21,25 +21,28 @@ export function classifySmtpError(err: any): SendFailure {
 
 export function smtpTransport(options: SmtpOptions): Transport {
   let mailer: Promise<Transporter> | null = null;
-  const open = () => (mailer ??= import('nodemailer').then(({ default: nodemailer }) => nodemailer.createTransport({
-    url: options.url,
-    pool: true,
-    maxConnections: options.maxConnections ?? 5,
-    maxMessages: Infinity,
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 30_000,
-    // The sender retries, under its claim (sender.ts): nodemailer's pool must not. By default it
-    // re-sends a message itself, up to 5 times, when a connection closes mid-send, so a relay that
-    // drops connections kept a send pending past its claim's lease; another worker then sent the
-    // message as well, and both copies arrived once the relay recovered. Now a dropped connection
-    // fails the send at once, and each wait of a send is bounded by one of the three timeouts here
-    // (connecting, the greeting, and silence on the socket), all well under half the default lease.
-    maxRequeues: 0,
-    // Never log message content or addresses.
-    logger: false,
-    debug: false,
-  } as any)));
+  const open = () =>
+    (mailer ??= import('nodemailer').then(({ default: nodemailer }) =>
+      nodemailer.createTransport({
+        url: options.url,
+        pool: true,
+        maxConnections: options.maxConnections ?? 5,
+        maxMessages: Infinity,
+        connectionTimeout: 10_000,
+        greetingTimeout: 10_000,
+        socketTimeout: 30_000,
+        // The sender retries, under its claim (sender.ts): nodemailer's pool must not. By default it
+        // re-sends a message itself, up to 5 times, when a connection closes mid-send, so a relay that
+        // drops connections kept a send pending past its claim's lease; another worker then sent the
+        // message as well, and both copies arrived once the relay recovered. Now a dropped connection
+        // fails the send at once, and each wait of a send is bounded by one of the three timeouts here
+        // (connecting, the greeting, and silence on the socket), all well under half the default lease.
+        maxRequeues: 0,
+        // Never log message content or addresses.
+        logger: false,
+        debug: false,
+      } as any),
+    ));
   return {
     channel: 'email',
     async send(m: OutgoingMessage) {
@@ -51,7 +54,9 @@ export function smtpTransport(options: SmtpOptions): Transport {
           text: m.text,
           html: m.html,
           messageId: m.messageId,
-          ...(m.ics ? { icalEvent: { method: m.icsMethod ?? 'REQUEST', filename: 'appointment.ics', content: m.ics } } : {}),
+          ...(m.ics
+            ? { icalEvent: { method: m.icsMethod ?? 'REQUEST', filename: 'appointment.ics', content: m.ics } }
+            : {}),
         });
         return { providerId: typeof info.response === 'string' ? info.response.slice(0, 200) : null };
       } catch (err) {

@@ -23,6 +23,7 @@ export interface DeliveryMode {
 export function deliveryMode(config: Pick<Config, 'production' | 'messages'>): DeliveryMode {
   const email: EmailRoute = config.messages.smtpUrl ? 'smtp' : config.production ? 'none' : 'dev_mailbox';
   const sms: SmsRoute = config.messages.sms ? 'provider' : 'none';
-  const signIn: SignInMode = email !== 'none' ? (sms === 'provider' ? 'email_or_sms' : 'email') : sms === 'provider' ? 'sms' : 'none';
+  const signIn: SignInMode =
+    email !== 'none' ? (sms === 'provider' ? 'email_or_sms' : 'email') : sms === 'provider' ? 'sms' : 'none';
   return Object.freeze({ email, sms, signIn, devMailbox: email === 'dev_mailbox' });
 }

@@ -12,24 +12,36 @@ import { listDevMailbox } from './dev-mailbox.service.ts';
 export async function deliveryRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const mode = deliveryMode(fastify.deps.config);
-  app.get('', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'getMessageDelivery', tags: ['Notification preferences'],
-      summary: 'How customer messages and booking page sign-in codes reach customers in this deployment',
-      response: { 200: MessageDeliveryResponse },
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'getMessageDelivery',
+        tags: ['Notification preferences'],
+        summary: 'How customer messages and booking page sign-in codes reach customers in this deployment',
+        response: { 200: MessageDeliveryResponse },
+      },
     },
-  }, async () => ({ email: mode.email, sms: mode.sms, sign_in: mode.signIn, dev_mailbox: mode.devMailbox }));
+    async () => ({ email: mode.email, sms: mode.sms, sign_in: mode.signIn, dev_mailbox: mode.devMailbox }),
+  );
 }
 
 export async function devMailboxRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('', {
-    config: { auth: auth.merchantRead() },
-    schema: {
-      operationId: 'listDevMailbox', tags: ['Development'],
-      summary: 'Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)',
-      querystring: DevMailboxQuery, response: { 200: DevMailboxResponse },
+  app.get(
+    '',
+    {
+      config: { auth: auth.merchantRead() },
+      schema: {
+        operationId: 'listDevMailbox',
+        tags: ['Development'],
+        summary:
+          'Development only (absent in production): what would have been sent, sign-in codes included (each until it expires)',
+        querystring: DevMailboxQuery,
+        response: { 200: DevMailboxResponse },
+      },
     },
-  }, async (request) => listDevMailbox(merchantContext(request), request.query));
+    async (request) => listDevMailbox(merchantContext(request), request.query),
+  );
 }

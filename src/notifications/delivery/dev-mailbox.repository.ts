@@ -37,7 +37,10 @@ export async function keepCode(q: Queryable, c: KeptCode): Promise<void> {
 
 /** A staff invitation replaced by a newer one to the same address: its dead link goes with it. */
 export async function dropReplacedInvitations(q: Queryable, storeId: string, to: string): Promise<void> {
-  await q.query("DELETE FROM dev_mailbox WHERE kind = 'staff_invitation' AND store_id = $1 AND to_address = $2", [storeId, to]);
+  await q.query("DELETE FROM dev_mailbox WHERE kind = 'staff_invitation' AND store_id = $1 AND to_address = $2", [
+    storeId,
+    to,
+  ]);
 }
 
 /** A code is kept only as long as it works: rows past their expiry are deleted. */

@@ -8,7 +8,11 @@ import { HOUR_MS, type Plan } from './message-plan.ts';
 
 /** The class.booking.* events the planner reads. */
 export const CLASS_PLANNED_TYPES = [
-  'class.booking.created', 'class.booking.waitlisted', 'class.booking.promoted', 'class.booking.accepted', 'class.booking.cancelled',
+  'class.booking.created',
+  'class.booking.waitlisted',
+  'class.booking.promoted',
+  'class.booking.accepted',
+  'class.booking.cancelled',
 ] as const;
 
 /** Once-only messages share this version (one confirmation, one waitlist notice per booking). */
@@ -40,7 +44,12 @@ interface ClassContext {
  * service's origin; with it, an offer at a store whose booking page is on links to the page, which
  * accepts it after the email code (?offer=<booking id>: the id alone grants nothing).
  */
-export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date, publicUrl: string | null = null): Promise<ClassMessage[]> {
+export async function classMessagePlans(
+  q: Queryable,
+  event: FeedRow,
+  now: Date,
+  publicUrl: string | null = null,
+): Promise<ClassMessage[]> {
   const data = event.data as Record<string, any>;
   const res = await q.query<ClassContext>(
     `SELECT b.customer_id, b.guest_email, s.name AS store_name, s.timezone, s.reminder_lead_hours, c.name AS class_name,
@@ -58,8 +67,15 @@ export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date,
   const b = res.rows[0];
   if (!b) return [];
   const render: Plan['render'] = {
-    storeName: b.store_name, timezone: b.timezone, serviceName: b.class_name, unitName: b.unit_name, appointmentId: null,
-    startsAt: data.starts_at, endsAt: data.ends_at, waitlistPosition: data.waitlist_position ?? null, offerExpiresAt: data.offer_expires_at ?? null,
+    storeName: b.store_name,
+    timezone: b.timezone,
+    serviceName: b.class_name,
+    unitName: b.unit_name,
+    appointmentId: null,
+    startsAt: data.starts_at,
+    endsAt: data.ends_at,
+    waitlistPosition: data.waitlist_position ?? null,
+    offerExpiresAt: data.offer_expires_at ?? null,
     offerUrl: publicUrl && b.page_slug ? `${publicUrl}/book/${b.page_slug}?offer=${encodeURIComponent(data.id)}` : null,
   };
   const message = (kind: Plan['kind'], version: string, dueAt = now, suppressReason?: string): ClassMessage => ({
@@ -81,7 +97,9 @@ export async function classMessagePlans(q: Queryable, event: FeedRow, now: Date,
       return [message('class_waitlisted', ONCE)];
     case 'class.booking.promoted':
       // auto: booked at once; offer: the offer, one per offer made (an offer is made once per booking).
-      return data.status === 'confirmed' ? [message('class_promoted', ONCE), reminder()] : [message('class_offer', ONCE)];
+      return data.status === 'confirmed'
+        ? [message('class_promoted', ONCE), reminder()]
+        : [message('class_offer', ONCE)];
     case 'class.booking.accepted':
       return [message('class_confirmation', ONCE), reminder()];
     case 'class.booking.cancelled':

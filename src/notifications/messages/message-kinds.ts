@@ -2,9 +2,21 @@
 // (the gate, may-send.ts, decides on that category) and the channels it prefers, in order.
 import type { Category } from '../may-send.ts';
 
-export const MESSAGE_KINDS = ['confirmation', 'change', 'cancellation', 'reminder', 'queue_called', 'rebook_nudge',
+export const MESSAGE_KINDS = [
+  'confirmation',
+  'change',
+  'cancellation',
+  'reminder',
+  'queue_called',
+  'rebook_nudge',
   // Class bookings (src/notifications/messages/class-messages.ts): their subject is the class booking.
-  'class_confirmation', 'class_waitlisted', 'class_offer', 'class_promoted', 'class_cancelled', 'class_reminder'] as const;
+  'class_confirmation',
+  'class_waitlisted',
+  'class_offer',
+  'class_promoted',
+  'class_cancelled',
+  'class_reminder',
+] as const;
 export type MessageKind = (typeof MESSAGE_KINDS)[number];
 export type MessageChannel = 'email' | 'sms';
 

@@ -37,7 +37,10 @@ export interface Plan {
 }
 
 /** The recipient's address on the first of the kind's channels they have one for. */
-export function address(kind: MessageKind, contacts: { email: string | null; phone: string | null }): { channel: MessageChannel; to: string | null } {
+export function address(
+  kind: MessageKind,
+  contacts: { email: string | null; phone: string | null },
+): { channel: MessageChannel; to: string | null } {
   const channels = KIND_RULES[kind].channels;
   for (const channel of channels) {
     const to = channel === 'email' ? contacts.email : contacts.phone;

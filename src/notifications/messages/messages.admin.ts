@@ -65,15 +65,19 @@ export async function listStoreMessages(db: Queryable, storeId: string, q: Query
 
 export async function messagesAdminRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get('/stores/:storeId/messages', {
-    config: { auth: auth.admin() },
-    schema: {
-      operationId: 'adminListStoreMessages',
-      tags: ['Operator'],
-      summary: "A store's customer messages and what became of each (the local mailbox is status=mailbox)",
-      params: Params,
-      querystring: Query,
-      response: { 200: Response },
+  app.get(
+    '/stores/:storeId/messages',
+    {
+      config: { auth: auth.admin() },
+      schema: {
+        operationId: 'adminListStoreMessages',
+        tags: ['Operator'],
+        summary: "A store's customer messages and what became of each (the local mailbox is status=mailbox)",
+        params: Params,
+        querystring: Query,
+        response: { 200: Response },
+      },
     },
-  }, (req) => listStoreMessages(fastify.deps.db, req.params.storeId, req.query));
+    (req) => listStoreMessages(fastify.deps.db, req.params.storeId, req.query),
+  );
 }

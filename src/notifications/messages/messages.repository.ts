@@ -69,7 +69,10 @@ export async function lockCursor(tx: Queryable): Promise<FeedPosition | null> {
 }
 
 export async function advanceCursor(tx: Queryable, to: FeedPosition, now: string): Promise<void> {
-  await tx.query(`UPDATE message_planner_cursor SET txid = $1::xid8, seq = $2::bigint, updated_at = $3 WHERE name = 'messages'`, [to.txid, to.seq, now]);
+  await tx.query(
+    `UPDATE message_planner_cursor SET txid = $1::xid8, seq = $2::bigint, updated_at = $3 WHERE name = 'messages'`,
+    [to.txid, to.seq, now],
+  );
 }
 
 // ---- planning -------------------------------------------------------------------------------
@@ -83,9 +86,27 @@ export async function insertMessage(tx: Queryable, m: NewMessage, now: string): 
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21, $21)
      ON CONFLICT ON CONSTRAINT messages_key DO NOTHING`,
     [
-      m.storeId, m.kind, m.subjectId, m.version, m.channel, m.category, m.customerId, m.toAddress, m.appointmentId,
-      m.queueEntryId, m.plannedStart, m.subject, m.bodyText, m.bodyHtml, m.ics, m.icsSequence, m.messageId,
-      m.status ?? 'pending', m.reason ?? null, m.dueAt, now,
+      m.storeId,
+      m.kind,
+      m.subjectId,
+      m.version,
+      m.channel,
+      m.category,
+      m.customerId,
+      m.toAddress,
+      m.appointmentId,
+      m.queueEntryId,
+      m.plannedStart,
+      m.subject,
+      m.bodyText,
+      m.bodyHtml,
+      m.ics,
+      m.icsSequence,
+      m.messageId,
+      m.status ?? 'pending',
+      m.reason ?? null,
+      m.dueAt,
+      now,
     ],
   );
   return res.rowCount > 0;
@@ -94,10 +115,26 @@ export async function insertMessage(tx: Queryable, m: NewMessage, now: string): 
 /** Plans many messages in one statement, in order; a key already planned is left as it is. */
 export async function insertMessages(tx: Queryable, ms: readonly NewMessage[], now: string): Promise<void> {
   const rows = ms.map((m) => ({
-    store_id: m.storeId, kind: m.kind, subject_id: m.subjectId, version: m.version, channel: m.channel, category: m.category,
-    customer_id: m.customerId, to_address: m.toAddress, appointment_id: m.appointmentId, queue_entry_id: m.queueEntryId,
-    planned_start: m.plannedStart, subject: m.subject, body_text: m.bodyText, body_html: m.bodyHtml, ics: m.ics,
-    ics_sequence: m.icsSequence, message_id: m.messageId, status: m.status ?? 'pending', reason: m.reason ?? null, due_at: m.dueAt,
+    store_id: m.storeId,
+    kind: m.kind,
+    subject_id: m.subjectId,
+    version: m.version,
+    channel: m.channel,
+    category: m.category,
+    customer_id: m.customerId,
+    to_address: m.toAddress,
+    appointment_id: m.appointmentId,
+    queue_entry_id: m.queueEntryId,
+    planned_start: m.plannedStart,
+    subject: m.subject,
+    body_text: m.bodyText,
+    body_html: m.bodyHtml,
+    ics: m.ics,
+    ics_sequence: m.icsSequence,
+    message_id: m.messageId,
+    status: m.status ?? 'pending',
+    reason: m.reason ?? null,
+    due_at: m.dueAt,
   }));
   await tx.query(
     `INSERT INTO messages (store_id, kind, subject_id, version, channel, category, customer_id, to_address, appointment_id,
@@ -116,7 +153,12 @@ export async function insertMessages(tx: Queryable, ms: readonly NewMessage[], n
 }
 
 /** Withdraws an appointment's reminders not yet sent (a send in flight finishes and is re-checked). */
-export async function withdrawReminders(tx: Queryable, appointmentId: string, reason: string, now: string): Promise<number> {
+export async function withdrawReminders(
+  tx: Queryable,
+  appointmentId: string,
+  reason: string,
+  now: string,
+): Promise<number> {
   const res = await tx.query(
     `UPDATE messages SET status = 'withdrawn', reason = $2, updated_at = $3
       WHERE appointment_id = $1 AND kind = 'reminder' AND status = 'pending'`,
@@ -135,7 +177,9 @@ export async function changeCount(tx: Queryable, appointmentId: string): Promise
 }
 
 export async function hasConfirmation(tx: Queryable, appointmentId: string): Promise<boolean> {
-  const res = await tx.query(`SELECT 1 FROM messages WHERE appointment_id = $1 AND kind = 'confirmation' LIMIT 1`, [appointmentId]);
+  const res = await tx.query(`SELECT 1 FROM messages WHERE appointment_id = $1 AND kind = 'confirmation' LIMIT 1`, [
+    appointmentId,
+  ]);
   return res.rowCount > 0;
 }
 
@@ -146,7 +190,13 @@ export async function hasConfirmation(tx: Queryable, appointmentId: string): Pro
  * (their sender died). SKIP LOCKED lets several senders claim side by side without waiting on or
  * taking each other's rows; the lease keeps a claimed row from being claimed again until it ends.
  */
-export async function claimDue(db: Queryable, now: string, leaseUntil: string, token: string, limit: number): Promise<MessageRow[]> {
+export async function claimDue(
+  db: Queryable,
+  now: string,
+  leaseUntil: string,
+  token: string,
+  limit: number,
+): Promise<MessageRow[]> {
   const res = await db.query<MessageRow>(
     `UPDATE messages m
         SET status = 'sending', lease_until = $2, lease_token = $3, attempts = m.attempts + 1, updated_at = $1
@@ -169,7 +219,13 @@ export type Outcome =
   | { status: 'retry'; dueAt: string; error: string };
 
 /** Records what became of a claimed message; only while this sender still holds the claim. */
-export async function recordOutcome(db: Queryable, id: string, token: string, outcome: Outcome, now: string): Promise<boolean> {
+export async function recordOutcome(
+  db: Queryable,
+  id: string,
+  token: string,
+  outcome: Outcome,
+  now: string,
+): Promise<boolean> {
   const reason = 'reason' in outcome ? outcome.reason : null;
   const error = 'error' in outcome ? (outcome.error ?? null) : null;
   const res = await db.query(
@@ -182,7 +238,16 @@ export async function recordOutcome(db: Queryable, id: string, token: string, ou
             due_at = COALESCE($8::timestamptz, due_at),
             lease_until = NULL, lease_token = NULL, updated_at = $7
       WHERE id = $1 AND lease_token = $2 AND status = 'sending'`,
-    [id, token, outcome.status, reason, error, outcome.status === 'sent' ? outcome.providerId : null, now, outcome.status === 'retry' ? outcome.dueAt : null],
+    [
+      id,
+      token,
+      outcome.status,
+      reason,
+      error,
+      outcome.status === 'sent' ? outcome.providerId : null,
+      now,
+      outcome.status === 'retry' ? outcome.dueAt : null,
+    ],
   );
   return res.rowCount > 0;
 }
@@ -192,7 +257,12 @@ export async function recordOutcome(db: Queryable, id: string, token: string, ou
  * while this sender still holds its claim; returns the ids recorded. A send that reached a provider is
  * recorded on its own, at once (recordOutcome), so a crash never widens the window for a duplicate.
  */
-export async function recordQuietOutcomes(db: Queryable, token: string, items: readonly { id: string; status: 'mailbox' | 'suppressed'; reason: string | null }[], now: string): Promise<Set<string>> {
+export async function recordQuietOutcomes(
+  db: Queryable,
+  token: string,
+  items: readonly { id: string; status: 'mailbox' | 'suppressed'; reason: string | null }[],
+  now: string,
+): Promise<Set<string>> {
   if (items.length === 0) return new Set();
   const res = await db.query<{ id: string }>(
     `UPDATE messages m
@@ -225,8 +295,12 @@ export interface Liveness {
 }
 
 /** What the send-time checks need about a batch's appointments and queue entries, in two statements. */
-export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): Promise<{
-  appointments: Map<string, Liveness>; entries: Map<string, string>;
+export async function livenessOf(
+  db: Queryable,
+  batch: readonly MessageRow[],
+): Promise<{
+  appointments: Map<string, Liveness>;
+  entries: Map<string, string>;
   classBookings: Map<string, { status: string; starts_at: string; offer_expires_at: string | null }>;
 }> {
   const appointmentIds = [...new Set(batch.filter((m) => m.appointment_id).map((m) => m.appointment_id!))];
@@ -235,7 +309,7 @@ export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): P
   const [a, q] = await Promise.all([
     appointmentIds.length
       ? db.query<Liveness & { id: string; store_id: string }>(
-        `SELECT a.id, a.store_id, a.status, a.starts_at,
+          `SELECT a.id, a.store_id, a.status, a.starts_at,
                 CASE WHEN a.id = ANY($2::uuid[]) THEN EXISTS (
                   SELECT 1 FROM appointments b
                    WHERE b.store_id = a.store_id AND b.id <> a.id AND b.starts_at > a.starts_at
@@ -244,21 +318,38 @@ export async function livenessOf(db: Queryable, batch: readonly MessageRow[]): P
                           OR (a.customer_id IS NULL AND lower(b.guest_email) = lower(a.guest_email)))) END AS booked_again
            FROM appointments a
           WHERE a.id = ANY($1::uuid[])`,
-        [appointmentIds, nudged],
-      )
+          [appointmentIds, nudged],
+        )
       : Promise.resolve({ rows: [] as Array<Liveness & { id: string; store_id: string }> }),
     entryIds.length
-      ? db.query<{ id: string; store_id: string; status: string }>('SELECT id, store_id, status FROM queue_entries WHERE id = ANY($1::uuid[])', [entryIds])
+      ? db.query<{ id: string; store_id: string; status: string }>(
+          'SELECT id, store_id, status FROM queue_entries WHERE id = ANY($1::uuid[])',
+          [entryIds],
+        )
       : Promise.resolve({ rows: [] as Array<{ id: string; store_id: string; status: string }> }),
   ]);
   const classIds = [...new Set(batch.filter((m) => m.kind.startsWith('class_')).map((m) => m.subject_id))];
   const cb = classIds.length
-    ? await db.query<{ id: string; store_id: string; status: string; starts_at: string; offer_expires_at: string | null }>(
-      `SELECT b.id, b.store_id, b.status, o.starts_at, b.offer_expires_at
+    ? await db.query<{
+        id: string;
+        store_id: string;
+        status: string;
+        starts_at: string;
+        offer_expires_at: string | null;
+      }>(
+        `SELECT b.id, b.store_id, b.status, o.starts_at, b.offer_expires_at
          FROM class_bookings b JOIN class_occurrences o ON o.id = b.occurrence_id WHERE b.id = ANY($1::uuid[])`,
-      [classIds],
-    )
-    : { rows: [] as Array<{ id: string; store_id: string; status: string; starts_at: string; offer_expires_at: string | null }> };
+        [classIds],
+      )
+    : {
+        rows: [] as Array<{
+          id: string;
+          store_id: string;
+          status: string;
+          starts_at: string;
+          offer_expires_at: string | null;
+        }>,
+      };
   // Keyed by store and id: a record of another store is not this message's.
   return {
     appointments: new Map(a.rows.map((r) => [`${r.store_id}:${r.id}`, r])),

@@ -11,7 +11,15 @@ import type { Clock } from '../../platform/clock.ts';
 import { readFeed, type FeedRow } from '../../events/feed.repository.ts';
 import { KIND_RULES, NOT_SENT } from './message-kinds.ts';
 import { renderMessage } from './render.ts';
-import { address, HOUR_MS, messageIdFor, reminderPlan, renderFields, type AppointmentContext, type Plan } from './message-plan.ts';
+import {
+  address,
+  HOUR_MS,
+  messageIdFor,
+  reminderPlan,
+  renderFields,
+  type AppointmentContext,
+  type Plan,
+} from './message-plan.ts';
 import * as repo from './messages.repository.ts';
 import { ukMobileE164 } from '../../platform/uk-mobile.ts';
 import { CLASS_PLANNED_TYPES, classMessagePlans } from './class-messages.ts';
@@ -57,7 +65,14 @@ export async function planOnce(db: Database, clock: Clock, options: PlannerOptio
     const events = await readFeed(tx, { storeId: null, after: at, limit: options.batch ?? 200, types: PLANNED_TYPES });
     if (events.length === 0) return 0;
     const now = clock.now();
-    const pass: Pass = { q: tx, pending: [], contexts: await appointmentContexts(tx, events), now: now.toISOString(), manageLink: options.manageLink, publicUrl: options.publicUrl };
+    const pass: Pass = {
+      q: tx,
+      pending: [],
+      contexts: await appointmentContexts(tx, events),
+      now: now.toISOString(),
+      manageLink: options.manageLink,
+      publicUrl: options.publicUrl,
+    };
     for (const event of events) {
       await planEvent(pass, event, now, options.mailDomain);
       await options.breathe?.();
@@ -94,8 +109,18 @@ async function flush(pass: Pass): Promise<void> {
   pass.pending = [];
 }
 
-async function appointmentContexts(tx: Queryable, events: readonly FeedRow[]): Promise<Map<string, AppointmentContext>> {
-  const ids = [...new Set(events.filter((e) => e.type.startsWith('appointment.')).map((e) => (e.data as any).id as string).filter(Boolean))];
+async function appointmentContexts(
+  tx: Queryable,
+  events: readonly FeedRow[],
+): Promise<Map<string, AppointmentContext>> {
+  const ids = [
+    ...new Set(
+      events
+        .filter((e) => e.type.startsWith('appointment.'))
+        .map((e) => (e.data as any).id as string)
+        .filter(Boolean),
+    ),
+  ];
   if (ids.length === 0) return new Map();
   const res = await tx.query<AppointmentContext>(
     `SELECT a.id, a.store_id, a.customer_id, a.guest_email, a.guest_phone, a.source,
@@ -114,9 +139,17 @@ async function appointmentContexts(tx: Queryable, events: readonly FeedRow[]): P
   return new Map(res.rows.map((r) => [`${r.store_id}:${r.id}`, r]));
 }
 
-async function planAppointmentMessage(pass: Pass, a: AppointmentContext, plan: Plan, now: Date, domain: string): Promise<void> {
+async function planAppointmentMessage(
+  pass: Pass,
+  a: AppointmentContext,
+  plan: Plan,
+  now: Date,
+  domain: string,
+): Promise<void> {
   // Who it is for: the account's contacts, else the guest's.
-  const contacts = a.customer_id ? { email: a.email, phone: a.phone } : { email: a.guest_email, phone: guestPhone(a.guest_phone) };
+  const contacts = a.customer_id
+    ? { email: a.email, phone: a.phone }
+    : { email: a.guest_email, phone: guestPhone(a.guest_phone) };
   insertPlanned(pass, {
     storeId: a.store_id,
     customerId: a.customer_id,
@@ -132,7 +165,17 @@ async function planAppointmentMessage(pass: Pass, a: AppointmentContext, plan: P
 
 function insertPlanned(
   pass: Pass,
-  p: { storeId: string; customerId: string | null; subjectId: string; appointmentId: string | null; queueEntryId: string | null; contacts: { email: string | null; phone: string | null }; plan: Plan; now: Date; domain: string },
+  p: {
+    storeId: string;
+    customerId: string | null;
+    subjectId: string;
+    appointmentId: string | null;
+    queueEntryId: string | null;
+    contacts: { email: string | null; phone: string | null };
+    plan: Plan;
+    now: Date;
+    domain: string;
+  },
 ): void {
   const { plan } = p;
   const { channel, to } = address(plan.kind, p.contacts);
@@ -165,7 +208,11 @@ function insertPlanned(
 }
 
 /** A booking of a customer made online at a store with its page on gets the page's manage link (valid to its end). */
-async function manageLinkFor(pass: Pass, a: { id: string; store_id: string; page_slug: string | null; customer_id: string | null; source: string }, data: Record<string, any>) {
+async function manageLinkFor(
+  pass: Pass,
+  a: { id: string; store_id: string; page_slug: string | null; customer_id: string | null; source: string },
+  data: Record<string, any>,
+) {
   return pass.manageLink && a.page_slug && a.customer_id && a.source === 'online'
     ? pass.manageLink({ appointmentId: a.id, storeId: a.store_id, slug: a.page_slug, endsAt: data.ends_at })
     : null;
@@ -176,7 +223,8 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
   const nowIso = now.toISOString();
   if (event.type === 'queue.called') return planQueueCalled(pass, event, now, domain);
   if (event.type.startsWith('class.booking.')) {
-    for (const m of await classMessagePlans(pass.q, event, now, pass.publicUrl ?? null)) insertPlanned(pass, { ...m, appointmentId: null, queueEntryId: null, now, domain });
+    for (const m of await classMessagePlans(pass.q, event, now, pass.publicUrl ?? null))
+      insertPlanned(pass, { ...m, appointmentId: null, queueEntryId: null, now, domain });
     return;
   }
 
@@ -192,7 +240,19 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
       if (data.status !== 'confirmed') return;
       // A booking of a customer made online at a store with its page on: the page's manage link.
       const manageUrl = await manageLinkFor(pass, a, data);
-      await planAppointmentMessage(pass, a, { kind: 'confirmation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence: 0, manageUrl } }, now, domain);
+      await planAppointmentMessage(
+        pass,
+        a,
+        {
+          kind: 'confirmation',
+          version: ONCE,
+          dueAt: now,
+          plannedStart: data.starts_at,
+          render: { ...renderFields(a, data), sequence: 0, manageUrl },
+        },
+        now,
+        domain,
+      );
       await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
     }
@@ -200,13 +260,24 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
       await repo.withdrawReminders(await written(pass), a.id, NOT_SENT.rescheduled, nowIso);
       if (!(await repo.hasConfirmation(await written(pass), a.id))) return; // never confirmed to the customer
       const sequence = (await repo.changeCount(await written(pass), a.id)) + 1;
-      await planAppointmentMessage(pass, a, {
-        kind: 'change',
-        version: event.id,
-        dueAt: now,
-        plannedStart: data.starts_at,
-        render: { ...renderFields(a, data), sequence, previousStartsAt: data.previous?.starts_at ?? null, manageUrl: await manageLinkFor(pass, a, data) },
-      }, now, domain);
+      await planAppointmentMessage(
+        pass,
+        a,
+        {
+          kind: 'change',
+          version: event.id,
+          dueAt: now,
+          plannedStart: data.starts_at,
+          render: {
+            ...renderFields(a, data),
+            sequence,
+            previousStartsAt: data.previous?.starts_at ?? null,
+            manageUrl: await manageLinkFor(pass, a, data),
+          },
+        },
+        now,
+        domain,
+      );
       await planAppointmentMessage(pass, a, reminderPlan(a, data, event.id, now), now, domain);
       return;
     }
@@ -214,7 +285,19 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
       await repo.withdrawReminders(await written(pass), a.id, NOT_SENT.cancelled, nowIso);
       if (!(await repo.hasConfirmation(await written(pass), a.id))) return;
       const sequence = (await repo.changeCount(await written(pass), a.id)) + 1;
-      await planAppointmentMessage(pass, a, { kind: 'cancellation', version: ONCE, dueAt: now, plannedStart: data.starts_at, render: { ...renderFields(a, data), sequence } }, now, domain);
+      await planAppointmentMessage(
+        pass,
+        a,
+        {
+          kind: 'cancellation',
+          version: ONCE,
+          dueAt: now,
+          plannedStart: data.starts_at,
+          render: { ...renderFields(a, data), sequence },
+        },
+        now,
+        domain,
+      );
       return;
     }
     case 'appointment.no_show':
@@ -222,13 +305,19 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
       return;
     case 'appointment.completed': {
       if (!a.rebook_interval_days) return;
-      await planAppointmentMessage(pass, a, {
-        kind: 'rebook_nudge',
-        version: ONCE,
-        dueAt: new Date(Date.parse(event.occurred_at) + a.rebook_interval_days * DAY_MS),
-        plannedStart: data.starts_at,
-        render: { ...renderFields(a, data), intervalDays: a.rebook_interval_days },
-      }, now, domain);
+      await planAppointmentMessage(
+        pass,
+        a,
+        {
+          kind: 'rebook_nudge',
+          version: ONCE,
+          dueAt: new Date(Date.parse(event.occurred_at) + a.rebook_interval_days * DAY_MS),
+          plannedStart: data.starts_at,
+          render: { ...renderFields(a, data), intervalDays: a.rebook_interval_days },
+        },
+        now,
+        domain,
+      );
       return;
     }
   }
@@ -236,7 +325,16 @@ async function planEvent(pass: Pass, event: FeedRow, now: Date, domain: string):
 
 async function planQueueCalled(pass: Pass, event: FeedRow, now: Date, domain: string): Promise<void> {
   const data = event.data as Record<string, any>;
-  const res = await pass.q.query<{ store_name: string; timezone: string; service_name: string | null; unit_name: string | null; email: string | null; phone: string | null; customer_id: string | null; guest_phone: string | null }>(
+  const res = await pass.q.query<{
+    store_name: string;
+    timezone: string;
+    service_name: string | null;
+    unit_name: string | null;
+    email: string | null;
+    phone: string | null;
+    customer_id: string | null;
+    guest_phone: string | null;
+  }>(
     `SELECT s.name AS store_name, s.timezone, sv.name AS service_name, u.display_name AS unit_name,
             c.email, c.phone, q.customer_id, q.guest_phone
        FROM queue_entries q
@@ -261,7 +359,16 @@ async function planQueueCalled(pass: Pass, event: FeedRow, now: Date, domain: st
       version: ONCE,
       dueAt: now,
       plannedStart: null,
-      render: { storeName: q.store_name, timezone: q.timezone, serviceName: q.service_name, unitName: q.unit_name, appointmentId: null, startsAt: null, endsAt: null, holdMinutes: data.hold_minutes ?? null },
+      render: {
+        storeName: q.store_name,
+        timezone: q.timezone,
+        serviceName: q.service_name,
+        unitName: q.unit_name,
+        appointmentId: null,
+        startsAt: null,
+        endsAt: null,
+        holdMinutes: data.hold_minutes ?? null,
+      },
     },
     now,
     domain,

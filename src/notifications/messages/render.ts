@@ -50,8 +50,19 @@ function formattersFor(timezone: string) {
   let f = formatters.get(timezone);
   if (!f) {
     f = {
-      day: new Intl.DateTimeFormat('en-GB', { timeZone: timezone, weekday: 'long', day: 'numeric', month: 'long', year: 'numeric' }),
-      time: new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hour: '2-digit', minute: '2-digit', timeZoneName: 'short' }),
+      day: new Intl.DateTimeFormat('en-GB', {
+        timeZone: timezone,
+        weekday: 'long',
+        day: 'numeric',
+        month: 'long',
+        year: 'numeric',
+      }),
+      time: new Intl.DateTimeFormat('en-GB', {
+        timeZone: timezone,
+        hour: '2-digit',
+        minute: '2-digit',
+        timeZoneName: 'short',
+      }),
     };
     formatters.set(timezone, f);
   }
@@ -78,12 +89,26 @@ const wallFormatters = new Map<string, Intl.DateTimeFormat>();
 function wallTime(instant: string, timezone: string): Date | null {
   let f = wallFormatters.get(timezone);
   if (!f) {
-    f = new Intl.DateTimeFormat('en-GB', { timeZone: timezone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit' });
+    f = new Intl.DateTimeFormat('en-GB', {
+      timeZone: timezone,
+      hourCycle: 'h23',
+      year: 'numeric',
+      month: '2-digit',
+      day: '2-digit',
+      hour: '2-digit',
+      minute: '2-digit',
+      second: '2-digit',
+    });
     wallFormatters.set(timezone, f);
   }
   const p = Object.fromEntries(f.formatToParts(new Date(instant)).map((x) => [x.type, Number(x.value)]));
   const local = new Date(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
-  const same = local.getFullYear() === p.year && local.getMonth() === p.month - 1 && local.getDate() === p.day && local.getHours() === p.hour && local.getMinutes() === p.minute;
+  const same =
+    local.getFullYear() === p.year &&
+    local.getMonth() === p.month - 1 &&
+    local.getDate() === p.day &&
+    local.getHours() === p.hour &&
+    local.getMinutes() === p.minute;
   return same ? local : null;
 }
 
@@ -102,7 +127,8 @@ export function localTime(instant: string, timezone: string): string {
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year} at ${f.time.format(d)}`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 /** The calendar entry's UID: one per appointment, so every later notice updates the same entry. */
 export const icsUid = (appointmentId: string) => `${appointmentId}@bookings-back-office`;
@@ -167,24 +193,38 @@ export function renderMessage(input: RenderInput): Rendered {
       subject = `You're next at ${shop}`;
       lines = [
         `You're next at ${shop}${input.serviceName ? ` for ${input.serviceName}` : ''}${withWhom}.`,
-        input.holdMinutes ? `Please come to the front within ${input.holdMinutes} minutes; we'll hold your place until then.` : 'Please come to the front now.',
+        input.holdMinutes
+          ? `Please come to the front within ${input.holdMinutes} minutes; we'll hold your place until then.`
+          : 'Please come to the front now.',
       ];
       break;
     case 'class_confirmation':
     case 'class_promoted':
       subject = `${input.kind === 'class_promoted' ? 'Off the waitlist' : 'Class booked'}: ${what} at ${shop}`;
-      lines = [input.kind === 'class_promoted' ? `A seat came free: you're booked into ${what} at ${shop}.` : `Your place in ${what} at ${shop} is booked.`, `${cap(what)}${withWhom}, ${when}.`];
+      lines = [
+        input.kind === 'class_promoted'
+          ? `A seat came free: you're booked into ${what} at ${shop}.`
+          : `Your place in ${what} at ${shop} is booked.`,
+        `${cap(what)}${withWhom}, ${when}.`,
+      ];
       break;
     case 'class_waitlisted':
       subject = `On the waitlist: ${what} at ${shop}`;
-      lines = [`${cap(what)}${withWhom}, ${when}, is full: you're on the waitlist${input.waitlistPosition ? ` (place ${input.waitlistPosition} in the order people joined)` : ''}.`, `We'll tell you if a seat comes free.`];
+      lines = [
+        `${cap(what)}${withWhom}, ${when}, is full: you're on the waitlist${input.waitlistPosition ? ` (place ${input.waitlistPosition} in the order people joined)` : ''}.`,
+        `We'll tell you if a seat comes free.`,
+      ];
       break;
     case 'class_offer':
       subject = `A seat is free: ${what} at ${shop}`;
       lines = [
         `A seat came free in ${what}${withWhom}, ${when}, and it's yours if you want it.`,
-        input.offerExpiresAt ? `It is held for you until ${localTime(input.offerExpiresAt, input.timezone)}; after that it goes to the next person in line.` : `It is held for you for a short while.`,
-        input.offerUrl ? `To take it, sign in with your email on ${shop}'s page: ${input.offerUrl}` : `Contact ${shop} to take it.`,
+        input.offerExpiresAt
+          ? `It is held for you until ${localTime(input.offerExpiresAt, input.timezone)}; after that it goes to the next person in line.`
+          : `It is held for you for a short while.`,
+        input.offerUrl
+          ? `To take it, sign in with your email on ${shop}'s page: ${input.offerUrl}`
+          : `Contact ${shop} to take it.`,
       ];
       break;
     case 'class_cancelled':

@@ -55,7 +55,8 @@ interface BatchFacts {
 
 /** Does the message still apply? A reason when it does not (re-checked here, not only at plan). */
 function staleReason(facts: BatchFacts, m: MessageRow, now: Date): string | null {
-  if (m.kind === 'queue_called') return facts.live.entries.get(`${m.store_id}:${m.queue_entry_id}`) === 'called' ? null : NOT_SENT.queueNotCalled;
+  if (m.kind === 'queue_called')
+    return facts.live.entries.get(`${m.store_id}:${m.queue_entry_id}`) === 'called' ? null : NOT_SENT.queueNotCalled;
   if (m.kind in CLASS_KIND_STATUS) return classStaleReason(facts, m, now);
   const live = facts.live.appointments.get(`${m.store_id}:${m.appointment_id}`);
   if (!live) return NOT_SENT.appointmentGone;
@@ -76,7 +77,8 @@ function classStaleReason(facts: BatchFacts, m: MessageRow, now: Date): string |
   if (Date.parse(live.starts_at) <= now.getTime()) return NOT_SENT.appointmentPast;
   const wanted = CLASS_KIND_STATUS[m.kind];
   if (wanted && live.status !== wanted) return NOT_SENT.appointmentGone;
-  if (m.kind === 'class_offer' && live.offer_expires_at && Date.parse(live.offer_expires_at) <= now.getTime()) return NOT_SENT.appointmentGone;
+  if (m.kind === 'class_offer' && live.offer_expires_at && Date.parse(live.offer_expires_at) <= now.getTime())
+    return NOT_SENT.appointmentGone;
   return null;
 }
 
@@ -85,13 +87,16 @@ async function loadFacts(o: SenderOptions, batch: readonly MessageRow[]): Promis
   const [live, decisions] = await Promise.all([
     repo.livenessOf(o.db, batch),
     // The one gate: preferences, mute, the store's block and muted channels, erasure, consent.
-    maySendMany(o.db, batch.map((m) => ({
-      storeId: m.store_id,
-      customerId: m.customer_id,
-      category: KIND_RULES[m.kind].category,
-      channel: m.channel,
-      guestAddress: m.to_address,
-    }))),
+    maySendMany(
+      o.db,
+      batch.map((m) => ({
+        storeId: m.store_id,
+        customerId: m.customer_id,
+        category: KIND_RULES[m.kind].category,
+        channel: m.channel,
+        guestAddress: m.to_address,
+      })),
+    ),
   ]);
   return { live, gate: new Map(batch.map((m, i) => [m.id, decisions[i]])) };
 }
@@ -119,7 +124,12 @@ async function decide(o: SenderOptions, facts: BatchFacts, m: MessageRow): Promi
     return { status: 'sent', providerId };
   } catch (err) {
     const failure = err instanceof SendFailure ? err : new SendFailure('internal_error', false);
-    if (failure.permanent) return { status: 'failed', reason: failure.code === 'invalid_number' ? NOT_SENT.invalidNumber : NOT_SENT.refused, error: failure.code };
+    if (failure.permanent)
+      return {
+        status: 'failed',
+        reason: failure.code === 'invalid_number' ? NOT_SENT.invalidNumber : NOT_SENT.refused,
+        error: failure.code,
+      };
     if (m.attempts >= o.maxAttempts) return { status: 'failed', reason: NOT_SENT.exhausted, error: failure.code };
     const dueAt = new Date(o.clock.now().getTime() + backoffMs(m.attempts, o.retryBaseMs)).toISOString();
     return { status: 'retry', dueAt, error: failure.code };
@@ -131,7 +141,13 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
   const tally: SendTally = { claimed: 0, sent: 0, mailbox: 0, suppressed: 0, failed: 0, retried: 0 };
   const now = o.clock.now();
   const token = randomUUID();
-  const claimed = await repo.claimDue(o.db, now.toISOString(), new Date(now.getTime() + o.leaseMs).toISOString(), token, o.batch);
+  const claimed = await repo.claimDue(
+    o.db,
+    now.toISOString(),
+    new Date(now.getTime() + o.leaseMs).toISOString(),
+    token,
+    o.batch,
+  );
   tally.claimed = claimed.length;
   // A message not started within half the lease is handed back: its send (bounded by the SMTP and
   // HTTP timeouts, well under half a lease) must finish while the claim is still this sender's.
@@ -158,7 +174,10 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
         outcome = await decide(o, facts, m);
       } catch (err: any) {
         // The database went away mid-check: leave the claim to run out and be taken again.
-        o.log?.warn({ message: m.id, err: { message: err?.message, code: err?.code } }, 'message check failed; will retry');
+        o.log?.warn(
+          { message: m.id, err: { message: err?.message, code: err?.code } },
+          'message check failed; will retry',
+        );
         continue;
       }
       // What reached no one outside (the mailbox, a suppression) is recorded with the batch's others, in one statement.
@@ -166,10 +185,15 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
         quiet.push({ m, outcome, status: outcome.status });
         continue;
       }
-      const recorded = await repo.recordOutcome(o.db, m.id, token, outcome, o.clock.now().toISOString()).catch((err) => {
-        o.log?.warn({ message: m.id, err: { message: err?.message, code: err?.code } }, 'message outcome not recorded; the lease will run out');
-        return false;
-      });
+      const recorded = await repo
+        .recordOutcome(o.db, m.id, token, outcome, o.clock.now().toISOString())
+        .catch((err) => {
+          o.log?.warn(
+            { message: m.id, err: { message: err?.message, code: err?.code } },
+            'message outcome not recorded; the lease will run out',
+          );
+          return false;
+        });
       if (recorded) settled(m, outcome);
     }
   };
@@ -178,15 +202,30 @@ export async function sendDue(o: SenderOptions): Promise<SendTally> {
     if (outcome.status === 'retry') tally.retried++;
     else tally[outcome.status]++;
     // Ids, kinds and codes only: never an address, a phone number or a body.
-    const line = { message: m.id, kind: m.kind, channel: m.channel, status: outcome.status, attempt: m.attempts, ...('reason' in outcome ? { reason: outcome.reason } : {}), ...('error' in outcome && outcome.error ? { error: outcome.error } : {}) };
+    const line = {
+      message: m.id,
+      kind: m.kind,
+      channel: m.channel,
+      status: outcome.status,
+      attempt: m.attempts,
+      ...('reason' in outcome ? { reason: outcome.reason } : {}),
+      ...('error' in outcome && outcome.error ? { error: outcome.error } : {}),
+    };
     if (outcome.status === 'failed' || outcome.status === 'retry') o.log?.warn(line, 'message not delivered');
     else o.log?.debug(line, 'message settled');
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(o.concurrency, claimed.length)) }, worker));
   if (quiet.length) {
-    const items = quiet.map(({ m, outcome, status }) => ({ id: m.id, status, reason: 'reason' in outcome ? outcome.reason : null }));
+    const items = quiet.map(({ m, outcome, status }) => ({
+      id: m.id,
+      status,
+      reason: 'reason' in outcome ? outcome.reason : null,
+    }));
     const recorded = await repo.recordQuietOutcomes(o.db, token, items, o.clock.now().toISOString()).catch((err) => {
-      o.log?.warn({ messages: quiet.length, err: { message: err?.message, code: err?.code } }, 'message outcomes not recorded; the leases will run out');
+      o.log?.warn(
+        { messages: quiet.length, err: { message: err?.message, code: err?.code } },
+        'message outcomes not recorded; the leases will run out',
+      );
       return new Set<string>();
     });
     for (const { m, outcome } of quiet) if (recorded.has(m.id)) settled(m, outcome);

@@ -31,7 +31,12 @@ export function mailDomain(mailFrom: string): string {
 
 export function transportsFor(config: MessagesConfig): Partial<Record<MessageChannel, Transport>> {
   const transports: Partial<Record<MessageChannel, Transport>> = {};
-  if (config.smtpUrl) transports.email = smtpTransport({ url: config.smtpUrl, from: config.mailFrom, maxConnections: config.smtpMaxConnections });
+  if (config.smtpUrl)
+    transports.email = smtpTransport({
+      url: config.smtpUrl,
+      from: config.mailFrom,
+      maxConnections: config.smtpMaxConnections,
+    });
   if (config.sms) transports.sms = smsTransport(config.sms);
   return transports;
 }
@@ -40,7 +45,16 @@ export function transportsFor(config: MessagesConfig): Partial<Record<MessageCha
  * work is short (claims, outcomes) and never held across a send, so a few serve any concurrency. */
 export const MESSAGES_WORKER_POOL = 4;
 
-export function createMessagesWorker(deps: { db: Database; clock: Clock; config: MessagesConfig; log?: SenderLog; transports?: Partial<Record<MessageChannel, Transport>>; manageLink?: PlannerOptions['manageLink']; publicUrl?: string; gate?: YieldGate }): MessagesWorker {
+export function createMessagesWorker(deps: {
+  db: Database;
+  clock: Clock;
+  config: MessagesConfig;
+  log?: SenderLog;
+  transports?: Partial<Record<MessageChannel, Transport>>;
+  manageLink?: PlannerOptions['manageLink'];
+  publicUrl?: string;
+  gate?: YieldGate;
+}): MessagesWorker {
   const { db, clock, config, log } = deps;
   // Inside `npm start`: each pass waits for a quiet moment, and a pass breathes between the events it plans.
   const gate = deps.gate ?? noGate;
@@ -63,7 +77,12 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
   let stopped = false;
 
   async function tick() {
-    const planned = await planOnce(db, clock, { mailDomain: domain, manageLink: deps.manageLink, publicUrl: deps.publicUrl, ...gated });
+    const planned = await planOnce(db, clock, {
+      mailDomain: domain,
+      manageLink: deps.manageLink,
+      publicUrl: deps.publicUrl,
+      ...gated,
+    });
     const sent = await sendDue(sender);
     return { planned, sent };
   }
@@ -79,7 +98,13 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
       log?.warn({ err: { message: err?.message, code: err?.code } }, 'messages worker pass failed');
     }
     // Straight on while there is work; otherwise wait for the next poll.
-    if (!stopped) timer = setTimeout(() => { running = loop(); }, busy ? 0 : config.pollMs);
+    if (!stopped)
+      timer = setTimeout(
+        () => {
+          running = loop();
+        },
+        busy ? 0 : config.pollMs,
+      );
   }
 
   return {
@@ -95,7 +120,9 @@ export function createMessagesWorker(deps: { db: Database; clock: Clock; config:
     },
     start() {
       stopped = false;
-      timer = setTimeout(() => { running = loop(); }, 0);
+      timer = setTimeout(() => {
+        running = loop();
+      }, 0);
     },
     async stop() {
       stopped = true;

@@ -9,12 +9,22 @@ import { InvalidToken, type TokenService } from './tokens.ts';
 export type AuthRule =
   | { kind: 'public' }
   | { kind: 'admin' }
-  | { kind: 'merchant'; scope: 'merchant:read' | 'merchant:write'; entitlements?: Entitlement[]; permissions?: Permission[] }
+  | {
+      kind: 'merchant';
+      scope: 'merchant:read' | 'merchant:write';
+      entitlements?: Entitlement[];
+      permissions?: Permission[];
+    }
   | { kind: 'customer'; scope: 'customer:read' | 'customer:write' }
   // Either token kind, each needing its own scope (the availability search answers both views; a
   // class offer is accepted by the shop for the customer or by the customer); a merchant's
   // entitlements are checked as a merchant rule checks them.
-  | { kind: 'merchant_or_customer'; merchantScope: 'merchant:read' | 'merchant:write'; customerScope: 'customer:read' | 'customer:write'; entitlements?: Entitlement[] }
+  | {
+      kind: 'merchant_or_customer';
+      merchantScope: 'merchant:read' | 'merchant:write';
+      customerScope: 'customer:read' | 'customer:write';
+      entitlements?: Entitlement[];
+    }
   // A fixed secret of the operator's (METRICS_TOKEN), compared in constant time; no token service.
   | { kind: 'static_token'; token: string };
 
@@ -33,7 +43,11 @@ export const auth = {
   }),
   customerRead: (): AuthRule => ({ kind: 'customer', scope: 'customer:read' }),
   customerWrite: (): AuthRule => ({ kind: 'customer', scope: 'customer:write' }),
-  merchantOrCustomerRead: (): AuthRule => ({ kind: 'merchant_or_customer', merchantScope: 'merchant:read', customerScope: 'customer:read' }),
+  merchantOrCustomerRead: (): AuthRule => ({
+    kind: 'merchant_or_customer',
+    merchantScope: 'merchant:read',
+    customerScope: 'customer:read',
+  }),
   merchantOrCustomerWrite: (extra: { entitlements?: Entitlement[] } = {}): AuthRule => ({
     kind: 'merchant_or_customer',
     merchantScope: 'merchant:write',
@@ -93,7 +107,12 @@ function hasScope(scopes: string[], needed: string): boolean {
   return needed.endsWith(':read') && scopes.includes(needed.replace(':read', ':write'));
 }
 
-export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, adminToken: string | null, credentials: MerchantCredentials | null = null) {
+export function registerAuthGuard(
+  app: FastifyInstance,
+  tokens: TokenService,
+  adminToken: string | null,
+  credentials: MerchantCredentials | null = null,
+) {
   app.decorateRequest('actor', null);
 
   app.addHook('onRoute', (route) => {
@@ -107,7 +126,12 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
     // without an operationId (a test's probe) has no entry, so no staff role may call it.
     const kind = route.config?.auth?.kind;
     const operationId = (route.schema as { operationId?: string } | undefined)?.operationId;
-    if (credentials && (kind === 'merchant' || kind === 'merchant_or_customer') && operationId && !credentials.declares(operationId)) {
+    if (
+      credentials &&
+      (kind === 'merchant' || kind === 'merchant_or_customer') &&
+      operationId &&
+      !credentials.declares(operationId)
+    ) {
       throw new Error(`Route ${route.method} ${route.url} (${operationId}) has no entry in the role table`);
     }
   });
@@ -137,7 +161,8 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
     if (!rule || rule.kind === 'public') return;
 
     if (rule.kind === 'static_token') {
-      if (!sameSecret(bearer(request), rule.token)) throw new AppError('UNAUTHENTICATED', 'The token is not the one this route needs');
+      if (!sameSecret(bearer(request), rule.token))
+        throw new AppError('UNAUTHENTICATED', 'The token is not the one this route needs');
       return;
     }
 
@@ -154,10 +179,13 @@ export function registerAuthGuard(app: FastifyInstance, tokens: TokenService, ad
 
     const actor = (await staffActor(request)) ?? (await verify(bearer(request)));
     if (rule.kind === 'merchant_or_customer') {
-      const scope = actor.kind === 'merchant' ? rule.merchantScope : actor.kind === 'customer' ? rule.customerScope : null;
+      const scope =
+        actor.kind === 'merchant' ? rule.merchantScope : actor.kind === 'customer' ? rule.customerScope : null;
       if (!scope) throw new AppError('WRONG_TOKEN_KIND', 'This operation needs a merchant or customer token');
-      if (!hasScope(actor.scopes, scope)) throw new AppError('INSUFFICIENT_SCOPE', `This operation needs the scope ${scope}`);
-      const entitlement = actor.kind === 'merchant' ? rule.entitlements?.find((e) => !actor.entitlements.includes(e)) : undefined;
+      if (!hasScope(actor.scopes, scope))
+        throw new AppError('INSUFFICIENT_SCOPE', `This operation needs the scope ${scope}`);
+      const entitlement =
+        actor.kind === 'merchant' ? rule.entitlements?.find((e) => !actor.entitlements.includes(e)) : undefined;
       if (entitlement) throw new AppError('MISSING_ENTITLEMENT', `The store needs the ${entitlement} entitlement`);
       if (actor.kind === 'merchant' && actor.staff) credentials?.authorize(request, actor);
       request.actor = actor;

@@ -30,7 +30,11 @@ export interface TokenService {
 export class InvalidToken extends Error {}
 
 const stringArray = (v: unknown): string[] =>
-  Array.isArray(v) ? v.filter((x): x is string => typeof x === 'string') : typeof v === 'string' ? v.split(' ').filter(Boolean) : [];
+  Array.isArray(v)
+    ? v.filter((x): x is string => typeof x === 'string')
+    : typeof v === 'string'
+      ? v.split(' ').filter(Boolean)
+      : [];
 
 function toActor(payload: JWTPayload): MerchantActor | CustomerActor {
   const kind = payload.kind;
@@ -49,8 +53,13 @@ function toActor(payload: JWTPayload): MerchantActor | CustomerActor {
   }
   if (kind === 'customer') {
     const customerId = payload.sub;
-    if (typeof customerId !== 'string' || !UUID.test(customerId)) throw new InvalidToken('customer token without a customer');
-    return { kind: 'customer', customerId: customerId.toLowerCase(), scopes: stringArray(payload.scope ?? payload.scopes) };
+    if (typeof customerId !== 'string' || !UUID.test(customerId))
+      throw new InvalidToken('customer token without a customer');
+    return {
+      kind: 'customer',
+      customerId: customerId.toLowerCase(),
+      scopes: stringArray(payload.scope ?? payload.scopes),
+    };
   }
   throw new InvalidToken('unknown token kind');
 }
@@ -107,7 +116,7 @@ export function createTokenService(config: TokenSettings): TokenService {
               permissions: claims.permissions ?? [],
             }
           : { kind: 'customer', scope: (claims.scopes ?? ['customer:read', 'customer:write']).join(' ') };
-      const subject = claims.kind === 'merchant' ? claims.user_id ?? undefined : claims.customer_id;
+      const subject = claims.kind === 'merchant' ? (claims.user_id ?? undefined) : claims.customer_id;
       let jwt = new SignJWT(body)
         .setProtectedHeader({ alg: 'HS256', typ: 'JWT' })
         .setIssuer(config.authIssuer)

@@ -11,7 +11,10 @@ export interface BackgroundConfig {
   readonly pieceWaitMs: number;
 }
 
-export function parseBackgroundConfig(env: Record<string, string | undefined>, fail: (message: string) => never): BackgroundConfig {
+export function parseBackgroundConfig(
+  env: Record<string, string | undefined>,
+  fail: (message: string) => never,
+): BackgroundConfig {
   const raw = (env.BACKGROUND_YIELD ?? 'true').trim().toLowerCase();
   if (!['true', 'false', '1', '0'].includes(raw)) fail('BACKGROUND_YIELD must be true or false');
   const int = (name: string, fallback: number, min: number, max: number) => {

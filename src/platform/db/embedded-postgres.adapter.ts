@@ -25,7 +25,10 @@ export async function embeddedCluster(): Promise<Cluster | null> {
  * server that another process owns (`npm start`) is used as it is: `npm run demo` and
  * `npm run backup` work beside the service.
  */
-export async function embeddedUrl(dataDir: string, options: { logLevel?: string; join?: boolean; settings?: Readonly<Record<string, string>> } = {}): Promise<string> {
+export async function embeddedUrl(
+  dataDir: string,
+  options: { logLevel?: string; join?: boolean; settings?: Readonly<Record<string, string>> } = {},
+): Promise<string> {
   const pgdata = embeddedPgdata(dataDir);
   if (options.join && liveOwner(pgdata) !== null && runningServer(pgdata)?.ready) {
     return socketUrl(socketDirFor(pgdata, await runAs()));

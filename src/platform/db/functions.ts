@@ -33,7 +33,9 @@ export function readFunctionFiles(dir = FUNCTIONS_DIR): FunctionFile[] {
   const unlisted = present.filter((file) => !order.includes(file));
   const missing = order.filter((file) => !present.includes(file));
   if (unlisted.length || missing.length || new Set(order).size !== order.length) {
-    throw new Error(`db/functions/ORDER must list each .sql file once (unlisted: ${unlisted.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`);
+    throw new Error(
+      `db/functions/ORDER must list each .sql file once (unlisted: ${unlisted.join(', ') || 'none'}; missing: ${missing.join(', ') || 'none'})`,
+    );
   }
   return order.map((file) => functionFile(file, fs.readFileSync(path.join(dir, file), 'utf8')));
 }
@@ -97,7 +99,5 @@ export async function unownedFunctions(q: Queryable, files: FunctionFile[]): Pro
   );
   const count = new Map<string, number>();
   for (const r of rows.rows) count.set(r.name, (count.get(r.name) ?? 0) + 1);
-  return rows.rows
-    .filter((r) => (count.get(r.name) ?? 0) > (defined.get(r.name) ?? 0))
-    .map((r) => r.signature);
+  return rows.rows.filter((r) => (count.get(r.name) ?? 0) > (defined.get(r.name) ?? 0)).map((r) => r.signature);
 }

@@ -9,7 +9,13 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Database } from './port.ts';
-import { applyFunctionFiles, FUNCTIONS_TABLE, readFunctionFiles, unownedFunctions, type FunctionFile } from './functions.ts';
+import {
+  applyFunctionFiles,
+  FUNCTIONS_TABLE,
+  readFunctionFiles,
+  unownedFunctions,
+  type FunctionFile,
+} from './functions.ts';
 import { splitStatements } from './statements.ts';
 
 export { splitStatements };
@@ -87,7 +93,10 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
   });
   const unowned = await unownedFunctions(db, functions);
   if (unowned.length) {
-    options.log?.warn({ functions: unowned }, 'functions in the database that no db/functions/ file defines (drop them in a numbered migration, or restore their file)');
+    options.log?.warn(
+      { functions: unowned },
+      'functions in the database that no db/functions/ file defines (drop them in a numbered migration, or restore their file)',
+    );
   }
   return { applied, functions: reapplied, unowned };
 }

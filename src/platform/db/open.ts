@@ -21,10 +21,23 @@ export interface DatabaseSettings {
   readonly embeddedSettings: Readonly<Record<string, string>>;
 }
 
-export async function openDatabase(config: DatabaseSettings, onError?: (err: Error) => void, options: OpenOptions = {}): Promise<Database> {
+export async function openDatabase(
+  config: DatabaseSettings,
+  onError?: (err: Error) => void,
+  options: OpenOptions = {},
+): Promise<Database> {
   if (config.databaseUrl) {
-    return openPg({ connectionString: config.databaseUrl, poolSize: config.dbPoolSize, prepare: config.dbPreparedStatements, onError });
+    return openPg({
+      connectionString: config.databaseUrl,
+      poolSize: config.dbPoolSize,
+      prepare: config.dbPreparedStatements,
+      onError,
+    });
   }
-  const url = await embeddedUrl(config.dataDir, { logLevel: config.logLevel, join: options.join, settings: config.embeddedSettings });
+  const url = await embeddedUrl(config.dataDir, {
+    logLevel: config.logLevel,
+    join: options.join,
+    settings: config.embeddedSettings,
+  });
   return openPg({ connectionString: url, poolSize: config.dbPoolSize, onError });
 }

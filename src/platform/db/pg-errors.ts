@@ -66,7 +66,11 @@ export function unavailableReason(err: unknown): UnavailableReason | null {
   if (!e || typeof e !== 'object') return null;
   const code = typeof e.code === 'string' ? e.code : '';
   const message = typeof e.message === 'string' ? e.message : '';
-  if (code === 'ETIMEDOUT' || /connection timeout|timeout exceeded when trying to connect|Query read timeout/i.test(message)) return 'timeout';
+  if (
+    code === 'ETIMEDOUT' ||
+    /connection timeout|timeout exceeded when trying to connect|Query read timeout/i.test(message)
+  )
+    return 'timeout';
   if (CONNECTION_ERRNOS.has(code) || code.startsWith('08')) return 'connection';
   if (code === '57P01' || code === '57P02' || code === '57P03') return 'shutdown';
   if (code === PG.readOnlyTransaction) return 'read_only';

@@ -111,7 +111,11 @@ function checkout(pool: pg.Pool, onError: (err: Error) => void): Promise<pg.Pool
  * connection drops emits 'error' (the pool listens only to idle clients); unheard, that event would
  * crash the process, so it is heard from checkout on (see checkout) and the client dropped.
  */
-async function withClient<T>(pool: pg.Pool, health: PoolHealth, fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>): Promise<T> {
+async function withClient<T>(
+  pool: pg.Pool,
+  health: PoolHealth,
+  fn: (client: pg.PoolClient, drop: (err: Error) => void) => Promise<T>,
+): Promise<T> {
   let broken: Error | undefined;
   const onError = (err: Error) => {
     broken ??= err;
@@ -206,7 +210,9 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool; health: 
       return withClient(pool, health, async (client, drop) => {
         await run(client, 'BEGIN', timeoutMs);
         try {
-          const result = await fn({ query: async (sql, params, options) => wrap(await run(client, statement(sql, params, options), timeoutMs)) });
+          const result = await fn({
+            query: async (sql, params, options) => wrap(await run(client, statement(sql, params, options), timeoutMs)),
+          });
           await run(client, 'COMMIT', timeoutMs);
           return result;
         } catch (err) {

@@ -15,19 +15,34 @@ export interface ReadRoutingConfig {
 
 type Fail = (message: string) => never;
 
-function int(env: Record<string, string | undefined>, name: string, fallback: number, min: number, max: number, fail: Fail): number {
+function int(
+  env: Record<string, string | undefined>,
+  name: string,
+  fallback: number,
+  min: number,
+  max: number,
+  fail: Fail,
+): number {
   const raw = env[name]?.trim();
   if (!raw) return fallback;
   const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) fail(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
+  if (!Number.isInteger(value) || value < min || value > max)
+    fail(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
   return value;
 }
 
-export function parseReadRoutingConfig(env: Record<string, string | undefined>, databaseUrl: string | null, fail: Fail): ReadRoutingConfig {
+export function parseReadRoutingConfig(
+  env: Record<string, string | undefined>,
+  databaseUrl: string | null,
+  fail: Fail,
+): ReadRoutingConfig {
   const readUrl = env.DATABASE_READ_URL?.trim() || null;
   if (readUrl !== null) {
     if (!/^postgres(ql)?:\/\//.test(readUrl)) fail('DATABASE_READ_URL must be a postgres:// or postgresql:// URL');
-    if (databaseUrl === null) fail('DATABASE_READ_URL needs DATABASE_URL: a replica is a copy of a PostgreSQL server, not of the embedded engine');
+    if (databaseUrl === null)
+      fail(
+        'DATABASE_READ_URL needs DATABASE_URL: a replica is a copy of a PostgreSQL server, not of the embedded engine',
+      );
   }
   const stickyMs = int(env, 'DB_READ_STICKY_MS', 30_000, 1_000, 3_600_000, fail);
   const maxLagMs = int(env, 'DB_READ_MAX_LAG_MS', 5_000, 100, 3_600_000, fail);

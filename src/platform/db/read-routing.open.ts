@@ -26,7 +26,11 @@ export interface ReadRouterSettings {
   readonly redisUrl: string | null;
 }
 
-export async function openReadRouter(config: ReadRouterSettings, primary: Database, log: Log): Promise<OpenedReadRouter | null> {
+export async function openReadRouter(
+  config: ReadRouterSettings,
+  primary: Database,
+  log: Log,
+): Promise<OpenedReadRouter | null> {
   const settings = config.readRouting;
   if (!settings.readUrl) return null;
   const replica = openPg({
@@ -35,7 +39,11 @@ export async function openReadRouter(config: ReadRouterSettings, primary: Databa
     prepare: config.dbPreparedStatements,
     onError: (err) => log.warn({ err: { message: err.message } }, 'read replica: idle connection lost'),
   });
-  const redis = config.redisUrl ? await openRedis(config.redisUrl, (err) => log.warn({ err: { message: err.message } }, 'read routing: redis error')) : null;
+  const redis = config.redisUrl
+    ? await openRedis(config.redisUrl, (err) =>
+        log.warn({ err: { message: err.message } }, 'read routing: redis error'),
+      )
+    : null;
   const router = new ReadRouter({
     primary,
     replica,
@@ -43,7 +51,11 @@ export async function openReadRouter(config: ReadRouterSettings, primary: Databa
     maxLagMs: settings.maxLagMs,
     pollMs: settings.pollMs,
     onStateChange: (state, reason) =>
-      (state.up ? log.info : log.warn).call(log, { up: state.up, lagMs: state.lagMs, reason }, state.up ? 'read replica in use' : 'read replica skipped: reads go to the primary'),
+      (state.up ? log.info : log.warn).call(
+        log,
+        { up: state.up, lagMs: state.lagMs, reason },
+        state.up ? 'read replica in use' : 'read replica skipped: reads go to the primary',
+      ),
   });
   await router.start();
   return {

@@ -72,8 +72,12 @@ export class ReadRouter {
   private timer: NodeJS.Timeout | null = null;
   private polling: Promise<void> | null = null;
   private readonly counts: ReadRoutingStats = {
-    replicaUp: false, replicaLagMs: null, replicaReads: 0, primaryReads: 0,
-    primaryBecause: { down: 0, lagging: 0, behindWrite: 0, positionsUnknown: 0 }, fallbacks: 0,
+    replicaUp: false,
+    replicaLagMs: null,
+    replicaReads: 0,
+    primaryReads: 0,
+    primaryBecause: { down: 0, lagging: 0, behindWrite: 0, positionsUnknown: 0 },
+    fallbacks: 0,
   };
 
   constructor(options: ReadRouterOptions) {
@@ -128,7 +132,12 @@ export class ReadRouter {
 
   private async pollOnce(): Promise<void> {
     try {
-      const { rows } = await this.o.replica.query<{ standby: boolean; server?: string; replay: string | null; lag_ms: number | null }>(POLL_SQL);
+      const { rows } = await this.o.replica.query<{
+        standby: boolean;
+        server?: string;
+        replay: string | null;
+        lag_ms: number | null;
+      }>(POLL_SQL);
       const row = rows[0];
       const replay = parseLsn(row.replay);
       if (!row.standby || replay === null) return this.markDown('not a standby (pg_last_wal_replay_lsn() is null)');
@@ -176,7 +185,8 @@ export class ReadRouter {
     const known = await this.o.positions.required(keys);
     if (known === 'unknown') return choose(false, 'positionsUnknown');
     const required = maxLsn(known, clientPosition);
-    if (required !== null && (this.state.replay === null || this.state.replay < required)) return choose(false, 'behindWrite');
+    if (required !== null && (this.state.replay === null || this.state.replay < required))
+      return choose(false, 'behindWrite');
     return choose(true);
   }
 
@@ -199,6 +209,11 @@ export class ReadRouter {
   }
 
   stats(): ReadRoutingStats {
-    return { ...this.counts, primaryBecause: { ...this.counts.primaryBecause }, replicaUp: this.state.up, replicaLagMs: this.state.lagMs };
+    return {
+      ...this.counts,
+      primaryBecause: { ...this.counts.primaryBecause },
+      replicaUp: this.state.up,
+      replicaLagMs: this.state.lagMs,
+    };
   }
 }

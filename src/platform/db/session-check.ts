@@ -23,7 +23,9 @@ export async function checkSessionSettings(db: Database): Promise<SessionReport>
             current_setting('max_parallel_workers_per_gather') AS max_parallel_workers_per_gather, current_setting('jit') AS jit`,
   );
   const row = rows[0];
-  const differences = Object.entries(WANTED).filter(([k, v]) => row[k] !== v).map(([k, v]) => `${k} is ${row[k]} (wanted ${v})`);
+  const differences = Object.entries(WANTED)
+    .filter(([k, v]) => row[k] !== v)
+    .map(([k, v]) => `${k} is ${row[k]} (wanted ${v})`);
   return { ok: UTC_NAMES.test(row.timezone), timezone: row.timezone, differences };
 }
 

@@ -24,7 +24,10 @@ export function parseTimestamptz(value: string): string {
 
 function parseTimestamptzGeneral(value: string): string {
   // "2026-03-29 01:30:00.123456+00" -> "2026-03-29T01:30:00.123Z"
-  const iso = value.replace(' ', 'T').replace(/([+-]\d\d)$/, '$1:00').replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
+  const iso = value
+    .replace(' ', 'T')
+    .replace(/([+-]\d\d)$/, '$1:00')
+    .replace(/([+-]\d\d)(\d\d)$/, '$1:$2');
   const date = new Date(iso);
   return Number.isNaN(date.getTime()) ? value : date.toISOString();
 }

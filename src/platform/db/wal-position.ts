@@ -25,4 +25,5 @@ export function fromSortable(text: string | null | undefined): bigint | null {
   return text && /^[0-9a-f]{16}$/.test(text) ? BigInt(`0x${text}`) : null;
 }
 
-export const maxLsn = (a: bigint | null, b: bigint | null): bigint | null => (a === null ? b : b === null ? a : a > b ? a : b);
+export const maxLsn = (a: bigint | null, b: bigint | null): bigint | null =>
+  a === null ? b : b === null ? a : a > b ? a : b;

@@ -43,7 +43,9 @@ export class WritePositions {
     }
     if (this.redis && keys.length) {
       const value = sortableLsn(lsn);
-      await this.redis.eval(RAISE, keys.length, ...keys.map((k) => PREFIX + k), String(this.stickyMs), ...keys.map(() => value)).catch(() => {});
+      await this.redis
+        .eval(RAISE, keys.length, ...keys.map((k) => PREFIX + k), String(this.stickyMs), ...keys.map(() => value))
+        .catch(() => {});
     }
   }
 

@@ -10,9 +10,12 @@ import type { Duplex } from 'node:stream';
 import { BASELINE_HEADERS } from '../http/security-headers.ts';
 
 export function sendError(reply: FastifyReply, request: FastifyRequest, code: ErrorCode, message: string) {
-  return reply.code(ERRORS[code].status).type('application/json').send({
-    error: { code, message, requestId: request.id },
-  });
+  return reply
+    .code(ERRORS[code].status)
+    .type('application/json')
+    .send({
+      error: { code, message, requestId: request.id },
+    });
 }
 
 function describeValidation(err: FastifyError): string {
@@ -40,11 +43,14 @@ function classify(err: FastifyError): { code: ErrorCode; message: string } | nul
     case 'FST_ERR_CTP_INVALID_JSON_BODY':
       return { code: 'MALFORMED_JSON', message: 'The body is not valid JSON' };
     case 'FST_ERR_CTP_EMPTY_JSON_BODY':
-      return { code: 'MALFORMED_JSON', message: 'The body is empty although Content-Type is application/json; send a JSON body or no Content-Type' };
+      return {
+        code: 'MALFORMED_JSON',
+        message: 'The body is empty although Content-Type is application/json; send a JSON body or no Content-Type',
+      };
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return { code: 'UNSUPPORTED_MEDIA_TYPE', message: 'Send the body as application/json' };
     case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
-      return { code: 'MALFORMED_REQUEST', message: 'The body\'s length does not match its Content-Length' };
+      return { code: 'MALFORMED_REQUEST', message: "The body's length does not match its Content-Length" };
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return { code: 'PAYLOAD_TOO_LARGE', message: 'The body is larger than the limit' };
     case 'FST_ERR_BAD_URL':
@@ -120,7 +126,12 @@ export function registerErrorHandling(app: FastifyInstance) {
       return sendError(reply, request, 'VALIDATION_FAILED', 'A value is out of range');
     }
     if (code === PG.characterNotInRepertoire || code === PG.untranslatableCharacter) {
-      return sendError(reply, request, 'VALIDATION_FAILED', 'A text value contains a character that cannot be stored (such as \\u0000)');
+      return sendError(
+        reply,
+        request,
+        'VALIDATION_FAILED',
+        'A text value contains a character that cannot be stored (such as \\u0000)',
+      );
     }
     request.log.error({ err }, 'unhandled error');
     return sendError(reply, request, 'INTERNAL', 'Something went wrong; the failure has been logged');
@@ -132,7 +143,12 @@ export function registerErrorHandling(app: FastifyInstance) {
     const allowed = METHODS.filter((method) => method !== request.method && app.findRoute({ method, url: path }));
     if (allowed.length) {
       reply.header('allow', allowed.join(', '));
-      return sendError(reply, request, 'METHOD_NOT_ALLOWED', `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`);
+      return sendError(
+        reply,
+        request,
+        'METHOD_NOT_ALLOWED',
+        `${request.method} is not allowed on ${path}; allowed: ${allowed.join(', ')}`,
+      );
     }
     return sendError(reply, request, 'ROUTE_NOT_FOUND', `No route for ${request.method} ${path}`);
   });

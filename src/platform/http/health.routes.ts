@@ -7,14 +7,21 @@ const Health = Type.Object({ status: Type.String() });
 
 export function healthRoutes(db: Database) {
   return async (app: FastifyInstance) => {
-    app.get('/healthz', { config: { auth: auth.public() }, schema: { hide: true, response: { 200: Health } } as any }, async () => ({
-      status: 'ok',
-    }));
+    app.get(
+      '/healthz',
+      { config: { auth: auth.public() }, schema: { hide: true, response: { 200: Health } } as any },
+      async () => ({
+        status: 'ok',
+      }),
+    );
     app.get(
       '/readyz',
       {
         config: { auth: auth.public() },
-        schema: { hide: true, response: { 200: Health, 503: Type.Object({ status: Type.String(), error: Type.Any() }) } } as any,
+        schema: {
+          hide: true,
+          response: { 200: Health, 503: Type.Object({ status: Type.String(), error: Type.Any() }) },
+        } as any,
       },
       async (request, reply) => {
         try {
@@ -28,6 +35,8 @@ export function healthRoutes(db: Database) {
         }
       },
     );
-    app.get('/openapi.json', { config: { auth: auth.public() }, schema: { hide: true } as any }, async () => app.swagger());
+    app.get('/openapi.json', { config: { auth: auth.public() }, schema: { hide: true } as any }, async () =>
+      app.swagger(),
+    );
   };
 }

@@ -13,24 +13,67 @@ const ERROR_REF = { $ref: 'ErrorEnvelope#' };
  * surface adds its tag here in its place, before `Operator`.
  */
 export const TAG_ORDER: Array<{ name: string; description: string }> = [
-  { name: 'Appointments', description: 'Book, move, check in, complete, cancel, mark no-show and settle appointments; search history by person.' },
-  { name: 'Diary', description: 'The store\'s diary by unit, and time-off entries.' },
+  {
+    name: 'Appointments',
+    description:
+      'Book, move, check in, complete, cancel, mark no-show and settle appointments; search history by person.',
+  },
+  { name: 'Diary', description: "The store's diary by unit, and time-off entries." },
   { name: 'Units', description: 'Staff members, rooms or tables that appointments occupy.' },
   { name: 'Walk-in queue', description: 'The live walk-in queue: join, call, seat and remove.' },
   { name: 'Service periods', description: 'Named opening windows such as Lunch or Dinner.' },
   { name: 'Services', description: 'Bookable services with their variants and add-ons.' },
-  { name: 'Online booking', description: 'Online booking: settings, opening hours, availability, holds, deposits and the customer\'s own appointments.' },
-  { name: 'Booking page', description: 'The shop\'s own booking page at /book/{slug}: its public reads, the guest\'s hold, email code sign-in, confirm, and the manage link.' },
-  { name: 'Classes', description: 'Classes: the timetable (classes and their occurrences), bookings with capacity, the waitlist and its offers, check-in and no-show.' },
-  { name: 'Customers', description: 'The store\'s customers: edit, block, attendance, journey, roster and search.' },
-  { name: 'Import', description: 'Bring a shop\'s customers and appointments in from CSV files: a dry run reports every row, then the real run writes the good ones.' },
-  { name: 'Reports', description: 'How the shop did over a range of its days: appointments, no-shows, utilisation, revenue and customers, as JSON or CSV.' },
-  { name: 'Notification preferences', description: 'The signed-in customer\'s per-store notification preferences.' },
-  { name: 'Events', description: 'What changed, in order: the pull feed and the live stream (Server-Sent Events); each type\'s payload is under webhooks.' },
-  { name: 'Webhooks', description: 'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.' },
-  { name: 'Staff', description: 'The shop\'s own people: sign-in (password, passkey, OIDC), sessions, invitations, roles and store API keys. A session is the cookie bbo_session; an API key is sent as Authorization: Bearer bbo_live_....' },
-  { name: 'Development', description: 'Development only, absent when NODE_ENV=production: the development mailbox (messages and sign-in codes kept instead of sent).' },
-  { name: 'Operator', description: 'The deployment operator\'s surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.' },
+  {
+    name: 'Online booking',
+    description:
+      "Online booking: settings, opening hours, availability, holds, deposits and the customer's own appointments.",
+  },
+  {
+    name: 'Booking page',
+    description:
+      "The shop's own booking page at /book/{slug}: its public reads, the guest's hold, email code sign-in, confirm, and the manage link.",
+  },
+  {
+    name: 'Classes',
+    description:
+      'Classes: the timetable (classes and their occurrences), bookings with capacity, the waitlist and its offers, check-in and no-show.',
+  },
+  { name: 'Customers', description: "The store's customers: edit, block, attendance, journey, roster and search." },
+  {
+    name: 'Import',
+    description:
+      "Bring a shop's customers and appointments in from CSV files: a dry run reports every row, then the real run writes the good ones.",
+  },
+  {
+    name: 'Reports',
+    description:
+      'How the shop did over a range of its days: appointments, no-shows, utilisation, revenue and customers, as JSON or CSV.',
+  },
+  { name: 'Notification preferences', description: "The signed-in customer's per-store notification preferences." },
+  {
+    name: 'Events',
+    description:
+      "What changed, in order: the pull feed and the live stream (Server-Sent Events); each type's payload is under webhooks.",
+  },
+  {
+    name: 'Webhooks',
+    description:
+      'Signed webhook endpoints of the store: register, rotate secrets, read the delivery log, retry and replay.',
+  },
+  {
+    name: 'Staff',
+    description:
+      "The shop's own people: sign-in (password, passkey, OIDC), sessions, invitations, roles and store API keys. A session is the cookie bbo_session; an API key is sent as Authorization: Bearer bbo_live_....",
+  },
+  {
+    name: 'Development',
+    description:
+      'Development only, absent when NODE_ENV=production: the development mailbox (messages and sign-in codes kept instead of sent).',
+  },
+  {
+    name: 'Operator',
+    description: "The deployment operator's surface (ADMIN_TOKEN); off when ADMIN_TOKEN is not set.",
+  },
 ];
 
 /**
@@ -62,7 +105,8 @@ export async function registerOpenApi(app: FastifyInstance, webhooks: Record<str
               : 'Operator surface: Authorization: Bearer <ADMIN_TOKEN>.';
       // One schema object can be shared by a route's variants (HEAD, trailing slash): note it once.
       const description: string | undefined = (schema as any).description;
-      if (!description?.includes(scopeNote)) (schema as any).description = [description, scopeNote].filter(Boolean).join('\n\n');
+      if (!description?.includes(scopeNote))
+        (schema as any).description = [description, scopeNote].filter(Boolean).join('\n\n');
     }
   });
 
@@ -93,7 +137,8 @@ export async function registerOpenApi(app: FastifyInstance, webhooks: Record<str
             type: 'apiKey',
             in: 'header',
             name: 'webhook-signature',
-            description: 'Standard Webhooks: `v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body` with the endpoint\'s secret (space-separated during a rotation). See docs/webhooks.md.',
+            description:
+              "Standard Webhooks: `v1,<base64 HMAC-SHA256>` of `webhook-id.webhook-timestamp.body` with the endpoint's secret (space-separated during a rotation). See docs/webhooks.md.",
           },
         },
       },

@@ -18,7 +18,9 @@ function keyFor(request: FastifyRequest): string {
 }
 
 export async function registerRateLimits(app: FastifyInstance, settings: RateLimitSettings): Promise<Redis | null> {
-  const redis = settings.redisUrl ? await openRedis(settings.redisUrl, (err) => app.log.warn({ err: { message: err.message } }, 'redis error')) : null;
+  const redis = settings.redisUrl
+    ? await openRedis(settings.redisUrl, (err) => app.log.warn({ err: { message: err.message } }, 'redis error'))
+    : null;
   await app.register(rateLimit, {
     global: true,
     max: settings.globalPerMinute,

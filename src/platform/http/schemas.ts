@@ -9,11 +9,20 @@ function enumOf(plain: Record<string, any>): { type: string; values: unknown[] }
     if (Array.isArray(plain.enum)) return { type: plain.type, values: plain.enum };
     if ('const' in plain) return { type: plain.type, values: [plain.const] };
   }
-  if (plain.type === undefined && Array.isArray(plain.enum) && plain.enum.length && plain.enum.every((v: unknown) => typeof v === 'string')) {
+  if (
+    plain.type === undefined &&
+    Array.isArray(plain.enum) &&
+    plain.enum.length &&
+    plain.enum.every((v: unknown) => typeof v === 'string')
+  ) {
     return { type: 'string', values: plain.enum };
   }
   const branches = plain.anyOf;
-  if (Array.isArray(branches) && branches.length && branches.every((b: any) => 'const' in b && b.type === branches[0].type && PRIMITIVES.has(b.type))) {
+  if (
+    Array.isArray(branches) &&
+    branches.length &&
+    branches.every((b: any) => 'const' in b && b.type === branches[0].type && PRIMITIVES.has(b.type))
+  ) {
     return { type: branches[0].type, values: branches.map((b: any) => b.const) };
   }
   return null;
@@ -31,7 +40,11 @@ export const Nullable = <T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   const values = enumOf(plain);
   if (values) {
     const { anyOf: _anyOf, const: _const, ...rest } = plain;
-    return Type.Unsafe<Static<T> | null>({ ...rest, type: [values.type, 'null'], enum: [...values.values, null] } as TSchema);
+    return Type.Unsafe<Static<T> | null>({
+      ...rest,
+      type: [values.type, 'null'],
+      enum: [...values.values, null],
+    } as TSchema);
   }
   if (typeof plain.type === 'string' && PRIMITIVES.has(plain.type)) {
     return Type.Unsafe<Static<T> | null>({ ...plain, type: [plain.type, 'null'] } as TSchema);

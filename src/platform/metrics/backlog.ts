@@ -60,7 +60,11 @@ export async function readBacklog(db: Queryable, now: Date): Promise<BacklogFact
 }
 
 /** readBacklog, answered from the last read for KEEP_MS; scrapes at once share one read. */
-export function cachedBacklog(db: Queryable, clock: Clock, nowMs: () => number = Date.now): () => Promise<BacklogFacts> {
+export function cachedBacklog(
+  db: Queryable,
+  clock: Clock,
+  nowMs: () => number = Date.now,
+): () => Promise<BacklogFacts> {
   let kept: { at: number; facts: Promise<BacklogFacts> } | null = null;
   return () => {
     const at = nowMs();

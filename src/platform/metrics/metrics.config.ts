@@ -4,9 +4,13 @@ export interface MetricsConfig {
   readonly token: string | null;
 }
 
-export function parseMetricsConfig(env: Record<string, string | undefined>, fail: (message: string) => never): MetricsConfig {
+export function parseMetricsConfig(
+  env: Record<string, string | undefined>,
+  fail: (message: string) => never,
+): MetricsConfig {
   const token = env.METRICS_TOKEN?.trim() || null;
   if (token !== null && token.length < 16) fail('METRICS_TOKEN must be at least 16 characters');
-  if (token !== null && !/^[A-Za-z0-9\-._~+/]+=*$/.test(token)) fail('METRICS_TOKEN must be a bearer token (letters, digits and -._~+/ only)');
+  if (token !== null && !/^[A-Za-z0-9\-._~+/]+=*$/.test(token))
+    fail('METRICS_TOKEN must be a bearer token (letters, digits and -._~+/ only)');
   return Object.freeze({ token });
 }

@@ -71,7 +71,11 @@ export class Metrics {
       collectDefaultMetrics({ register: this.registry });
       // Gauges whose names end in _total break Prometheus's naming rule (promtool check metrics says
       // so); each repeats the sum of its per-type gauge (nodejs_active_handles{type}, ...).
-      for (const name of ['nodejs_active_handles_total', 'nodejs_active_requests_total', 'nodejs_active_resources_total']) {
+      for (const name of [
+        'nodejs_active_handles_total',
+        'nodejs_active_requests_total',
+        'nodejs_active_resources_total',
+      ]) {
         this.registry.removeSingleMetric(name);
       }
     }
@@ -86,17 +90,19 @@ export class Metrics {
 
     // One series a pool, read afresh at each scrape: reset, then each pool's value (inc from 0 sets it,
     // for a gauge and a counter alike: both take the same options and have reset and inc).
-    const perPool = <T>(Kind: typeof Gauge | typeof Counter, pools: () => Iterable<[string, T]>) => (name: string, help: string, read: (x: T) => number) =>
-      new (Kind as typeof Gauge)({
-        name,
-        help,
-        labelNames: ['pool'],
-        registers,
-        collect() {
-          this.reset();
-          for (const [pool, x] of pools()) this.inc({ pool }, read(x));
-        },
-      });
+    const perPool =
+      <T>(Kind: typeof Gauge | typeof Counter, pools: () => Iterable<[string, T]>) =>
+      (name: string, help: string, read: (x: T) => number) =>
+        new (Kind as typeof Gauge)({
+          name,
+          help,
+          labelNames: ['pool'],
+          registers,
+          collect() {
+            this.reset();
+            for (const [pool, x] of pools()) this.inc({ pool }, read(x));
+          },
+        });
     const poolGauge = perPool<PoolLike>(Gauge, () => self.pools);
     poolGauge('bbo_db_pool_connections', 'Connections the pool holds (busy and idle).', (p) => p.totalCount);
     poolGauge('bbo_db_pool_idle_connections', 'Connections the pool holds that are idle.', (p) => p.idleCount);
@@ -105,9 +111,21 @@ export class Metrics {
     // A failover, as the service lives it: errors while there is no primary, connections dropped,
     // and as many opened again (the reconnects) once HAProxy sends them to the new one.
     const healthCounter = perPool<PoolHealthLike>(Counter, () => self.poolHealth);
-    healthCounter('bbo_db_connections_opened_total', 'Connections the pool opened: the first ones and every reconnect after one was dropped.', (h) => h.opened);
-    healthCounter('bbo_db_connect_failures_total', 'Attempts to open a connection that failed (refused, reset, timed out, server starting).', (h) => h.connectFailures);
-    healthCounter('bbo_db_connections_dropped_total', 'Connections thrown away as broken: lost, timed out, or on a server no longer primary.', (h) => h.dropped);
+    healthCounter(
+      'bbo_db_connections_opened_total',
+      'Connections the pool opened: the first ones and every reconnect after one was dropped.',
+      (h) => h.opened,
+    );
+    healthCounter(
+      'bbo_db_connect_failures_total',
+      'Attempts to open a connection that failed (refused, reset, timed out, server starting).',
+      (h) => h.connectFailures,
+    );
+    healthCounter(
+      'bbo_db_connections_dropped_total',
+      'Connections thrown away as broken: lost, timed out, or on a server no longer primary.',
+      (h) => h.dropped,
+    );
     new Counter({
       name: 'bbo_db_unavailable_errors_total',
       help: 'Statements or checkouts that failed because the database was unavailable, by reason (connection, shutdown, read_only, timeout, overloaded); requests answer 503 SERVICE_UNAVAILABLE.',
@@ -115,7 +133,8 @@ export class Metrics {
       registers,
       collect() {
         this.reset();
-        for (const [pool, h] of self.poolHealth) for (const [reason, n] of Object.entries(h.unavailable)) this.inc({ pool, reason }, n);
+        for (const [pool, h] of self.poolHealth)
+          for (const [reason, n] of Object.entries(h.unavailable)) this.inc({ pool, reason }, n);
       },
     });
 
@@ -129,7 +148,7 @@ export class Metrics {
     });
     new Gauge({
       name: 'bbo_replica_lag_seconds',
-      help: 'How far the read replica\'s replay is behind the primary, at its last poll (NaN when unknown or no replica).',
+      help: "How far the read replica's replay is behind the primary, at its last poll (NaN when unknown or no replica).",
       registers,
       collect() {
         const lag = self.replica?.().lagSeconds;
@@ -184,7 +203,12 @@ export class Metrics {
       },
     });
 
-    const backlogGauge = (name: string, help: string, labelName: string, read: (b: BacklogFacts) => Record<string, number>) =>
+    const backlogGauge = (
+      name: string,
+      help: string,
+      labelName: string,
+      read: (b: BacklogFacts) => Record<string, number>,
+    ) =>
       new Gauge({
         name,
         help,
@@ -193,12 +217,28 @@ export class Metrics {
         async collect() {
           this.reset();
           if (!self.backlog) return;
-          for (const [label, value] of Object.entries(read(await self.backlog()))) this.set({ [labelName]: label }, value);
+          for (const [label, value] of Object.entries(read(await self.backlog())))
+            this.set({ [labelName]: label }, value);
         },
       });
-    backlogGauge('bbo_webhook_deliveries', 'Webhook deliveries by state: due now, retrying (pending after a failed attempt), failed (schedule exhausted or endpoint disabled).', 'state', (b) => b.webhookDeliveries);
-    backlogGauge('bbo_messages', 'Customer messages by state: due now, retrying (pending after a failed attempt), failed (given up).', 'state', (b) => b.messages);
-    backlogGauge('bbo_event_feed_lag_seconds', 'Per feed consumer: how long the oldest event it has not yet passed has waited (0 when it has passed every event).', 'consumer', (b) => b.eventLagSeconds);
+    backlogGauge(
+      'bbo_webhook_deliveries',
+      'Webhook deliveries by state: due now, retrying (pending after a failed attempt), failed (schedule exhausted or endpoint disabled).',
+      'state',
+      (b) => b.webhookDeliveries,
+    );
+    backlogGauge(
+      'bbo_messages',
+      'Customer messages by state: due now, retrying (pending after a failed attempt), failed (given up).',
+      'state',
+      (b) => b.messages,
+    );
+    backlogGauge(
+      'bbo_event_feed_lag_seconds',
+      'Per feed consumer: how long the oldest event it has not yet passed has waited (0 when it has passed every event).',
+      'consumer',
+      (b) => b.eventLagSeconds,
+    );
   }
 
   /** One answered request. route is the route template (routeOptions.url), never the raw URL. */

@@ -6,8 +6,12 @@ export interface TracingConfig {
   readonly serviceName: string;
 }
 
-export function parseTracingConfig(env: Record<string, string | undefined>, fail: (message: string) => never): TracingConfig {
+export function parseTracingConfig(
+  env: Record<string, string | undefined>,
+  fail: (message: string) => never,
+): TracingConfig {
   const endpoint = env.OTEL_EXPORTER_OTLP_ENDPOINT?.trim() || null;
-  if (endpoint !== null && !/^https?:\/\/[^/]/.test(endpoint)) fail('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (OTLP over HTTP)');
+  if (endpoint !== null && !/^https?:\/\/[^/]/.test(endpoint))
+    fail('OTEL_EXPORTER_OTLP_ENDPOINT must be an http(s) URL (OTLP over HTTP)');
   return Object.freeze({ endpoint, serviceName: env.OTEL_SERVICE_NAME?.trim() || 'bookings-back-office' });
 }

@@ -10,7 +10,13 @@
 import { createRequire } from 'node:module';
 import type { Span } from '@opentelemetry/api';
 import { NodeTracerProvider } from '@opentelemetry/sdk-trace-node';
-import { BatchSpanProcessor, SimpleSpanProcessor, type ReadableSpan, type SpanExporter, type SpanProcessor } from '@opentelemetry/sdk-trace-base';
+import {
+  BatchSpanProcessor,
+  SimpleSpanProcessor,
+  type ReadableSpan,
+  type SpanExporter,
+  type SpanProcessor,
+} from '@opentelemetry/sdk-trace-base';
 import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
 import { PgInstrumentation } from '@opentelemetry/instrumentation-pg';
@@ -42,9 +48,13 @@ function patchLoadedPg(instrumentation: PgInstrumentation): void {
   const require = createRequire(import.meta.url);
   const modules: Record<string, unknown> = { pg: require('pg'), 'pg-pool': require('pg-pool') };
   for (const definition of instrumentation.getModuleDefinitions()) {
-    const exports = modules[definition.name] as { Client?: { prototype: { query: { __wrapped?: boolean } } }; prototype?: { connect: { __wrapped?: boolean } } };
+    const exports = modules[definition.name] as {
+      Client?: { prototype: { query: { __wrapped?: boolean } } };
+      prototype?: { connect: { __wrapped?: boolean } };
+    };
     if (!exports || !definition.patch) continue;
-    const wrapped = definition.name === 'pg' ? exports.Client?.prototype.query.__wrapped : exports.prototype?.connect.__wrapped;
+    const wrapped =
+      definition.name === 'pg' ? exports.Client?.prototype.query.__wrapped : exports.prototype?.connect.__wrapped;
     if (!wrapped) definition.patch(exports as any, undefined);
   }
 }
@@ -57,7 +67,8 @@ function withoutStatusMessages(inner: SpanProcessor): SpanProcessor {
   return {
     onStart: (span, parentContext) => inner.onStart(span, parentContext),
     onEnd(span: ReadableSpan) {
-      if (span.status.message !== undefined) (span as { status: ReadableSpan['status'] }).status = { code: span.status.code };
+      if (span.status.message !== undefined)
+        (span as { status: ReadableSpan['status'] }).status = { code: span.status.code };
       inner.onEnd(span);
     },
     forceFlush: () => inner.forceFlush(),
@@ -67,11 +78,14 @@ function withoutStatusMessages(inner: SpanProcessor): SpanProcessor {
 
 /** Starts tracing for this process. Call once, before the app is built (src/tracing-preload.ts does). */
 export function startTracing(config: TracingConfig, options: TracingOptions = {}): Tracing {
-  const exporter = options.exporter ?? new OTLPTraceExporter({ url: `${config.endpoint!.replace(/\/+$/, '')}/v1/traces` });
+  const exporter =
+    options.exporter ?? new OTLPTraceExporter({ url: `${config.endpoint!.replace(/\/+$/, '')}/v1/traces` });
   const provider = new NodeTracerProvider({
     resource: resourceFromAttributes({ 'service.name': config.serviceName }),
     // A test's exporter sees each span as it ends; production batches them off the request path.
-    spanProcessors: [withoutStatusMessages(options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter))],
+    spanProcessors: [
+      withoutStatusMessages(options.exporter ? new SimpleSpanProcessor(exporter) : new BatchSpanProcessor(exporter)),
+    ],
   });
   provider.register();
 

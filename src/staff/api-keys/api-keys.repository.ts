@@ -32,7 +32,15 @@ export async function findLiveKey(db: Queryable, keyHash: Buffer, at: Date): Pro
 
 export async function insertKey(
   db: Queryable,
-  input: { storeId: string; name: string; scopes: string[]; keyHash: Buffer; hint: string; createdBy: string | null; at: Date },
+  input: {
+    storeId: string;
+    name: string;
+    scopes: string[];
+    keyHash: Buffer;
+    hint: string;
+    createdBy: string | null;
+    at: Date;
+  },
 ): Promise<ApiKeyRow> {
   const res = await db.query<ApiKeyRow>(
     `INSERT INTO api_keys (store_id, name, scopes, key_hash, key_hint, created_by, created_at)
@@ -53,7 +61,10 @@ export async function listKeys(db: Queryable, storeId: string): Promise<ApiKeyRo
 }
 
 /** Revokes a live key of the store; null when there is none. */
-export async function revokeKey(db: Queryable, input: { storeId: string; keyId: string; at: Date }): Promise<{ id: string; name: string } | null> {
+export async function revokeKey(
+  db: Queryable,
+  input: { storeId: string; keyId: string; at: Date },
+): Promise<{ id: string; name: string } | null> {
   const res = await db.query<{ id: string; name: string }>(
     `UPDATE api_keys SET revoked_at = $3 WHERE store_id = $1 AND id = $2 AND revoked_at IS NULL RETURNING id, name`,
     [input.storeId, input.keyId, input.at],

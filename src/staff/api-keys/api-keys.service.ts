@@ -9,7 +9,14 @@ import { API_KEY_PREFIX } from '../staff-auth.ts';
 import * as repo from './api-keys.repository.ts';
 
 function present(row: repo.ApiKeyRow) {
-  return { id: row.id, name: row.name, scopes: row.scopes, hint: `${API_KEY_PREFIX}...${row.key_hint}`, created_at: row.created_at, last_used_at: row.last_used_at };
+  return {
+    id: row.id,
+    name: row.name,
+    scopes: row.scopes,
+    hint: `${API_KEY_PREFIX}...${row.key_hint}`,
+    created_at: row.created_at,
+    last_used_at: row.last_used_at,
+  };
 }
 
 export async function createApiKey(ctx: MerchantContext, body: { name: string; scopes: string[] }) {
@@ -17,9 +24,20 @@ export async function createApiKey(ctx: MerchantContext, body: { name: string; s
   const createdBy = ctx.actor.staff?.via === 'session' ? ctx.actor.staff.id : null;
   const row = await inTransaction(ctx, async (tx) => {
     const made = await repo.insertKey(tx, {
-      storeId: ctx.actor.storeId, name: body.name.trim(), scopes: [...new Set(body.scopes)], keyHash: secretHash(key), hint: key.slice(-4), createdBy, at: ctx.clock.now(),
+      storeId: ctx.actor.storeId,
+      name: body.name.trim(),
+      scopes: [...new Set(body.scopes)],
+      keyHash: secretHash(key),
+      hint: key.slice(-4),
+      createdBy,
+      at: ctx.clock.now(),
     });
-    await audit(tx, ctx, { action: 'api_key.created', entity: 'api_key', entityId: made.id, details: { name: made.name, scopes: made.scopes } });
+    await audit(tx, ctx, {
+      action: 'api_key.created',
+      entity: 'api_key',
+      entityId: made.id,
+      details: { name: made.name, scopes: made.scopes },
+    });
     return made;
   });
   return { api_key: present(row), key };
@@ -33,7 +51,12 @@ export async function revokeApiKey(ctx: MerchantContext, keyId: string) {
   return inTransaction(ctx, async (tx) => {
     const gone = await repo.revokeKey(tx, { storeId: ctx.actor.storeId, keyId, at: ctx.clock.now() });
     if (!gone) throw notFound('API key');
-    await audit(tx, ctx, { action: 'api_key.revoked', entity: 'api_key', entityId: gone.id, details: { name: gone.name } });
+    await audit(tx, ctx, {
+      action: 'api_key.revoked',
+      entity: 'api_key',
+      entityId: gone.id,
+      details: { name: gone.name },
+    });
     return { revoked: true };
   });
 }

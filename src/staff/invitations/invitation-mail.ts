@@ -9,7 +9,11 @@ import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { deliveryMode } from '../../notifications/delivery/delivery-mode.ts';
-import { dropExpiredCodes, dropReplacedInvitations, keepCode } from '../../notifications/delivery/dev-mailbox.repository.ts';
+import {
+  dropExpiredCodes,
+  dropReplacedInvitations,
+  keepCode,
+} from '../../notifications/delivery/dev-mailbox.repository.ts';
 import { smtpTransport } from '../../notifications/channels/smtp.transport.ts';
 import type { Transport } from '../../notifications/channels/transport.ts';
 import { mailDomain } from '../../notifications/messages/worker.ts';
@@ -38,7 +42,10 @@ export function acceptUrl(config: Config, token: string): string {
 
 const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
-export function renderInvitationMail(config: Config, mail: InvitationMail): { subject: string; text: string; html: string } {
+export function renderInvitationMail(
+  config: Config,
+  mail: InvitationMail,
+): { subject: string; text: string; html: string } {
   const url = acceptUrl(config, mail.token);
   const by = mail.invitedBy ? `${mail.invitedBy} invited you` : 'You are invited';
   const role = mail.role.replace('_', ' ');
@@ -49,7 +56,11 @@ export function renderInvitationMail(config: Config, mail: InvitationMail): { su
   };
 }
 
-export function invitationMailer(config: Config, db: Queryable, log: { warn(obj: object, msg: string): void }): InvitationMailer {
+export function invitationMailer(
+  config: Config,
+  db: Queryable,
+  log: { warn(obj: object, msg: string): void },
+): InvitationMailer {
   let transport: Transport | null = null;
   const domain = mailDomain(config.messages.mailFrom);
   const route = deliveryMode(config).email;
@@ -59,8 +70,21 @@ export function invitationMailer(config: Config, db: Queryable, log: { warn(obj:
         const body = renderInvitationMail(config, mail);
         await dropExpiredCodes(db, mail.sentAt)
           .then(() => dropReplacedInvitations(db, mail.storeId, mail.to))
-          .then(() => keepCode(db, { kind: 'staff_invitation', storeId: mail.storeId, channel: 'email', to: mail.to, subject: body.subject, text: body.text, expiresAt: mail.expiresAt, createdAt: mail.sentAt }))
-          .catch((err: any) => log.warn({ error: err?.code ?? 'keep_failed' }, 'staff invitation not kept in the development mailbox'));
+          .then(() =>
+            keepCode(db, {
+              kind: 'staff_invitation',
+              storeId: mail.storeId,
+              channel: 'email',
+              to: mail.to,
+              subject: body.subject,
+              text: body.text,
+              expiresAt: mail.expiresAt,
+              createdAt: mail.sentAt,
+            }),
+          )
+          .catch((err: any) =>
+            log.warn({ error: err?.code ?? 'keep_failed' }, 'staff invitation not kept in the development mailbox'),
+          );
         return;
       }
       if (route !== 'smtp' || !config.messages.smtpUrl) {
@@ -69,7 +93,14 @@ export function invitationMailer(config: Config, db: Queryable, log: { warn(obj:
       }
       transport ??= smtpTransport({ url: config.messages.smtpUrl, from: config.messages.mailFrom, maxConnections: 2 });
       try {
-        await transport.send({ channel: 'email', to: mail.to, ...renderInvitationMail(config, mail), ics: null, icsMethod: null, messageId: `<${randomUUID()}@${domain}>` });
+        await transport.send({
+          channel: 'email',
+          to: mail.to,
+          ...renderInvitationMail(config, mail),
+          ics: null,
+          icsMethod: null,
+          messageId: `<${randomUUID()}@${domain}>`,
+        });
       } catch (err: any) {
         // Neither the token nor the address reaches the log: only the failure's code.
         log.warn({ error: err?.code ?? 'send_failed' }, 'staff invitation not delivered');

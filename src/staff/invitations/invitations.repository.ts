@@ -15,7 +15,18 @@ export interface InvitationRow {
 
 export async function replaceInvitation(
   tx: Queryable,
-  input: { storeId: string | null; email: string | null; name: string | null; role: string; permissions: string[]; unitId: string | null; tokenHash: Buffer; invitedBy: string | null; at: Date; expiresAt: Date },
+  input: {
+    storeId: string | null;
+    email: string | null;
+    name: string | null;
+    role: string;
+    permissions: string[];
+    unitId: string | null;
+    tokenHash: Buffer;
+    invitedBy: string | null;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<InvitationRow> {
   await tx.query(
     `DELETE FROM staff_invitations
@@ -27,7 +38,18 @@ export async function replaceInvitation(
     `INSERT INTO staff_invitations (store_id, email, name, role, permissions, unit_id, token_hash, invited_by, expires_at, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
      RETURNING id, store_id, email, name, role, permissions, unit_id, expires_at`,
-    [input.storeId, input.email, input.name, input.role, input.permissions, input.unitId, input.tokenHash, input.invitedBy, input.expiresAt, input.at],
+    [
+      input.storeId,
+      input.email,
+      input.name,
+      input.role,
+      input.permissions,
+      input.unitId,
+      input.tokenHash,
+      input.invitedBy,
+      input.expiresAt,
+      input.at,
+    ],
   );
   return res.rows[0];
 }
@@ -69,11 +91,17 @@ export interface PersonRow {
 }
 
 export async function personByEmail(tx: Queryable, email: string): Promise<PersonRow | null> {
-  const res = await tx.query<PersonRow>(`SELECT id, name, password_hash FROM staff_people WHERE lower(email) = lower($1) FOR UPDATE`, [email]);
+  const res = await tx.query<PersonRow>(
+    `SELECT id, name, password_hash FROM staff_people WHERE lower(email) = lower($1) FOR UPDATE`,
+    [email],
+  );
   return res.rows[0] ?? null;
 }
 
-export async function insertPerson(tx: Queryable, input: { email: string; name: string; passwordHash: string; at: Date }): Promise<string> {
+export async function insertPerson(
+  tx: Queryable,
+  input: { email: string; name: string; passwordHash: string; at: Date },
+): Promise<string> {
   const res = await tx.query<{ id: string }>(
     `INSERT INTO staff_people (email, name, password_hash, created_at, updated_at) VALUES ($1, $2, $3, $4, $4) RETURNING id`,
     [input.email, input.name, input.passwordHash, input.at],
@@ -81,8 +109,16 @@ export async function insertPerson(tx: Queryable, input: { email: string; name: 
   return res.rows[0].id;
 }
 
-export async function setPassword(tx: Queryable, input: { staffId: string; name: string; passwordHash: string; at: Date }): Promise<void> {
-  await tx.query(`UPDATE staff_people SET name = $2, password_hash = $3, updated_at = $4 WHERE id = $1`, [input.staffId, input.name, input.passwordHash, input.at]);
+export async function setPassword(
+  tx: Queryable,
+  input: { staffId: string; name: string; passwordHash: string; at: Date },
+): Promise<void> {
+  await tx.query(`UPDATE staff_people SET name = $2, password_hash = $3, updated_at = $4 WHERE id = $1`, [
+    input.staffId,
+    input.name,
+    input.passwordHash,
+    input.at,
+  ]);
 }
 
 /** The membership the invitation grants; an existing one at the store is left as it is. */

@@ -10,22 +10,46 @@ import type { InvitationMailer } from './invitation-mail.ts';
 import * as service from './invitations.service.ts';
 
 const StoreParams = Type.Object({ storeId: Uuid }, { additionalProperties: false });
-const description = 'Emails a link to the console\'s accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.';
+const description =
+  "Emails a link to the console's accept page with the token in the fragment (#token=...): 72 hours, single use; a new invitation to the same email replaces the old.";
 
 export function invitationRoutes(mailer: InvitationMailer) {
   return async function routes(app: FastifyInstance) {
-    app.post<{ Body: InviteBody }>('/invitations', {
-      config: { auth: auth.merchantWrite() },
-      schema: { operationId: 'createStaffInvitation', tags: ['Staff'], summary: 'Invite a person to the store with a role', description, body: InviteBody, response: { 200: Invitation } },
-    }, (request) => service.inviteStaff(merchantContext(request), mailer, request.body));
+    app.post<{ Body: InviteBody }>(
+      '/invitations',
+      {
+        config: { auth: auth.merchantWrite() },
+        schema: {
+          operationId: 'createStaffInvitation',
+          tags: ['Staff'],
+          summary: 'Invite a person to the store with a role',
+          description,
+          body: InviteBody,
+          response: { 200: Invitation },
+        },
+      },
+      (request) => service.inviteStaff(merchantContext(request), mailer, request.body),
+    );
   };
 }
 
 export function adminInvitationRoutes(mailer: InvitationMailer) {
   return async function routes(app: FastifyInstance) {
-    app.post<{ Params: Static<typeof StoreParams>; Body: InviteBody }>('/stores/:storeId/staff/invitations', {
-      config: { auth: auth.admin() },
-      schema: { operationId: 'adminInviteStaff', tags: ['Operator'], summary: 'Invite a store\'s staff (its first owner)', description, params: StoreParams, body: InviteBody, response: { 200: Invitation } },
-    }, (request) => service.inviteForStore(adminContext(request), mailer, request.params.storeId, request.body));
+    app.post<{ Params: Static<typeof StoreParams>; Body: InviteBody }>(
+      '/stores/:storeId/staff/invitations',
+      {
+        config: { auth: auth.admin() },
+        schema: {
+          operationId: 'adminInviteStaff',
+          tags: ['Operator'],
+          summary: "Invite a store's staff (its first owner)",
+          description,
+          params: StoreParams,
+          body: InviteBody,
+          response: { 200: Invitation },
+        },
+      },
+      (request) => service.inviteForStore(adminContext(request), mailer, request.params.storeId, request.body),
+    );
   };
 }

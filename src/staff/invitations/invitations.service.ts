@@ -38,28 +38,57 @@ async function invite(
   const { storeId, body } = input;
   const email = body.email.trim().toLowerCase();
   const unitId = body.unit_id ?? null;
-  if (unitId && !(await repo.unitOfStore(ctx.db, storeId, unitId))) throw new AppError('VALIDATION_FAILED', 'unit_id is not a unit of this store');
+  if (unitId && !(await repo.unitOfStore(ctx.db, storeId, unitId)))
+    throw new AppError('VALIDATION_FAILED', 'unit_id is not a unit of this store');
   const token = newSecret();
   const at = ctx.clock.now();
   const row = await inTransaction(ctx, async (tx) => {
-    if (await repo.isMember(tx, storeId, email)) throw new AppError('CONFLICT', 'That person already works at this store: change their role instead');
+    if (await repo.isMember(tx, storeId, email))
+      throw new AppError('CONFLICT', 'That person already works at this store: change their role instead');
     const made = await repo.replaceInvitation(tx, {
-      storeId, email, name: body.name?.trim() ?? null, role: body.role, permissions: body.permissions ?? [], unitId,
-      tokenHash: secretHash(token), invitedBy: input.invitedBy.id, at, expiresAt: new Date(at.getTime() + INVITATION_HOURS * 3_600_000),
+      storeId,
+      email,
+      name: body.name?.trim() ?? null,
+      role: body.role,
+      permissions: body.permissions ?? [],
+      unitId,
+      tokenHash: secretHash(token),
+      invitedBy: input.invitedBy.id,
+      at,
+      expiresAt: new Date(at.getTime() + INVITATION_HOURS * 3_600_000),
     });
-    await audit(tx, ctx, { action: 'staff.invited', entity: 'staff_invitation', entityId: made.id, details: { store_id: storeId, role: made.role } });
+    await audit(tx, ctx, {
+      action: 'staff.invited',
+      entity: 'staff_invitation',
+      entityId: made.id,
+      details: { store_id: storeId, role: made.role },
+    });
     return made;
   });
   const storeName = (await repo.storeName(ctx.db, storeId)) ?? 'the shop';
-  await mailer.send({ storeId, to: email, storeName, role: row.role, invitedBy: input.invitedBy.name, token, hours: INVITATION_HOURS, sentAt: at.toISOString(), expiresAt: new Date(row.expires_at).toISOString() });
+  await mailer.send({
+    storeId,
+    to: email,
+    storeName,
+    role: row.role,
+    invitedBy: input.invitedBy.name,
+    token,
+    hours: INVITATION_HOURS,
+    sentAt: at.toISOString(),
+    expiresAt: new Date(row.expires_at).toISOString(),
+  });
   return present(row);
 }
 
 /** POST /api/v1/staff/invitations: nobody invites above their own role (a manager never makes an owner). */
 export async function inviteStaff(ctx: MerchantContext, mailer: InvitationMailer, body: InviteBody) {
   const role = actingRole(ctx.actor);
-  if (ROLE_RANK[body.role] > ROLE_RANK[role]) throw new AppError('ROLE_FORBIDDEN', `A ${role} may not invite an ${body.role}`);
-  const invitedBy = ctx.actor.staff?.via === 'session' ? { id: ctx.actor.staff.id, name: ctx.actor.staffName } : { id: null, name: ctx.actor.staffName };
+  if (ROLE_RANK[body.role] > ROLE_RANK[role])
+    throw new AppError('ROLE_FORBIDDEN', `A ${role} may not invite an ${body.role}`);
+  const invitedBy =
+    ctx.actor.staff?.via === 'session'
+      ? { id: ctx.actor.staff.id, name: ctx.actor.staffName }
+      : { id: null, name: ctx.actor.staffName };
   return invite(ctx, mailer, { storeId: ctx.actor.storeId, body, invitedBy });
 }
 
@@ -72,10 +101,20 @@ export async function inviteForStore(ctx: AdminContext, mailer: InvitationMailer
 /** The first-run setup link's token: an owner invitation with no store and no email, 24 hours. */
 export async function createSetupToken(db: SessionDeps['db'], at: Date): Promise<string> {
   const token = newSecret();
-  await db.transaction((tx) => repo.replaceInvitation(tx, {
-    storeId: null, email: null, name: null, role: 'owner', permissions: ['can_process_payments'], unitId: null,
-    tokenHash: secretHash(token), invitedBy: null, at, expiresAt: new Date(at.getTime() + SETUP_HOURS * 3_600_000),
-  }));
+  await db.transaction((tx) =>
+    repo.replaceInvitation(tx, {
+      storeId: null,
+      email: null,
+      name: null,
+      role: 'owner',
+      permissions: ['can_process_payments'],
+      unitId: null,
+      tokenHash: secretHash(token),
+      invitedBy: null,
+      at,
+      expiresAt: new Date(at.getTime() + SETUP_HOURS * 3_600_000),
+    }),
+  );
   return token;
 }
 
@@ -102,15 +141,20 @@ export async function acceptInvitation(
     // The setup link makes the first owner of a database with no staff account, and no other.
     if (!inv.store_id && (await repo.anyStaff(tx))) throw new AppError('INVITATION_INVALID', INVALID);
     const email = (inv.email ?? body.email ?? '').trim().toLowerCase();
-    if (!email) throw new AppError('VALIDATION_FAILED', 'The setup link needs the owner\'s email');
+    if (!email) throw new AppError('VALIDATION_FAILED', "The setup link needs the owner's email");
     const person = await repo.personByEmail(tx, email);
     let staffId: string;
     if (person?.password_hash) {
       // Someone who already has an account joins with the password they have.
-      if (!(await verifyPassword(person.password_hash, body.password))) throw new AppError('SIGN_IN_FAILED', 'This email already has an account: use its password');
+      if (!(await verifyPassword(person.password_hash, body.password)))
+        throw new AppError('SIGN_IN_FAILED', 'This email already has an account: use its password');
       staffId = person.id;
     } else {
-      await assertPasswordAllowed(body.password, { hasPasskey: person ? await hasPasskey(tx as SessionDeps['db'], person.id) : false }, common);
+      await assertPasswordAllowed(
+        body.password,
+        { hasPasskey: person ? await hasPasskey(tx as SessionDeps['db'], person.id) : false },
+        common,
+      );
       const passwordHash = await hashPassword(body.password);
       if (person) {
         await repo.setPassword(tx, { staffId: person.id, name, passwordHash, at });
@@ -120,9 +164,33 @@ export async function acceptInvitation(
       }
     }
     const storeId = inv.store_id ?? (await repo.setupStore(tx, at));
-    await repo.insertMembership(tx, { storeId, staffId, role: inv.role, permissions: inv.permissions, unitId: inv.unit_id, at });
-    const actor: MerchantActor = { kind: 'merchant', storeId, userId: staffId, staffName: name, scopes: [], entitlements: [], permissions: [] };
-    await audit(tx, { actor, requestId: request.id, clock: deps.clock }, { action: 'staff.joined', entity: 'staff', entityId: staffId, details: { role: inv.role, invitation_id: inv.id } });
+    await repo.insertMembership(tx, {
+      storeId,
+      staffId,
+      role: inv.role,
+      permissions: inv.permissions,
+      unitId: inv.unit_id,
+      at,
+    });
+    const actor: MerchantActor = {
+      kind: 'merchant',
+      storeId,
+      userId: staffId,
+      staffName: name,
+      scopes: [],
+      entitlements: [],
+      permissions: [],
+    };
+    await audit(
+      tx,
+      { actor, requestId: request.id, clock: deps.clock },
+      {
+        action: 'staff.joined',
+        entity: 'staff',
+        entityId: staffId,
+        details: { role: inv.role, invitation_id: inv.id },
+      },
+    );
     return { staffId, storeId };
   });
   return signedInAnswer(deps, { ...who, userAgent: request.headers['user-agent'] ?? null }, reply);

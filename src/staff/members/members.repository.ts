@@ -29,7 +29,15 @@ export async function lockForChange(tx: Queryable, storeId: string, staffId: str
 
 export async function updateMember(
   tx: Queryable,
-  input: { storeId: string; staffId: string; role: string; permissions: string[]; unitId: string | null; disabled: boolean; at: Date },
+  input: {
+    storeId: string;
+    staffId: string;
+    role: string;
+    permissions: string[];
+    unitId: string | null;
+    disabled: boolean;
+    at: Date;
+  },
 ): Promise<StaffMember> {
   const res = await tx.query<StaffMember>(
     `WITH m AS (
@@ -42,6 +50,9 @@ export async function updateMember(
 }
 
 export async function enabledOwners(tx: Queryable, storeId: string): Promise<number> {
-  const res = await tx.query<{ n: number }>(`SELECT count(*)::int AS n FROM staff_memberships WHERE store_id = $1 AND role = 'owner' AND NOT disabled`, [storeId]);
+  const res = await tx.query<{ n: number }>(
+    `SELECT count(*)::int AS n FROM staff_memberships WHERE store_id = $1 AND role = 'owner' AND NOT disabled`,
+    [storeId],
+  );
   return res.rows[0].n;
 }

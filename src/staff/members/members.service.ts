@@ -29,10 +29,14 @@ export async function updateStaff(ctx: MerchantContext, staffId: string, patch: 
       const permissions = patch.permissions ?? before.permissions;
       const unitId = patch.unit_id === undefined ? before.unit_id : patch.unit_id;
       const disabled = patch.disabled ?? before.disabled;
-      if (ROLE_RANK[before.role] > ROLE_RANK[mine]) throw new AppError('ROLE_FORBIDDEN', `A ${mine} may not change an ${before.role}`);
-      if (ROLE_RANK[role] > ROLE_RANK[mine]) throw new AppError('ROLE_FORBIDDEN', `A ${mine} may not make anyone ${role}`);
-      if (self && ROLE_RANK[role] > ROLE_RANK[before.role]) throw new AppError('ROLE_FORBIDDEN', 'Nobody may raise their own role');
-      if (self && permissions.some((p) => !before.permissions.includes(p))) throw new AppError('ROLE_FORBIDDEN', 'Nobody may raise their own permissions');
+      if (ROLE_RANK[before.role] > ROLE_RANK[mine])
+        throw new AppError('ROLE_FORBIDDEN', `A ${mine} may not change an ${before.role}`);
+      if (ROLE_RANK[role] > ROLE_RANK[mine])
+        throw new AppError('ROLE_FORBIDDEN', `A ${mine} may not make anyone ${role}`);
+      if (self && ROLE_RANK[role] > ROLE_RANK[before.role])
+        throw new AppError('ROLE_FORBIDDEN', 'Nobody may raise their own role');
+      if (self && permissions.some((p) => !before.permissions.includes(p)))
+        throw new AppError('ROLE_FORBIDDEN', 'Nobody may raise their own permissions');
       const after = await repo.updateMember(tx, { storeId, staffId, role, permissions, unitId, disabled, at });
       if (before.role === 'owner' && (await repo.enabledOwners(tx, storeId)) === 0) {
         throw new AppError('LAST_OWNER', 'The store must keep at least one enabled owner');

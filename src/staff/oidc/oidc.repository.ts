@@ -12,7 +12,15 @@ export interface StartedLogin {
 /** Stores a started sign-in; expired ones are swept by the same statement. */
 export async function insertLogin(
   db: Queryable,
-  input: { state: string; browserHash: Buffer; codeVerifier: string; nonce: string; storeId: string | null; at: Date; expiresAt: Date },
+  input: {
+    state: string;
+    browserHash: Buffer;
+    codeVerifier: string;
+    nonce: string;
+    storeId: string | null;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `WITH sweep AS (DELETE FROM staff_oidc_logins WHERE expires_at < $6)
@@ -22,7 +30,10 @@ export async function insertLogin(
 }
 
 /** Takes the sign-in this state and browser started, once; null when unknown, used, another browser's or expired. */
-export async function consumeLogin(db: Queryable, input: { state: string; browserHash: Buffer; at: Date }): Promise<StartedLogin | null> {
+export async function consumeLogin(
+  db: Queryable,
+  input: { state: string; browserHash: Buffer; at: Date },
+): Promise<StartedLogin | null> {
   const res = await db.query<StartedLogin>(
     `DELETE FROM staff_oidc_logins WHERE state = $1 AND browser_hash = $2 RETURNING code_verifier, nonce, store_id, expires_at`,
     [input.state, input.browserHash],
@@ -47,7 +58,14 @@ export async function acceptInvitationByEmail(
   tx: Tx,
   input: { email: string; name: string; storeId: string | null; at: Date },
 ): Promise<{ staff_id: string; store_id: string; name: string; role: string; invitation_id: string } | null> {
-  const invitation = await tx.query<{ id: string; store_id: string; role: string; permissions: string[]; unit_id: string | null; name: string | null }>(
+  const invitation = await tx.query<{
+    id: string;
+    store_id: string;
+    role: string;
+    permissions: string[];
+    unit_id: string | null;
+    name: string | null;
+  }>(
     `UPDATE staff_invitations SET accepted_at = $3
       WHERE id = (SELECT id FROM staff_invitations
                    WHERE store_id IS NOT NULL AND lower(email) = lower($1) AND accepted_at IS NULL AND expires_at > $3

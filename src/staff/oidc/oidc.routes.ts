@@ -15,11 +15,18 @@ const tags = ['Staff'];
 const ERR = { '4xx': { $ref: 'ErrorEnvelope#' }, '5xx': { $ref: 'ErrorEnvelope#' } };
 const Redirect = (description: string) => Type.Null({ description });
 
-export const SignInOptions = Type.Object({
-  password: Type.Boolean({ description: 'Email and password (POST /api/v1/auth/sign-in).' }),
-  passkey: Type.Boolean({ description: 'Passkeys (POST /api/v1/auth/passkeys/authentication/options, then /verify).' }),
-  oidc: Type.Boolean({ description: 'The shop\'s identity provider (GET /api/v1/auth/oidc/start): OIDC_ISSUER is set.' }),
-}, { additionalProperties: false });
+export const SignInOptions = Type.Object(
+  {
+    password: Type.Boolean({ description: 'Email and password (POST /api/v1/auth/sign-in).' }),
+    passkey: Type.Boolean({
+      description: 'Passkeys (POST /api/v1/auth/passkeys/authentication/options, then /verify).',
+    }),
+    oidc: Type.Boolean({
+      description: "The shop's identity provider (GET /api/v1/auth/oidc/start): OIDC_ISSUER is set.",
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export async function oidcRoutes(fastify: FastifyInstance) {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
@@ -30,40 +37,63 @@ export async function oidcRoutes(fastify: FastifyInstance) {
   });
   const limited = { auth: auth.public(), rateLimit: routeLimit(deps.config.rateLimits.searchPerMinute) };
 
-  app.get('/options', {
-    config: { auth: auth.public() },
-    schema: {
-      operationId: 'signInOptions', summary: 'The ways to sign in here (the console\'s sign-in page asks)', tags,
-      description: 'When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.',
-      response: { 200: SignInOptions, ...ERR },
+  app.get(
+    '/options',
+    {
+      config: { auth: auth.public() },
+      schema: {
+        operationId: 'signInOptions',
+        summary: "The ways to sign in here (the console's sign-in page asks)",
+        tags,
+        description:
+          'When `oidc` is true, the sign-in page links to GET /api/v1/auth/oidc/start (a browser navigation, not an API call: it redirects to the identity provider with PKCE, state and nonce; the provider sends the browser back to GET /api/v1/auth/oidc/callback, which redirects to /console/ signed in, or to /console/#oidc_error=expired|provider|unverified_email|no_account). Optional `?store_id=` picks the store.',
+        response: { 200: SignInOptions, ...ERR },
+      },
     },
-  }, async () => ({ password: true, passkey: true, oidc: deps.config.oidc !== null }));
+    async () => ({ password: true, passkey: true, oidc: deps.config.oidc !== null }),
+  );
 
-  app.get('/oidc/start', {
-    config: limited,
-    schema: {
-      hide: true,
-      operationId: 'oidcStart',
-      summary: 'Sign in through the shop\'s identity provider: redirects there',
-      description: 'A browser navigation. Redirects (302) to the provider\'s authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.',
-      tags,
-      querystring: Type.Object({ store_id: Type.Optional(Uuid) }, { additionalProperties: false }),
-      response: { 302: Redirect('To the identity provider'), ...ERR },
+  app.get(
+    '/oidc/start',
+    {
+      config: limited,
+      schema: {
+        hide: true,
+        operationId: 'oidcStart',
+        summary: "Sign in through the shop's identity provider: redirects there",
+        description:
+          "A browser navigation. Redirects (302) to the provider's authorization endpoint with PKCE (S256), state and nonce, and sets a short cookie (bbo_oidc, 10 minutes) tying the callback to this browser. 404 OIDC_NOT_CONFIGURED when OIDC_* is not set.",
+        tags,
+        querystring: Type.Object({ store_id: Type.Optional(Uuid) }, { additionalProperties: false }),
+        response: { 302: Redirect('To the identity provider'), ...ERR },
+      },
     },
-  }, async (request, reply) => reply.redirect(await startOidc(deps, request.query, reply), 302));
+    async (request, reply) => reply.redirect(await startOidc(deps, request.query, reply), 302),
+  );
 
-  app.get('/oidc/callback', {
-    config: limited,
-    schema: {
-      hide: true,
-      operationId: 'oidcCallback',
-      summary: 'Where the identity provider sends the browser back: signs in and redirects to the console',
-      description: 'The provider\'s redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.',
-      tags,
-      // The provider's own parameters vary (Google adds scope, authuser, hd, prompt): openid-client
-      // reads and checks the ones that matter (code, state, iss, error).
-      querystring: Type.Object({ code: Type.Optional(Type.String({ maxLength: 2048 })), state: Type.Optional(Type.String({ maxLength: 200 })) }, { additionalProperties: true }),
-      response: { 302: Redirect('To the console, signed in or with #oidc_error='), ...ERR },
+  app.get(
+    '/oidc/callback',
+    {
+      config: limited,
+      schema: {
+        hide: true,
+        operationId: 'oidcCallback',
+        summary: 'Where the identity provider sends the browser back: signs in and redirects to the console',
+        description:
+          "The provider's redirect_uri: PUBLIC_URL + /api/v1/auth/oidc/callback (register it with the provider). A verified email signs in the staff member who has it, or accepts a pending invitation to it; OIDC never creates an account otherwise. Redirects (302) to /console/ with the session cookie set, or to /console/#oidc_error=expired|provider|unverified_email|no_account.",
+        tags,
+        // The provider's own parameters vary (Google adds scope, authuser, hd, prompt): openid-client
+        // reads and checks the ones that matter (code, state, iss, error).
+        querystring: Type.Object(
+          {
+            code: Type.Optional(Type.String({ maxLength: 2048 })),
+            state: Type.Optional(Type.String({ maxLength: 200 })),
+          },
+          { additionalProperties: true },
+        ),
+        response: { 302: Redirect('To the console, signed in or with #oidc_error='), ...ERR },
+      },
     },
-  }, async (request, reply) => reply.redirect(await finishOidc(deps, request, reply), 302));
+    async (request, reply) => reply.redirect(await finishOidc(deps, request, reply), 302),
+  );
 }

@@ -50,7 +50,13 @@ function callbackUrl(deps: SessionDeps): string {
 }
 
 function browserCookie(deps: SessionDeps, value: string, maxAgeSeconds: number): string {
-  const parts = [`${BROWSER_COOKIE}=${value}`, 'Path=/api/v1/auth/oidc', 'HttpOnly', 'SameSite=Lax', `Max-Age=${maxAgeSeconds}`];
+  const parts = [
+    `${BROWSER_COOKIE}=${value}`,
+    'Path=/api/v1/auth/oidc',
+    'HttpOnly',
+    'SameSite=Lax',
+    `Max-Age=${maxAgeSeconds}`,
+  ];
   if (deps.config.staff.secureCookie) parts.push('Secure');
   return parts.join('; ');
 }
@@ -74,7 +80,12 @@ export async function startOidc(deps: SessionDeps, query: { store_id?: string },
   const browser = newSecret();
   const at = deps.clock.now();
   await repo.insertLogin(deps.db, {
-    state, browserHash: secretHash(browser), codeVerifier, nonce, storeId: query.store_id ?? null, at,
+    state,
+    browserHash: secretHash(browser),
+    codeVerifier,
+    nonce,
+    storeId: query.store_id ?? null,
+    at,
     expiresAt: new Date(at.getTime() + LOGIN_TTL_MS),
   });
   reply.header('set-cookie', browserCookie(deps, browser, LOGIN_TTL_MS / 1000));
@@ -94,7 +105,11 @@ export async function startOidc(deps: SessionDeps, query: { store_id?: string },
  * exchanged with PKCE and the ID token checked by openid-client, then the verified email names the
  * person. Answers where the browser goes next: the console, signed in, or with #oidc_error=.
  */
-export async function finishOidc(deps: SessionDeps & { db: Database }, request: FastifyRequest, reply: FastifyReply): Promise<string> {
+export async function finishOidc(
+  deps: SessionDeps & { db: Database },
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<string> {
   const oidc = configured(deps);
   const consoleUrl = `${new URL(deps.config.bookingPage.publicUrl).origin}/console/`;
   const fail = (why: OidcFailure) => `${consoleUrl}#oidc_error=${why}`;
@@ -105,7 +120,8 @@ export async function finishOidc(deps: SessionDeps & { db: Database }, request: 
   current.search = new URL(request.url, 'http://callback.invalid').search;
   const state = current.searchParams.get('state');
   const browser = browserToken(request);
-  const login = state && browser ? await repo.consumeLogin(deps.db, { state, browserHash: secretHash(browser), at }) : null;
+  const login =
+    state && browser ? await repo.consumeLogin(deps.db, { state, browserHash: secretHash(browser), at }) : null;
   if (!login || !state) return fail('expired');
 
   let claims: Record<string, unknown> | undefined;
@@ -121,7 +137,8 @@ export async function finishOidc(deps: SessionDeps & { db: Database }, request: 
     claims = idToken;
     // Providers that keep the ID token small (oidc-provider's default, Okta) give the email at the
     // userinfo endpoint; openid-client checks that it answers for the ID token's subject.
-    if (typeof idToken.email !== 'string') claims = await client.fetchUserInfo(provider, tokens.access_token, idToken.sub);
+    if (typeof idToken.email !== 'string')
+      claims = await client.fetchUserInfo(provider, tokens.access_token, idToken.sub);
   } catch {
     return fail('provider');
   }
@@ -139,17 +156,36 @@ export async function finishOidc(deps: SessionDeps & { db: Database }, request: 
       const joined = await repo.acceptInvitationByEmail(tx, { email, name, storeId: login.store_id, at });
       if (joined) {
         // As a password acceptance is audited: the person who joined is the actor.
-        const actor: MerchantActor = { kind: 'merchant', storeId: joined.store_id, userId: joined.staff_id, staffName: joined.name, scopes: [], entitlements: [], permissions: [] };
-        await audit(tx, { actor, requestId: request.id, clock: deps.clock }, {
-          action: 'staff.joined', entity: 'staff', entityId: joined.staff_id, details: { role: joined.role, invitation_id: joined.invitation_id, via: 'oidc' },
-        });
+        const actor: MerchantActor = {
+          kind: 'merchant',
+          storeId: joined.store_id,
+          userId: joined.staff_id,
+          staffName: joined.name,
+          scopes: [],
+          entitlements: [],
+          permissions: [],
+        };
+        await audit(
+          tx,
+          { actor, requestId: request.id, clock: deps.clock },
+          {
+            action: 'staff.joined',
+            entity: 'staff',
+            entityId: joined.staff_id,
+            details: { role: joined.role, invitation_id: joined.invitation_id, via: 'oidc' },
+          },
+        );
       }
       return joined;
     });
   }
   if (!who) return fail('no_account');
   try {
-    await startSession(deps, { staffId: who.staff_id, storeId: who.store_id, userAgent: request.headers['user-agent'] }, reply);
+    await startSession(
+      deps,
+      { staffId: who.staff_id, storeId: who.store_id, userAgent: request.headers['user-agent'] },
+      reply,
+    );
   } catch (err) {
     // A place the person already had, disabled: no session.
     if (err instanceof AppError && err.code === 'UNAUTHENTICATED') return fail('no_account');

@@ -20,7 +20,14 @@ export interface PasskeySummary {
 /** Stores a challenge; expired ones are swept by the same statement so the table stays small. */
 export async function insertChallenge(
   db: Queryable,
-  input: { challenge: string; purpose: 'register' | 'authenticate'; staffId: string | null; storeId: string | null; at: Date; expiresAt: Date },
+  input: {
+    challenge: string;
+    purpose: 'register' | 'authenticate';
+    staffId: string | null;
+    storeId: string | null;
+    at: Date;
+    expiresAt: Date;
+  },
 ): Promise<void> {
   await db.query(
     `WITH sweep AS (DELETE FROM staff_webauthn_challenges WHERE expires_at < $5)
@@ -47,12 +54,28 @@ export async function consumeChallenge(
 
 export async function insertPasskey(
   db: Queryable,
-  input: { credentialId: string; staffId: string; publicKey: Uint8Array; counter: number; transports: string[]; name: string; at: Date },
+  input: {
+    credentialId: string;
+    staffId: string;
+    publicKey: Uint8Array;
+    counter: number;
+    transports: string[];
+    name: string;
+    at: Date;
+  },
 ): Promise<boolean> {
   const res = await db.query(
     `INSERT INTO staff_passkeys (credential_id, staff_id, public_key, counter, transports, name, created_at)
      VALUES ($1, $2, $3, $4, $5, $6, $7) ON CONFLICT (credential_id) DO NOTHING`,
-    [input.credentialId, input.staffId, Buffer.from(input.publicKey), input.counter, input.transports, input.name, input.at],
+    [
+      input.credentialId,
+      input.staffId,
+      Buffer.from(input.publicKey),
+      input.counter,
+      input.transports,
+      input.name,
+      input.at,
+    ],
   );
   return res.rowCount > 0;
 }
@@ -70,7 +93,10 @@ export async function findPasskey(db: Queryable, credentialId: string): Promise<
  * Records a use: the counter moves forward only (an authenticator that keeps no counter reports 0
  * every time). False when the stored counter is already at or past a non-zero new one: a cloned key.
  */
-export async function recordUse(db: Queryable, input: { credentialId: string; counter: number; at: Date }): Promise<boolean> {
+export async function recordUse(
+  db: Queryable,
+  input: { credentialId: string; counter: number; at: Date },
+): Promise<boolean> {
   const res = await db.query(
     `UPDATE staff_passkeys SET counter = $2, last_used_at = $3
       WHERE credential_id = $1 AND ($2 = 0 AND counter = 0 OR $2 > counter)`,
@@ -87,7 +113,10 @@ export async function listPasskeys(db: Queryable, staffId: string): Promise<Pass
   return res.rows;
 }
 
-export async function credentialIdsOf(db: Queryable, staffId: string): Promise<Array<{ id: string; transports: string[] }>> {
+export async function credentialIdsOf(
+  db: Queryable,
+  staffId: string,
+): Promise<Array<{ id: string; transports: string[] }>> {
   const res = await db.query<{ id: string; transports: string[] }>(
     `SELECT credential_id AS id, transports FROM staff_passkeys WHERE staff_id = $1`,
     [staffId],
@@ -96,12 +125,18 @@ export async function credentialIdsOf(db: Queryable, staffId: string): Promise<A
 }
 
 export async function deletePasskey(db: Queryable, input: { staffId: string; credentialId: string }): Promise<boolean> {
-  const res = await db.query(`DELETE FROM staff_passkeys WHERE staff_id = $1 AND credential_id = $2`, [input.staffId, input.credentialId]);
+  const res = await db.query(`DELETE FROM staff_passkeys WHERE staff_id = $1 AND credential_id = $2`, [
+    input.staffId,
+    input.credentialId,
+  ]);
   return res.rowCount > 0;
 }
 
 export async function hasPasskey(db: Queryable, staffId: string): Promise<boolean> {
-  const res = await db.query<{ has: boolean }>(`SELECT EXISTS (SELECT 1 FROM staff_passkeys WHERE staff_id = $1) AS has`, [staffId]);
+  const res = await db.query<{ has: boolean }>(
+    `SELECT EXISTS (SELECT 1 FROM staff_passkeys WHERE staff_id = $1) AS has`,
+    [staffId],
+  );
   return res.rows[0]?.has === true;
 }
 

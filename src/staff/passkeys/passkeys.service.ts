@@ -54,7 +54,11 @@ export async function registrationOptions(deps: SessionDeps, who: SessionPrincip
   });
   const at = deps.clock.now();
   await repo.insertChallenge(deps.db, {
-    challenge: options.challenge, purpose: 'register', staffId: who.staff_id, storeId: who.store_id, at,
+    challenge: options.challenge,
+    purpose: 'register',
+    staffId: who.staff_id,
+    storeId: who.store_id,
+    at,
     expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS),
   });
   return options;
@@ -64,8 +68,13 @@ export async function verifyRegistration(deps: SessionDeps, who: SessionPrincipa
   const rp = relyingParty(deps.config);
   const at = deps.clock.now();
   const challenge = challengeOf(body.credential.response.clientDataJSON);
-  const live = challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'register', staffId: who.staff_id, at }));
-  if (!challenge || !live) throw new AppError('PASSKEY_INVALID', 'The registration was not started here, has expired or was already used; start again');
+  const live =
+    challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'register', staffId: who.staff_id, at }));
+  if (!challenge || !live)
+    throw new AppError(
+      'PASSKEY_INVALID',
+      'The registration was not started here, has expired or was already used; start again',
+    );
   let verified;
   try {
     verified = await verifyRegistrationResponse({
@@ -96,13 +105,26 @@ export async function verifyRegistration(deps: SessionDeps, who: SessionPrincipa
 
 export async function authenticationOptions(deps: SessionDeps) {
   const rp = relyingParty(deps.config);
-  const options = await generateAuthenticationOptions({ rpID: rp.id, userVerification: 'preferred', timeout: CHALLENGE_TTL_MS });
+  const options = await generateAuthenticationOptions({
+    rpID: rp.id,
+    userVerification: 'preferred',
+    timeout: CHALLENGE_TTL_MS,
+  });
   const at = deps.clock.now();
   await repo.insertChallenge(deps.db, {
-    challenge: options.challenge, purpose: 'authenticate', staffId: null, storeId: null, at,
+    challenge: options.challenge,
+    purpose: 'authenticate',
+    staffId: null,
+    storeId: null,
+    at,
     expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS),
   });
-  return { challenge: options.challenge, rpId: options.rpId ?? rp.id, timeout: options.timeout ?? CHALLENGE_TTL_MS, userVerification: options.userVerification ?? 'preferred' };
+  return {
+    challenge: options.challenge,
+    rpId: options.rpId ?? rp.id,
+    timeout: options.timeout ?? CHALLENGE_TTL_MS,
+    userVerification: options.userVerification ?? 'preferred',
+  };
 }
 
 /**
@@ -110,12 +132,18 @@ export async function authenticationOptions(deps: SessionDeps) {
  * used, a bad signature, a counter that went back, no enabled place at the store) is the same
  * SIGN_IN_FAILED, so the answer tells nothing about which accounts exist.
  */
-export async function signInWithPasskey(deps: SessionDeps, body: AuthenticationBody, userAgent: string | undefined, reply: FastifyReply) {
+export async function signInWithPasskey(
+  deps: SessionDeps,
+  body: AuthenticationBody,
+  userAgent: string | undefined,
+  reply: FastifyReply,
+) {
   const failed = () => new AppError('SIGN_IN_FAILED', 'The passkey did not sign you in; try again or use another way');
   const rp = relyingParty(deps.config);
   const at = deps.clock.now();
   const challenge = challengeOf(body.credential.response.clientDataJSON);
-  const live = challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'authenticate', staffId: null, at }));
+  const live =
+    challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'authenticate', staffId: null, at }));
   if (!challenge || !live) throw failed();
   const passkey = await repo.findPasskey(deps.db, body.credential.id);
   if (!passkey) throw failed();
@@ -128,14 +156,23 @@ export async function signInWithPasskey(deps: SessionDeps, body: AuthenticationB
       expectedChallenge: challenge,
       expectedOrigin: rp.origin,
       expectedRPID: rp.id,
-      credential: { id: passkey.credential_id, publicKey: new Uint8Array(Buffer.from(passkey.public_key_hex, 'hex')), counter: Number(passkey.counter), transports: passkey.transports as never },
+      credential: {
+        id: passkey.credential_id,
+        publicKey: new Uint8Array(Buffer.from(passkey.public_key_hex, 'hex')),
+        counter: Number(passkey.counter),
+        transports: passkey.transports as never,
+      },
       requireUserVerification: false,
     });
   } catch {
     throw failed();
   }
   if (!verified.verified) throw failed();
-  const used = await repo.recordUse(deps.db, { credentialId: passkey.credential_id, counter: verified.authenticationInfo.newCounter, at });
+  const used = await repo.recordUse(deps.db, {
+    credentialId: passkey.credential_id,
+    counter: verified.authenticationInfo.newCounter,
+    at,
+  });
   if (!used) throw failed();
   const stores = await repo.enabledStores(deps.db, passkey.staff_id);
   const storeId = body.store_id ? stores.find((s) => s === body.store_id) : stores[0];
@@ -149,6 +186,7 @@ export async function listOwnPasskeys(deps: SessionDeps, who: SessionPrincipal) 
 }
 
 export async function removeOwnPasskey(deps: SessionDeps, who: SessionPrincipal, passkeyId: string) {
-  if (!(await repo.deletePasskey(deps.db, { staffId: who.staff_id, credentialId: passkeyId }))) throw notFound('Passkey');
+  if (!(await repo.deletePasskey(deps.db, { staffId: who.staff_id, credentialId: passkeyId })))
+    throw notFound('Passkey');
   return listOwnPasskeys(deps, who);
 }

@@ -70,7 +70,10 @@ export function commonPasswordsFile(): string | null {
  * The published list, read once on first use. Without the package installed the checker refuses
  * nothing and `onMissing` is told once (server.ts warns at start): install it.
  */
-export function publishedCommonPasswords(onMissing: () => void = () => {}, fileOverride: string | null = null): CommonPasswords {
+export function publishedCommonPasswords(
+  onMissing: () => void = () => {},
+  fileOverride: string | null = null,
+): CommonPasswords {
   let loaded: Promise<CommonPasswords> | null = null;
   const load = () => {
     loaded ??= (async () => {

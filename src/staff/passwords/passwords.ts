@@ -38,14 +38,22 @@ function length(password: string): number {
 }
 
 /** Refuses a password that breaks the rules with WEAK_PASSWORD; the message says which rule. */
-export async function assertPasswordAllowed(password: string, options: { hasPasskey: boolean }, common: CommonPasswords): Promise<void> {
+export async function assertPasswordAllowed(
+  password: string,
+  options: { hasPasskey: boolean },
+  common: CommonPasswords,
+): Promise<void> {
   const min = options.hasPasskey ? 8 : 15;
   const n = length(password);
   if (n < min) {
-    throw new AppError('WEAK_PASSWORD', options.hasPasskey
-      ? `A password needs at least ${min} characters`
-      : `A password needs at least ${min} characters while it is the only way to sign in (8 once a passkey is added)`);
+    throw new AppError(
+      'WEAK_PASSWORD',
+      options.hasPasskey
+        ? `A password needs at least ${min} characters`
+        : `A password needs at least ${min} characters while it is the only way to sign in (8 once a passkey is added)`,
+    );
   }
   if (n > MAX_PASSWORD) throw new AppError('WEAK_PASSWORD', `A password has at most ${MAX_PASSWORD} characters`);
-  if (await common.has(password)) throw new AppError('WEAK_PASSWORD', 'That password is on a list of commonly used ones; choose another');
+  if (await common.has(password))
+    throw new AppError('WEAK_PASSWORD', 'That password is on a list of commonly used ones; choose another');
 }

@@ -39,7 +39,12 @@ export async function insertSession(
  * The live session of a token with its member as they are now (a role change applies at once), in
  * one statement; last_seen_at moves on at most once a minute so a busy console writes little.
  */
-export async function findLiveSession(db: Queryable, tokenHash: Buffer, at: Date, idleMs: number): Promise<SessionPrincipal | null> {
+export async function findLiveSession(
+  db: Queryable,
+  tokenHash: Buffer,
+  at: Date,
+  idleMs: number,
+): Promise<SessionPrincipal | null> {
   const res = await db.query<SessionPrincipal>(
     `WITH s AS (
        SELECT s.id AS session_id, s.staff_id, s.store_id, m.id AS membership_id, p.name, p.email, m.role,
@@ -63,7 +68,10 @@ export async function endSessionByHash(db: Queryable, tokenHash: Buffer, at: Dat
 }
 
 /** Ends one of the person's own sessions at the store; false when there is no such live session. */
-export async function endOwnSession(db: Queryable, input: { sessionId: string; staffId: string; storeId: string; at: Date }): Promise<boolean> {
+export async function endOwnSession(
+  db: Queryable,
+  input: { sessionId: string; staffId: string; storeId: string; at: Date },
+): Promise<boolean> {
   const res = await db.query(
     `UPDATE staff_sessions SET ended_at = $4 WHERE id = $1 AND staff_id = $2 AND store_id = $3 AND ended_at IS NULL`,
     [input.sessionId, input.staffId, input.storeId, input.at],
@@ -72,8 +80,15 @@ export async function endOwnSession(db: Queryable, input: { sessionId: string; s
 }
 
 /** Ends every session of the person at the store (disabled or removed). */
-export async function endAllSessions(db: Queryable, input: { staffId: string; storeId: string; at: Date }): Promise<void> {
-  await db.query(`UPDATE staff_sessions SET ended_at = $3 WHERE staff_id = $1 AND store_id = $2 AND ended_at IS NULL`, [input.staffId, input.storeId, input.at]);
+export async function endAllSessions(
+  db: Queryable,
+  input: { staffId: string; storeId: string; at: Date },
+): Promise<void> {
+  await db.query(`UPDATE staff_sessions SET ended_at = $3 WHERE staff_id = $1 AND store_id = $2 AND ended_at IS NULL`, [
+    input.staffId,
+    input.storeId,
+    input.at,
+  ]);
 }
 
 export interface SessionRow {
@@ -84,7 +99,10 @@ export interface SessionRow {
   user_agent: string | null;
 }
 
-export async function listLiveSessions(db: Queryable, input: { staffId: string; storeId: string; at: Date; idleMs: number }): Promise<SessionRow[]> {
+export async function listLiveSessions(
+  db: Queryable,
+  input: { staffId: string; storeId: string; at: Date; idleMs: number },
+): Promise<SessionRow[]> {
   const res = await db.query<SessionRow>(
     `SELECT id, created_at, last_seen_at, expires_at, user_agent
        FROM staff_sessions

@@ -44,7 +44,14 @@ export async function startSession(
   const at = deps.clock.now();
   const expiresAt = new Date(at.getTime() + deps.config.staff.sessionMaxMs);
   const userAgent = who.userAgent ? who.userAgent.slice(0, 200) : null;
-  const row = await repo.insertSession(deps.db, { tokenHash: secretHash(token), staffId: who.staffId, storeId: who.storeId, at, expiresAt, userAgent });
+  const row = await repo.insertSession(deps.db, {
+    tokenHash: secretHash(token),
+    staffId: who.staffId,
+    storeId: who.storeId,
+    at,
+    expiresAt,
+    userAgent,
+  });
   if (!row) throw new AppError('UNAUTHENTICATED', 'This account has no enabled place at that store');
   reply.header('set-cookie', cookie(deps.config, token, Math.floor(deps.config.staff.sessionMaxMs / 1000)));
   reply.header('cache-control', 'no-store');
@@ -71,7 +78,11 @@ export async function readSession(deps: SessionDeps, token: string): Promise<rep
 }
 
 /** Ends the request's session on the server and clears the cookie. */
-export async function endCurrentSession(deps: SessionDeps, request: FastifyRequest, reply: FastifyReply): Promise<void> {
+export async function endCurrentSession(
+  deps: SessionDeps,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<void> {
   const token = sessionToken(request);
   if (token) await repo.endSessionByHash(deps.db, secretHash(token), deps.clock.now());
   reply.header('set-cookie', cookie(deps.config, '', 0));

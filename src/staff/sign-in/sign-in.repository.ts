@@ -52,7 +52,10 @@ export async function countFailures(
 }
 
 /** Records one failure for both subjects and forgets their failures older than keepS seconds. */
-export async function recordFailure(db: Queryable, input: { account: string; address: string; at: Date; keepS: number }): Promise<void> {
+export async function recordFailure(
+  db: Queryable,
+  input: { account: string; address: string; at: Date; keepS: number },
+): Promise<void> {
   await db.query(
     `WITH gone AS (DELETE FROM staff_sign_in_failures WHERE subject IN ($1, $2) AND failed_at <= $3::timestamptz - make_interval(secs => $4::int))
      INSERT INTO staff_sign_in_failures (subject, failed_at) VALUES ($1, $3), ($2, $3)`,

@@ -12,19 +12,33 @@ import { assertNotThrottled, recordFailure, subjectsOf } from './throttle.ts';
 
 const FAILED = 'The email or password is wrong';
 
-export async function signIn(deps: SessionDeps, body: SignInBody, request: FastifyRequest, reply: FastifyReply): Promise<SignedIn> {
+export async function signIn(
+  deps: SessionDeps,
+  body: SignInBody,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): Promise<SignedIn> {
   const email = body.email.trim().toLowerCase();
   const subjects = subjectsOf(email, request.ip);
   await assertNotThrottled(deps.db, subjects, deps.clock.now());
   const person = await repo.findPersonByEmail(deps.db, email);
   const ok = await verifyPassword(person?.password_hash ?? null, body.password);
-  const store = ok && person ? (body.store_id ? person.stores.find((s) => s.store_id === body.store_id) : person.stores[0]) : undefined;
+  const store =
+    ok && person
+      ? body.store_id
+        ? person.stores.find((s) => s.store_id === body.store_id)
+        : person.stores[0]
+      : undefined;
   if (!person || !store) {
     await recordFailure(deps.db, subjects, deps.clock.now());
     throw new AppError('SIGN_IN_FAILED', FAILED);
   }
   await repo.clearAccountFailures(deps.db, subjects.account);
-  return signedInAnswer(deps, { staffId: person.id, storeId: store.store_id, userAgent: request.headers['user-agent'] ?? null }, reply);
+  return signedInAnswer(
+    deps,
+    { staffId: person.id, storeId: store.store_id, userAgent: request.headers['user-agent'] ?? null },
+    reply,
+  );
 }
 
 /** Starts the session and answers who is signed in where (sign-in and accepting an invitation). */

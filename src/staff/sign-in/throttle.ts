@@ -31,12 +31,21 @@ function retryAfter(oldest: string | null, windowS: number, at: Date): string {
 
 /** Refuses with 429 TOO_MANY_SIGN_INS while either subject is over its limit. */
 export async function assertNotThrottled(db: Queryable, subjects: ThrottleSubjects, at: Date): Promise<void> {
-  const c = await repo.countFailures(db, { ...subjects, at, accountWindowS: ACCOUNT_WINDOW_S, addressWindowS: ADDRESS_WINDOW_S });
+  const c = await repo.countFailures(db, {
+    ...subjects,
+    at,
+    accountWindowS: ACCOUNT_WINDOW_S,
+    addressWindowS: ADDRESS_WINDOW_S,
+  });
   if (c.account >= ACCOUNT_LIMIT) {
-    throw new AppError('TOO_MANY_SIGN_INS', 'Too many failed sign-ins for this account; try again later', { 'retry-after': retryAfter(c.account_oldest, ACCOUNT_WINDOW_S, at) });
+    throw new AppError('TOO_MANY_SIGN_INS', 'Too many failed sign-ins for this account; try again later', {
+      'retry-after': retryAfter(c.account_oldest, ACCOUNT_WINDOW_S, at),
+    });
   }
   if (c.address >= ADDRESS_LIMIT) {
-    throw new AppError('TOO_MANY_SIGN_INS', 'Too many failed sign-ins from this address; try again later', { 'retry-after': retryAfter(c.address_oldest, ADDRESS_WINDOW_S, at) });
+    throw new AppError('TOO_MANY_SIGN_INS', 'Too many failed sign-ins from this address; try again later', {
+      'retry-after': retryAfter(c.address_oldest, ADDRESS_WINDOW_S, at),
+    });
   }
 }
 

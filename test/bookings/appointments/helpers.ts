@@ -23,7 +23,11 @@ export async function world(options: TestAppOptions = {}, store: Record<string, 
 }
 
 /** Books through the API and returns the response; body fields override the defaults. */
-export function create(w: World, body: Record<string, unknown> = {}, options: { app?: App; token?: string; idempotencyKey?: string } = {}): Promise<CallResult> {
+export function create(
+  w: World,
+  body: Record<string, unknown> = {},
+  options: { app?: App; token?: string; idempotencyKey?: string } = {},
+): Promise<CallResult> {
   return call(options.app ?? w.t.app, 'POST', BASE, {
     token: options.token ?? w.token,
     idempotencyKey: options.idempotencyKey,
@@ -46,7 +50,12 @@ export async function booked(w: World, body: Record<string, unknown> = {}): Prom
   return res.body.appointment.id;
 }
 
-export function post(w: World, action: string, body: Record<string, unknown>, options: { token?: string; app?: App } = {}): Promise<CallResult> {
+export function post(
+  w: World,
+  action: string,
+  body: Record<string, unknown>,
+  options: { token?: string; app?: App } = {},
+): Promise<CallResult> {
   return call(options.app ?? w.t.app, 'POST', `${BASE}/${action}`, {
     token: options.token ?? w.token,
     body: { store_id: w.storeId, ...body },

@@ -21,10 +21,16 @@ function tally(results: CallResult[]) {
 
 test('50 concurrent creates for one slot on one unit: exactly one 200, 49 SLOT_TAKEN, zero 5xx, no overlapping live blocks', async () => {
   const results = await Promise.all(
-    Array.from({ length: 50 }, (_, i) => create(w, { starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T11:00:00Z', guest_name: `Racer ${i}` })),
+    Array.from({ length: 50 }, (_, i) =>
+      create(w, { starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T11:00:00Z', guest_name: `Racer ${i}` }),
+    ),
   );
   const t = tally(results);
-  assert.deepEqual({ ok: t.ok, taken: t.taken, serverErrors: t.serverErrors }, { ok: 1, taken: 49, serverErrors: 0 }, t.codes.join());
+  assert.deepEqual(
+    { ok: t.ok, taken: t.taken, serverErrors: t.serverErrors },
+    { ok: 1, taken: 49, serverErrors: 0 },
+    t.codes.join(),
+  );
   assert.equal(await count(w, "SELECT count(*) AS n FROM appointments WHERE starts_at = '2026-06-02T10:00:00Z'"), 1);
   assert.equal(await overlappingLiveBlocks(w), 0);
 });
@@ -36,7 +42,13 @@ test('the same split holds across two server processes sharing the database', as
     databaseUrl: w.t.url!,
     port: await freePort(),
     name: 'second server',
-    env: { AUTH_SECRET: TEST_SECRET, ADMIN_TOKEN, WORKER_ENABLED: 'false', MESSAGES_WORKER: 'false', RATE_LIMIT_GLOBAL_PER_MIN: '100000' },
+    env: {
+      AUTH_SECRET: TEST_SECRET,
+      ADMIN_TOKEN,
+      WORKER_ENABLED: 'false',
+      MESSAGES_WORKER: 'false',
+      RATE_LIMIT_GLOBAL_PER_MIN: '100000',
+    },
   });
   try {
     await second.spawn(); // killed in finally even when it does not become ready (its pipes would keep this file running)
@@ -45,13 +57,23 @@ test('the same split holds across two server processes sharing the database', as
       const res = await fetch(`${second.baseUrl}${BASE}`, {
         method: 'POST',
         headers: { authorization: `Bearer ${w.token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ store_id: w.storeId, unit_id: w.unitId, guest_name: 'Gail Guest', guest_email: 'gail@example.com', ...slot }),
+        body: JSON.stringify({
+          store_id: w.storeId,
+          unit_id: w.unitId,
+          guest_name: 'Gail Guest',
+          guest_email: 'gail@example.com',
+          ...slot,
+        }),
       });
       return { status: res.status, body: await res.json(), headers: Object.fromEntries(res.headers) };
     };
     const results = await Promise.all(Array.from({ length: 50 }, (_, i) => (i % 2 ? overHttp() : create(w, slot))));
     const t = tally(results);
-    assert.deepEqual({ ok: t.ok, taken: t.taken, serverErrors: t.serverErrors }, { ok: 1, taken: 49, serverErrors: 0 }, t.codes.join());
+    assert.deepEqual(
+      { ok: t.ok, taken: t.taken, serverErrors: t.serverErrors },
+      { ok: 1, taken: 49, serverErrors: 0 },
+      t.codes.join(),
+    );
     assert.equal(await count(w, `SELECT count(*) AS n FROM appointments WHERE starts_at = '${slot.starts_at}'`), 1);
     assert.equal(await overlappingLiveBlocks(w), 0);
   } finally {
@@ -65,7 +87,10 @@ test('staggered overlapping creates never leave two live blocks overlapping', as
   const results = await Promise.all(
     Array.from({ length: 40 }, (_, i) => {
       const start = new Date(base + i * 5 * 60_000);
-      return create(w, { starts_at: start.toISOString(), ends_at: new Date(start.getTime() + 3_600_000).toISOString() });
+      return create(w, {
+        starts_at: start.toISOString(),
+        ends_at: new Date(start.getTime() + 3_600_000).toISOString(),
+      });
     }),
   );
   const t = tally(results);
@@ -80,10 +105,19 @@ test('concurrent retries with one client_token return one appointment: one reuse
   const results = await Promise.all(
     Array.from({ length: 20 }, (_, i) =>
       // Half name another unit: the unique client_token index, not the unit lock, has to decide.
-      create(w, { client_token: 'race-token', unit_id: units[i % 2], starts_at: '2026-06-05T10:00:00Z', ends_at: '2026-06-05T11:00:00Z' }),
+      create(w, {
+        client_token: 'race-token',
+        unit_id: units[i % 2],
+        starts_at: '2026-06-05T10:00:00Z',
+        ends_at: '2026-06-05T11:00:00Z',
+      }),
     ),
   );
-  assert.deepEqual(results.map((r) => r.status), Array(20).fill(200), JSON.stringify(results.find((r) => r.status !== 200)?.body));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    Array(20).fill(200),
+    JSON.stringify(results.find((r) => r.status !== 200)?.body),
+  );
   const ids = new Set(results.map((r) => r.body.appointment.id));
   assert.equal(ids.size, 1);
   assert.equal(results.filter((r) => r.body.reused === false).length, 1);
@@ -118,21 +152,45 @@ test('two colleagues settling at once: one settled, one already_settled naming t
 test('concurrent check-ins: one changes the status, the others are noop repeats', async () => {
   const id = await booked(w, { starts_at: '2026-06-07T10:00:00Z', ends_at: '2026-06-07T11:00:00Z' });
   const results = await Promise.all(Array.from({ length: 10 }, () => post(w, 'check-in', { appointment_id: id })));
-  assert.deepEqual(results.map((r) => r.status), Array(10).fill(200));
+  assert.deepEqual(
+    results.map((r) => r.status),
+    Array(10).fill(200),
+  );
   assert.equal(results.filter((r) => r.body.noop === false).length, 1);
-  assert.equal(await count(w, "SELECT count(*) AS n FROM audit_log WHERE entity_id = $1 AND action = 'appointment.checked_in'", [id]), 1);
+  assert.equal(
+    await count(w, "SELECT count(*) AS n FROM audit_log WHERE entity_id = $1 AND action = 'appointment.checked_in'", [
+      id,
+    ]),
+    1,
+  );
 });
 
 test('concurrent moves into one free slot: one wins, the others are SLOT_TAKEN and stay where they were', async () => {
   const ids = await Promise.all(
-    [8, 9, 10, 11, 12].map((h) => booked(w, { starts_at: `2026-06-08T${String(h).padStart(2, '0')}:00:00Z`, ends_at: `2026-06-08T${String(h).padStart(2, '0')}:30:00Z` })),
+    [8, 9, 10, 11, 12].map((h) =>
+      booked(w, {
+        starts_at: `2026-06-08T${String(h).padStart(2, '0')}:00:00Z`,
+        ends_at: `2026-06-08T${String(h).padStart(2, '0')}:30:00Z`,
+      }),
+    ),
   );
   const before = await Promise.all(ids.map((id) => row(w, id)));
   const results = await Promise.all(
-    ids.map((id) => post(w, 'reschedule', { appointment_id: id, unit_id: w.unitId, starts_at: '2026-06-08T15:00:00Z', ends_at: '2026-06-08T16:00:00Z' })),
+    ids.map((id) =>
+      post(w, 'reschedule', {
+        appointment_id: id,
+        unit_id: w.unitId,
+        starts_at: '2026-06-08T15:00:00Z',
+        ends_at: '2026-06-08T16:00:00Z',
+      }),
+    ),
   );
   const t = tally(results);
-  assert.deepEqual({ ok: t.ok, taken: t.taken, serverErrors: t.serverErrors }, { ok: 1, taken: 4, serverErrors: 0 }, t.codes.join());
+  assert.deepEqual(
+    { ok: t.ok, taken: t.taken, serverErrors: t.serverErrors },
+    { ok: 1, taken: 4, serverErrors: 0 },
+    t.codes.join(),
+  );
   for (const [i, res] of results.entries()) {
     if (res.status !== 200) assert.deepEqual(await row(w, ids[i]), before[i]);
   }

@@ -1,7 +1,17 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { errorCode } from '../../support/http.ts';
-import { auditCount, booked, create, forceStatus, overlappingLiveBlocks, post, row, world, type World } from './helpers.ts';
+import {
+  auditCount,
+  booked,
+  create,
+  forceStatus,
+  overlappingLiveBlocks,
+  post,
+  row,
+  world,
+  type World,
+} from './helpers.ts';
 
 const w = await world({ now: '2026-06-01T09:00:00Z' });
 const chair2 = await w.t.fx.unit(w.storeId, { display_name: 'Chair 2' });
@@ -34,7 +44,11 @@ test('a nudge within the same unit moves the appointment and its block: moved_in
   const res = await move(id, { starts_at: `2026-09-0${day}T10:30:00Z`, ends_at: `2026-09-0${day}T11:30:00Z` });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(res.body, {
-    appointment_id: id, unit_id: w.unitId, starts_at: `2026-09-0${day}T10:30:00.000Z`, ends_at: `2026-09-0${day}T11:30:00.000Z`, moved_in_place: true,
+    appointment_id: id,
+    unit_id: w.unitId,
+    starts_at: `2026-09-0${day}T10:30:00.000Z`,
+    ends_at: `2026-09-0${day}T11:30:00.000Z`,
+    moved_in_place: true,
   });
   const r = await row(w, id);
   assert.equal(r.status, 'confirmed');
@@ -109,7 +123,11 @@ test('the cancellation window refuses a move once now is within the window of th
   assert.equal(errorCode(res), 'CANCELLATION_WINDOW');
   assert.deepEqual(await row(ww, edge), before);
   // A move whose new time is far away does not escape it: the current start decides.
-  const forced = await move(edge, { starts_at: '2026-06-05T11:00:00Z', ends_at: '2026-06-05T12:00:00Z', override: true }, ww);
+  const forced = await move(
+    edge,
+    { starts_at: '2026-06-05T11:00:00Z', ends_at: '2026-06-05T12:00:00Z', override: true },
+    ww,
+  );
   assert.equal(forced.status, 200);
   // One second outside the window is movable.
   const outside = await booked(ww, { starts_at: '2026-06-01T11:00:01Z', ends_at: '2026-06-01T12:00:00Z' });
@@ -140,7 +158,7 @@ test('cancelled, completed and no_show appointments cannot be moved (INVALID_TRA
   }
 });
 
-test('a service\'s buffers widen the moved block too', async () => {
+test("a service's buffers widen the moved block too", async () => {
   day++;
   const service = await w.t.fx.service(w.storeId);
   await w.t.db.query('UPDATE services SET buffer_after_min = 15 WHERE id = $1', [service.id]);
@@ -158,7 +176,12 @@ test('a destination unit of another store is 404 and nothing changes; so is an a
   const otherUnit = await w.t.fx.unit(other.id);
   const before = await row(w, id);
   await untouched(id, await move(id, { unit_id: otherUnit.id, ...slot(12) }), 404, 'NOT_FOUND', before);
-  const otherWorld: World = { t: w.t, storeId: other.id, unitId: otherUnit.id, token: await w.t.fx.merchantToken(other.id) };
+  const otherWorld: World = {
+    t: w.t,
+    storeId: other.id,
+    unitId: otherUnit.id,
+    token: await w.t.fx.merchantToken(other.id),
+  };
   await untouched(id, await move(id, slot(12), otherWorld), 404, 'NOT_FOUND', before);
 });
 
@@ -167,5 +190,11 @@ test('new times must make sense: an end not after its start is 400 and nothing c
   const id = await fresh(10);
   const before = await row(w, id);
   const s = slot(12);
-  await untouched(id, await move(id, { starts_at: s.ends_at, ends_at: s.starts_at }), 400, 'INVALID_TIME_RANGE', before);
+  await untouched(
+    id,
+    await move(id, { starts_at: s.ends_at, ends_at: s.starts_at }),
+    400,
+    'INVALID_TIME_RANGE',
+    before,
+  );
 });

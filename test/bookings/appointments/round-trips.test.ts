@@ -38,14 +38,21 @@ async function costs(path: string, body: Record<string, unknown>, idempotencyKey
   const res = await call(app, 'POST', path, { token, idempotencyKey, body: { store_id: store.id, ...body } });
   return { res, ...counting.take() };
 }
-const createCosts = (body: Record<string, unknown>, idempotencyKey?: string) => costs(BASE, { unit_id: unit.id, ...body }, idempotencyKey);
+const createCosts = (body: Record<string, unknown>, idempotencyKey?: string) =>
+  costs(BASE, { unit_id: unit.id, ...body }, idempotencyKey);
 
 function within(what: string, c: { trips: number; statements: string[] }) {
   assert.ok(c.trips <= MAX_TRIPS, `${what} took ${c.trips} round trips: ${c.statements.join(' | ')}`);
 }
 
 test(`a merchant create takes at most ${MAX_TRIPS} round trips: first booking, replay, reused client token, refusal`, async () => {
-  const body = { customer_id: customer.id, service_id: service.id, starts_at: '2026-06-02T10:00:00Z', ends_at: '2026-06-02T11:00:00Z', client_token: 'rt-1' };
+  const body = {
+    customer_id: customer.id,
+    service_id: service.id,
+    starts_at: '2026-06-02T10:00:00Z',
+    ends_at: '2026-06-02T11:00:00Z',
+    client_token: 'rt-1',
+  };
   const first = await createCosts(body, 'rt-key-1');
   assert.equal(first.res.status, 200, JSON.stringify(first.res.body));
   assert.ok(first.trips <= MAX_TRIPS, `create took ${first.trips}: ${first.statements.join(' | ')}`);
@@ -55,7 +62,10 @@ test(`a merchant create takes at most ${MAX_TRIPS} round trips: first booking, r
   const reused = await createCosts(body, 'rt-key-2');
   assert.equal(reused.res.body.reused, true);
   assert.ok(reused.trips <= MAX_TRIPS, `reuse took ${reused.trips}`);
-  const refused = await createCosts({ guest_email: 'g@example.com', starts_at: '2026-06-02T10:30:00Z', ends_at: '2026-06-02T11:30:00Z' }, 'rt-key-3');
+  const refused = await createCosts(
+    { guest_email: 'g@example.com', starts_at: '2026-06-02T10:30:00Z', ends_at: '2026-06-02T11:30:00Z' },
+    'rt-key-3',
+  );
   assert.equal(errorCode(refused.res), 'SLOT_TAKEN');
   assert.ok(refused.trips <= MAX_TRIPS, `refusal took ${refused.trips}`);
   // Today it is exactly one statement in its own implicit transaction.
@@ -64,15 +74,31 @@ test(`a merchant create takes at most ${MAX_TRIPS} round trips: first booking, r
 
 test(`reschedule, check-in, complete, no-show, cancel and settle take at most ${MAX_TRIPS} round trips each`, async () => {
   const book = async (day: string) => {
-    const res = await createCosts({ guest_email: 'g@example.com', service_id: service.id, starts_at: `2026-06-${day}T10:00:00Z`, ends_at: `2026-06-${day}T11:00:00Z` });
+    const res = await createCosts({
+      guest_email: 'g@example.com',
+      service_id: service.id,
+      starts_at: `2026-06-${day}T10:00:00Z`,
+      ends_at: `2026-06-${day}T11:00:00Z`,
+    });
     assert.equal(res.res.status, 200, JSON.stringify(res.res.body));
     return res.res.body.appointment.id as string;
   };
   const a = await book('10');
-  const moved = await costs(`${BASE}/reschedule`, { appointment_id: a, unit_id: unit.id, starts_at: '2026-06-11T10:00:00Z', ends_at: '2026-06-11T11:00:00Z' }, 'rt-move-1');
+  const moved = await costs(
+    `${BASE}/reschedule`,
+    { appointment_id: a, unit_id: unit.id, starts_at: '2026-06-11T10:00:00Z', ends_at: '2026-06-11T11:00:00Z' },
+    'rt-move-1',
+  );
   assert.equal(moved.res.status, 200, JSON.stringify(moved.res.body));
   within('reschedule', moved);
-  within('reschedule replay', await costs(`${BASE}/reschedule`, { appointment_id: a, unit_id: unit.id, starts_at: '2026-06-11T10:00:00Z', ends_at: '2026-06-11T11:00:00Z' }, 'rt-move-1'));
+  within(
+    'reschedule replay',
+    await costs(
+      `${BASE}/reschedule`,
+      { appointment_id: a, unit_id: unit.id, starts_at: '2026-06-11T10:00:00Z', ends_at: '2026-06-11T11:00:00Z' },
+      'rt-move-1',
+    ),
+  );
   for (const action of ['check-in', 'complete']) {
     const first = await costs(`${BASE}/${action}`, { appointment_id: a }, `rt-${action}`);
     assert.equal(first.res.status, 200, JSON.stringify(first.res.body));
@@ -87,7 +113,12 @@ test(`reschedule, check-in, complete, no-show, cancel and settle take at most ${
   const again = await costs(`${BASE}/settle`, { appointment_id: a, method: 'cash' });
   assert.equal(again.res.body.outcome, 'already_settled');
   within('settle repeat', again);
-  const refused = await costs(`${BASE}/reschedule`, { appointment_id: a, unit_id: unit.id, starts_at: '2026-06-12T10:00:00Z', ends_at: '2026-06-12T11:00:00Z' });
+  const refused = await costs(`${BASE}/reschedule`, {
+    appointment_id: a,
+    unit_id: unit.id,
+    starts_at: '2026-06-12T10:00:00Z',
+    ends_at: '2026-06-12T11:00:00Z',
+  });
   assert.equal(errorCode(refused.res), 'INVALID_TRANSITION');
   within('refused reschedule', refused);
 

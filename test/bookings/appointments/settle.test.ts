@@ -9,30 +9,50 @@ const NOW = '2026-06-01T09:00:00.000Z';
 const colleague = await w.t.fx.merchantToken(w.storeId, { userId: 'staff-2', staffName: 'Pat Partner' });
 let day = 0;
 
-async function fresh(price: number, extra: { deposit?: number; paymentStatus?: string; status?: string } = {}): Promise<string> {
+async function fresh(
+  price: number,
+  extra: { deposit?: number; paymentStatus?: string; status?: string } = {},
+): Promise<string> {
   day++;
   const d = String(day).padStart(2, '0');
-  const id = await booked(w, { starts_at: `2026-08-${d}T10:00:00Z`, ends_at: `2026-08-${d}T11:00:00Z`, price_pence: price });
+  const id = await booked(w, {
+    starts_at: `2026-08-${d}T10:00:00Z`,
+    ends_at: `2026-08-${d}T11:00:00Z`,
+    price_pence: price,
+  });
   if (extra.deposit !== undefined || extra.paymentStatus) {
     await w.t.db.query('UPDATE appointments SET deposit_pence = $2, payment_status = $3 WHERE id = $1', [
-      id, extra.deposit ?? 0, extra.paymentStatus ?? 'none',
+      id,
+      extra.deposit ?? 0,
+      extra.paymentStatus ?? 'none',
     ]);
   }
   if (extra.status) await forceStatus(w, id, extra.status);
   return id;
 }
 
-const settlementRows = (id: string) => count(w, 'SELECT count(*) AS n FROM settlements WHERE appointment_id = $1', [id]);
-const settlementSum = (id: string) => count(w, 'SELECT COALESCE(sum(amount_pence), 0) AS n FROM settlements WHERE appointment_id = $1', [id]);
+const settlementRows = (id: string) =>
+  count(w, 'SELECT count(*) AS n FROM settlements WHERE appointment_id = $1', [id]);
+const settlementSum = (id: string) =>
+  count(w, 'SELECT COALESCE(sum(amount_pence), 0) AS n FROM settlements WHERE appointment_id = $1', [id]);
 
 test('settling records the whole outstanding amount, completes the appointment and marks it paid', async () => {
   const id = await fresh(3000);
   const res = await post(w, 'settle', { appointment_id: id, method: 'cash' });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.deepEqual(res.body, {
-    outcome: 'settled', appointment_id: id, status: 'completed', payment_status: 'paid', outstanding_pence: 0,
-    collected_pence: 3000, settled_total_pence: 3000, currency: 'GBP', method: 'cash', settled_at: NOW,
-    settled_by_you: true, settled_by_name: 'Sam Staff',
+    outcome: 'settled',
+    appointment_id: id,
+    status: 'completed',
+    payment_status: 'paid',
+    outstanding_pence: 0,
+    collected_pence: 3000,
+    settled_total_pence: 3000,
+    currency: 'GBP',
+    method: 'cash',
+    settled_at: NOW,
+    settled_by_you: true,
+    settled_by_name: 'Sam Staff',
   });
   const r = await row(w, id);
   assert.equal(r.status, 'completed');
@@ -41,8 +61,17 @@ test('settling records the whole outstanding amount, completes the appointment a
   assert.equal(r.settled_pence, 3000);
   assert.equal(await settlementRows(id), 1);
   assert.equal(await settlementSum(id), 3000);
-  const s = await w.t.db.query('SELECT amount_pence, currency, method, settled_by_user_id, settled_by_name FROM settlements WHERE appointment_id = $1', [id]);
-  assert.deepEqual(s.rows[0], { amount_pence: 3000, currency: 'GBP', method: 'cash', settled_by_user_id: 'staff-1', settled_by_name: 'Sam Staff' });
+  const s = await w.t.db.query(
+    'SELECT amount_pence, currency, method, settled_by_user_id, settled_by_name FROM settlements WHERE appointment_id = $1',
+    [id],
+  );
+  assert.deepEqual(s.rows[0], {
+    amount_pence: 3000,
+    currency: 'GBP',
+    method: 'cash',
+    settled_by_user_id: 'staff-1',
+    settled_by_name: 'Sam Staff',
+  });
   assert.equal(await auditCount(w, id, 'appointment.settled'), 1);
 });
 
@@ -54,8 +83,16 @@ test('a repeat never records twice: already_settled with who, how and how much',
   const theirs = await post(w, 'settle', { appointment_id: id, method: 'cash' }, { token: colleague });
   w.t.clock.set(NOW);
   const expected = {
-    outcome: 'already_settled', appointment_id: id, status: 'completed', payment_status: 'paid', outstanding_pence: 0,
-    collected_pence: 0, settled_total_pence: 2500, currency: 'GBP', method: 'card_machine', settled_at: NOW,
+    outcome: 'already_settled',
+    appointment_id: id,
+    status: 'completed',
+    payment_status: 'paid',
+    outstanding_pence: 0,
+    collected_pence: 0,
+    settled_total_pence: 2500,
+    currency: 'GBP',
+    method: 'card_machine',
+    settled_at: NOW,
     settled_by_name: 'Sam Staff',
   };
   assert.deepEqual(mine.body, { ...expected, settled_by_you: true });
@@ -94,9 +131,18 @@ test('nothing owed is a successful no-op: nothing_owed, method null, nothing rec
   const res = await post(w, 'settle', { appointment_id: free, method: 'cash' });
   assert.equal(res.status, 200);
   assert.deepEqual(res.body, {
-    outcome: 'nothing_owed', appointment_id: free, status: 'confirmed', payment_status: 'none', outstanding_pence: 0,
-    collected_pence: 0, settled_total_pence: 0, currency: 'GBP', method: null, settled_at: null,
-    settled_by_you: false, settled_by_name: null,
+    outcome: 'nothing_owed',
+    appointment_id: free,
+    status: 'confirmed',
+    payment_status: 'none',
+    outstanding_pence: 0,
+    collected_pence: 0,
+    settled_total_pence: 0,
+    currency: 'GBP',
+    method: null,
+    settled_at: null,
+    settled_by_you: false,
+    settled_by_name: null,
   });
   assert.equal(await settlementRows(free), 0);
   assert.equal((await row(w, free)).status, 'confirmed');

@@ -11,8 +11,17 @@ const BEFORE_START = '2026-06-01T09:00:00Z';
 
 type Status = 'pending_payment' | 'confirmed' | 'checked_in' | 'completed' | 'cancelled' | 'no_show';
 type Op = 'check-in' | 'complete' | 'no-show' | 'cancel' | 'settle' | 'clock-past-start';
-interface Model { status: Status; price: number; settled: number; due: boolean }
-interface Expect { ok: boolean; code?: string; body?: Record<string, unknown> }
+interface Model {
+  status: Status;
+  price: number;
+  settled: number;
+  due: boolean;
+}
+interface Expect {
+  ok: boolean;
+  code?: string;
+  body?: Record<string, unknown>;
+}
 
 /** The spec's table (plus the recorded decisions for pending_payment and settle). */
 function step(m: Model, op: Exclude<Op, 'clock-past-start'>): Expect {
@@ -23,7 +32,11 @@ function step(m: Model, op: Exclude<Op, 'clock-past-start'>): Expect {
   };
   switch (op) {
     case 'check-in':
-      return s === 'checked_in' ? to(s, true) : s === 'confirmed' ? to('checked_in') : { ok: false, code: 'INVALID_TRANSITION' };
+      return s === 'checked_in'
+        ? to(s, true)
+        : s === 'confirmed'
+          ? to('checked_in')
+          : { ok: false, code: 'INVALID_TRANSITION' };
     case 'complete':
       if (s === 'completed') return to(s, true);
       return s === 'confirmed' || s === 'checked_in' ? to('completed') : { ok: false, code: 'INVALID_TRANSITION' };
@@ -45,14 +58,28 @@ function step(m: Model, op: Exclude<Op, 'clock-past-start'>): Expect {
       if (owed > 0) {
         m.settled += owed;
         m.status = 'completed';
-        return { ok: true, body: { outcome: 'settled', collected_pence: owed, settled_total_pence: m.settled, status: 'completed' } };
+        return {
+          ok: true,
+          body: { outcome: 'settled', collected_pence: owed, settled_total_pence: m.settled, status: 'completed' },
+        };
       }
-      return { ok: true, body: { outcome: m.settled > 0 ? 'already_settled' : 'nothing_owed', collected_pence: 0, settled_total_pence: m.settled, status: s } };
+      return {
+        ok: true,
+        body: {
+          outcome: m.settled > 0 ? 'already_settled' : 'nothing_owed',
+          collected_pence: 0,
+          settled_total_pence: m.settled,
+          status: s,
+        },
+      };
     }
   }
 }
 
-const arbOps = fc.array(fc.constantFrom<Op>('check-in', 'complete', 'no-show', 'cancel', 'settle', 'clock-past-start'), { minLength: 1, maxLength: 10 });
+const arbOps = fc.array(
+  fc.constantFrom<Op>('check-in', 'complete', 'no-show', 'cancel', 'settle', 'clock-past-start'),
+  { minLength: 1, maxLength: 10 },
+);
 const arbStart = fc.constantFrom<Status>('confirmed', 'confirmed', 'confirmed', 'pending_payment');
 let day = 0;
 
@@ -62,7 +89,11 @@ test('every sequence of status operations follows the status table; settled_penc
       day++;
       w.t.clock.set(BEFORE_START);
       const startsAt = new Date(Date.parse('2026-06-02T10:00:00Z') + day * 86_400_000);
-      const id = await booked(w, { starts_at: startsAt.toISOString(), ends_at: new Date(startsAt.getTime() + 3_600_000).toISOString(), price_pence: price });
+      const id = await booked(w, {
+        starts_at: startsAt.toISOString(),
+        ends_at: new Date(startsAt.getTime() + 3_600_000).toISOString(),
+        price_pence: price,
+      });
       if (start !== 'confirmed') await forceStatus(w, id, start);
       const m: Model = { status: start, price, settled: 0, due: false };
       for (const op of ops) {
@@ -72,7 +103,11 @@ test('every sequence of status operations follows the status table; settled_penc
           continue;
         }
         const expected = step(m, op);
-        const res = await post(w, op, op === 'settle' ? { appointment_id: id, method: 'cash' } : { appointment_id: id });
+        const res = await post(
+          w,
+          op,
+          op === 'settle' ? { appointment_id: id, method: 'cash' } : { appointment_id: id },
+        );
         if (expected.ok) {
           assert.equal(res.status, 200, `${op}: ${JSON.stringify(res.body)}`);
           for (const [k, v] of Object.entries(expected.body!)) assert.equal(res.body[k], v, `${op} ${k}`);
@@ -82,7 +117,10 @@ test('every sequence of status operations follows the status table; settled_penc
         const r = await row(w, id);
         assert.equal(r.status, m.status, `status after ${op}`);
         assert.equal(r.settled_pence, m.settled);
-        assert.equal(await count(w, 'SELECT COALESCE(sum(amount_pence), 0) AS n FROM settlements WHERE appointment_id = $1', [id]), m.settled);
+        assert.equal(
+          await count(w, 'SELECT COALESCE(sum(amount_pence), 0) AS n FROM settlements WHERE appointment_id = $1', [id]),
+          m.settled,
+        );
       }
     }),
     { numRuns: 60 },

@@ -14,7 +14,10 @@ test('past its budget the least recently used value goes first; a use counts as 
   assert.deepEqual([lru.size, lru.bytes], [4, 100]);
   lru.set('e', 'E', 25);
   assert.equal(lru.get('b'), undefined, 'b went first');
-  assert.deepEqual(['a', 'c', 'd', 'e'].map((k) => lru.get(k)), ['A', 'C', 'D', 'E']);
+  assert.deepEqual(
+    ['a', 'c', 'd', 'e'].map((k) => lru.get(k)),
+    ['A', 'C', 'D', 'E'],
+  );
   assert.deepEqual([lru.size, lru.bytes], [4, 100]);
 });
 

@@ -6,7 +6,12 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
-import { AvailabilityCache, availabilityCache, type Check, type Computed } from '../../../src/bookings/availability/availability.cache.ts';
+import {
+  AvailabilityCache,
+  availabilityCache,
+  type Check,
+  type Computed,
+} from '../../../src/bookings/availability/availability.cache.ts';
 import { addDays, staleDates } from '../../../src/bookings/availability/availability.answer.ts';
 import { ALL_WEEK, hold, search, shop, startsOf } from '../online/helpers.ts';
 
@@ -17,7 +22,8 @@ function computer(calls: string[], gate?: Promise<void>) {
     const n = calls.length;
     if (gate) await gate;
     const days = [];
-    for (let d = from; d <= to; d = addDays(d, 1)) days.push({ date: d, slots: [{ at: 0, json: `"${n}"` }], json: `{"date":"${d}","slots":["${n}"]}` });
+    for (let d = from; d <= to; d = addDays(d, 1))
+      days.push({ date: d, slots: [{ at: 0, json: `"${n}"` }], json: `{"date":"${d}","slots":["${n}"]}` });
     return { days, validUntil: Infinity };
   };
 }
@@ -37,7 +43,8 @@ function gated() {
 }
 
 const NOTHING: Check = { snapshot: 's1', changed: false, changedDays: null };
-const labels = (a: { days: readonly { slots: { json: string }[] }[] }) => a.days.map((d) => d.slots[0].json.replaceAll('"', '')).join('');
+const labels = (a: { days: readonly { slots: { json: string }[] }[] }) =>
+  a.days.map((d) => d.slots[0].json.replaceAll('"', '')).join('');
 
 test('a change makes stale only the days it touched and one either side; a set-up change, every day', async () => {
   const { cache, calls } = opened();
@@ -45,7 +52,13 @@ test('a change makes stale only the days it touched and one either side; a set-u
   assert.deepEqual(calls, ['2026-06-01..2026-06-31'.replace('06-31', '07-01')]);
   assert.equal(labels(first), '1'.repeat(31));
   // A booking on 10 June (its block ends the same day), seen by a check that counted from s0.
-  cache.observe('s', { snapshot: 's1', changed: true, changedDays: [['2026-06-10', '2026-06-10']] }, 2, 's0', performance.now());
+  cache.observe(
+    's',
+    { snapshot: 's1', changed: true, changedDays: [['2026-06-10', '2026-06-10']] },
+    2,
+    's0',
+    performance.now(),
+  );
   assert.equal(cache.snapshotOf('s'), 's1', 'a check from the current snapshot moves it on');
   const second = await cache.answer('s', 'k', '2026-06-01', 31, 2, computer(calls));
   assert.deepEqual(calls.slice(1), ['2026-06-09..2026-06-11'], 'only the 9th to the 11th are computed again');
@@ -68,7 +81,11 @@ test('searches of overlapping ranges that miss at once compute each day once', a
   const b = cache.answer('s', 'k', '2026-06-02', 3, 1, computer(calls, gate));
   release();
   const [ra, rb] = await Promise.all([a, b]);
-  assert.deepEqual(calls, ['2026-06-01..2026-06-03', '2026-06-04..2026-06-04'], 'the second computes only the day the first does not');
+  assert.deepEqual(
+    calls,
+    ['2026-06-01..2026-06-03', '2026-06-04..2026-06-04'],
+    'the second computes only the day the first does not',
+  );
   assert.equal(labels(ra), '111');
   assert.equal(labels(rb), '112');
   assert.equal(cache.stats().answers, 4);
@@ -79,17 +96,32 @@ test('a computation under way when a check finds its day changed is neither shar
   const { gate, release } = gated();
   const before = cache.answer('s', 'k', '2026-06-01', 3, 1, computer(calls, gate));
   // A booking on the 2nd is seen while it computes; the 1st to the 3rd go stale.
-  cache.observe('s', { snapshot: 's1', changed: true, changedDays: [['2026-06-02', '2026-06-02']] }, 2, 's0', performance.now());
+  cache.observe(
+    's',
+    { snapshot: 's1', changed: true, changedDays: [['2026-06-02', '2026-06-02']] },
+    2,
+    's0',
+    performance.now(),
+  );
   const after = cache.answer('s', 'k', '2026-06-01', 3, 2, computer(calls));
   release();
   assert.equal(labels(await before), '111', 'the search before the check gets what it computed');
   assert.equal(labels(await after), '222', 'the search after it computes afresh');
-  assert.equal(labels(await cache.answer('s', 'k', '2026-06-01', 3, 2, computer(calls))), '222', 'and only the fresh days are kept');
+  assert.equal(
+    labels(await cache.answer('s', 'k', '2026-06-01', 3, 2, computer(calls))),
+    '222',
+    'and only the fresh days are kept',
+  );
   assert.equal(calls.length, 2);
 });
 
 test('which days a change makes stale', () => {
-  assert.deepEqual(staleDates([['2026-06-10', '2026-06-11']]), ['2026-06-09', '2026-06-10', '2026-06-11', '2026-06-12']);
+  assert.deepEqual(staleDates([['2026-06-10', '2026-06-11']]), [
+    '2026-06-09',
+    '2026-06-10',
+    '2026-06-11',
+    '2026-06-12',
+  ]);
   assert.deepEqual(staleDates([]), []);
   assert.equal(staleDates(null), null, 'a set-up change: every day');
   assert.equal(staleDates([['-infinity', '2026-06-10']]), null, 'an unbounded block: every day');

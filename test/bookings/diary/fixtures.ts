@@ -33,17 +33,40 @@ export async function insertAppointment(db: Database, a: AppointmentFixture): Pr
        $17, $18, $19)
      RETURNING id`,
     [
-      a.storeId, a.unitId, a.startsAt, a.endsAt, a.status ?? 'confirmed', a.customerId ?? null, a.guestName ?? null,
-      a.guestEmail ?? null, a.guestPhone ?? null, a.pricePence ?? 0, a.depositPence ?? 0, a.settledPence ?? 0,
-      a.paymentStatus ?? 'none', a.currency ?? 'GBP', a.isOverride ?? false, a.preferredAreaId ?? null,
-      a.checkedInAt ?? null, a.completedAt ?? null, a.cancelledAt ?? null,
+      a.storeId,
+      a.unitId,
+      a.startsAt,
+      a.endsAt,
+      a.status ?? 'confirmed',
+      a.customerId ?? null,
+      a.guestName ?? null,
+      a.guestEmail ?? null,
+      a.guestPhone ?? null,
+      a.pricePence ?? 0,
+      a.depositPence ?? 0,
+      a.settledPence ?? 0,
+      a.paymentStatus ?? 'none',
+      a.currency ?? 'GBP',
+      a.isOverride ?? false,
+      a.preferredAreaId ?? null,
+      a.checkedInAt ?? null,
+      a.completedAt ?? null,
+      a.cancelledAt ?? null,
     ],
   );
   return res.rows[0].id;
 }
 
 export async function insertHold(
-  db: Database, h: { storeId: string; unitId: string; startsAt: string; endsAt: string; expiresAt?: string | null; releasedAt?: string | null },
+  db: Database,
+  h: {
+    storeId: string;
+    unitId: string;
+    startsAt: string;
+    endsAt: string;
+    expiresAt?: string | null;
+    releasedAt?: string | null;
+  },
 ): Promise<string> {
   const res = await db.query<{ id: string }>(
     `INSERT INTO holds (store_id, unit_id, starts_at, ends_at, expires_at, released_at) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -53,7 +76,8 @@ export async function insertHold(
 }
 
 export async function insertTimeOff(
-  db: Database, t: { storeId: string; unitId: string; startsAt: string; endsAt: string; kind?: string; reason?: string | null },
+  db: Database,
+  t: { storeId: string; unitId: string; startsAt: string; endsAt: string; kind?: string; reason?: string | null },
 ): Promise<string> {
   const res = await db.query<{ id: string }>(
     `INSERT INTO time_off (store_id, unit_id, starts_at, ends_at, kind, reason) VALUES ($1, $2, $3, $4, $5, $6) RETURNING id`,
@@ -63,11 +87,17 @@ export async function insertTimeOff(
 }
 
 export async function insertArea(db: Database, storeId: string, name: string): Promise<string> {
-  const res = await db.query<{ id: string }>('INSERT INTO areas (store_id, name) VALUES ($1, $2) RETURNING id', [storeId, name]);
+  const res = await db.query<{ id: string }>('INSERT INTO areas (store_id, name) VALUES ($1, $2) RETURNING id', [
+    storeId,
+    name,
+  ]);
   return res.rows[0].id;
 }
 
 export async function auditActions(db: Database, entityId: string): Promise<string[]> {
-  const res = await db.query<{ action: string }>('SELECT action FROM audit_log WHERE entity_id = $1 ORDER BY created_at, id', [entityId]);
+  const res = await db.query<{ action: string }>(
+    'SELECT action FROM audit_log WHERE entity_id = $1 ORDER BY created_at, id',
+    [entityId],
+  );
   return res.rows.map((r) => r.action);
 }

@@ -10,15 +10,25 @@ import { callFrom, pageHold, pageShop, type PageShop } from '../../booking-page/
 
 const at = (h: number) => `2026-06-02T${String(h).padStart(2, '0')}:00:00.000Z`; // London is UTC+1: 10:00-16:00 local
 
-function customerHold(w: PageShop, startsAt: string, o: { token?: string; ip?: string; storeId?: string; serviceId?: string } = {}): Promise<CallResult> {
+function customerHold(
+  w: PageShop,
+  startsAt: string,
+  o: { token?: string; ip?: string; storeId?: string; serviceId?: string } = {},
+): Promise<CallResult> {
   return callFrom(w.t.app, 'POST', HOLDS, o.ip, {
     headers: { authorization: `Bearer ${o.token ?? w.customer}` },
-    body: { store_id: o.storeId ?? w.storeId, service_id: o.serviceId ?? w.serviceId, unit_id: w.units[0], starts_at: startsAt },
+    body: {
+      store_id: o.storeId ?? w.storeId,
+      service_id: o.serviceId ?? w.serviceId,
+      unit_id: w.units[0],
+      starts_at: startsAt,
+    },
   });
 }
 
 const live = async (w: PageShop, storeId = w.storeId) =>
-  (await w.t.db.query('SELECT count(*)::int AS n FROM holds WHERE store_id = $1 AND released_at IS NULL', [storeId])).rows[0].n as number;
+  (await w.t.db.query('SELECT count(*)::int AS n FROM holds WHERE store_id = $1 AND released_at IS NULL', [storeId]))
+    .rows[0].n as number;
 
 test('one customer token holds at most 3 times at a store through POST /bookings/holds: the 4th is 429 TOO_MANY_HOLDS with Retry-After', async () => {
   const w = await pageShop({ units: 1 });
@@ -84,11 +94,14 @@ test('races: eight holds placed at once by one customer from eight addresses: ex
   const app = w.t.engine === 'pg' ? await w.t.sibling() : w.t.app;
   // Eight holds that could all be placed (09:00 to 12:00 UTC on each of two units; the shop opens
   // 10:00-16:00 local), so whichever three pass the cap first are placed: only the cap refuses.
-  const answers = await Promise.all([9, 10, 11, 12, 9, 10, 11, 12].map((h, i) =>
-    callFrom(i % 2 ? app : w.t.app, 'POST', HOLDS, `192.0.2.${i + 1}`, {
-      headers: { authorization: `Bearer ${w.customer}` },
-      body: { store_id: w.storeId, service_id: w.serviceId, unit_id: w.units[i < 4 ? 0 : 1], starts_at: at(h) },
-    })));
+  const answers = await Promise.all(
+    [9, 10, 11, 12, 9, 10, 11, 12].map((h, i) =>
+      callFrom(i % 2 ? app : w.t.app, 'POST', HOLDS, `192.0.2.${i + 1}`, {
+        headers: { authorization: `Bearer ${w.customer}` },
+        body: { store_id: w.storeId, service_id: w.serviceId, unit_id: w.units[i < 4 ? 0 : 1], starts_at: at(h) },
+      }),
+    ),
+  );
   const statuses = answers.map((a) => a.status).sort();
   assert.deepEqual(statuses, [200, 200, 200, 429, 429, 429, 429, 429], JSON.stringify(answers.map((a) => a.body)));
   assert.ok(answers.filter((a) => a.status === 429).every((a) => errorCode(a) === 'TOO_MANY_HOLDS'));

@@ -17,12 +17,39 @@ const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });
 const DAYS = { from_date: '2026-06-01', to_date: '2026-06-03' };
 
 /** The same search computed afresh, bypassing kept answers: a customer's, or with as: 'merchant' the store's own. */
-async function fresh(w: Shop, customerId: string | 'merchant' = w.customerId, query: Record<string, unknown> = DAYS): Promise<unknown> {
-  const actor: ShopperContext['actor'] = customerId === 'merchant'
-    ? { kind: 'merchant', storeId: w.storeId, userId: 'owner', staffName: 'Owner', scopes: ['merchant:read'], entitlements: ['can_use_bookings'], permissions: [] }
-    : { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] };
-  const ctx: ShopperContext = { actor, db: t.db, clock: t.clock, requestId: 'test', log: pino({ level: 'silent' }), idempotency: null, replayed: false };
-  return JSON.parse(String(await searchAvailability(ctx, { store_id: w.storeId, service_id: w.serviceId, ...query } as any, { cache: false })));
+async function fresh(
+  w: Shop,
+  customerId: string | 'merchant' = w.customerId,
+  query: Record<string, unknown> = DAYS,
+): Promise<unknown> {
+  const actor: ShopperContext['actor'] =
+    customerId === 'merchant'
+      ? {
+          kind: 'merchant',
+          storeId: w.storeId,
+          userId: 'owner',
+          staffName: 'Owner',
+          scopes: ['merchant:read'],
+          entitlements: ['can_use_bookings'],
+          permissions: [],
+        }
+      : { kind: 'customer', customerId, scopes: ['customer:read', 'customer:write'] };
+  const ctx: ShopperContext = {
+    actor,
+    db: t.db,
+    clock: t.clock,
+    requestId: 'test',
+    log: pino({ level: 'silent' }),
+    idempotency: null,
+    replayed: false,
+  };
+  return JSON.parse(
+    String(
+      await searchAvailability(ctx, { store_id: w.storeId, service_id: w.serviceId, ...query } as any, {
+        cache: false,
+      }),
+    ),
+  );
 }
 
 /** Searches twice (the second from what the first kept) and checks both against a fresh computation. */
@@ -44,7 +71,10 @@ test('a kept answer is served again: a change the database is not told about sta
   // Time-off written with the change trigger switched off: the kept answer still shows 10:00...
   await t.db.query('ALTER TABLE time_off DISABLE TRIGGER time_off_availability');
   try {
-    await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-02T09:00:00Z', '2026-06-02T10:00:00Z')`, [w.storeId, w.units[0]]);
+    await t.db.query(
+      `INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-02T09:00:00Z', '2026-06-02T10:00:00Z')`,
+      [w.storeId, w.units[0]],
+    );
   } finally {
     await t.db.query('ALTER TABLE time_off ENABLE TRIGGER time_off_availability');
   }
@@ -60,7 +90,13 @@ test('a kept answer is served again: a change the database is not told about sta
 
 test('a change makes stale only the days around it: a day it did not touch stays kept', async () => {
   // Open across midnight (20:00 to 02:00), a 150-minute service: a day's slots read the next day's hours.
-  const w = await shop({ t, week: ALL_WEEK([{ open: '00:00', close: '02:00' }, { open: '20:00', close: '24:00' }]) });
+  const w = await shop({
+    t,
+    week: ALL_WEEK([
+      { open: '00:00', close: '02:00' },
+      { open: '20:00', close: '24:00' },
+    ]),
+  });
   await setService(t, w.serviceId, { duration_min: 150 });
   const query = { from_date: '2026-06-01', to_date: '2026-06-11' };
   const day = (body: any, date: string) => body.days.find((d: any) => d.date === date);
@@ -70,24 +106,45 @@ test('a change makes stale only the days around it: a day it did not touch stays
   // Time-off on the 9th that the database is not told about: only a recomputation of the 9th would show it.
   await t.db.query('ALTER TABLE time_off DISABLE TRIGGER time_off_availability');
   try {
-    await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-09T18:00:00Z', '2026-06-10T01:00:00Z')`, [w.storeId, w.units[0]]);
+    await t.db.query(
+      `INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-09T18:00:00Z', '2026-06-10T01:00:00Z')`,
+      [w.storeId, w.units[0]],
+    );
   } finally {
     await t.db.query('ALTER TABLE time_off ENABLE TRIGGER time_off_availability');
   }
   // Time-off told about, 00:15 to 00:45 on the 5th (BST): the 4th to the 6th go stale, the 4th
   // because its late starts run past midnight into it.
-  await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-04T23:15:00Z', '2026-06-04T23:45:00Z')`, [w.storeId, w.units[0]]);
-  const recorded = await t.db.query<{ blocks: string }>('SELECT blocks::text FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1', [w.storeId]);
-  assert.equal(recorded.rows[0].blocks, '{["2026-06-04 23:15:00+00","2026-06-04 23:45:00+00")}', 'the change records the time it occupied');
+  await t.db.query(
+    `INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-04T23:15:00Z', '2026-06-04T23:45:00Z')`,
+    [w.storeId, w.units[0]],
+  );
+  const recorded = await t.db.query<{ blocks: string }>(
+    'SELECT blocks::text FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1',
+    [w.storeId],
+  );
+  assert.equal(
+    recorded.rows[0].blocks,
+    '{["2026-06-04 23:15:00+00","2026-06-04 23:45:00+00")}',
+    'the change records the time it occupied',
+  );
   const now = (await fresh(w, w.customerId, query)) as any;
   const second = (await search(w, query)).body;
-  for (const date of ['2026-06-04', '2026-06-05', '2026-06-06']) assert.deepEqual(day(second, date), day(now, date), `${date} is computed again`);
-  assert.notDeepEqual(day(now, '2026-06-04'), day(first, '2026-06-04'), 'the told change moved the 4th (its starts after 21:45 run into it)');
+  for (const date of ['2026-06-04', '2026-06-05', '2026-06-06'])
+    assert.deepEqual(day(second, date), day(now, date), `${date} is computed again`);
+  assert.notDeepEqual(
+    day(now, '2026-06-04'),
+    day(first, '2026-06-04'),
+    'the told change moved the 4th (its starts after 21:45 run into it)',
+  );
   assert.deepEqual(day(second, '2026-06-09'), day(first, '2026-06-09'), 'the 9th is still the kept day');
   assert.notDeepEqual(day(now, '2026-06-09'), day(first, '2026-06-09'));
   // A change to the set-up (the store's slot step) makes every day stale, and is recorded as such.
   await setStore(t, w.storeId, { slot_step_min: 15 });
-  const setUp = await t.db.query<{ blocks: string | null }>('SELECT blocks FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1', [w.storeId]);
+  const setUp = await t.db.query<{ blocks: string | null }>(
+    'SELECT blocks FROM availability_changes WHERE store_id = $1 ORDER BY txid DESC LIMIT 1',
+    [w.storeId],
+  );
   assert.equal(setUp.rows[0].blocks, null);
   assert.deepEqual((await search(w, query)).body, await fresh(w, w.customerId, query));
 });
@@ -105,7 +162,13 @@ test('every change that can move a slot, by the API or by plain SQL, is seen by 
   // An appointment through the API, then cancelled in SQL.
   const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: w.merchant,
-    body: { store_id: w.storeId, unit_id: w.units[0], starts_at: slot, ends_at: '2026-06-02T10:00:00Z', guest_email: 'g@example.com' },
+    body: {
+      store_id: w.storeId,
+      unit_id: w.units[0],
+      starts_at: slot,
+      ends_at: '2026-06-02T10:00:00Z',
+      guest_email: 'g@example.com',
+    },
   });
   assert.equal(booked.status, 200, JSON.stringify(booked.body));
   await same(w, 'booked');
@@ -115,7 +178,10 @@ test('every change that can move a slot, by the API or by plain SQL, is seen by 
   assert.deepEqual(await unitsAt(slot), w.units);
 
   // Time-off inserted and deleted in SQL.
-  await t.db.query(`INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-02T08:00:00Z', '2026-06-02T12:00:00Z')`, [w.storeId, w.units[1]]);
+  await t.db.query(
+    `INSERT INTO time_off (store_id, unit_id, kind, starts_at, ends_at) VALUES ($1, $2, 'time_off', '2026-06-02T08:00:00Z', '2026-06-02T12:00:00Z')`,
+    [w.storeId, w.units[1]],
+  );
   await same(w, 'time-off');
   assert.deepEqual(await unitsAt(slot), [w.units[0]]);
   await t.db.query('DELETE FROM time_off WHERE store_id = $1', [w.storeId]);
@@ -126,13 +192,17 @@ test('every change that can move a slot, by the API or by plain SQL, is seen by 
   assert.equal(held.status, 200, JSON.stringify(held.body));
   await same(w, 'held');
   assert.deepEqual(await unitsAt(slot), [w.units[1]]);
-  assert.equal((await call(t.app, 'DELETE', `/api/v1/bookings/holds/${held.body.hold.id}`, { token: w.customer })).status, 200);
+  assert.equal(
+    (await call(t.app, 'DELETE', `/api/v1/bookings/holds/${held.body.hold.id}`, { token: w.customer })).status,
+    200,
+  );
   await same(w, 'released');
   assert.deepEqual(await unitsAt(slot), w.units);
 
   // Working hours through the API: Tuesday closed for the first unit.
   const hours = await call(t.app, 'PUT', `/api/v1/bookings/units/${w.units[0]}/hours`, {
-    token: w.merchant, body: { week: ALL_WEEK([{ open: '10:00', close: '13:00' }]), exceptions: [{ date: '2026-06-02', intervals: [] }] },
+    token: w.merchant,
+    body: { week: ALL_WEEK([{ open: '10:00', close: '13:00' }]), exceptions: [{ date: '2026-06-02', intervals: [] }] },
   });
   assert.equal(hours.status, 200);
   await same(w, 'exception');
@@ -151,7 +221,7 @@ test('every change that can move a slot, by the API or by plain SQL, is seen by 
   assert.ok(hourly.every((s) => s.slice(14, 16) === '00'));
 });
 
-test('kept answers are sent as JSON, and the merchant\'s view and the customer\'s are kept apart', async () => {
+test("kept answers are sent as JSON, and the merchant's view and the customer's are kept apart", async () => {
   const w = await shop({ t, units: 2, week: ALL_WEEK([{ open: '10:00', close: '12:00' }]) });
   await t.db.query('UPDATE units SET online_bookable = false WHERE id = $1', [w.units[1]]);
   for (let round = 0; round < 2; round++) {
@@ -160,7 +230,11 @@ test('kept answers are sent as JSON, and the merchant\'s view and the customer\'
     assert.match(String(customer.headers['content-type']), /^application\/json; charset=utf-8$/);
     assert.deepEqual(customer.body, await fresh(w));
     assert.deepEqual(merchant.body, await fresh(w, 'merchant'));
-    assert.deepEqual((customer.body as any).days[1].slots[0].unit_ids, [w.units[0]], 'the customer is not offered the unit that is not bookable online');
+    assert.deepEqual(
+      (customer.body as any).days[1].slots[0].unit_ids,
+      [w.units[0]],
+      'the customer is not offered the unit that is not bookable online',
+    );
     assert.deepEqual((merchant.body as any).days[1].slots[0].unit_ids, w.units, 'the merchant is');
   }
 });
@@ -177,7 +251,11 @@ test('a hold the answer counted stops blocking when it expires, with no write', 
 });
 
 test('the notice and the horizon move with the clock over a kept answer', async () => {
-  const w = await shop({ t, week: ALL_WEEK([{ open: '09:00', close: '17:00' }]), settings: { min_notice_min: 120, booking_horizon_days: 1 } });
+  const w = await shop({
+    t,
+    week: ALL_WEEK([{ open: '09:00', close: '17:00' }]),
+    settings: { min_notice_min: 120, booking_horizon_days: 1 },
+  });
   // At 08:00Z: the notice runs to 10:00Z (11:00 BST); the horizon to 08:00Z tomorrow, when Tuesday opens.
   let starts = await same(w, 'at 08:00Z');
   assert.equal(starts[0], '2026-06-01T10:00:00.000Z');
@@ -217,7 +295,9 @@ test('searches racing bookings across two app instances (two pools, two caches):
   const w = await shop({ t, units: 3, week: ALL_WEEK([{ open: '09:00', close: '17:00' }]) });
   const other = await t.sibling();
   const apps = [t.app, other];
-  const starts = Array.from({ length: 24 }, (_, i) => new Date(Date.parse('2026-06-02T08:00:00Z') + i * 15 * 60_000).toISOString());
+  const starts = Array.from({ length: 24 }, (_, i) =>
+    new Date(Date.parse('2026-06-02T08:00:00Z') + i * 15 * 60_000).toISOString(),
+  );
   const work: Promise<unknown>[] = [];
   for (let i = 0; i < starts.length; i++) {
     work.push(hold(w, { starts_at: starts[i], unit_id: w.units[i % 3] }, w.customer, apps[i % 2]));
@@ -231,7 +311,14 @@ test('searches racing bookings across two app instances (two pools, two caches):
 
 test('change records older than a day are pruned; newer ones stay', async () => {
   const w = await shop({ t });
-  const rows = async () => Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM availability_changes WHERE store_id = $1', [w.storeId])).rows[0].n);
+  const rows = async () =>
+    Number(
+      (
+        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM availability_changes WHERE store_id = $1', [
+          w.storeId,
+        ])
+      ).rows[0].n,
+    );
   const recent = await rows();
   assert.ok(recent > 0, 'setting the shop up recorded changes');
   await t.db.query(
@@ -248,19 +335,38 @@ test('change records older than a day are pruned; newer ones stay', async () => 
 test('a check-in or a completion leaves the occupied time as it was: nothing recorded, the occupancy row untouched; a cancel frees it', async () => {
   const w = await shop({ t, week: ALL_WEEK([{ open: '10:00', close: '13:00' }]) });
   const slot = '2026-06-02T09:00:00.000Z'; // 10:00 BST on Tuesday
-  const body = { store_id: w.storeId, unit_id: w.units[0], starts_at: slot, ends_at: '2026-06-02T10:00:00Z', guest_email: 'g@example.com' };
+  const body = {
+    store_id: w.storeId,
+    unit_id: w.units[0],
+    starts_at: slot,
+    ends_at: '2026-06-02T10:00:00Z',
+    guest_email: 'g@example.com',
+  };
   const booked = await call(t.app, 'POST', '/api/v1/bookings/appointments', { token: w.merchant, body });
   assert.equal(booked.status, 200, JSON.stringify(booked.body));
   const id = booked.body.appointment.id;
-  const changes = async () => Number((await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM availability_changes WHERE store_id = $1', [w.storeId])).rows[0].n);
+  const changes = async () =>
+    Number(
+      (
+        await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM availability_changes WHERE store_id = $1', [
+          w.storeId,
+        ])
+      ).rows[0].n,
+    );
   // The row's version: a write to it, even of the same values, makes a new one.
-  const occupancy = async () => (await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM unit_occupancy WHERE appointment_id = $1', [id])).rows.map((r) => r.v);
+  const occupancy = async () =>
+    (
+      await t.db.query<{ v: string }>('SELECT xmin::text AS v FROM unit_occupancy WHERE appointment_id = $1', [id])
+    ).rows.map((r) => r.v);
   const recorded = await changes();
   const row = await occupancy();
   assert.equal(row.length, 1);
   assert.ok(!(await same(w, 'booked')).includes(slot));
   for (const step of ['check-in', 'complete']) {
-    const res = await call(t.app, 'POST', `/api/v1/bookings/appointments/${step}`, { token: w.merchant, body: { store_id: w.storeId, appointment_id: id } });
+    const res = await call(t.app, 'POST', `/api/v1/bookings/appointments/${step}`, {
+      token: w.merchant,
+      body: { store_id: w.storeId, appointment_id: id },
+    });
     assert.equal(res.status, 200, JSON.stringify(res.body));
     assert.equal(await changes(), recorded, `${step}: no availability change recorded`);
     assert.deepEqual(await occupancy(), row, `${step}: the occupancy row is not written`);

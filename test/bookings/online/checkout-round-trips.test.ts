@@ -43,9 +43,18 @@ test(`a hold takes at most ${MAX_TRIPS} round trips: first, replay, refusals`, a
   // What the event carries: the hold as placed, with the store's local times.
   const h = first.res.body.hold;
   assert.deepEqual((await eventsOf(t, w.storeId, 'hold.created'))[0], {
-    id: h.id, unit_id: w.units[0], customer_id: w.customerId, service_id: w.serviceId, starts_at: at('08:00'), ends_at: at('08:30'),
-    expires_at: h.expires_at, released_at: null, release_reason: null, appointment_id: null,
-    local_starts_at: '2026-06-02T09:00:00', local_ends_at: '2026-06-02T09:30:00',
+    id: h.id,
+    unit_id: w.units[0],
+    customer_id: w.customerId,
+    service_id: w.serviceId,
+    starts_at: at('08:00'),
+    ends_at: at('08:30'),
+    expires_at: h.expires_at,
+    released_at: null,
+    release_reason: null,
+    appointment_id: null,
+    local_starts_at: '2026-06-02T09:00:00',
+    local_ends_at: '2026-06-02T09:30:00',
   });
 
   const offStep = await holdCosts(at('08:10'));
@@ -77,13 +86,30 @@ test(`a confirm takes at most ${MAX_TRIPS} round trips: first, replay, retried, 
   const retried = await costs('POST', `${HOLDS}/${id}/confirm`, {});
   assert.deepEqual(retried.res.body, { appointment, reused: true });
   within('retried confirm', retried);
-  assert.equal(await count(t, `SELECT count(*) AS n FROM appointments WHERE store_id = $1 AND guest_note = 'By the window'`, [w.storeId]), 1);
+  assert.equal(
+    await count(t, `SELECT count(*) AS n FROM appointments WHERE store_id = $1 AND guest_note = 'By the window'`, [
+      w.storeId,
+    ]),
+    1,
+  );
   assert.equal((await eventsOf(t, w.storeId, 'appointment.created')).length, 1);
-  const audit = await t.db.query<{ store_id: string; actor_kind: string; actor_id: string; details: Record<string, unknown> }>(
-    `SELECT store_id, actor_kind, actor_id, details FROM audit_log WHERE entity = 'appointment' AND entity_id = $1 AND action = 'appointment.created'`, [appointment.id]);
-  assert.deepEqual(audit.rows, [{
-    store_id: w.storeId, actor_kind: 'customer', actor_id: w.customerId, details: { store_id: w.storeId, hold_id: id, source: 'online', status: 'confirmed' },
-  }]);
+  const audit = await t.db.query<{
+    store_id: string;
+    actor_kind: string;
+    actor_id: string;
+    details: Record<string, unknown>;
+  }>(
+    `SELECT store_id, actor_kind, actor_id, details FROM audit_log WHERE entity = 'appointment' AND entity_id = $1 AND action = 'appointment.created'`,
+    [appointment.id],
+  );
+  assert.deepEqual(audit.rows, [
+    {
+      store_id: w.storeId,
+      actor_kind: 'customer',
+      actor_id: w.customerId,
+      details: { store_id: w.storeId, hold_id: id, source: 'online', status: 'confirmed' },
+    },
+  ]);
 
   const late = await holdCosts(at('11:00'));
   t.clock.set('2026-06-01T08:30:00Z');
@@ -106,11 +132,19 @@ test(`a release takes at most ${MAX_TRIPS} round trips, first and repeated`, asy
   assert.deepEqual(repeat.res.body, { hold_id: id, released: false, noop: true });
   within('release repeat', repeat);
   const released = await eventsOf(t, w.storeId, 'hold.released');
-  assert.deepEqual(released.filter((e) => e.id === id).map((e) => e.release_reason), ['released']);
+  assert.deepEqual(
+    released.filter((e) => e.id === id).map((e) => e.release_reason),
+    ['released'],
+  );
   // The audit rows of a customer's hold and release name the store, as every customer audit row does.
   const audit = await t.db.query<{ action: string; store_id: string }>(
-    `SELECT action, store_id FROM audit_log WHERE entity = 'hold' AND entity_id = $1 ORDER BY action`, [id]);
-  assert.deepEqual(audit.rows, [{ action: 'hold.created', store_id: w.storeId }, { action: 'hold.released', store_id: w.storeId }]);
+    `SELECT action, store_id FROM audit_log WHERE entity = 'hold' AND entity_id = $1 ORDER BY action`,
+    [id],
+  );
+  assert.deepEqual(audit.rows, [
+    { action: 'hold.created', store_id: w.storeId },
+    { action: 'hold.released', store_id: w.storeId },
+  ]);
 });
 
 test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, repeat, inside the window`, async () => {
@@ -128,10 +162,17 @@ test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, r
   assert.deepEqual(repeat.res.body, { appointment_id: id, cancelled: true, noop: true });
   within('cancel repeat', repeat);
   const cancelled = (await eventsOf(t, w.storeId, 'appointment.cancelled')).filter((e) => e.id === id);
-  assert.deepEqual(cancelled.map((e) => [e.status, e.previous.status, e.cancelled_by]), [['cancelled', 'confirmed', 'customer']]);
+  assert.deepEqual(
+    cancelled.map((e) => [e.status, e.previous.status, e.cancelled_by]),
+    [['cancelled', 'confirmed', 'customer']],
+  );
   const audit = await t.db.query<{ store_id: string; details: Record<string, unknown> }>(
-    `SELECT store_id, details FROM audit_log WHERE entity_id = $1 AND action = 'appointment.cancelled'`, [id]);
-  assert.deepEqual(audit.rows, [{ store_id: w.storeId, details: { from: 'confirmed', to: 'cancelled', reason_given: true, store_id: w.storeId } }]);
+    `SELECT store_id, details FROM audit_log WHERE entity_id = $1 AND action = 'appointment.cancelled'`,
+    [id],
+  );
+  assert.deepEqual(audit.rows, [
+    { store_id: w.storeId, details: { from: 'confirmed', to: 'cancelled', reason_given: true, store_id: w.storeId } },
+  ]);
 
   const late = await booked('14:00');
   await setStore(t, w.storeId, { cancellation_window_min: 2 * 24 * 60 });
@@ -139,30 +180,51 @@ test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, r
     const refused = await costs('POST', `/api/v1/me/appointments/${late}/cancel`, {});
     assert.equal(errorCode(refused.res), 'CANCELLATION_WINDOW');
     within('a cancel inside the window', refused);
-    assert.equal(await count(t, `SELECT count(*) AS n FROM appointments WHERE id = $1 AND status = 'confirmed'`, [late]), 1);
+    assert.equal(
+      await count(t, `SELECT count(*) AS n FROM appointments WHERE id = $1 AND status = 'confirmed'`, [late]),
+      1,
+    );
   } finally {
     await setStore(t, w.storeId, { cancellation_window_min: 0 });
   }
 });
 
 test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop's, its replay, a repeat, a refusal, the operator's`, async () => {
-  const d = await shop({ t, service: { duration_min: 30, price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) } });
+  const d = await shop({
+    t,
+    service: { duration_min: 30, price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) },
+  });
   const book = async (hhmm: string, w2 = d) => {
-    const held = await call(t.app, 'POST', HOLDS, { token: w2.customer, body: { store_id: w2.storeId, service_id: w2.serviceId, starts_at: at(hhmm) } });
-    const confirmed = await call(t.app, 'POST', `${HOLDS}/${held.body.hold.id}/confirm`, { token: w2.customer, body: {} });
+    const held = await call(t.app, 'POST', HOLDS, {
+      token: w2.customer,
+      body: { store_id: w2.storeId, service_id: w2.serviceId, starts_at: at(hhmm) },
+    });
+    const confirmed = await call(t.app, 'POST', `${HOLDS}/${held.body.hold.id}/confirm`, {
+      token: w2.customer,
+      body: {},
+    });
     assert.equal(confirmed.status, 200, JSON.stringify(confirmed.body));
     return confirmed.body.appointment as { id: string; status: string };
   };
   const paidBy = async (token: string, id: string, key?: string) => {
     counting.take();
-    const res = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token, idempotencyKey: key, body: { store_id: d.storeId, appointment_id: id } });
+    const res = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+      token,
+      idempotencyKey: key,
+      body: { store_id: d.storeId, appointment_id: id },
+    });
     return { res, ...counting.take() };
   };
   const booked = await book('08:00');
   assert.equal(booked.status, 'pending_payment');
   const id = booked.id;
   const first = await paidBy(d.merchant, id, 'co-paid-1');
-  assert.deepEqual(first.res.body, { appointment_id: id, status: 'confirmed', payment_status: 'deposit_paid', noop: false });
+  assert.deepEqual(first.res.body, {
+    appointment_id: id,
+    status: 'confirmed',
+    payment_status: 'deposit_paid',
+    noop: false,
+  });
   assert.deepEqual(first.statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
   const replay = await paidBy(d.merchant, id, 'co-paid-1');
   assert.equal(replay.res.headers['idempotent-replayed'], 'true');
@@ -172,29 +234,50 @@ test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop'
   assert.deepEqual(repeat.res.body, { ...first.res.body, noop: true });
   within('deposit-paid repeat', repeat);
   const events = await eventsOf(t, d.storeId, 'appointment.deposit_paid');
-  assert.deepEqual(events.map((e) => [e.id, e.status, e.payment_status, e.deposit_pence, e.balance_pence]), [[id, 'confirmed', 'deposit_paid', 1000, 4000]]);
+  assert.deepEqual(
+    events.map((e) => [e.id, e.status, e.payment_status, e.deposit_pence, e.balance_pence]),
+    [[id, 'confirmed', 'deposit_paid', 1000, 4000]],
+  );
   const row = await t.db.query(`SELECT status, payment_status, updated_at FROM appointments WHERE id = $1`, [id]);
-  assert.deepEqual(row.rows[0], { status: 'confirmed', payment_status: 'deposit_paid', updated_at: '2026-06-01T08:00:00.000Z' });
+  assert.deepEqual(row.rows[0], {
+    status: 'confirmed',
+    payment_status: 'deposit_paid',
+    updated_at: '2026-06-01T08:00:00.000Z',
+  });
 
   // A booking with nothing to pay is refused, and nothing is written.
   const plain = await shop({ t, service: { duration_min: 30 } });
   const free = await book('08:00', plain);
   assert.equal(free.status, 'confirmed');
   counting.take();
-  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: plain.merchant, body: { store_id: plain.storeId, appointment_id: free.id } });
+  const refused = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+    token: plain.merchant,
+    body: { store_id: plain.storeId, appointment_id: free.id },
+  });
   assert.equal(errorCode(refused), 'NOT_PENDING_PAYMENT');
   within('a refusal', counting.take());
 
   // The operator's route: the same statement; its audit row names the store from the details.
   const other = (await book('09:00')).id;
   counting.take();
-  const byOperator = await call(t.app, 'POST', `/admin/v1/stores/${d.storeId}/appointments/${other}/deposit-paid`, { token: ADMIN_TOKEN });
+  const byOperator = await call(t.app, 'POST', `/admin/v1/stores/${d.storeId}/appointments/${other}/deposit-paid`, {
+    token: ADMIN_TOKEN,
+  });
   assert.equal(byOperator.body.status, 'confirmed');
   assert.deepEqual(counting.take().statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
-  const audit = await t.db.query<{ entity_id: string; store_id: string; actor_kind: string; details: Record<string, unknown> }>(
-    `SELECT entity_id, store_id, actor_kind, details FROM audit_log WHERE action = 'appointment.deposit_paid' ORDER BY created_at, entity_id`);
-  assert.deepEqual(audit.rows.map((r) => [r.entity_id, r.store_id, r.actor_kind, r.details]).sort(), [
-    [id, d.storeId, 'merchant', { store_id: d.storeId, deposit_pence: 1000 }],
-    [other, d.storeId, 'admin', { store_id: d.storeId, deposit_pence: 1000 }],
-  ].sort());
+  const audit = await t.db.query<{
+    entity_id: string;
+    store_id: string;
+    actor_kind: string;
+    details: Record<string, unknown>;
+  }>(
+    `SELECT entity_id, store_id, actor_kind, details FROM audit_log WHERE action = 'appointment.deposit_paid' ORDER BY created_at, entity_id`,
+  );
+  assert.deepEqual(
+    audit.rows.map((r) => [r.entity_id, r.store_id, r.actor_kind, r.details]).sort(),
+    [
+      [id, d.storeId, 'merchant', { store_id: d.storeId, deposit_pence: 1000 }],
+      [other, d.storeId, 'admin', { store_id: d.storeId, deposit_pence: 1000 }],
+    ].sort(),
+  );
 });

@@ -25,15 +25,37 @@ async function waiting(id: string): Promise<boolean> {
 test('a deposit policy makes the booking pending_payment with deposit_pence snapshotted; marking it paid confirms it', async () => {
   const w = await shop({ t, service: { price_pence: 5000, deposit_policy: JSON.stringify({ percent: 20 }) } });
   const a = await booked(w);
-  assert.deepEqual([a.status, a.payment_status, a.price_pence, a.deposit_pence, a.balance_pence], ['pending_payment', 'none', 5000, 1000, 5000]);
+  assert.deepEqual(
+    [a.status, a.payment_status, a.price_pence, a.deposit_pence, a.balance_pence],
+    ['pending_payment', 'none', 5000, 1000, 5000],
+  );
   assert.equal(await waiting(a.id), true, 'listed for the sweep while pending');
-  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } });
-  assert.deepEqual(paid.body, { appointment_id: a.id, status: 'confirmed', payment_status: 'deposit_paid', noop: false });
+  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+    token: w.merchant,
+    body: { store_id: w.storeId, appointment_id: a.id },
+  });
+  assert.deepEqual(paid.body, {
+    appointment_id: a.id,
+    status: 'confirmed',
+    payment_status: 'deposit_paid',
+    noop: false,
+  });
   assert.equal(await waiting(a.id), false, 'paid: no longer listed');
-  const again = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } });
-  assert.deepEqual(again.body, { appointment_id: a.id, status: 'confirmed', payment_status: 'deposit_paid', noop: true });
+  const again = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+    token: w.merchant,
+    body: { store_id: w.storeId, appointment_id: a.id },
+  });
+  assert.deepEqual(again.body, {
+    appointment_id: a.id,
+    status: 'confirmed',
+    payment_status: 'deposit_paid',
+    noop: true,
+  });
   const events = await eventsOf(t, w.storeId, 'appointment.deposit_paid');
-  assert.deepEqual(events.map((e) => [e.id, e.status, e.payment_status, e.balance_pence]), [[a.id, 'confirmed', 'deposit_paid', 4000]]);
+  assert.deepEqual(
+    events.map((e) => [e.id, e.status, e.payment_status, e.balance_pence]),
+    [[a.id, 'confirmed', 'deposit_paid', 4000]],
+  );
   // Paid in time: the sweep leaves it alone.
   t.clock.advance(60 * 60_000);
   try {
@@ -50,28 +72,65 @@ test('the operator can mark a deposit paid; a confirmed booking has none waiting
   const url = `/admin/v1/stores/${w.storeId}/appointments/${a.id}/deposit-paid`;
   assert.equal((await call(t.app, 'POST', url, { token: ADMIN_TOKEN })).body.status, 'confirmed');
   const other = await t.fx.store();
-  assert.equal((await call(t.app, 'POST', `/admin/v1/stores/${other.id}/appointments/${a.id}/deposit-paid`, { token: ADMIN_TOKEN })).status, 404);
+  assert.equal(
+    (
+      await call(t.app, 'POST', `/admin/v1/stores/${other.id}/appointments/${a.id}/deposit-paid`, {
+        token: ADMIN_TOKEN,
+      })
+    ).status,
+    404,
+  );
   const plain = await shop({ t });
   const b = await booked(plain);
   assert.equal(b.status, 'confirmed');
-  assert.equal(errorCode(await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: plain.merchant, body: { store_id: plain.storeId, appointment_id: b.id } })), 'NOT_PENDING_PAYMENT');
+  assert.equal(
+    errorCode(
+      await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+        token: plain.merchant,
+        body: { store_id: plain.storeId, appointment_id: b.id },
+      }),
+    ),
+    'NOT_PENDING_PAYMENT',
+  );
 });
 
 test('an unpaid deposit past deposit_due_minutes is cancelled by the sweep, freeing the slot and emitting appointment.cancelled', async () => {
-  const w = await shop({ t, settings: { deposit_due_minutes: 30 }, service: { price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) } });
+  const w = await shop({
+    t,
+    settings: { deposit_due_minutes: 30 },
+    service: { price_pence: 5000, deposit_policy: JSON.stringify({ amount_pence: 1000 }) },
+  });
   const a = await booked(w);
-  assert.ok(!localTimesOf(await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' }), '2026-06-02').includes('09:00'));
+  assert.ok(
+    !localTimesOf(await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' }), '2026-06-02').includes('09:00'),
+  );
   t.clock.advance(29 * 60_000);
   try {
     assert.equal(await cancelOverdueDeposits(t.db, t.clock.now()), 0);
     t.clock.advance(60_000);
     assert.equal(await cancelOverdueDeposits(t.db, t.clock.now()), 1);
-    const row = await t.db.query<{ status: string; cancel_reason: string }>('SELECT status, cancel_reason FROM appointments WHERE id = $1', [a.id]);
+    const row = await t.db.query<{ status: string; cancel_reason: string }>(
+      'SELECT status, cancel_reason FROM appointments WHERE id = $1',
+      [a.id],
+    );
     assert.deepEqual(row.rows[0], { status: 'cancelled', cancel_reason: 'deposit_not_paid' });
     assert.equal(await waiting(a.id), false, 'cancelled: no longer listed');
-    assert.deepEqual((await eventsOf(t, w.storeId, 'appointment.cancelled')).map((e) => [e.id, e.status]), [[a.id, 'cancelled']]);
-    assert.ok(localTimesOf(await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' }), '2026-06-02').includes('09:00'));
-    assert.equal(errorCode(await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, body: { store_id: w.storeId, appointment_id: a.id } })), 'NOT_PENDING_PAYMENT');
+    assert.deepEqual(
+      (await eventsOf(t, w.storeId, 'appointment.cancelled')).map((e) => [e.id, e.status]),
+      [[a.id, 'cancelled']],
+    );
+    assert.ok(
+      localTimesOf(await search(w, { from_date: '2026-06-02', to_date: '2026-06-02' }), '2026-06-02').includes('09:00'),
+    );
+    assert.equal(
+      errorCode(
+        await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+          token: w.merchant,
+          body: { store_id: w.storeId, appointment_id: a.id },
+        }),
+      ),
+      'NOT_PENDING_PAYMENT',
+    );
     assert.equal(await cancelOverdueDeposits(t.db, t.clock.now()), 0);
   } finally {
     t.clock.set('2026-06-01T08:00:00Z');
@@ -79,22 +138,42 @@ test('an unpaid deposit past deposit_due_minutes is cancelled by the sweep, free
 });
 
 test('what an online booking snapshots: a per_person price times the party; a fixed deposit capped at the price; a share rounded half up', async () => {
-  const perHead = await shop({ t, service: { price_type: 'per_person', price_pence: 1250, party_min: 1, party_max: 4, deposit_policy: JSON.stringify({ percent: 10 }) } });
+  const perHead = await shop({
+    t,
+    service: {
+      price_type: 'per_person',
+      price_pence: 1250,
+      party_min: 1,
+      party_max: 4,
+      deposit_policy: JSON.stringify({ percent: 10 }),
+    },
+  });
   const held = await hold(perHead, { starts_at: NINE, party_size: 3 });
   assert.equal(held.status, 200, JSON.stringify(held.body));
   const group = (await confirm(perHead, held.body.hold.id)).body.appointment;
   // 3 x 1250 = 3750; 10% is 375.
-  assert.deepEqual([group.party_size, group.price_pence, group.deposit_pence, group.status], [3, 3750, 375, 'pending_payment']);
-  const capped = await booked(await shop({ t, service: { price_pence: 1200, deposit_policy: JSON.stringify({ amount_pence: 5000 }) } }));
+  assert.deepEqual(
+    [group.party_size, group.price_pence, group.deposit_pence, group.status],
+    [3, 3750, 375, 'pending_payment'],
+  );
+  const capped = await booked(
+    await shop({ t, service: { price_pence: 1200, deposit_policy: JSON.stringify({ amount_pence: 5000 }) } }),
+  );
   assert.deepEqual([capped.price_pence, capped.deposit_pence], [1200, 1200]);
   // 15% of 2505 is 375.75 -> 376; 10% of 2505 is 250.5 -> 251 (half up).
-  const share = await booked(await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 15 }) } }));
+  const share = await booked(
+    await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 15 }) } }),
+  );
   assert.deepEqual([share.price_pence, share.deposit_pence], [2505, 376]);
-  const half = await booked(await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 10 }) } }));
+  const half = await booked(
+    await shop({ t, service: { price_pence: 2505, deposit_policy: JSON.stringify({ percent: 10 }) } }),
+  );
   assert.deepEqual([half.price_pence, half.deposit_pence], [2505, 251]);
   // Shapes that ask nothing: a zero, a fraction of a penny as a fixed amount, an empty policy.
   for (const policy of [{ amount_pence: 0 }, { amount_pence: 10.5 }, {}]) {
-    const none = await booked(await shop({ t, service: { price_pence: 2000, deposit_policy: JSON.stringify(policy) } }));
+    const none = await booked(
+      await shop({ t, service: { price_pence: 2000, deposit_policy: JSON.stringify(policy) } }),
+    );
     assert.deepEqual([none.deposit_pence, none.status], [0, 'confirmed'], JSON.stringify(policy));
   }
 });

@@ -8,9 +8,16 @@ import type { App } from '../../../src/app.ts';
 export const AVAILABILITY = '/api/v1/bookings/availability';
 export const HOLDS = '/api/v1/bookings/holds';
 
-export type Week = Partial<Record<'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday', Array<{ open: string; close: string }>>>;
+export type Week = Partial<
+  Record<
+    'sunday' | 'monday' | 'tuesday' | 'wednesday' | 'thursday' | 'friday' | 'saturday',
+    Array<{ open: string; close: string }>
+  >
+>;
 export const ALL_WEEK = (intervals: Array<{ open: string; close: string }>): Week =>
-  Object.fromEntries(['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, intervals]));
+  Object.fromEntries(
+    ['sunday', 'monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'].map((d) => [d, intervals]),
+  );
 
 export interface Shop {
   t: TestApp;
@@ -26,15 +33,27 @@ export interface Shop {
 export async function setStore(t: TestApp, storeId: string, fields: Record<string, unknown>): Promise<void> {
   const cols = Object.keys(fields);
   if (!cols.length) return;
-  await t.db.query(`UPDATE stores SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [storeId, ...cols.map((c) => fields[c])]);
+  await t.db.query(`UPDATE stores SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+    storeId,
+    ...cols.map((c) => fields[c]),
+  ]);
 }
 
 export async function setService(t: TestApp, serviceId: string, fields: Record<string, unknown>): Promise<void> {
   const cols = Object.keys(fields);
-  await t.db.query(`UPDATE services SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [serviceId, ...cols.map((c) => fields[c])]);
+  await t.db.query(`UPDATE services SET ${cols.map((c, i) => `${c} = $${i + 2}`).join(', ')} WHERE id = $1`, [
+    serviceId,
+    ...cols.map((c) => fields[c]),
+  ]);
 }
 
-export async function putHours(t: TestApp, token: string, unitId: string, week: Week, exceptions: unknown[] = []): Promise<CallResult> {
+export async function putHours(
+  t: TestApp,
+  token: string,
+  unitId: string,
+  week: Week,
+  exceptions: unknown[] = [],
+): Promise<CallResult> {
   return call(t.app, 'PUT', `/api/v1/bookings/units/${unitId}/hours`, { token, body: { week, exceptions } });
 }
 
@@ -73,7 +92,12 @@ export async function anotherCustomer(w: Shop, name = 'Other'): Promise<{ id: st
   return { id: c.id, token: await w.t.fx.customerToken(c.id, ['customer:read', 'customer:write']) };
 }
 
-export function search(w: Shop, query: Record<string, string | number | undefined>, token = w.customer, app: App = w.t.app): Promise<CallResult> {
+export function search(
+  w: Shop,
+  query: Record<string, string | number | undefined>,
+  token = w.customer,
+  app: App = w.t.app,
+): Promise<CallResult> {
   return call(app, 'GET', AVAILABILITY, { token, query: { store_id: w.storeId, service_id: w.serviceId, ...query } });
 }
 
@@ -88,11 +112,22 @@ export function localTimesOf(res: CallResult, date: string): string[] {
   return res.body.days.find((d: any) => d.date === date).slots.map((s: any) => s.local_time);
 }
 
-export function hold(w: Shop, body: Record<string, unknown>, token = w.customer, app: App = w.t.app): Promise<CallResult> {
+export function hold(
+  w: Shop,
+  body: Record<string, unknown>,
+  token = w.customer,
+  app: App = w.t.app,
+): Promise<CallResult> {
   return call(app, 'POST', HOLDS, { token, body: { store_id: w.storeId, service_id: w.serviceId, ...body } });
 }
 
-export function confirm(w: Shop, holdId: string, token = w.customer, app: App = w.t.app, body: Record<string, unknown> = {}): Promise<CallResult> {
+export function confirm(
+  w: Shop,
+  holdId: string,
+  token = w.customer,
+  app: App = w.t.app,
+  body: Record<string, unknown> = {},
+): Promise<CallResult> {
   return call(app, 'POST', `${HOLDS}/${holdId}/confirm`, { token, body });
 }
 
@@ -102,6 +137,9 @@ export async function count(t: TestApp, sql: string, params: unknown[] = []): Pr
 }
 
 export async function eventsOf(t: TestApp, storeId: string, type: string): Promise<any[]> {
-  const res = await t.db.query<{ data: any }>('SELECT data FROM events WHERE store_id = $1 AND type = $2 ORDER BY txid, seq', [storeId, type]);
+  const res = await t.db.query<{ data: any }>(
+    'SELECT data FROM events WHERE store_id = $1 AND type = $2 ORDER BY txid, seq',
+    [storeId, type],
+  );
   return res.rows.map((r) => r.data);
 }

@@ -15,12 +15,27 @@ const NINE = '2026-06-02T08:00:00.000Z';
 const TEN = '2026-06-02T09:00:00.000Z';
 
 type Money = { price_pence: number; deposit_pence: number; balance_pence: number; party_size: number };
-const money = (a: any): Money => ({ price_pence: a.price_pence, deposit_pence: a.deposit_pence, balance_pence: a.balance_pence, party_size: a.party_size });
+const money = (a: any): Money => ({
+  price_pence: a.price_pence,
+  deposit_pence: a.deposit_pence,
+  balance_pence: a.balance_pence,
+  party_size: a.party_size,
+});
 
 async function atTheDesk(w: Shop, party: number, extra: Record<string, unknown> = {}): Promise<Money> {
   const res = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: w.merchant,
-    body: { store_id: w.storeId, unit_id: w.units[1], service_id: w.serviceId, party_size: party, starts_at: NINE, ends_at: TEN, guest_name: 'Desk Party', guest_email: 'desk-party@example.com', ...extra },
+    body: {
+      store_id: w.storeId,
+      unit_id: w.units[1],
+      service_id: w.serviceId,
+      party_size: party,
+      starts_at: NINE,
+      ends_at: TEN,
+      guest_name: 'Desk Party',
+      guest_email: 'desk-party@example.com',
+      ...extra,
+    },
   });
   assert.equal(res.status, 200, JSON.stringify(res.body));
   assert.equal(res.body.reused, false);
@@ -29,14 +44,19 @@ async function atTheDesk(w: Shop, party: number, extra: Record<string, unknown> 
 
 async function atTheQueue(w: Shop, party: number): Promise<Money> {
   const joined = await call(t.app, 'POST', '/api/v1/bookings/queue/join', {
-    token: w.merchant, body: { store_id: w.storeId, guest_name: 'Walk-in Party', service_id: w.serviceId, party_size: party },
+    token: w.merchant,
+    body: { store_id: w.storeId, guest_name: 'Walk-in Party', service_id: w.serviceId, party_size: party },
   });
   assert.equal(joined.status, 200, JSON.stringify(joined.body));
   const seated = await call(t.app, 'POST', '/api/v1/bookings/queue/assign', {
-    token: w.merchant, body: { store_id: w.storeId, entry_id: joined.body.entry.entry_id, unit_id: w.units[2] },
+    token: w.merchant,
+    body: { store_id: w.storeId, entry_id: joined.body.entry.entry_id, unit_id: w.units[2] },
   });
   assert.equal(seated.status, 200, JSON.stringify(seated.body));
-  const read = await call(t.app, 'GET', `/api/v1/bookings/appointments/${seated.body.appointment_id}`, { token: w.merchant, query: { store_id: w.storeId } });
+  const read = await call(t.app, 'GET', `/api/v1/bookings/appointments/${seated.body.appointment_id}`, {
+    token: w.merchant,
+    query: { store_id: w.storeId },
+  });
   assert.equal(read.status, 200, JSON.stringify(read.body));
   return money(read.body.appointment);
 }
@@ -68,7 +88,11 @@ test('with a deposit policy the price and the balance still agree; only online a
 });
 
 test('a fixed-price service costs its price once whatever the party, from every door', async () => {
-  const w = await shop({ t, units: 3, service: { price_type: 'fixed', price_pence: 2000, party_min: 1, party_max: 6 } });
+  const w = await shop({
+    t,
+    units: 3,
+    service: { price_type: 'fixed', price_pence: 2000, party_min: 1, party_max: 6 },
+  });
   const [desk, queue, web] = [await atTheDesk(w, 4), await atTheQueue(w, 4), await online(w, 4)];
   const expected = { price_pence: 2000, deposit_pence: 0, balance_pence: 2000, party_size: 4 };
   assert.deepEqual({ desk, queue, web }, { desk: expected, queue: expected, web: expected });
@@ -76,5 +100,10 @@ test('a fixed-price service costs its price once whatever the party, from every 
 
 test('the merchant stating price_pence wins over the rule at the desk', async () => {
   const w = await shop({ t, units: 3, service: perHead });
-  assert.deepEqual(await atTheDesk(w, 3, { price_pence: 1000 }), { price_pence: 1000, deposit_pence: 0, balance_pence: 1000, party_size: 3 });
+  assert.deepEqual(await atTheDesk(w, 3, { price_pence: 1000 }), {
+    price_pence: 1000,
+    deposit_pence: 0,
+    balance_pence: 1000,
+    party_size: 3,
+  });
 });

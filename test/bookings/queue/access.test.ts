@@ -39,7 +39,7 @@ test('reading the queue needs merchant:read, changing it merchant:write', async 
   assert.equal((await call(t.app, 'GET', '/api/v1/bookings/queue', { query: { store_id: w.storeId } })).status, 401);
 });
 
-test('another store\'s entry reads as missing (404) for call, assign and remove, and is left untouched', async () => {
+test("another store's entry reads as missing (404) for call, assign and remove, and is left untouched", async () => {
   const w = await queueWorld(t);
   const other = await queueWorld(t);
   const theirs = await join(other);
@@ -74,6 +74,9 @@ test('an entry id that does not exist is 404; a malformed one is 400', async () 
 test('the queue operations are published in the OpenAPI document', async () => {
   const res = await call(t.app, 'GET', '/openapi.json');
   assert.equal(res.status, 200);
-  const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) => Object.values(p).map((o) => o.operationId));
-  for (const id of ['listQueue', 'joinQueue', 'callQueueEntry', 'assignQueueEntry', 'removeQueueEntry']) assert.ok(ops.includes(id), id);
+  const ops = Object.values(res.body.paths as Record<string, Record<string, { operationId?: string }>>).flatMap((p) =>
+    Object.values(p).map((o) => o.operationId),
+  );
+  for (const id of ['listQueue', 'joinQueue', 'callQueueEntry', 'assignQueueEntry', 'removeQueueEntry'])
+    assert.ok(ops.includes(id), id);
 });

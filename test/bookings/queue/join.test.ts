@@ -10,13 +10,20 @@ const tryJoin = (w: QueueWorld, body: Record<string, unknown>) =>
   call(w.t.app, 'POST', '/api/v1/bookings/queue/join', { token: w.token, body: { store_id: w.storeId, ...body } });
 
 const countEntries = async (w: QueueWorld) =>
-  Number((await w.t.db.query('SELECT count(*)::int AS n FROM queue_entries WHERE store_id = $1', [w.storeId])).rows[0].n);
+  Number(
+    (await w.t.db.query('SELECT count(*)::int AS n FROM queue_entries WHERE store_id = $1', [w.storeId])).rows[0].n,
+  );
 
 test('a guest joins and is answered with the entry, its place and the wait quoted at join', async () => {
   const w = await queueWorld(t);
   await appointment(w.t.db, w.storeId, w.unitA, at(-20), at(15));
   await appointment(w.t.db, w.storeId, w.unitB, at(-20), at(40));
-  const res = await tryJoin(w, { guest_name: '  Robin  ', guest_phone: '07700 900123', service_id: w.serviceId, party_size: 1 });
+  const res = await tryJoin(w, {
+    guest_name: '  Robin  ',
+    guest_phone: '07700 900123',
+    service_id: w.serviceId,
+    party_size: 1,
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.reused, false);
   const e = res.body.entry;
@@ -73,7 +80,10 @@ test('a store customer joins by customer_id; a missing, erased or unrelated cust
 
   const blocked = await w.t.fx.customer({ name: 'Blocked' });
   await w.t.fx.membership(w.storeId, blocked.id);
-  await w.t.db.query('UPDATE store_customers SET blocked = true, blocked_at = $3 WHERE store_id = $1 AND customer_id = $2', [w.storeId, blocked.id, at(-60)]);
+  await w.t.db.query(
+    'UPDATE store_customers SET blocked = true, blocked_at = $3 WHERE store_id = $1 AND customer_id = $2',
+    [w.storeId, blocked.id, at(-60)],
+  );
   const refused = await tryJoin(w, { customer_id: blocked.id });
   assert.equal(refused.status, 409);
   assert.equal(errorCode(refused), 'CUSTOMER_BLOCKED');
@@ -82,7 +92,12 @@ test('a store customer joins by customer_id; a missing, erased or unrelated cust
 
 test('an entry needs customer_id or guest_name', async () => {
   const w = await queueWorld(t);
-  for (const body of [{}, { guest_name: '   ' }, { guest_name: null, customer_id: null }, { guest_phone: '07700900123' }]) {
+  for (const body of [
+    {},
+    { guest_name: '   ' },
+    { guest_name: null, customer_id: null },
+    { guest_phone: '07700900123' },
+  ]) {
     const res = await tryJoin(w, body);
     assert.equal(res.status, 400, JSON.stringify(body));
     assert.equal(errorCode(res), 'WALK_IN_NAME_REQUIRED');
@@ -93,7 +108,7 @@ test('an entry needs customer_id or guest_name', async () => {
   assert.equal(await countEntries(w), 0);
 });
 
-test('service and preferred unit must be this store\'s: another store\'s or an archived service is 404, an inactive unit refused', async () => {
+test("service and preferred unit must be this store's: another store's or an archived service is 404, an inactive unit refused", async () => {
   const w = await queueWorld(t);
   const other = await queueWorld(w.t);
   const cases: Array<[Record<string, unknown>, number, string]> = [
@@ -120,7 +135,10 @@ test('with several things wrong at once the first check answers: a retry, then t
   assert.equal(first.status, 200);
   const blocked = await w.t.fx.customer({ name: 'Blocked' });
   await w.t.fx.membership(w.storeId, blocked.id);
-  await w.t.db.query('UPDATE store_customers SET blocked = true, blocked_at = $3 WHERE store_id = $1 AND customer_id = $2', [w.storeId, blocked.id, at(-60)]);
+  await w.t.db.query(
+    'UPDATE store_customers SET blocked = true, blocked_at = $3 WHERE store_id = $1 AND customer_id = $2',
+    [w.storeId, blocked.id, at(-60)],
+  );
   const archived = await w.t.fx.service(w.storeId, { name: 'Old' });
   await w.t.db.query('UPDATE services SET is_active = false WHERE id = $1', [archived.id]);
   const inactive = await w.t.fx.unit(w.storeId, { display_name: 'Off', is_active: false });
@@ -128,19 +146,38 @@ test('with several things wrong at once the first check answers: a retry, then t
   await w.t.db.query("UPDATE stores SET walkin_mode = 'appointments_only' WHERE id = $1", [w.storeId]);
 
   // A retry is answered with its entry, whatever else has changed or is wrong since.
-  const retry = await tryJoin(w, { customer_id: blocked.id, service_id: archived.id, preferred_unit_id: inactive.id, client_token: 'door-1' });
+  const retry = await tryJoin(w, {
+    customer_id: blocked.id,
+    service_id: archived.id,
+    preferred_unit_id: inactive.id,
+    client_token: 'door-1',
+  });
   assert.equal(retry.status, 200);
   assert.equal(retry.body.reused, true);
   assert.equal(retry.body.entry.entry_id, first.body.entry.entry_id);
 
-  const disabled = await tryJoin(w, { customer_id: missingCustomer, service_id: archived.id, preferred_unit_id: other.unitA });
+  const disabled = await tryJoin(w, {
+    customer_id: missingCustomer,
+    service_id: archived.id,
+    preferred_unit_id: other.unitA,
+  });
   assert.equal(disabled.status, 409);
   assert.equal(errorCode(disabled), 'WALK_INS_DISABLED');
 
   await w.t.db.query("UPDATE stores SET walkin_mode = 'mixed' WHERE id = $1", [w.storeId]);
   const cases: Array<[Record<string, unknown>, number, string, RegExp]> = [
-    [{ customer_id: missingCustomer, service_id: other.serviceId, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Customer/],
-    [{ customer_id: blocked.id, service_id: archived.id, preferred_unit_id: inactive.id }, 409, 'CUSTOMER_BLOCKED', /blocked/],
+    [
+      { customer_id: missingCustomer, service_id: other.serviceId, preferred_unit_id: other.unitA },
+      404,
+      'NOT_FOUND',
+      /Customer/,
+    ],
+    [
+      { customer_id: blocked.id, service_id: archived.id, preferred_unit_id: inactive.id },
+      409,
+      'CUSTOMER_BLOCKED',
+      /blocked/,
+    ],
     [{ guest_name: 'G', service_id: archived.id, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Service/],
     [{ guest_name: 'G', service_id: other.serviceId, preferred_unit_id: inactive.id }, 404, 'NOT_FOUND', /Service/],
     [{ guest_name: 'G', service_id: w.serviceId, preferred_unit_id: other.unitA }, 404, 'NOT_FOUND', /Unit/],
@@ -177,7 +214,7 @@ test('a join retried with the same client_token returns the first entry and queu
   assert.equal(await countEntries(w), 1);
 });
 
-test('the entry joins the token\'s store whatever store_id the body names', async () => {
+test("the entry joins the token's store whatever store_id the body names", async () => {
   const w = await queueWorld(t);
   const other = await queueWorld(w.t);
   const res = await tryJoin(w, { store_id: other.storeId, guest_name: 'G' });

@@ -27,10 +27,13 @@ test('a queue list is one statement: the store settings with the live queue, its
   assert.deepEqual(counting.take(), { trips: 1, statements: ['WITH live_entries AS'] });
   assert.deepEqual([body.store_id, body.walkin_mode, body.called_hold_minutes], [w.storeId, 'mixed', 10]);
   // Every part of the read reached the model: 45 minutes fit B after its hold, 30 fit A's gap.
-  assert.deepEqual(body.entries.map((e: any) => [e.entry_id, e.queue_position, e.suggested_unit_id, e.expected_start]), [
-    [one.entry_id, 1, w.unitB, at(30)],
-    [two.entry_id, 2, w.unitA, at(20)],
-  ]);
+  assert.deepEqual(
+    body.entries.map((e: any) => [e.entry_id, e.queue_position, e.suggested_unit_id, e.expected_start]),
+    [
+      [one.entry_id, 1, w.unitB, at(30)],
+      [two.entry_id, 2, w.unitA, at(20)],
+    ],
+  );
 });
 
 test('a join reads the live queue once: 6 round trips, and 4 when it reuses its client token', async () => {
@@ -42,12 +45,22 @@ test('a join reads the live queue once: 6 round trips, and 4 when it reuses its 
   // joinFacts, liveQueueFacts (the quote), the insert, then the audit row and the event together.
   assert.deepEqual(counting.take(), {
     trips: 6,
-    statements: ['BEGIN', 'SELECT st.id AS', 'WITH live_entries AS', 'INSERT INTO queue_entries', 'WITH collected_0 AS', 'COMMIT'],
+    statements: [
+      'BEGIN',
+      'SELECT st.id AS',
+      'WITH live_entries AS',
+      'INSERT INTO queue_entries',
+      'WITH collected_0 AS',
+      'COMMIT',
+    ],
   });
 
   await join(w, { guest_name: 'Next', client_token: 'join-once' });
   // joinFacts finds the entry; liveQueueFacts places it as the list would.
-  assert.deepEqual(counting.take(), { trips: 4, statements: ['BEGIN', 'SELECT st.id AS', 'WITH live_entries AS', 'COMMIT'] });
+  assert.deepEqual(counting.take(), {
+    trips: 4,
+    statements: ['BEGIN', 'SELECT st.id AS', 'WITH live_entries AS', 'COMMIT'],
+  });
 });
 
 test('the live queue reads its instants as a column read does: milliseconds, microseconds cut off', async () => {
@@ -72,5 +85,7 @@ test('a list for a store that does not exist is 404 NOT_FOUND "Store not found",
   const res = await call(t.app, 'GET', '/api/v1/bookings/queue', { token, query: { store_id: storeId } });
   assert.deepEqual(counting.take(), { trips: 1, statements: ['WITH live_entries AS'] });
   assert.equal(res.status, 404);
-  assert.deepEqual(res.body, { error: { code: 'NOT_FOUND', message: 'Store not found', requestId: res.body.error.requestId } });
+  assert.deepEqual(res.body, {
+    error: { code: 'NOT_FOUND', message: 'Store not found', requestId: res.body.error.requestId },
+  });
 });

@@ -40,39 +40,77 @@ test('derived place, wait, start and unit come from the real diary: appointments
   assert.equal(body.store_id, storeId);
   assert.equal(body.walkin_mode, 'mixed');
   assert.equal(body.called_hold_minutes, 10);
-  assert.deepEqual(body.entries.map((e: any) => e.entry_id), [e1.entry_id, e2.entry_id, e3.entry_id, e4.entry_id]);
+  assert.deepEqual(
+    body.entries.map((e: any) => e.entry_id),
+    [e1.entry_id, e2.entry_id, e3.entry_id, e4.entry_id],
+  );
   assert.deepEqual(body.entries.map(pick), [
     // 45 minutes fit neither A at 09:20 (time-off at 10:00) nor B at 09:40 (appointment at 10:00): B at 10:30.
     { queue_position: 1, suggested_unit_id: unitB, expected_start: at(90), expected_wait_min: 90, quoted_wait_min: 90 },
     // 30 minutes fit A's gap 09:20-10:00.
     { queue_position: 2, suggested_unit_id: unitA, expected_start: at(20), expected_wait_min: 20, quoted_wait_min: 20 },
     // Asked for B: behind One there (10:30 + 45).
-    { queue_position: 3, suggested_unit_id: unitB, expected_start: at(135), expected_wait_min: 135, quoted_wait_min: 135 },
+    {
+      queue_position: 3,
+      suggested_unit_id: unitB,
+      expected_start: at(135),
+      expected_wait_min: 135,
+      quoted_wait_min: 135,
+    },
     // A after its time-off and the hold (11:30) beats B after Three (11:45).
-    { queue_position: 4, suggested_unit_id: unitA, expected_start: at(150), expected_wait_min: 150, quoted_wait_min: 150 },
+    {
+      queue_position: 4,
+      suggested_unit_id: unitA,
+      expected_start: at(150),
+      expected_wait_min: 150,
+      quoted_wait_min: 150,
+    },
   ]);
 
   // Ten minutes later waits shrink and starts stay, except that the hold on A lapsed at 09:10 so
   // Four moves up to 11:00; the quotes are snapshots and do not move.
   w.t.clock.advance(10 * 60_000);
   const later = await list(w);
-  assert.deepEqual(later.entries.map((e: any) => [e.expected_wait_min, e.expected_start, e.quoted_wait_min]), [
-    [80, at(90), 90],
-    [10, at(20), 20],
-    [125, at(135), 135],
-    [110, at(120), 150],
-  ]);
+  assert.deepEqual(
+    later.entries.map((e: any) => [e.expected_wait_min, e.expected_start, e.quoted_wait_min]),
+    [
+      [80, at(90), 90],
+      [10, at(20), 20],
+      [125, at(135), 135],
+      [110, at(120), 150],
+    ],
+  );
 });
 
 test('the wire entry carries every field the spec lists', async () => {
   const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
   await w.t.fx.membership(w.storeId, customer.id);
-  await join(w, { customer_id: customer.id, guest_name: null, guest_phone: '+447700900123', party_size: 2, service_id: w.serviceId });
+  await join(w, {
+    customer_id: customer.id,
+    guest_name: null,
+    guest_phone: '+447700900123',
+    party_size: 2,
+    service_id: w.serviceId,
+  });
   const [entry] = (await list(w)).entries;
   assert.deepEqual(Object.keys(entry).sort(), [
-    'appointment_id', 'called_at', 'customer_id', 'entry_id', 'expected_start', 'expected_wait_min', 'guest_name', 'guest_phone',
-    'joined_at', 'party_size', 'preferred_unit_id', 'queue_position', 'quoted_wait_min', 'service_id', 'status', 'store_id',
+    'appointment_id',
+    'called_at',
+    'customer_id',
+    'entry_id',
+    'expected_start',
+    'expected_wait_min',
+    'guest_name',
+    'guest_phone',
+    'joined_at',
+    'party_size',
+    'preferred_unit_id',
+    'queue_position',
+    'quoted_wait_min',
+    'service_id',
+    'status',
+    'store_id',
     'suggested_unit_id',
   ]);
   assert.equal(entry.customer_id, customer.id);
@@ -103,28 +141,43 @@ test('positions renumber when an entry is called or leaves; a called entry keeps
   const e1 = await join(w, { guest_name: 'One' });
   const e2 = await join(w, { guest_name: 'Two' });
   const e3 = await join(w, { guest_name: 'Three' });
-  assert.deepEqual((await list(w)).entries.map((e: any) => e.queue_position), [1, 2, 3]);
+  assert.deepEqual(
+    (await list(w)).entries.map((e: any) => e.queue_position),
+    [1, 2, 3],
+  );
 
   assert.equal((await post(w, 'call', { entry_id: e1.entry_id })).status, 200);
   let entries = (await list(w)).entries;
-  assert.deepEqual(entries.map((e: any) => [e.entry_id, e.status, e.queue_position]), [
-    [e1.entry_id, 'called', null],
-    [e2.entry_id, 'waiting', 1],
-    [e3.entry_id, 'waiting', 2],
-  ]);
+  assert.deepEqual(
+    entries.map((e: any) => [e.entry_id, e.status, e.queue_position]),
+    [
+      [e1.entry_id, 'called', null],
+      [e2.entry_id, 'waiting', 1],
+      [e3.entry_id, 'waiting', 2],
+    ],
+  );
   // The called entry's derived fields are null, but it still occupies chair A 09:00-09:30.
-  assert.deepEqual([entries[0].expected_wait_min, entries[0].expected_start, entries[0].suggested_unit_id], [null, null, null]);
-  assert.deepEqual(entries.slice(1).map((e: any) => [e.suggested_unit_id, e.expected_wait_min]), [
-    [w.unitA, 30],
-    [w.unitA, 60],
-  ]);
+  assert.deepEqual(
+    [entries[0].expected_wait_min, entries[0].expected_start, entries[0].suggested_unit_id],
+    [null, null, null],
+  );
+  assert.deepEqual(
+    entries.slice(1).map((e: any) => [e.suggested_unit_id, e.expected_wait_min]),
+    [
+      [w.unitA, 30],
+      [w.unitA, 60],
+    ],
+  );
 
   assert.equal((await post(w, 'remove', { entry_id: e2.entry_id, status: 'left' })).status, 200);
   entries = (await list(w)).entries;
-  assert.deepEqual(entries.map((e: any) => [e.entry_id, e.queue_position, e.expected_wait_min]), [
-    [e1.entry_id, null, null],
-    [e3.entry_id, 1, 30],
-  ]);
+  assert.deepEqual(
+    entries.map((e: any) => [e.entry_id, e.queue_position, e.expected_wait_min]),
+    [
+      [e1.entry_id, null, null],
+      [e3.entry_id, 1, 30],
+    ],
+  );
 });
 
 test('the list shows only waiting and called entries of the authenticated store, in join order', async () => {
@@ -137,13 +190,19 @@ test('the list shows only waiting and called entries of the authenticated store,
   const seated = await join(w, { guest_name: 'Seated' });
   await post(w, 'assign', { entry_id: seated.entry_id, unit_id: w.unitB });
   // store_id names another store: the token's store wins.
-  const res = await call(w.t.app, 'GET', '/api/v1/bookings/queue', { token: w.token, query: { store_id: other.storeId } });
+  const res = await call(w.t.app, 'GET', '/api/v1/bookings/queue', {
+    token: w.token,
+    query: { store_id: other.storeId },
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.store_id, w.storeId);
-  assert.deepEqual(res.body.entries.map((e: any) => e.entry_id), [mine.entry_id]);
+  assert.deepEqual(
+    res.body.entries.map((e: any) => e.entry_id),
+    [mine.entry_id],
+  );
 });
 
-test('walkin_mode and called_hold_minutes are the store\'s, null when unset', async () => {
+test("walkin_mode and called_hold_minutes are the store's, null when unset", async () => {
   const w = await queueWorld(t, { walkin_mode: null, called_hold_minutes: null });
   const body = await list(w);
   assert.equal(body.walkin_mode, null);

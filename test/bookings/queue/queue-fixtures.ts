@@ -7,7 +7,14 @@ import { call } from '../../support/http.ts';
 export const NOW = '2026-06-01T09:00:00.000Z';
 export const at = (minutesFromNow: number) => new Date(Date.parse(NOW) + minutesFromNow * 60_000).toISOString();
 
-export async function appointment(db: Database, storeId: string, unitId: string, start: string, end: string, status = 'confirmed') {
+export async function appointment(
+  db: Database,
+  storeId: string,
+  unitId: string,
+  start: string,
+  end: string,
+  status = 'confirmed',
+) {
   const res = await db.query<{ id: string }>(
     `INSERT INTO appointments (store_id, unit_id, starts_at, ends_at, block, status, currency)
      VALUES ($1, $2, $3, $4, tstzrange($3::timestamptz, $4::timestamptz), $5, 'GBP') RETURNING id`,
@@ -17,10 +24,20 @@ export async function appointment(db: Database, storeId: string, unitId: string,
 }
 
 export async function timeOff(db: Database, storeId: string, unitId: string, start: string, end: string) {
-  await db.query(`INSERT INTO time_off (store_id, unit_id, starts_at, ends_at, kind) VALUES ($1, $2, $3, $4, 'time_off')`, [storeId, unitId, start, end]);
+  await db.query(
+    `INSERT INTO time_off (store_id, unit_id, starts_at, ends_at, kind) VALUES ($1, $2, $3, $4, 'time_off')`,
+    [storeId, unitId, start, end],
+  );
 }
 
-export async function hold(db: Database, storeId: string, unitId: string, start: string, end: string, expiresAt: string | null) {
+export async function hold(
+  db: Database,
+  storeId: string,
+  unitId: string,
+  start: string,
+  end: string,
+  expiresAt: string | null,
+) {
   await db.query(`INSERT INTO holds (store_id, unit_id, starts_at, ends_at, expires_at) VALUES ($1, $2, $3, $4, $5)`, [
     storeId,
     unitId,
@@ -70,10 +87,17 @@ export async function list(w: QueueWorld) {
   return res.body;
 }
 
-export const post = (w: QueueWorld, action: 'call' | 'assign' | 'remove', body: Record<string, unknown>, token = w.token) =>
-  call(w.t.app, 'POST', `/api/v1/bookings/queue/${action}`, { token, body: { store_id: w.storeId, ...body } });
+export const post = (
+  w: QueueWorld,
+  action: 'call' | 'assign' | 'remove',
+  body: Record<string, unknown>,
+  token = w.token,
+) => call(w.t.app, 'POST', `/api/v1/bookings/queue/${action}`, { token, body: { store_id: w.storeId, ...body } });
 
 export async function entryRow(db: Database, entryId: string) {
-  const res = await db.query('SELECT status, called_at, appointment_id, ended_at, quoted_wait_min FROM queue_entries WHERE id = $1', [entryId]);
+  const res = await db.query(
+    'SELECT status, called_at, appointment_id, ended_at, quoted_wait_min FROM queue_entries WHERE id = $1',
+    [entryId],
+  );
   return res.rows[0];
 }

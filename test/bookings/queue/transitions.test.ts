@@ -8,7 +8,12 @@ import { NOW, appointment, at, entryRow, hold, join, list, post, queueWorld, tim
 const t = await startTestApp({ now: NOW });
 
 const auditRows = async (db: any, entryId: string) =>
-  (await db.query('SELECT action, actor_id, details FROM audit_log WHERE entity = $1 AND entity_id = $2 ORDER BY id', ['queue_entry', entryId])).rows;
+  (
+    await db.query('SELECT action, actor_id, details FROM audit_log WHERE entity = $1 AND entity_id = $2 ORDER BY id', [
+      'queue_entry',
+      entryId,
+    ])
+  ).rows;
 
 const appointmentById = async (db: any, id: string) =>
   (
@@ -20,7 +25,7 @@ const appointmentById = async (db: any, id: string) =>
     )
   ).rows[0];
 
-test('waiting -> called: called_at set, the hold countdown is the store\'s called_hold_minutes; audited', async () => {
+test("waiting -> called: called_at set, the hold countdown is the store's called_hold_minutes; audited", async () => {
   const w = await queueWorld(t, { called_hold_minutes: 25 });
   const e = await join(w);
   w.t.clock.advance(5 * 60_000);
@@ -30,7 +35,10 @@ test('waiting -> called: called_at set, the hold countdown is the store\'s calle
   const row = await entryRow(w.t.db, e.entry_id);
   assert.equal(row.status, 'called');
   assert.equal(row.called_at, at(5));
-  assert.deepEqual((await auditRows(w.t.db, e.entry_id)).map((r: any) => r.action), ['queue.join', 'queue.call']);
+  assert.deepEqual(
+    (await auditRows(w.t.db, e.entry_id)).map((r: any) => r.action),
+    ['queue.join', 'queue.call'],
+  );
 });
 
 test('called -> call again: a noop that returns the original called_at', async () => {
@@ -60,7 +68,11 @@ test('calling an entry that is not waiting (left, no_show, assigned) is refused 
   await post(w, 'remove', { entry_id: noShow.entry_id, status: 'no_show' });
   const seated = await join(w);
   await post(w, 'assign', { entry_id: seated.entry_id, unit_id: w.unitA });
-  for (const [e, status] of [[left, 'left'], [noShow, 'no_show'], [seated, 'assigned']] as const) {
+  for (const [e, status] of [
+    [left, 'left'],
+    [noShow, 'no_show'],
+    [seated, 'assigned'],
+  ] as const) {
     const res = await post(w, 'call', { entry_id: e.entry_id });
     assert.equal(res.status, 409);
     assert.equal(errorCode(res), 'ENTRY_NOT_WAITING');
@@ -72,7 +84,13 @@ test('waiting -> assigned: a real walk_in appointment starting now, for the serv
   const w = await queueWorld(t);
   const customer = await w.t.fx.customer({ name: 'Cara' });
   await w.t.fx.membership(w.storeId, customer.id);
-  const e = await join(w, { customer_id: customer.id, guest_name: 'Cara', guest_phone: '07700900123', service_id: w.serviceId, party_size: 2 });
+  const e = await join(w, {
+    customer_id: customer.id,
+    guest_name: 'Cara',
+    guest_phone: '07700900123',
+    service_id: w.serviceId,
+    party_size: 2,
+  });
   w.t.clock.advance(7 * 60_000);
   const res = await post(w, 'assign', { entry_id: e.entry_id, unit_id: w.unitB });
   assert.equal(res.status, 200);
@@ -80,9 +98,23 @@ test('waiting -> assigned: a real walk_in appointment starting now, for the serv
   assert.equal(res.body.assigned, true);
   const appt = await appointmentById(w.t.db, res.body.appointment_id);
   assert.deepEqual(appt, {
-    unit_id: w.unitB, service_id: w.serviceId, customer_id: customer.id, guest_name: 'Cara', guest_email: null,
-    guest_phone: '07700900123', starts_at: at(7), ends_at: at(52), status: 'checked_in', source: 'walk_in', price_pence: 3000,
-    deposit_pence: 0, payment_status: 'none', currency: 'GBP', party_size: 2, is_override: false, checked_in_at: at(7),
+    unit_id: w.unitB,
+    service_id: w.serviceId,
+    customer_id: customer.id,
+    guest_name: 'Cara',
+    guest_email: null,
+    guest_phone: '07700900123',
+    starts_at: at(7),
+    ends_at: at(52),
+    status: 'checked_in',
+    source: 'walk_in',
+    price_pence: 3000,
+    deposit_pence: 0,
+    payment_status: 'none',
+    currency: 'GBP',
+    party_size: 2,
+    is_override: false,
+    checked_in_at: at(7),
   });
   const row = await entryRow(w.t.db, e.entry_id);
   assert.equal(row.status, 'assigned');
@@ -102,7 +134,10 @@ test('called -> assigned works too; without a service the seat is 30 minutes at 
   const a = await post(w, 'assign', { entry_id: plain.entry_id, unit_id: w.unitA });
   assert.equal(a.status, 200);
   const apptA = await appointmentById(w.t.db, a.body.appointment_id);
-  assert.deepEqual([apptA.starts_at, apptA.ends_at, apptA.price_pence, apptA.guest_name, apptA.customer_id], [at(0), at(30), 0, 'Plain', null]);
+  assert.deepEqual(
+    [apptA.starts_at, apptA.ends_at, apptA.price_pence, apptA.guest_name, apptA.customer_id],
+    [at(0), at(30), 0, 'Plain', null],
+  );
 
   const long = await join(w, { guest_name: 'Long', service_id: w.serviceId });
   const b = await post(w, 'assign', { entry_id: long.entry_id, unit_id: w.unitB, duration_min: 90 });
@@ -144,9 +179,18 @@ test('an occupied unit (appointment or time-off) answers STALE_SLOT and the entr
   const row = await entryRow(w.t.db, first.entry_id);
   assert.deepEqual([row.status, row.appointment_id], ['waiting', null]);
   const after = (await list(w)).entries;
-  assert.deepEqual(after.map((e: any) => [e.entry_id, e.queue_position]), [[first.entry_id, 1], [second.entry_id, 2]]);
+  assert.deepEqual(
+    after.map((e: any) => [e.entry_id, e.queue_position]),
+    [
+      [first.entry_id, 1],
+      [second.entry_id, 2],
+    ],
+  );
   assert.deepEqual(after, before);
-  const n = await w.t.db.query(`SELECT count(*)::int AS n FROM appointments WHERE store_id = $1 AND source = 'walk_in'`, [w.storeId]);
+  const n = await w.t.db.query(
+    `SELECT count(*)::int AS n FROM appointments WHERE store_id = $1 AND source = 'walk_in'`,
+    [w.storeId],
+  );
   assert.equal(n.rows[0].n, 0);
 });
 
@@ -192,7 +236,10 @@ test('active -> left and active -> no_show are kept distinct; ended_at set; audi
   const noShow = await post(w, 'remove', { entry_id: called.entry_id, status: 'no_show' });
   assert.deepEqual(left.body, { entry_id: waiting.entry_id, status: 'left', noop: false });
   assert.deepEqual(noShow.body, { entry_id: called.entry_id, status: 'no_show', noop: false });
-  assert.deepEqual([(await entryRow(w.t.db, waiting.entry_id)).status, (await entryRow(w.t.db, waiting.entry_id)).ended_at], ['left', at(12)]);
+  assert.deepEqual(
+    [(await entryRow(w.t.db, waiting.entry_id)).status, (await entryRow(w.t.db, waiting.entry_id)).ended_at],
+    ['left', at(12)],
+  );
   assert.equal((await entryRow(w.t.db, called.entry_id)).status, 'no_show');
   assert.equal((await auditRows(w.t.db, called.entry_id)).at(-1).details.status, 'no_show');
 });

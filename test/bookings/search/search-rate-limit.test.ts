@@ -8,7 +8,8 @@ const store = await t.fx.store();
 const token = await t.fx.merchantToken(store.id);
 
 test('appointment search is rate limited: past the limit it answers 429 RATE_LIMITED in the envelope', async () => {
-  const search = () => call(t.app, 'GET', '/api/v1/bookings/appointments/search', { token, query: { store_id: store.id, q: 'alice' } });
+  const search = () =>
+    call(t.app, 'GET', '/api/v1/bookings/appointments/search', { token, query: { store_id: store.id, q: 'alice' } });
   assert.equal((await search()).status, 200);
   assert.equal((await search()).status, 200);
   const limited = await search();
@@ -16,6 +17,9 @@ test('appointment search is rate limited: past the limit it answers 429 RATE_LIM
   assert.equal(errorCode(limited), 'RATE_LIMITED');
   assert.ok(limited.headers['retry-after']);
   // The diary is not under the search limit.
-  const diary = await call(t.app, 'GET', '/api/v1/bookings/diary', { token, query: { store_id: store.id, from_date: '2026-06-01', to_date: '2026-06-01' } });
+  const diary = await call(t.app, 'GET', '/api/v1/bookings/diary', {
+    token,
+    query: { store_id: store.id, from_date: '2026-06-01', to_date: '2026-06-01' },
+  });
   assert.equal(diary.status, 200);
 });

@@ -24,7 +24,15 @@ test('create returns the period with its defaults and records it, with an audit 
   const res = await create({ name: 'Lunch', week: { monday: { open: '12:00', close: '15:00' } } });
   assert.equal(res.status, 200);
   const p = res.body.period;
-  assert.deepEqual(Object.keys(p).sort(), ['id', 'is_active', 'last_seating_offset_min', 'name', 'sort', 'store_id', 'week']);
+  assert.deepEqual(Object.keys(p).sort(), [
+    'id',
+    'is_active',
+    'last_seating_offset_min',
+    'name',
+    'sort',
+    'store_id',
+    'week',
+  ]);
   assert.equal(p.store_id, store.id);
   assert.equal(p.name, 'Lunch');
   assert.equal(p.sort, 0);
@@ -43,8 +51,14 @@ test("last_seating_offset_min defaults to the store's value, and an explicit val
   assert.equal(defaulted.body.period.last_seating_offset_min, 45);
   const explicit = await create({ name: 'Late', last_seating_offset_min: 0 });
   assert.equal(explicit.body.period.last_seating_offset_min, 0);
-  const rows = await t.db.query('SELECT name, last_seating_offset_min FROM service_periods WHERE store_id = $1 ORDER BY name', [store.id]);
-  assert.deepEqual(rows.rows, [{ name: 'Dinner', last_seating_offset_min: 45 }, { name: 'Late', last_seating_offset_min: 0 }]);
+  const rows = await t.db.query(
+    'SELECT name, last_seating_offset_min FROM service_periods WHERE store_id = $1 ORDER BY name',
+    [store.id],
+  );
+  assert.deepEqual(rows.rows, [
+    { name: 'Dinner', last_seating_offset_min: 45 },
+    { name: 'Late', last_seating_offset_min: 0 },
+  ]);
 });
 
 test('create refuses bad fields with the field named', async () => {
@@ -78,9 +92,15 @@ test('list is ordered by sort then name, and disabled periods appear only with i
 
   const active = await call(t.app, 'GET', URL, { token, query: { store_id: store.id } });
   assert.equal(active.status, 200);
-  assert.deepEqual(active.body.periods.map((p: any) => p.name), ['Breakfast', 'Brunch', 'Dinner']);
+  assert.deepEqual(
+    active.body.periods.map((p: any) => p.name),
+    ['Breakfast', 'Brunch', 'Dinner'],
+  );
   const all = await call(t.app, 'GET', URL, { token, query: { store_id: store.id, include_archived: true } });
-  assert.deepEqual(all.body.periods.map((p: any) => p.name), ['Afternoon tea', 'Breakfast', 'Brunch', 'Dinner']);
+  assert.deepEqual(
+    all.body.periods.map((p: any) => p.name),
+    ['Afternoon tea', 'Breakfast', 'Brunch', 'Dinner'],
+  );
   assert.equal(all.body.periods[0].is_active, false);
 });
 
@@ -95,7 +115,10 @@ test('a create retried with the same client_token returns the same period, uncha
   const other = await create({ client_token: 'tok-2', name: 'Lunch' });
   assert.notEqual(other.body.period.id, first.body.period.id);
   assert.equal((await rowsOf(store.id)).length, 2);
-  const audits = await t.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE store_id = $1 AND action = 'service_period.create'`, [store.id]);
+  const audits = await t.db.query(
+    `SELECT count(*)::int AS n FROM audit_log WHERE store_id = $1 AND action = 'service_period.create'`,
+    [store.id],
+  );
   assert.equal(audits.rows[0].n, 2, 'a retry audits nothing');
 });
 
@@ -134,7 +157,8 @@ test('update changes only the fields sent, and is_active false then true disable
   const { store, token, create } = await setup();
   const week = { monday: { open: '12:00', close: '15:00' } };
   const created = (await create({ name: 'Lunch', sort: 1, week, last_seating_offset_min: 30 })).body.period;
-  const patch = (body: Record<string, unknown>) => call(t.app, 'PATCH', `${URL}/${created.id}`, { token, body: { store_id: store.id, ...body } });
+  const patch = (body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `${URL}/${created.id}`, { token, body: { store_id: store.id, ...body } });
 
   const renamed = await patch({ name: 'Long lunch', last_seating_offset_min: 15 });
   assert.equal(renamed.status, 200);
@@ -148,26 +172,41 @@ test('update changes only the fields sent, and is_active false then true disable
   assert.deepEqual(listed.body.periods, []);
 
   const enabled = await patch({ is_active: true, sort: 5 });
-  assert.deepEqual(enabled.body.period, { ...created, name: 'Long lunch', last_seating_offset_min: 15, sort: 5, is_active: true });
+  assert.deepEqual(enabled.body.period, {
+    ...created,
+    name: 'Long lunch',
+    last_seating_offset_min: 15,
+    sort: 5,
+    is_active: true,
+  });
   row = (await rowsOf(store.id))[0];
   assert.equal(row.is_active, true);
   assert.deepEqual(row.week, week);
 
   const empty = await patch({});
   assert.deepEqual(empty.body.period, enabled.body.period, 'an empty update changes nothing');
-  const audits = await t.db.query(`SELECT action, details FROM audit_log WHERE store_id = $1 AND entity_id = $2 ORDER BY id`, [store.id, created.id]);
-  assert.deepEqual(audits.rows.map((r) => [r.action, r.details.fields ?? null]), [
-    ['service_period.create', null],
-    ['service_period.update', ['name', 'last_seating_offset_min']],
-    ['service_period.update', ['is_active']],
-    ['service_period.update', ['is_active', 'sort']],
-    ['service_period.update', []],
-  ]);
+  const audits = await t.db.query(
+    `SELECT action, details FROM audit_log WHERE store_id = $1 AND entity_id = $2 ORDER BY id`,
+    [store.id, created.id],
+  );
+  assert.deepEqual(
+    audits.rows.map((r) => [r.action, r.details.fields ?? null]),
+    [
+      ['service_period.create', null],
+      ['service_period.update', ['name', 'last_seating_offset_min']],
+      ['service_period.update', ['is_active']],
+      ['service_period.update', ['is_active', 'sort']],
+      ['service_period.update', []],
+    ],
+  );
 });
 
 test('update of an unknown period is 404; a malformed id is refused', async () => {
   const { store, token } = await setup();
-  const res = await call(t.app, 'PATCH', `${URL}/7f6c9a4e-59a7-4b7e-8e43-1f7f3a0b9c11`, { token, body: { store_id: store.id, name: 'X' } });
+  const res = await call(t.app, 'PATCH', `${URL}/7f6c9a4e-59a7-4b7e-8e43-1f7f3a0b9c11`, {
+    token,
+    body: { store_id: store.id, name: 'X' },
+  });
   assert.equal(res.status, 404);
   assert.equal(errorCode(res), 'NOT_FOUND');
   const bad = await call(t.app, 'PATCH', `${URL}/not-a-uuid`, { token, body: { store_id: store.id, name: 'X' } });
@@ -185,7 +224,10 @@ test('delete removes the period; a repeat answers removed false', async () => {
   const again = await call(t.app, 'DELETE', `${URL}/${p.id}`, { token, query: { store_id: store.id } });
   assert.equal(again.status, 200);
   assert.deepEqual(again.body, { period_id: p.id, removed: false });
-  const audits = await t.db.query(`SELECT count(*)::int AS n FROM audit_log WHERE store_id = $1 AND action = 'service_period.delete'`, [store.id]);
+  const audits = await t.db.query(
+    `SELECT count(*)::int AS n FROM audit_log WHERE store_id = $1 AND action = 'service_period.delete'`,
+    [store.id],
+  );
   assert.equal(audits.rows[0].n, 1);
 });
 
@@ -194,13 +236,22 @@ test("another store's period reads as 404 on update and delete, and is left unto
   const theirs = await setup();
   const p = (await theirs.create({ name: 'Their lunch', sort: 4 })).body.period;
 
-  const patched = await call(t.app, 'PATCH', `${URL}/${p.id}`, { token: mine.token, body: { store_id: mine.store.id, name: 'Mine now' } });
+  const patched = await call(t.app, 'PATCH', `${URL}/${p.id}`, {
+    token: mine.token,
+    body: { store_id: mine.store.id, name: 'Mine now' },
+  });
   assert.equal(patched.status, 404);
   assert.equal(errorCode(patched), 'NOT_FOUND');
   // Naming the other store in store_id changes nothing: the token's store wins.
-  const spoofed = await call(t.app, 'PATCH', `${URL}/${p.id}`, { token: mine.token, body: { store_id: theirs.store.id, name: 'Mine now' } });
+  const spoofed = await call(t.app, 'PATCH', `${URL}/${p.id}`, {
+    token: mine.token,
+    body: { store_id: theirs.store.id, name: 'Mine now' },
+  });
   assert.equal(spoofed.status, 404);
-  const deleted = await call(t.app, 'DELETE', `${URL}/${p.id}`, { token: mine.token, query: { store_id: theirs.store.id } });
+  const deleted = await call(t.app, 'DELETE', `${URL}/${p.id}`, {
+    token: mine.token,
+    query: { store_id: theirs.store.id },
+  });
   // Indistinguishable from an id that exists nowhere, and nothing is removed.
   assert.equal(deleted.status, 200);
   assert.deepEqual(deleted.body, { period_id: p.id, removed: false });
@@ -208,7 +259,10 @@ test("another store's period reads as 404 on update and delete, and is left unto
   const rows = await rowsOf(theirs.store.id);
   assert.equal(rows.length, 1);
   assert.equal(rows[0].name, 'Their lunch');
-  const listed = await call(t.app, 'GET', URL, { token: mine.token, query: { store_id: theirs.store.id, include_archived: true } });
+  const listed = await call(t.app, 'GET', URL, {
+    token: mine.token,
+    query: { store_id: theirs.store.id, include_archived: true },
+  });
   assert.deepEqual(listed.body.periods, [], 'the list is always the token store');
 });
 

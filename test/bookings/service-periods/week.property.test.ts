@@ -7,7 +7,9 @@ import { validatorCompiler } from '../../../src/platform/http/validation.ts';
 import { AppError } from '../../../src/platform/errors/app-error.ts';
 import { assertWeekWindows, DAYS, Week } from '../../../src/bookings/service-periods/week.ts';
 
-const validate = validatorCompiler({ schema: Week, httpPart: 'body', method: 'POST', url: '/' }) as unknown as (v: unknown) => boolean;
+const validate = validatorCompiler({ schema: Week, httpPart: 'body', method: 'POST', url: '/' }) as unknown as (
+  v: unknown,
+) => boolean;
 const pad = (n: number) => String(n).padStart(2, '0');
 const time = fc.record({ h: fc.integer({ min: 0, max: 23 }), m: fc.integer({ min: 0, max: 59 }) });
 
@@ -44,7 +46,9 @@ test('a time that is not HH:MM from 00:00 to 23:59 is refused', () => {
 });
 
 test('any key other than the seven day names is refused', () => {
-  const notADay = fc.string({ minLength: 1, maxLength: 12 }).filter((k) => !(DAYS as readonly string[]).includes(k) && k !== '__proto__');
+  const notADay = fc
+    .string({ minLength: 1, maxLength: 12 })
+    .filter((k) => !(DAYS as readonly string[]).includes(k) && k !== '__proto__');
   fc.assert(
     fc.property(notADay, (key) => {
       assert.equal(accepted({ [key]: { open: '09:00', close: '17:00' } }), false);

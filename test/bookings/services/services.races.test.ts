@@ -11,7 +11,8 @@ const URL = '/api/v1/bookings/services';
 async function setup() {
   const store = await t.fx.store();
   const token = await t.fx.merchantToken(store.id);
-  const create = (body: Record<string, unknown>) => call(t.app, 'POST', URL, { token, body: { store_id: store.id, ...body } });
+  const create = (body: Record<string, unknown>) =>
+    call(t.app, 'POST', URL, { token, body: { store_id: store.id, ...body } });
   return { store, token, create };
 }
 
@@ -22,8 +23,16 @@ async function serviceRow(id: string) {
 test('concurrent creates with one client_token make one service and all return it', async () => {
   const { store, token } = await setup();
   const other = await t.sibling();
-  const body = { store_id: store.id, client_token: 'race', name: 'Massage', duration_min: 60, variants: [{ name: 'Long' }] };
-  const results = await Promise.all(Array.from({ length: 10 }, (_, i) => call(i % 2 ? other : t.app, 'POST', URL, { token, body })));
+  const body = {
+    store_id: store.id,
+    client_token: 'race',
+    name: 'Massage',
+    duration_min: 60,
+    variants: [{ name: 'Long' }],
+  };
+  const results = await Promise.all(
+    Array.from({ length: 10 }, (_, i) => call(i % 2 ? other : t.app, 'POST', URL, { token, body })),
+  );
   for (const r of results) assert.equal(r.status, 200, JSON.stringify(r.body));
   assert.equal(new Set(results.map((r) => r.body.service.id)).size, 1);
   for (const r of results) assert.equal(r.body.service.variants.length, 1);

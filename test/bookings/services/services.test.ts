@@ -9,17 +9,39 @@ const t = await startTestApp();
 const URL = '/api/v1/bookings/services';
 
 const SERVICE_KEYS = [
-  'addons', 'buffer_after_min', 'buffer_before_min', 'category', 'currency', 'description', 'duration_min', 'id', 'images',
-  'is_active', 'location_type', 'name', 'online_visible', 'party_max', 'party_min', 'price_pence', 'price_type',
-  'processing_min', 'rebook_interval_days', 'sort', 'store_id', 'variants',
+  'addons',
+  'buffer_after_min',
+  'buffer_before_min',
+  'category',
+  'currency',
+  'description',
+  'duration_min',
+  'id',
+  'images',
+  'is_active',
+  'location_type',
+  'name',
+  'online_visible',
+  'party_max',
+  'party_min',
+  'price_pence',
+  'price_type',
+  'processing_min',
+  'rebook_interval_days',
+  'sort',
+  'store_id',
+  'variants',
 ];
 
 async function setup(storeFields: Record<string, unknown> = {}) {
   const store = await t.fx.store(storeFields);
   const token = await t.fx.merchantToken(store.id);
-  const create = (body: Record<string, unknown>) => call(t.app, 'POST', URL, { token, body: { store_id: store.id, ...body } });
-  const patch = (id: string, body: Record<string, unknown>) => call(t.app, 'PATCH', `${URL}/${id}`, { token, body: { store_id: store.id, ...body } });
-  const list = (query: Record<string, unknown> = {}) => call(t.app, 'GET', URL, { token, query: { store_id: store.id, ...query } as any });
+  const create = (body: Record<string, unknown>) =>
+    call(t.app, 'POST', URL, { token, body: { store_id: store.id, ...body } });
+  const patch = (id: string, body: Record<string, unknown>) =>
+    call(t.app, 'PATCH', `${URL}/${id}`, { token, body: { store_id: store.id, ...body } });
+  const list = (query: Record<string, unknown> = {}) =>
+    call(t.app, 'GET', URL, { token, query: { store_id: store.id, ...query } as any });
   return { store, token, create, patch, list };
 }
 
@@ -33,12 +55,33 @@ test("create with only the required fields: every field present, defaults applie
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const s = res.body.service;
   assert.deepEqual(Object.keys(s).sort(), SERVICE_KEYS);
-  assert.deepEqual({ ...s, id: undefined }, {
-    id: undefined, store_id: store.id, category: null, name: 'Haircut', description: null, images: [], duration_min: 45,
-    price_pence: 0, currency: 'EUR', price_type: 'fixed', party_min: 1, party_max: 1, buffer_before_min: 0,
-    buffer_after_min: 0, processing_min: 0, location_type: 'on_premises', rebook_interval_days: null,
-    online_visible: true, sort: 0, is_active: true, variants: [], addons: [],
-  });
+  assert.deepEqual(
+    { ...s, id: undefined },
+    {
+      id: undefined,
+      store_id: store.id,
+      category: null,
+      name: 'Haircut',
+      description: null,
+      images: [],
+      duration_min: 45,
+      price_pence: 0,
+      currency: 'EUR',
+      price_type: 'fixed',
+      party_min: 1,
+      party_max: 1,
+      buffer_before_min: 0,
+      buffer_after_min: 0,
+      processing_min: 0,
+      location_type: 'on_premises',
+      rebook_interval_days: null,
+      online_visible: true,
+      sort: 0,
+      is_active: true,
+      variants: [],
+      addons: [],
+    },
+  );
   const row = await serviceRow(s.id);
   assert.equal(row.store_id, store.id);
   assert.equal(row.currency, 'EUR');
@@ -49,17 +92,33 @@ test("create with only the required fields: every field present, defaults applie
 test('create with every field stores and returns them; deposit_policy is stored and never returned', async () => {
   const { create, list, patch } = await setup();
   const body = {
-    name: 'Tasting menu', duration_min: 120, category: 'Dining', description: 'Seven courses',
-    images: ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.png'], price_pence: 8500, currency: 'USD',
-    price_type: 'per_person', party_min: 2, party_max: 8, buffer_before_min: 5, buffer_after_min: 15, processing_min: 10,
-    location_type: 'customer_site', rebook_interval_days: 30, online_visible: false, sort: 7,
+    name: 'Tasting menu',
+    duration_min: 120,
+    category: 'Dining',
+    description: 'Seven courses',
+    images: ['https://cdn.example.com/a.jpg', 'https://cdn.example.com/b.png'],
+    price_pence: 8500,
+    currency: 'USD',
+    price_type: 'per_person',
+    party_min: 2,
+    party_max: 8,
+    buffer_before_min: 5,
+    buffer_after_min: 15,
+    processing_min: 10,
+    location_type: 'customer_site',
+    rebook_interval_days: 30,
+    online_visible: false,
+    sort: 7,
     deposit_policy: { kind: 'percent', value: 20, nested: { refundable_until_hours: 48 } },
   };
   const res = await create(body);
   assert.equal(res.status, 200, JSON.stringify(res.body));
   const { deposit_policy, ...shown } = body;
   const s = res.body.service;
-  assert.deepEqual({ ...s, id: undefined, store_id: undefined }, { ...shown, id: undefined, store_id: undefined, is_active: true, variants: [], addons: [] });
+  assert.deepEqual(
+    { ...s, id: undefined, store_id: undefined },
+    { ...shown, id: undefined, store_id: undefined, is_active: true, variants: [], addons: [] },
+  );
   assert.equal('deposit_policy' in s, false);
   assert.deepEqual((await serviceRow(s.id)).deposit_policy, deposit_policy);
 
@@ -113,7 +172,11 @@ const invalid: Array<[string, Record<string, unknown>, string]> = [
   ['is_active on create', { is_active: false }, 'is_active'],
   ['an unknown field', { colour: 'red' }, 'colour'],
   ['an empty client_token', { client_token: '' }, 'client_token'],
-  ['a variant with an id on create', { variants: [{ id: '7f6c9a4e-59a7-4b7e-8e43-1f7f3a0b9c11', name: 'Long' }] }, 'variants'],
+  [
+    'a variant with an id on create',
+    { variants: [{ id: '7f6c9a4e-59a7-4b7e-8e43-1f7f3a0b9c11', name: 'Long' }] },
+    'variants',
+  ],
   ['a variant without a name', { variants: [{ price_pence: 100 }] }, 'variants'],
   ['a variant with a negative price', { variants: [{ name: 'Long', price_pence: -1 }] }, 'variants'],
   ['an add-on with negative minutes', { addons: [{ name: 'Wash', extra_min: -10 }] }, 'addons'],
@@ -133,10 +196,23 @@ for (const [name, fields, field] of invalid) {
 
 test('a partial update changes only the fields sent; nullable fields can be cleared', async () => {
   const { create, patch } = await setup();
-  const created = (await create({ name: 'Colour', duration_min: 90, price_pence: 6000, category: 'Hair', rebook_interval_days: 42 })).body.service;
-  const res = await patch(created.id, { price_pence: 6500, description: 'Full head', category: null, rebook_interval_days: null });
+  const created = (
+    await create({ name: 'Colour', duration_min: 90, price_pence: 6000, category: 'Hair', rebook_interval_days: 42 })
+  ).body.service;
+  const res = await patch(created.id, {
+    price_pence: 6500,
+    description: 'Full head',
+    category: null,
+    rebook_interval_days: null,
+  });
   assert.equal(res.status, 200);
-  assert.deepEqual(res.body.service, { ...created, price_pence: 6500, description: 'Full head', category: null, rebook_interval_days: null });
+  assert.deepEqual(res.body.service, {
+    ...created,
+    price_pence: 6500,
+    description: 'Full head',
+    category: null,
+    rebook_interval_days: null,
+  });
   const row = await serviceRow(created.id);
   assert.equal(row.price_pence, 6500);
   assert.equal(row.category, null);
@@ -149,8 +225,12 @@ test('an update is validated like a create', async () => {
   const { create, patch } = await setup();
   const s = (await create({ name: 'Colour', duration_min: 90 })).body.service;
   for (const [fields, field] of [
-    [{ price_type: 'free' }, 'price_type'], [{ duration_min: -1 }, 'duration_min'], [{ images: ['nope'] }, 'images'],
-    [{ client_token: 'x' }, 'client_token'], [{ name: '' }, 'name'], [{ buffer_after_min: 2000 }, 'buffer_after_min'],
+    [{ price_type: 'free' }, 'price_type'],
+    [{ duration_min: -1 }, 'duration_min'],
+    [{ images: ['nope'] }, 'images'],
+    [{ client_token: 'x' }, 'client_token'],
+    [{ name: '' }, 'name'],
+    [{ buffer_after_min: 2000 }, 'buffer_after_min'],
   ] as const) {
     const res = await patch(s.id, fields);
     assert.equal(res.status, 400, JSON.stringify(fields));
@@ -186,30 +266,68 @@ test('party_min <= party_max is checked on update, a changed bound against the s
 test('archive and restore: is_active false hides the service from the list without deleting it; true brings it back', async () => {
   const { store, create, patch, list } = await setup();
   const kept = (await create({ name: 'Beard trim', duration_min: 15, sort: 2 })).body.service;
-  const s = (await create({ name: 'Blow dry', duration_min: 30, sort: 1, variants: [{ name: 'Long hair', price_pence: 3500 }], addons: [{ name: 'Treatment', extra_pence: 800 }] })).body.service;
-  assert.deepEqual((await list()).body.services.map((x: any) => x.id), [s.id, kept.id]);
+  const s = (
+    await create({
+      name: 'Blow dry',
+      duration_min: 30,
+      sort: 1,
+      variants: [{ name: 'Long hair', price_pence: 3500 }],
+      addons: [{ name: 'Treatment', extra_pence: 800 }],
+    })
+  ).body.service;
+  assert.deepEqual(
+    (await list()).body.services.map((x: any) => x.id),
+    [s.id, kept.id],
+  );
 
   const archived = await patch(s.id, { is_active: false });
   assert.equal(archived.status, 200);
   assert.deepEqual(archived.body.service, { ...s, is_active: false });
-  assert.deepEqual((await list()).body.services.map((x: any) => x.id), [kept.id]);
+  assert.deepEqual(
+    (await list()).body.services.map((x: any) => x.id),
+    [kept.id],
+  );
   const withArchived = await list({ include_archived: true });
-  assert.deepEqual(withArchived.body.services.map((x: any) => [x.id, x.is_active]), [[s.id, false], [kept.id, true]]);
+  assert.deepEqual(
+    withArchived.body.services.map((x: any) => [x.id, x.is_active]),
+    [
+      [s.id, false],
+      [kept.id, true],
+    ],
+  );
   const row = await serviceRow(s.id);
   assert.equal(row.is_active, false, 'archived, not deleted');
-  const options = await t.db.query('SELECT (SELECT count(*)::int FROM service_variants WHERE service_id = $1) AS v, (SELECT count(*)::int FROM service_addons WHERE service_id = $1) AS a', [s.id]);
+  const options = await t.db.query(
+    'SELECT (SELECT count(*)::int FROM service_variants WHERE service_id = $1) AS v, (SELECT count(*)::int FROM service_addons WHERE service_id = $1) AS a',
+    [s.id],
+  );
   assert.deepEqual(options.rows[0], { v: 1, a: 1 });
 
   const restored = await patch(s.id, { is_active: true });
   assert.deepEqual(restored.body.service, s);
-  assert.deepEqual((await list()).body.services.map((x: any) => x.id), [s.id, kept.id]);
-  const actions = await t.db.query(`SELECT action FROM audit_log WHERE store_id = $1 AND entity_id = $2 ORDER BY created_at, id`, [store.id, s.id]);
-  assert.deepEqual(actions.rows.map((r) => r.action), ['service.create', 'service.archive', 'service.restore']);
+  assert.deepEqual(
+    (await list()).body.services.map((x: any) => x.id),
+    [s.id, kept.id],
+  );
+  const actions = await t.db.query(
+    `SELECT action FROM audit_log WHERE store_id = $1 AND entity_id = $2 ORDER BY created_at, id`,
+    [store.id, s.id],
+  );
+  assert.deepEqual(
+    actions.rows.map((r) => r.action),
+    ['service.create', 'service.archive', 'service.restore'],
+  );
 });
 
 test('a create retried with the same client_token returns the same service and inserts it (and its variants) once', async () => {
   const { store, create } = await setup();
-  const body = { client_token: 'svc-1', name: 'Massage', duration_min: 60, variants: [{ name: '90 minutes', duration_min: 90 }], addons: [{ name: 'Hot stones', extra_pence: 1000 }] };
+  const body = {
+    client_token: 'svc-1',
+    name: 'Massage',
+    duration_min: 60,
+    variants: [{ name: '90 minutes', duration_min: 90 }],
+    addons: [{ name: 'Hot stones', extra_pence: 1000 }],
+  };
   const first = await create(body);
   const again = await create(body);
   const different = await create({ ...body, name: 'Something else', price_pence: 99 });
@@ -229,15 +347,24 @@ test("another store's service reads as 404 on update and is left untouched; list
   const mine = await setup();
   const theirs = await setup();
   const s = (await theirs.create({ name: 'Their cut', duration_min: 30, price_pence: 2000 })).body.service;
-  const res = await call(t.app, 'PATCH', `${URL}/${s.id}`, { token: mine.token, body: { store_id: theirs.store.id, price_pence: 1, is_active: false } });
+  const res = await call(t.app, 'PATCH', `${URL}/${s.id}`, {
+    token: mine.token,
+    body: { store_id: theirs.store.id, price_pence: 1, is_active: false },
+  });
   assert.equal(res.status, 404);
   assert.equal(errorCode(res), 'NOT_FOUND');
   const row = await serviceRow(s.id);
   assert.equal(row.price_pence, 2000);
   assert.equal(row.is_active, true);
-  const listed = await call(t.app, 'GET', URL, { token: mine.token, query: { store_id: theirs.store.id, include_archived: true } });
+  const listed = await call(t.app, 'GET', URL, {
+    token: mine.token,
+    query: { store_id: theirs.store.id, include_archived: true },
+  });
   assert.deepEqual(listed.body.services, []);
-  const created = await call(t.app, 'POST', URL, { token: mine.token, body: { store_id: theirs.store.id, name: 'Mine', duration_min: 10 } });
+  const created = await call(t.app, 'POST', URL, {
+    token: mine.token,
+    body: { store_id: theirs.store.id, name: 'Mine', duration_min: 10 },
+  });
   assert.equal(created.body.service.store_id, mine.store.id, 'the token store wins over store_id');
   const missing = await mine.patch('7f6c9a4e-59a7-4b7e-8e43-1f7f3a0b9c11', { price_pence: 1 });
   assert.equal(missing.status, 404);
@@ -248,9 +375,15 @@ test('merchant:read may list services but not create or update them', async () =
   const s = (await create({ name: 'Cut', duration_min: 30 })).body.service;
   const readOnly = await t.fx.merchantToken(store.id, { scopes: ['merchant:read'] });
   assert.equal((await call(t.app, 'GET', URL, { token: readOnly, query: { store_id: store.id } })).status, 200);
-  const post = await call(t.app, 'POST', URL, { token: readOnly, body: { store_id: store.id, name: 'X', duration_min: 5 } });
+  const post = await call(t.app, 'POST', URL, {
+    token: readOnly,
+    body: { store_id: store.id, name: 'X', duration_min: 5 },
+  });
   assert.equal(errorCode(post), 'INSUFFICIENT_SCOPE');
-  const patched = await call(t.app, 'PATCH', `${URL}/${s.id}`, { token: readOnly, body: { store_id: store.id, is_active: false } });
+  const patched = await call(t.app, 'PATCH', `${URL}/${s.id}`, {
+    token: readOnly,
+    body: { store_id: store.id, is_active: false },
+  });
   assert.equal(errorCode(patched), 'INSUFFICIENT_SCOPE');
   assert.equal((await serviceRow(s.id)).is_active, true);
 });
@@ -258,17 +391,23 @@ test('merchant:read may list services but not create or update them', async () =
 test('a token for a store that does not exist creates nothing and answers 404', async () => {
   const ghost = '0b7f3f4e-2d7a-4c55-9a51-3c1c2f1d9e01';
   const token = await t.fx.merchantToken(ghost);
-  const counts = async () => (await t.db.query<{ services: number; periods: number; audit: number; ghost: number }>(
-    `SELECT (SELECT count(*)::int FROM services) AS services, (SELECT count(*)::int FROM service_periods) AS periods,
+  const counts = async () =>
+    (
+      await t.db.query<{ services: number; periods: number; audit: number; ghost: number }>(
+        `SELECT (SELECT count(*)::int FROM services) AS services, (SELECT count(*)::int FROM service_periods) AS periods,
             (SELECT count(*)::int FROM audit_log) AS audit,
             (SELECT count(*)::int FROM services WHERE store_id = $1) + (SELECT count(*)::int FROM service_periods WHERE store_id = $1) AS ghost`,
-    [ghost],
-  )).rows[0];
+        [ghost],
+      )
+    ).rows[0];
   const before = await counts();
   const res = await call(t.app, 'POST', URL, { token, body: { store_id: ghost, name: 'Cut', duration_min: 30 } });
   assert.equal(res.status, 404);
   assert.equal(errorCode(res), 'NOT_FOUND');
-  const period = await call(t.app, 'POST', '/api/v1/bookings/service-periods', { token, body: { store_id: ghost, name: 'Lunch', last_seating_offset_min: 10 } });
+  const period = await call(t.app, 'POST', '/api/v1/bookings/service-periods', {
+    token,
+    body: { store_id: ghost, name: 'Lunch', last_seating_offset_min: 10 },
+  });
   assert.equal(period.status, 404);
   assert.equal(errorCode(period), 'NOT_FOUND');
   // Nothing was written: no service, no period, no audit row, in any store.

@@ -25,15 +25,31 @@ describe('activity ingestion', () => {
     const store = await fx.store();
     const c = await fx.customer({ name: 'Ada' });
     const res = await post(store.id, {
-      kind: 'class_booking', customer_id: c.id, status: 'attended', class_name: 'Yoga', scheduled_date: '2026-05-20',
-      start_time: '18:00', end_time: '19:00', attended_at: '2026-05-20T16:58:00Z', created_at: '2026-05-18T10:00:00Z',
+      kind: 'class_booking',
+      customer_id: c.id,
+      status: 'attended',
+      class_name: 'Yoga',
+      scheduled_date: '2026-05-20',
+      start_time: '18:00',
+      end_time: '19:00',
+      attended_at: '2026-05-20T16:58:00Z',
+      created_at: '2026-05-18T10:00:00Z',
     });
     assert.equal(res.status, 200);
     assert.equal(res.body.activity.kind, 'class_booking');
     assert.equal(res.body.activity.customer_id, c.id);
     assert.equal(res.body.activity.created, true);
-    const row = (await db.query('SELECT status, class_name, start_time, created_at FROM class_bookings WHERE id = $1', [res.body.activity.id])).rows[0];
-    assert.deepEqual(row, { status: 'attended', class_name: 'Yoga', start_time: '18:00:00', created_at: '2026-05-18T10:00:00.000Z' });
+    const row = (
+      await db.query('SELECT status, class_name, start_time, created_at FROM class_bookings WHERE id = $1', [
+        res.body.activity.id,
+      ])
+    ).rows[0];
+    assert.deepEqual(row, {
+      status: 'attended',
+      class_name: 'Yoga',
+      start_time: '18:00:00',
+      created_at: '2026-05-18T10:00:00.000Z',
+    });
     const rel = await relationship(store.id, c.id);
     assert.equal(rel.total_visits, 1);
     assert.equal(rel.first_visit_at, '2026-05-20T16:58:00.000Z');
@@ -64,14 +80,18 @@ describe('activity ingestion', () => {
       { amount_pence: 700, status: 'refunded', created_at: '2026-05-03T10:00:00Z' },
       { amount_pence: 9999, status: 'cancelled', created_at: '2026-05-04T10:00:00Z' },
     ];
-    for (const o of orders) assert.equal((await post(store.id, { kind: 'order', customer_id: c.id, ...o })).status, 200);
+    for (const o of orders)
+      assert.equal((await post(store.id, { kind: 'order', customer_id: c.id, ...o })).status, 200);
     const rel = await relationship(store.id, c.id);
     assert.equal(rel.order_count, 3);
     assert.equal(rel.total_spent_pence, 1000 + 2000);
     assert.equal(rel.total_visits, 3);
     assert.equal(rel.last_visit_at, '2026-05-03T10:00:00.000Z');
     assert.equal(rel.previous_visit_at, '2026-05-02T10:00:00.000Z');
-    const full = await db.query(`SELECT refunded_pence, currency FROM orders WHERE customer_id = $1 AND status = 'refunded'`, [c.id]);
+    const full = await db.query(
+      `SELECT refunded_pence, currency FROM orders WHERE customer_id = $1 AND status = 'refunded'`,
+      [c.id],
+    );
     assert.deepEqual(full.rows[0], { refunded_pence: 700, currency: 'GBP' });
   });
 
@@ -105,12 +125,31 @@ describe('activity ingestion', () => {
     const c = await fx.customer();
     await post(store.id, { kind: 'stamp', customer_id: c.id, created_at: '2026-05-20T10:00:00Z' });
     const res = await post(store.id, {
-      kind: 'journey_event', customer_id: c.id, type: 'email', channel: 'email', occurred_at: '2026-01-05T08:00:00Z',
-      title: 'Welcome', campaign_name: 'Spring', opened: true, clicked: false,
+      kind: 'journey_event',
+      customer_id: c.id,
+      type: 'email',
+      channel: 'email',
+      occurred_at: '2026-01-05T08:00:00Z',
+      title: 'Welcome',
+      campaign_name: 'Spring',
+      opened: true,
+      clicked: false,
     });
     assert.equal(res.status, 200);
-    const ev = (await db.query('SELECT type, channel, campaign_name, opened, clicked, occurred_at FROM journey_events WHERE id = $1', [res.body.activity.id])).rows[0];
-    assert.deepEqual(ev, { type: 'email', channel: 'email', campaign_name: 'Spring', opened: true, clicked: false, occurred_at: '2026-01-05T08:00:00.000Z' });
+    const ev = (
+      await db.query(
+        'SELECT type, channel, campaign_name, opened, clicked, occurred_at FROM journey_events WHERE id = $1',
+        [res.body.activity.id],
+      )
+    ).rows[0];
+    assert.deepEqual(ev, {
+      type: 'email',
+      channel: 'email',
+      campaign_name: 'Spring',
+      opened: true,
+      clicked: false,
+      occurred_at: '2026-01-05T08:00:00.000Z',
+    });
     const rel = await relationship(store.id, c.id);
     assert.equal(rel.total_visits, 1);
     assert.equal(rel.first_seen_at, '2026-01-05T08:00:00.000Z');
@@ -120,10 +159,21 @@ describe('activity ingestion', () => {
   it('re-sending a record by id updates it and the aggregates converge', async () => {
     const store = await fx.store();
     const c = await fx.customer();
-    const first = await post(store.id, { kind: 'class_booking', customer_id: c.id, status: 'confirmed', created_at: '2026-05-01T10:00:00Z' });
+    const first = await post(store.id, {
+      kind: 'class_booking',
+      customer_id: c.id,
+      status: 'confirmed',
+      created_at: '2026-05-01T10:00:00Z',
+    });
     const id = first.body.activity.id;
     assert.equal((await relationship(store.id, c.id)).total_visits, 0);
-    const again = await post(store.id, { kind: 'class_booking', id, customer_id: c.id, status: 'attended', attended_at: '2026-05-02T18:00:00Z' });
+    const again = await post(store.id, {
+      kind: 'class_booking',
+      id,
+      customer_id: c.id,
+      status: 'attended',
+      attended_at: '2026-05-02T18:00:00Z',
+    });
     assert.equal(again.status, 200);
     assert.equal(again.body.activity.id, id);
     assert.equal(again.body.activity.created, false);
@@ -131,13 +181,19 @@ describe('activity ingestion', () => {
     assert.deepEqual(row, { status: 'attended', created_at: '2026-05-01T10:00:00.000Z' });
     assert.equal((await relationship(store.id, c.id)).total_visits, 1);
     const order = await post(store.id, { kind: 'order', customer_id: c.id, amount_pence: 1200 });
-    await post(store.id, { kind: 'order', id: order.body.activity.id, customer_id: c.id, amount_pence: 1200, status: 'refunded' });
+    await post(store.id, {
+      kind: 'order',
+      id: order.body.activity.id,
+      customer_id: c.id,
+      amount_pence: 1200,
+      status: 'refunded',
+    });
     const rel = await relationship(store.id, c.id);
     assert.equal(rel.total_spent_pence, 0);
     assert.equal(rel.order_count, 1);
   });
 
-  it('an id that belongs to another store\'s record is refused', async () => {
+  it("an id that belongs to another store's record is refused", async () => {
     const a = await fx.store();
     const b = await fx.store();
     const c = await fx.customer();
@@ -145,7 +201,10 @@ describe('activity ingestion', () => {
     const res = await post(b.id, { kind: 'stamp', id: first.body.activity.id, customer_id: c.id, count: 5 });
     assert.equal(res.status, 409);
     assert.equal(errorCode(res), 'CONFLICT');
-    assert.equal((await db.query('SELECT count, store_id FROM stamps WHERE id = $1', [first.body.activity.id])).rows[0].count, 1);
+    assert.equal(
+      (await db.query('SELECT count, store_id FROM stamps WHERE id = $1', [first.body.activity.id])).rows[0].count,
+      1,
+    );
     assert.equal(await relationship(b.id, c.id), undefined);
   });
 
@@ -155,7 +214,11 @@ describe('activity ingestion', () => {
     await post(store.id, { kind: 'order', customer_id: c.id, amount_pence: 500, marketing_opted_in: true });
     assert.equal((await relationship(store.id, c.id)).marketing_opted_in, true);
     await post(store.id, { kind: 'stamp', customer_id: c.id });
-    assert.equal((await relationship(store.id, c.id)).marketing_opted_in, true, 'an activity without the field leaves consent alone');
+    assert.equal(
+      (await relationship(store.id, c.id)).marketing_opted_in,
+      true,
+      'an activity without the field leaves consent alone',
+    );
     await post(store.id, { kind: 'stamp', customer_id: c.id, marketing_opted_in: false });
     assert.equal((await relationship(store.id, c.id)).marketing_opted_in, false);
   });
@@ -203,7 +266,9 @@ describe('activity ingestion', () => {
   it('needs the admin token', async () => {
     const store = await fx.store();
     const c = await fx.customer();
-    const none = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, { body: { kind: 'stamp', customer_id: c.id } });
+    const none = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, {
+      body: { kind: 'stamp', customer_id: c.id },
+    });
     assert.equal(none.status, 401);
     const merchant = await post(store.id, { kind: 'stamp', customer_id: c.id }, await fx.merchantToken(store.id));
     assert.equal(merchant.status, 403);
@@ -214,8 +279,16 @@ describe('activity ingestion', () => {
     const store = await fx.store();
     const c = await fx.customer();
     const body = { kind: 'order', customer_id: c.id, amount_pence: 900 };
-    const first = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, { token: ADMIN_TOKEN, body, idempotencyKey: 'order-42' });
-    const again = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, { token: ADMIN_TOKEN, body, idempotencyKey: 'order-42' });
+    const first = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, {
+      token: ADMIN_TOKEN,
+      body,
+      idempotencyKey: 'order-42',
+    });
+    const again = await call(app, 'POST', `/admin/v1/stores/${store.id}/activity`, {
+      token: ADMIN_TOKEN,
+      body,
+      idempotencyKey: 'order-42',
+    });
     assert.equal(again.status, 200);
     assert.deepEqual(again.body, first.body);
     assert.equal(again.headers['idempotent-replayed'], 'true');
@@ -233,7 +306,12 @@ describe('activity ingestion', () => {
       Array.from({ length: 12 }, (_, i) =>
         call(i % 2 ? app : sibling, 'POST', `/admin/v1/stores/${store.id}/activity`, {
           token: ADMIN_TOKEN,
-          body: { kind: 'order', customer_id: c.id, amount_pence: 100, created_at: `2026-05-${String(i + 1).padStart(2, '0')}T12:00:00Z` },
+          body: {
+            kind: 'order',
+            customer_id: c.id,
+            amount_pence: 100,
+            created_at: `2026-05-${String(i + 1).padStart(2, '0')}T12:00:00Z`,
+          },
         }).then((r) => assert.equal(r.status, 200)),
       ),
     );

@@ -22,11 +22,13 @@ const bulk = (ids: string[], body: Record<string, unknown>, token = tokenA) =>
   call(app, 'PATCH', '/api/v1/customers/block', { token, body: { store_id: A.id, customer_ids: ids, ...body } });
 
 const stored = async (id: string, storeId = A.id) =>
-  (await db.query(
-    `SELECT blocked, blocked_at, blocked_channels, block_reason, block_notice_sent_at, archived, archived_at
+  (
+    await db.query(
+      `SELECT blocked, blocked_at, blocked_channels, block_reason, block_notice_sent_at, archived, archived_at
        FROM store_customers WHERE store_id = $1 AND customer_id = $2`,
-    [storeId, id],
-  )).rows[0];
+      [storeId, id],
+    )
+  ).rows[0];
 
 test('blocking sets blocked_at; a repeat keeps the original blocked_at', async () => {
   const id = await member();
@@ -52,7 +54,11 @@ test('blocking sets blocked_at; a repeat keeps the original blocked_at', async (
 test('lifting a block clears blocked_at, the note and the one-notice stamp; muted channels stay', async () => {
   const id = await member();
   await block(id, { blocked: true, block_reason: 'Repeated no-shows', blocked_channels: ['sms'] });
-  await db.query('UPDATE store_customers SET block_notice_sent_at = $3 WHERE store_id = $1 AND customer_id = $2', [A.id, id, '2026-06-01T09:05:00Z']);
+  await db.query('UPDATE store_customers SET block_notice_sent_at = $3 WHERE store_id = $1 AND customer_id = $2', [
+    A.id,
+    id,
+    '2026-06-01T09:05:00Z',
+  ]);
   const lifted = await block(id, { blocked: false });
   assert.equal(lifted.status, 200);
   assert.equal(lifted.body.customer.blocked, false);
@@ -60,7 +66,10 @@ test('lifting a block clears blocked_at, the note and the one-notice stamp; mute
   assert.equal(lifted.body.customer.block_reason, null);
   assert.deepEqual(lifted.body.customer.blocked_channels, ['sms']);
   const row = await stored(id);
-  assert.deepEqual([row.blocked, row.blocked_at, row.block_reason, row.block_notice_sent_at], [false, null, null, null]);
+  assert.deepEqual(
+    [row.blocked, row.blocked_at, row.block_reason, row.block_notice_sent_at],
+    [false, null, null, null],
+  );
 });
 
 test('the channel list is replaced wholesale, folded and in a fixed order', async () => {
@@ -120,7 +129,7 @@ test('a customer with no relationship to the store reads as 404 and the other st
   assert.equal((await stored(theirs, B.id)).blocked, false);
 });
 
-test('the block record is per store: blocking at one store leaves another store\'s record alone', async () => {
+test("the block record is per store: blocking at one store leaves another store's record alone", async () => {
   const shared = await member(A.id);
   await fx.membership(B.id, shared);
   await block(shared, { blocked: true, blocked_channels: ['email'] });
@@ -131,10 +140,18 @@ test('the block record is per store: blocking at one store leaves another store\
 test('bulk changes every named customer and answers the Block records in the order named', async () => {
   const ids = [await member(), await member(), await member()];
   clock.set('2026-06-04T09:00:00Z');
-  const res = await bulk([ids[2], ids[0], ids[1], ids[0].toUpperCase()], { blocked: true, blocked_channels: ['sms'], block_reason: 'Spam', archived: true });
+  const res = await bulk([ids[2], ids[0], ids[1], ids[0].toUpperCase()], {
+    blocked: true,
+    blocked_channels: ['sms'],
+    block_reason: 'Spam',
+    archived: true,
+  });
   assert.equal(res.status, 200);
   assert.equal(res.body.updated, 3);
-  assert.deepEqual(res.body.customers.map((c: any) => c.customer_id), [ids[2], ids[0], ids[1]]);
+  assert.deepEqual(
+    res.body.customers.map((c: any) => c.customer_id),
+    [ids[2], ids[0], ids[1]],
+  );
   for (const c of res.body.customers) {
     assert.deepEqual(c, {
       customer_id: c.customer_id,
@@ -149,7 +166,8 @@ test('bulk changes every named customer and answers the Block records in the ord
   for (const id of ids) assert.equal((await stored(id)).blocked, true);
   const lifted = await bulk(ids, { blocked: false });
   assert.equal(lifted.body.updated, 3);
-  for (const id of ids) assert.deepEqual(await stored(id).then((r) => [r.blocked, r.block_reason, r.archived]), [false, null, true]);
+  for (const id of ids)
+    assert.deepEqual(await stored(id).then((r) => [r.blocked, r.block_reason, r.archived]), [false, null, true]);
 });
 
 test('bulk with one unknown id changes nobody and says how many were unknown', async () => {
@@ -162,7 +180,9 @@ test('bulk with one unknown id changes nobody and says how many were unknown', a
   assert.match(res.body.error.message, /^2 of the 4 customer_ids/);
   assert.deepEqual(await Promise.all(ids.map((id) => stored(id))), before);
   assert.equal((await stored(stranger, B.id)).blocked, false);
-  const audits = await db.query("SELECT count(*)::int AS n FROM audit_log WHERE request_id = $1", [res.body.error.requestId]);
+  const audits = await db.query('SELECT count(*)::int AS n FROM audit_log WHERE request_id = $1', [
+    res.body.error.requestId,
+  ]);
   assert.equal(audits.rows[0].n, 0);
 });
 
@@ -215,14 +235,25 @@ test('bulk takes up to 500 customers in one request', async () => {
   assert.equal(res.status, 200);
   assert.equal(res.body.updated, 500);
   assert.equal(res.body.customers.length, 500);
-  const n = await db.query('SELECT count(*)::int AS n FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[]) AND archived', [A.id, ids]);
+  const n = await db.query(
+    'SELECT count(*)::int AS n FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[]) AND archived',
+    [A.id, ids],
+  );
   assert.equal(n.rows[0].n, 500);
 });
 
 test('concurrent bulk changes over overlapping customers all succeed and leave every row consistent', async () => {
   const ids = await Promise.all(Array.from({ length: 20 }, () => member()));
   const reversed = [...ids].reverse();
-  const everyColumn = async () => new Map((await db.query('SELECT * FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[])', [A.id, ids])).rows.map((r) => [r.customer_id as string, r]));
+  const everyColumn = async () =>
+    new Map(
+      (
+        await db.query('SELECT * FROM store_customers WHERE store_id = $1 AND customer_id = ANY($2::uuid[])', [
+          A.id,
+          ids,
+        ])
+      ).rows.map((r) => [r.customer_id as string, r]),
+    );
   const before = await everyColumn();
   const results = await Promise.all([
     bulk(ids, { blocked: true, block_reason: 'forward' }),
@@ -230,7 +261,10 @@ test('concurrent bulk changes over overlapping customers all succeed and leave e
     bulk(ids.slice(5, 15), { blocked_channels: ['email'] }),
     bulk(reversed.slice(3, 18), { archived: true }),
   ]);
-  assert.deepEqual(results.map((r) => r.status), [200, 200, 200, 200]);
+  assert.deepEqual(
+    results.map((r) => r.status),
+    [200, 200, 200, 200],
+  );
   // Every column of every row: what each request set, one whole-set request's reason on all rows
   // (whichever was applied last), and nothing else changed.
   const after = await everyColumn();

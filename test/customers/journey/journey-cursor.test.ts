@@ -17,15 +17,22 @@ const KINDS = ['stamp', 'order', 'journey_event', 'class_booking'] as const;
 
 function body(kind: (typeof KINDS)[number], customerId: string, at: string) {
   switch (kind) {
-    case 'stamp': return { kind, customer_id: customerId, created_at: at };
-    case 'order': return { kind, customer_id: customerId, amount_pence: 100, created_at: at };
-    case 'journey_event': return { kind, customer_id: customerId, type: 'message', occurred_at: at };
-    case 'class_booking': return { kind, customer_id: customerId, status: 'confirmed', created_at: at };
+    case 'stamp':
+      return { kind, customer_id: customerId, created_at: at };
+    case 'order':
+      return { kind, customer_id: customerId, amount_pence: 100, created_at: at };
+    case 'journey_event':
+      return { kind, customer_id: customerId, type: 'message', occurred_at: at };
+    case 'class_booking':
+      return { kind, customer_id: customerId, status: 'confirmed', created_at: at };
   }
 }
 
 async function page(customerId: string, limit: number, before?: string) {
-  const res = await call(app, 'GET', `/api/v1/customers/${customerId}/journey`, { token, query: { store_id: store.id, limit, before } });
+  const res = await call(app, 'GET', `/api/v1/customers/${customerId}/journey`, {
+    token,
+    query: { store_id: store.id, limit, before },
+  });
   assert.equal(res.status, 200);
   return res.body;
 }
@@ -34,7 +41,10 @@ describe('journey cursor', () => {
   it('walking with nextCursor repeats nothing and skips nothing', async () => {
     await fc.assert(
       fc.asyncProperty(
-        fc.array(fc.record({ kind: fc.constantFrom(...KINDS), at: fc.constantFrom(...INSTANTS) }), { minLength: 1, maxLength: 12 }),
+        fc.array(fc.record({ kind: fc.constantFrom(...KINDS), at: fc.constantFrom(...INSTANTS) }), {
+          minLength: 1,
+          maxLength: 12,
+        }),
         fc.integer({ min: 1, max: 5 }),
         async (events, limit) => {
           const c = await fx.customer();
@@ -50,9 +60,16 @@ describe('journey cursor', () => {
             if (!p.pagination.hasMore) break;
             before = p.pagination.nextCursor;
           }
-          assert.deepEqual(walked, full.map((e: any) => e.id));
+          assert.deepEqual(
+            walked,
+            full.map((e: any) => e.id),
+          );
           const times = full.map((e: any) => Date.parse(e.timestamp));
-          assert.deepEqual(times, [...times].sort((a, b) => b - a), 'newest first');
+          assert.deepEqual(
+            times,
+            [...times].sort((a, b) => b - a),
+            'newest first',
+          );
         },
       ),
       { numRuns: 15 },

@@ -20,13 +20,22 @@ async function member(storeId: string, fields: { name?: string; email?: string |
 const patch = (token: string, id: string, body: Record<string, unknown>, query?: Record<string, string>) =>
   call(app, 'PATCH', `/api/v1/customers/${id}`, { token, body, query });
 
-const customerRow = async (id: string) => (await db.query('SELECT name, phone, email, updated_at FROM customers WHERE id = $1', [id])).rows[0];
+const customerRow = async (id: string) =>
+  (await db.query('SELECT name, phone, email, updated_at FROM customers WHERE id = $1', [id])).rows[0];
 
 const A = await storeWithToken('Alpha');
 const B = await storeWithToken('Beta');
 
 test('every UK mobile spelling is stored as E.164', async () => {
-  const spellings = ['07812 345678', '+44 7812 345678', '447812345678', '(07812) 345-678', '0044 7812 345678', '+44 (0)7812 345678', '07812-345-678'];
+  const spellings = [
+    '07812 345678',
+    '+44 7812 345678',
+    '447812345678',
+    '(07812) 345-678',
+    '0044 7812 345678',
+    '+44 (0)7812 345678',
+    '07812-345-678',
+  ];
   for (const phone of spellings) {
     const id = await member(A.store.id);
     const res = await patch(A.token, id, { store_id: A.store.id, phone });
@@ -39,7 +48,11 @@ test('every UK mobile spelling is stored as E.164', async () => {
 });
 
 test('Crown Dependency +44 7 mobiles count as UK mobiles', async () => {
-  for (const [phone, e164] of [['07781 123456', '+447781123456'], ['07797 123456', '+447797123456'], ['07624 123456', '+447624123456']]) {
+  for (const [phone, e164] of [
+    ['07781 123456', '+447781123456'],
+    ['07797 123456', '+447797123456'],
+    ['07624 123456', '+447624123456'],
+  ]) {
     const id = await member(A.store.id);
     const res = await patch(A.token, id, { store_id: A.store.id, phone });
     assert.equal(res.status, 200, phone);
@@ -49,7 +62,17 @@ test('Crown Dependency +44 7 mobiles count as UK mobiles', async () => {
 
 test('a phone that is not a UK mobile is refused 400 INVALID_PHONE and nothing changes', async () => {
   const id = await member(A.store.id, { phone: '+447812000001' });
-  const refused = ['020 7946 0000', '+1 202 555 0123', '+33 6 12 34 56 78', '07812', '07812 345 678 9', 'abc', '07812 345678 x12', 'call 07812 345678', '07700 900123'];
+  const refused = [
+    '020 7946 0000',
+    '+1 202 555 0123',
+    '+33 6 12 34 56 78',
+    '07812',
+    '07812 345 678 9',
+    'abc',
+    '07812 345678 x12',
+    'call 07812 345678',
+    '07700 900123',
+  ];
   for (const phone of refused) {
     const res = await patch(A.token, id, { store_id: A.store.id, phone, name: 'Changed' });
     assert.equal(res.status, 400, phone);
@@ -62,7 +85,11 @@ test('a phone that is not a UK mobile is refused 400 INVALID_PHONE and nothing c
 
 test('name is trimmed and at most 80 characters; email trimmed and lower-cased', async () => {
   const id = await member(A.store.id);
-  const ok = await patch(A.token, id, { store_id: A.store.id, name: `  ${'n'.repeat(80)}  `, email: '  Jo.Bloggs@Example.COM ' });
+  const ok = await patch(A.token, id, {
+    store_id: A.store.id,
+    name: `  ${'n'.repeat(80)}  `,
+    email: '  Jo.Bloggs@Example.COM ',
+  });
   assert.equal(ok.status, 200);
   assert.equal(ok.body.customer.name, 'n'.repeat(80));
   assert.equal(ok.body.customer.email, 'jo.bloggs@example.com');
@@ -150,15 +177,30 @@ test('the merchant note is private to the store that wrote it', async () => {
   assert.equal(b.body.customer.merchant_note, null);
   assert.equal(b.body.customer.merchant_note_updated_at, null);
   await patch(B.token, id, { store_id: B.store.id, merchant_note: 'Beta view' });
-  const notes = await db.query('SELECT store_id, merchant_note FROM store_customers WHERE customer_id = $1 ORDER BY merchant_note', [id]);
-  assert.deepEqual(notes.rows.map((r) => [r.store_id, r.merchant_note]), [[A.store.id, 'Alpha secret'], [B.store.id, 'Beta view']]);
+  const notes = await db.query(
+    'SELECT store_id, merchant_note FROM store_customers WHERE customer_id = $1 ORDER BY merchant_note',
+    [id],
+  );
+  assert.deepEqual(
+    notes.rows.map((r) => [r.store_id, r.merchant_note]),
+    [
+      [A.store.id, 'Alpha secret'],
+      [B.store.id, 'Beta view'],
+    ],
+  );
   const again = await patch(A.token, id, { store_id: A.store.id });
   assert.equal(again.body.customer.merchant_note, 'Alpha secret');
 });
 
 test('changed_fields names only the fields whose value changed, and a replay converges', async () => {
   const id = await member(A.store.id, { name: 'Sam', email: 'sam@example.com' });
-  const body = { store_id: A.store.id, name: '  Sam ', email: 'SAM@example.com', phone: '07812 000005', merchant_note: 'VIP' };
+  const body = {
+    store_id: A.store.id,
+    name: '  Sam ',
+    email: 'SAM@example.com',
+    phone: '07812 000005',
+    merchant_note: 'VIP',
+  };
   const first = await patch(A.token, id, body);
   assert.equal(first.status, 200);
   assert.deepEqual(first.body.changed_fields.sort(), ['merchant_note', 'phone']);
@@ -185,7 +227,12 @@ test('merchant_note_updated_at moves only when the note changes', async () => {
   clock.set('2026-06-01T12:00:00Z');
   const changed = await patch(A.token, id, { store_id: A.store.id, merchant_note: 'second' });
   assert.equal(changed.body.customer.merchant_note_updated_at, '2026-06-01T12:00:00.000Z');
-  const row = (await db.query('SELECT merchant_note_updated_at FROM store_customers WHERE store_id = $1 AND customer_id = $2', [A.store.id, id])).rows[0];
+  const row = (
+    await db.query('SELECT merchant_note_updated_at FROM store_customers WHERE store_id = $1 AND customer_id = $2', [
+      A.store.id,
+      id,
+    ])
+  ).rows[0];
   assert.equal(row.merchant_note_updated_at, '2026-06-01T12:00:00.000Z');
 });
 
@@ -216,7 +263,9 @@ test('a customer token cannot edit customers', async () => {
 
 test('concurrent edits claiming the same phone: exactly one wins', async () => {
   const ids = await Promise.all(Array.from({ length: 6 }, () => member(A.store.id)));
-  const results = await Promise.all(ids.map((id) => patch(A.token, id, { store_id: A.store.id, phone: '07812 000006' })));
+  const results = await Promise.all(
+    ids.map((id) => patch(A.token, id, { store_id: A.store.id, phone: '07812 000006' })),
+  );
   assert.equal(results.filter((r) => r.status === 200).length, 1);
   assert.ok(results.filter((r) => r.status !== 200).every((r) => errorCode(r) === 'PHONE_IN_USE'));
   const owners = await db.query("SELECT count(*)::int AS n FROM customers WHERE phone = '+447812000006'");
@@ -226,13 +275,24 @@ test('concurrent edits claiming the same phone: exactly one wins', async () => {
 test('an edit sent again with the same Idempotency-Key replays the first answer', async () => {
   const id = await member(A.store.id, { name: 'Before' });
   const body = { store_id: A.store.id, name: 'After', merchant_note: 'once' };
-  const first = await call(app, 'PATCH', `/api/v1/customers/${id}`, { token: A.token, body, idempotencyKey: `edit-${id}` });
+  const first = await call(app, 'PATCH', `/api/v1/customers/${id}`, {
+    token: A.token,
+    body,
+    idempotencyKey: `edit-${id}`,
+  });
   assert.equal(first.status, 200);
-  const replay = await call(app, 'PATCH', `/api/v1/customers/${id}`, { token: A.token, body, idempotencyKey: `edit-${id}` });
+  const replay = await call(app, 'PATCH', `/api/v1/customers/${id}`, {
+    token: A.token,
+    body,
+    idempotencyKey: `edit-${id}`,
+  });
   assert.equal(replay.status, 200);
   assert.equal(replay.headers['idempotent-replayed'], 'true');
   assert.deepEqual(replay.body, first.body);
   assert.deepEqual(replay.body.changed_fields.sort(), ['merchant_note', 'name']);
-  const audits = await db.query("SELECT count(*)::int AS n FROM audit_log WHERE entity = 'customer' AND entity_id = $1", [id]);
+  const audits = await db.query(
+    "SELECT count(*)::int AS n FROM audit_log WHERE entity = 'customer' AND entity_id = $1",
+    [id],
+  );
   assert.equal(audits.rows[0].n, 1);
 });

@@ -16,7 +16,8 @@ const token = await fx.merchantToken(store.id);
 
 async function customerWithVisits(name: string, instants: string[]) {
   const c = await fx.customer({ name });
-  for (const at of instants) await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100, created_at: at });
+  for (const at of instants)
+    await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100, created_at: at });
   return c.id;
 }
 
@@ -36,14 +37,21 @@ const expected: Record<string, string> = {
   [await customerWithVisits('last visit 90 days and 1 ms ago', [ago(100 * DAY), ago(90 * DAY + 1)])]: 'lapsed',
   [await customerWithVisits('back after a gap of 90 days and 1 ms', [ago(91 * DAY + 1), ago(DAY)])]: 'returning',
   [await customerWithVisits('back after a gap of exactly 90 days', [ago(91 * DAY), ago(DAY)])]: 'active',
-  [await customerWithVisits('back after a long gap, visiting weekly since', [ago(200 * DAY), ago(14 * DAY), ago(7 * DAY)])]: 'active',
+  [await customerWithVisits('back after a long gap, visiting weekly since', [
+    ago(200 * DAY),
+    ago(14 * DAY),
+    ago(7 * DAY),
+  ])]: 'active',
   [await customerSeenAt('no visit, first seen exactly 30 days ago', ago(30 * DAY))]: 'new',
   [await customerSeenAt('no visit, first seen 30 days and 1 ms ago', ago(30 * DAY + 1))]: 'stale',
   [await customerSeenAt('no visit, first seen 90 days and 1 ms ago', ago(90 * DAY + 1))]: 'lapsed',
 };
 
 async function stages(query: Record<string, string | number> = {}) {
-  const res = await call(app, 'GET', '/api/v1/customers/list', { token, query: { store_id: store.id, limit: 100, ...query } });
+  const res = await call(app, 'GET', '/api/v1/customers/list', {
+    token,
+    query: { store_id: store.id, limit: 100, ...query },
+  });
   assert.equal(res.status, 200);
   return res.body;
 }
@@ -59,7 +67,10 @@ describe('lifecycle stages', () => {
   it('the stage filter returns exactly that stage, and total_count counts it', async () => {
     clock.set(new Date(NOW));
     for (const stage of ['new', 'active', 'stale', 'lapsed', 'returning']) {
-      const want = Object.entries(expected).filter(([, s]) => s === stage).map(([id]) => id).sort();
+      const want = Object.entries(expected)
+        .filter(([, s]) => s === stage)
+        .map(([id]) => id)
+        .sort();
       const body = await stages({ stage });
       assert.deepEqual(body.customers.map((r: any) => r.id).sort(), want, stage);
       assert.equal(body.pagination.total_count, want.length, stage);
@@ -69,7 +80,10 @@ describe('lifecycle stages', () => {
   it('stages are measured from the clock: a millisecond later, the 30-day boundary has passed', async () => {
     clock.set(new Date(NOW + 1));
     const body = await stages({ stage: 'new' });
-    assert.deepEqual(body.customers.map((r: any) => r.name), []);
+    assert.deepEqual(
+      body.customers.map((r: any) => r.name),
+      [],
+    );
     const stale = await stages({ stage: 'stale' });
     assert.ok(stale.customers.some((r: any) => r.name === 'one visit exactly 30 days ago'));
     clock.set(new Date(NOW));

@@ -24,20 +24,51 @@ describe('roster', () => {
   it('lists everyone with a relationship, enriched with the roster aggregates', async () => {
     const { store, list } = await setup();
     const ada = await fx.customer({ name: 'Ada', email: 'ada@example.com', phone: '+447700900001' });
-    await feed(app, store.id, { kind: 'order', customer_id: ada.id, amount_pence: 2000, refunded_pence: 500, status: 'partially_refunded', created_at: '2026-05-20T10:00:00Z', marketing_opted_in: true });
+    await feed(app, store.id, {
+      kind: 'order',
+      customer_id: ada.id,
+      amount_pence: 2000,
+      refunded_pence: 500,
+      status: 'partially_refunded',
+      created_at: '2026-05-20T10:00:00Z',
+      marketing_opted_in: true,
+    });
     await feed(app, store.id, { kind: 'stamp', customer_id: ada.id, count: 3, created_at: '2026-05-25T10:00:00Z' });
-    await feed(app, store.id, { kind: 'class_booking', customer_id: ada.id, status: 'attended', attended_at: '2026-05-27T18:00:00Z' });
+    await feed(app, store.id, {
+      kind: 'class_booking',
+      customer_id: ada.id,
+      status: 'attended',
+      attended_at: '2026-05-27T18:00:00Z',
+    });
     const member = await fx.customer({ name: 'Mo' });
     await fx.membership(store.id, member.id);
     const body = await list();
     assert.deepEqual(body.customers, [
       {
-        id: ada.id, name: 'Ada', phone: '+447700900001', email: 'ada@example.com', last_visit_at: '2026-05-27T18:00:00.000Z',
-        lifecycle_stage: 'active', total_visits: 3, stamp_count: 3, order_count: 1, total_spent_pence: 1500, marketing_opted_in: true,
+        id: ada.id,
+        name: 'Ada',
+        phone: '+447700900001',
+        email: 'ada@example.com',
+        last_visit_at: '2026-05-27T18:00:00.000Z',
+        lifecycle_stage: 'active',
+        total_visits: 3,
+        stamp_count: 3,
+        order_count: 1,
+        total_spent_pence: 1500,
+        marketing_opted_in: true,
       },
       {
-        id: member.id, name: 'Mo', phone: null, email: null, last_visit_at: null, lifecycle_stage: 'new',
-        total_visits: 0, stamp_count: 0, order_count: 0, total_spent_pence: 0, marketing_opted_in: false,
+        id: member.id,
+        name: 'Mo',
+        phone: null,
+        email: null,
+        last_visit_at: null,
+        lifecycle_stage: 'new',
+        total_visits: 0,
+        stamp_count: 0,
+        order_count: 0,
+        total_spent_pence: 0,
+        marketing_opted_in: false,
       },
     ]);
     assert.deepEqual(body.pagination, { limit: 30, offset: 0, has_more: false, total_count: 2 });
@@ -46,15 +77,24 @@ describe('roster', () => {
   it('sorts by recent (default), spend, visits and name', async () => {
     const { store, list } = await setup();
     const make = async (name: string | null, orders: Array<[number, string]>) => {
-      const c = name === null
-        ? (await db.query<{ id: string }>('INSERT INTO customers (name) VALUES (NULL) RETURNING id')).rows[0]
-        : await fx.customer({ name });
-      for (const [amount, at] of orders) await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: amount, created_at: at });
+      const c =
+        name === null
+          ? (await db.query<{ id: string }>('INSERT INTO customers (name) VALUES (NULL) RETURNING id')).rows[0]
+          : await fx.customer({ name });
+      for (const [amount, at] of orders)
+        await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: amount, created_at: at });
       if (!orders.length) await fx.membership(store.id, c.id);
     };
-    await make('bea', [[100, '2026-05-01T10:00:00Z'], [100, '2026-05-02T10:00:00Z'], [100, '2026-05-03T10:00:00Z']]);
+    await make('bea', [
+      [100, '2026-05-01T10:00:00Z'],
+      [100, '2026-05-02T10:00:00Z'],
+      [100, '2026-05-03T10:00:00Z'],
+    ]);
     await make('Cal', [[5000, '2026-04-01T10:00:00Z']]);
-    await make('abe', [[700, '2026-05-20T10:00:00Z'], [700, '2026-05-21T10:00:00Z']]);
+    await make('abe', [
+      [700, '2026-05-20T10:00:00Z'],
+      [700, '2026-05-21T10:00:00Z'],
+    ]);
     await make(null, []);
     assert.deepEqual(names(await list()), ['abe', 'bea', 'Cal', null]);
     assert.deepEqual(names(await list({ sort: 'recent' })), ['abe', 'bea', 'Cal', null]);
@@ -85,10 +125,16 @@ describe('roster', () => {
     assert.deepEqual(await sorted('has_orders,has_stamps,marketing_opted_in'), ['both']);
     assert.deepEqual(await sorted(''), ['both', 'order only', 'stamp only']);
     // The customer's own marketing preference for this store wins over consent recorded with activity.
-    await db.query(`INSERT INTO notification_preferences (customer_id, store_id, marketing_enabled) VALUES ($1, $2, false), ($3, $2, true)`, [both.id, store.id, orderOnly.id]);
+    await db.query(
+      `INSERT INTO notification_preferences (customer_id, store_id, marketing_enabled) VALUES ($1, $2, false), ($3, $2, true)`,
+      [both.id, store.id, orderOnly.id],
+    );
     assert.deepEqual(await sorted('marketing_opted_in'), ['order only', 'stamp only']);
     const rows = (await list({ sort: 'name' })).customers;
-    assert.deepEqual(rows.map((r: any) => r.marketing_opted_in), [false, true, true]);
+    assert.deepEqual(
+      rows.map((r: any) => r.marketing_opted_in),
+      [false, true, true],
+    );
   });
 
   it('the text filter matches name, email and phone in any spelling', async () => {
@@ -106,7 +152,14 @@ describe('roster', () => {
     assert.deepEqual(await find('  GRACE '), ['Grace Hopper']);
     assert.deepEqual(await find('navy.MIL'), ['Grace Hopper']);
     assert.deepEqual(await find('a'), ['Ada Lovelace', 'Alan 100% Turing', 'Grace Hopper']);
-    for (const spelling of ['07700 900123', '+44 7700 900123', '447700900123', '(07700) 900-123', '0044 7700 900123', '900123']) {
+    for (const spelling of [
+      '07700 900123',
+      '+44 7700 900123',
+      '447700900123',
+      '(07700) 900-123',
+      '0044 7700 900123',
+      '900123',
+    ]) {
       assert.deepEqual(await find(spelling), ['Ada Lovelace'], spelling);
     }
     assert.deepEqual(await find('07700'), ['Ada Lovelace', 'Grace Hopper']);
@@ -143,14 +196,16 @@ describe('roster', () => {
     assert.equal(rest.customers.length, 3);
     assert.deepEqual(rest.pagination, { limit: 50, offset: 50, has_more: false, total_count: 53 });
     const walked: string[] = [];
-    for (let offset = 0; offset < 105; offset += 30) walked.push(...(await list({ sort: 'visits', offset })).customers.map((r: any) => r.id));
+    for (let offset = 0; offset < 105; offset += 30)
+      walked.push(...(await list({ sort: 'visits', offset })).customers.map((r: any) => r.id));
     assert.equal(new Set(walked).size, 105, 'ties are broken by id, so pages neither overlap nor skip');
   });
 
   it('with a text filter: every sort pages without overlap, with the true total, also past the end', async () => {
     const { store, list } = await setup();
     const ids: string[] = [];
-    for (let i = 0; i < 45; i++) ids.push((await fx.customer({ name: `${i % 3 === 0 ? 'Woodley' : 'Ashby'} ${String(i).padStart(2, '0')}` })).id);
+    for (let i = 0; i < 45; i++)
+      ids.push((await fx.customer({ name: `${i % 3 === 0 ? 'Woodley' : 'Ashby'} ${String(i).padStart(2, '0')}` })).id);
     await db.query(
       `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, last_visit_at, total_visits, order_count, total_spent_pence)
        SELECT $1, id, '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z'::timestamptz + ord * interval '1 hour',
@@ -169,8 +224,14 @@ describe('roster', () => {
       }
       assert.deepEqual([...walked].sort(), [...woodleys].sort(), `${sort}: every match once`);
     }
-    const spend = (await list({ q: 'woodley', sort: 'spend', limit: 15 })).customers.map((r: any) => r.total_spent_pence);
-    assert.deepEqual(spend, [...spend].sort((a, b) => b - a), 'highest spend first');
+    const spend = (await list({ q: 'woodley', sort: 'spend', limit: 15 })).customers.map(
+      (r: any) => r.total_spent_pence,
+    );
+    assert.deepEqual(
+      spend,
+      [...spend].sort((a, b) => b - a),
+      'highest spend first',
+    );
     const byName = names(await list({ q: 'WOODLEY', sort: 'name', limit: 3 }));
     assert.deepEqual(byName, ['Woodley 00', 'Woodley 03', 'Woodley 06']);
     const past = await list({ q: 'woodley', offset: 40 });
@@ -186,10 +247,21 @@ describe('roster', () => {
     const keep = await fx.customer({ name: 'Kept' });
     const archived = await fx.customer({ name: 'Archived' });
     const erased = await fx.customer({ name: 'Erased' });
-    for (const c of [keep, archived, erased]) await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100, marketing_opted_in: true });
-    await db.query('UPDATE store_customers SET archived = true, archived_at = now() WHERE store_id = $1 AND customer_id = $2', [store.id, archived.id]);
+    for (const c of [keep, archived, erased])
+      await feed(app, store.id, { kind: 'order', customer_id: c.id, amount_pence: 100, marketing_opted_in: true });
+    await db.query(
+      'UPDATE store_customers SET archived = true, archived_at = now() WHERE store_id = $1 AND customer_id = $2',
+      [store.id, archived.id],
+    );
     await db.query('UPDATE customers SET erased_at = now() WHERE id = $1', [erased.id]);
-    const queries: Array<Record<string, string>> = [{}, { facets: 'has_orders' }, { stage: 'new' }, { q: 'e' }, { sort: 'spend' }, { facets: 'marketing_opted_in' }];
+    const queries: Array<Record<string, string>> = [
+      {},
+      { facets: 'has_orders' },
+      { stage: 'new' },
+      { q: 'e' },
+      { sort: 'spend' },
+      { facets: 'marketing_opted_in' },
+    ];
     for (const query of queries) {
       const body = await list(query);
       assert.deepEqual(names(body), ['Kept'], JSON.stringify(query));
@@ -217,13 +289,30 @@ describe('roster', () => {
 
   it('refuses unknown sorts, stages, facets, page sizes and parameters', async () => {
     const { store, token } = await setup();
-    for (const query of [{ sort: 'oldest' }, { stage: 'asleep' }, { facets: 'has_orders,vip' }, { facets: 'has_orders,' }, { limit: 101 }, { limit: 0 }, { offset: -1 }, { page: 2 }, {}]) {
-      const res = await call(app, 'GET', '/api/v1/customers/list', { token, query: { ...(Object.keys(query).length ? { store_id: store.id } : {}), ...query } });
+    for (const query of [
+      { sort: 'oldest' },
+      { stage: 'asleep' },
+      { facets: 'has_orders,vip' },
+      { facets: 'has_orders,' },
+      { limit: 101 },
+      { limit: 0 },
+      { offset: -1 },
+      { page: 2 },
+      {},
+    ]) {
+      const res = await call(app, 'GET', '/api/v1/customers/list', {
+        token,
+        query: { ...(Object.keys(query).length ? { store_id: store.id } : {}), ...query },
+      });
       assert.equal(res.status, 400, JSON.stringify(query));
       assert.equal(errorCode(res), 'VALIDATION_FAILED');
     }
     const customerToken = await fx.customerToken((await fx.customer()).id);
-    assert.equal((await call(app, 'GET', '/api/v1/customers/list', { token: customerToken, query: { store_id: store.id } })).status, 403);
+    assert.equal(
+      (await call(app, 'GET', '/api/v1/customers/list', { token: customerToken, query: { store_id: store.id } }))
+        .status,
+      403,
+    );
     assert.equal((await call(app, 'GET', '/api/v1/customers/list', { query: { store_id: store.id } })).status, 401);
   });
 });

@@ -26,7 +26,7 @@ async function searchIds(storeId: string, q: string): Promise<string[]> {
   return res.body.customers.map((c: { id: string }) => c.id);
 }
 
-test('a relationship takes its customer\'s values, and every change to the customer reaches all its relationships', async () => {
+test("a relationship takes its customer's values, and every change to the customer reaches all its relationships", async () => {
   const [a, b] = [await t.fx.store(), await t.fx.store({ name: 'Second' })];
   const ada = await t.fx.customer({ name: 'Ada Lovelace', email: 'ada@analytical.org', phone: '+447812345678' });
   await t.fx.membership(a.id, ada.id);
@@ -34,7 +34,10 @@ test('a relationship takes its customer\'s values, and every change to the custo
   assert.deepEqual(await drift(), []);
   assert.deepEqual(await searchIds(a.id, 'lovelace'), [ada.id]);
 
-  await t.db.query("UPDATE customers SET name = 'Ada King', email = 'ada@king.example', phone = '+447400123456' WHERE id = $1", [ada.id]);
+  await t.db.query(
+    "UPDATE customers SET name = 'Ada King', email = 'ada@king.example', phone = '+447400123456' WHERE id = $1",
+    [ada.id],
+  );
   assert.deepEqual(await drift(), []);
   for (const store of [a, b]) {
     assert.deepEqual(await searchIds(store.id, 'king'), [ada.id]);
@@ -42,7 +45,9 @@ test('a relationship takes its customer\'s values, and every change to the custo
     assert.deepEqual(await searchIds(store.id, '07400 123456'), [ada.id]);
   }
   // Erasure clears the values; the relationship keeps nothing to match.
-  await t.db.query('UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = now() WHERE id = $1', [ada.id]);
+  await t.db.query('UPDATE customers SET name = NULL, email = NULL, phone = NULL, erased_at = now() WHERE id = $1', [
+    ada.id,
+  ]);
   assert.deepEqual(await drift(), []);
   assert.deepEqual(await searchIds(a.id, 'king'), []);
 });
@@ -53,18 +58,20 @@ test('concurrent name changes and new relationships of the same customers leave 
   const people: Array<{ id: string }> = [];
   for (let i = 0; i < 8; i++) people.push(await t.fx.customer({ name: `Racer ${i}`, email: `racer${i}@example.com` }));
   const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
-  const rename = (id: string, name: string, holdMs: number) => t.db.transaction(async (tx) => {
-    await tx.query('UPDATE customers SET name = $2 WHERE id = $1', [id, name]);
-    await tx.query('SELECT pg_sleep($1)', [holdMs / 1000]);
-  });
-  const relate = (storeId: string, id: string, holdMs: number) => t.db.transaction(async (tx) => {
-    await tx.query(
-      `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
+  const rename = (id: string, name: string, holdMs: number) =>
+    t.db.transaction(async (tx) => {
+      await tx.query('UPDATE customers SET name = $2 WHERE id = $1', [id, name]);
+      await tx.query('SELECT pg_sleep($1)', [holdMs / 1000]);
+    });
+  const relate = (storeId: string, id: string, holdMs: number) =>
+    t.db.transaction(async (tx) => {
+      await tx.query(
+        `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
        VALUES ($1, $2, now(), now(), now()) ON CONFLICT DO NOTHING`,
-      [storeId, id],
-    );
-    await tx.query('SELECT pg_sleep($1)', [holdMs / 1000]);
-  });
+        [storeId, id],
+      );
+      await tx.query('SELECT pg_sleep($1)', [holdMs / 1000]);
+    });
   // Both orders, each transaction still open when the other writes: a rename that commits after a
   // relationship read the old name, and a relationship that commits after a rename looked for rows.
   const writes: Promise<unknown>[] = [];
@@ -78,17 +85,30 @@ test('concurrent name changes and new relationships of the same customers leave 
     }
   }
   await Promise.all(writes);
-  const n = await t.db.query<{ n: number }>('SELECT count(*)::int AS n FROM store_customers WHERE customer_id = ANY($1)', [people.map((p) => p.id)]);
+  const n = await t.db.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM store_customers WHERE customer_id = ANY($1)',
+    [people.map((p) => p.id)],
+  );
   assert.equal(n.rows[0].n, people.length * stores.length);
   assert.deepEqual(await drift(), []);
 });
 
-test('a needle\'s tokens are among the tokens of every value containing it, so the index never hides a match', async () => {
+test("a needle's tokens are among the tokens of every value containing it, so the index never hides a match", async () => {
   const store = '0a1b2c3d-0000-4000-8000-000000000000';
-  const values = ['olivia smith', 'o\'brien-smythe', 'josé álvarez', 'ada@analytical.org', '+447812345678', 'mary-jane 2nd'];
+  const values = [
+    'olivia smith',
+    "o'brien-smythe",
+    'josé álvarez',
+    'ada@analytical.org',
+    '+447812345678',
+    'mary-jane 2nd',
+  ];
   let checked = 0;
   for (const value of values) {
-    const res = await t.db.query<{ tokens: string[] }>('SELECT bbo_search_tokens($1, ARRAY[$2]) AS tokens', [store, value]);
+    const res = await t.db.query<{ tokens: string[] }>('SELECT bbo_search_tokens($1, ARRAY[$2]) AS tokens', [
+      store,
+      value,
+    ]);
     const indexed = new Set(res.rows[0].tokens);
     for (let i = 0; i < value.length; i++) {
       for (let j = i + 1; j <= value.length; j++) {

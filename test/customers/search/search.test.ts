@@ -13,7 +13,13 @@ async function setup() {
   const search = async (q?: string, storeId = store.id) => {
     const res = await call(app, 'GET', '/api/v1/customers/search', { token, query: { store_id: storeId, q } });
     assert.equal(res.status, 200, JSON.stringify(res.body));
-    return res.body.customers as Array<{ id: string; name: string | null; phone: string | null; email: string | null; last_seen: string | null }>;
+    return res.body.customers as Array<{
+      id: string;
+      name: string | null;
+      phone: string | null;
+      email: string | null;
+      last_seen: string | null;
+    }>;
   };
   return { store, token, search };
 }
@@ -24,11 +30,34 @@ describe('customer search', () => {
     const ada = await fx.customer({ name: 'Ada Lovelace', email: 'ada@analytical.org', phone: '+447700900123' });
     const grace = await fx.customer({ name: 'Grace Hopper', email: 'grace@navy.mil', phone: '+447700900456' });
     await feed(app, store.id, { kind: 'stamp', customer_id: ada.id, created_at: '2026-05-30T10:00:00Z' });
-    await feed(app, store.id, { kind: 'order', customer_id: grace.id, amount_pence: 100, created_at: '2026-05-31T10:00:00Z' });
-    assert.deepEqual(await search('love'), [{ id: ada.id, name: 'Ada Lovelace', phone: '+447700900123', email: 'ada@analytical.org', last_seen: '2026-05-30T10:00:00.000Z' }]);
-    assert.deepEqual((await search('NAVY')).map((r) => r.id), [grace.id]);
-    assert.deepEqual((await search('ho')).map((r) => r.id), [grace.id]);
-    assert.deepEqual((await search('07700')).map((r) => r.id), [grace.id, ada.id], 'most recently seen first');
+    await feed(app, store.id, {
+      kind: 'order',
+      customer_id: grace.id,
+      amount_pence: 100,
+      created_at: '2026-05-31T10:00:00Z',
+    });
+    assert.deepEqual(await search('love'), [
+      {
+        id: ada.id,
+        name: 'Ada Lovelace',
+        phone: '+447700900123',
+        email: 'ada@analytical.org',
+        last_seen: '2026-05-30T10:00:00.000Z',
+      },
+    ]);
+    assert.deepEqual(
+      (await search('NAVY')).map((r) => r.id),
+      [grace.id],
+    );
+    assert.deepEqual(
+      (await search('ho')).map((r) => r.id),
+      [grace.id],
+    );
+    assert.deepEqual(
+      (await search('07700')).map((r) => r.id),
+      [grace.id, ada.id],
+      'most recently seen first',
+    );
     assert.deepEqual(await search('nobody'), []);
   });
 
@@ -38,8 +67,22 @@ describe('customer search', () => {
     const decoy = await fx.customer({ name: 'Decoy', phone: '+447700900999' });
     await fx.membership(store.id, c.id);
     await fx.membership(store.id, decoy.id);
-    for (const spelling of ['07700 900321', '07700900321', '+44 7700 900321', '+447700900321', '447700900321', '(07700) 900-321', '0044 7700 900 321', '7700-900-321', '900 321']) {
-      assert.deepEqual((await search(spelling)).map((r) => r.id), [c.id], spelling);
+    for (const spelling of [
+      '07700 900321',
+      '07700900321',
+      '+44 7700 900321',
+      '+447700900321',
+      '447700900321',
+      '(07700) 900-321',
+      '0044 7700 900 321',
+      '7700-900-321',
+      '900 321',
+    ]) {
+      assert.deepEqual(
+        (await search(spelling)).map((r) => r.id),
+        [c.id],
+        spelling,
+      );
     }
   });
 
@@ -48,12 +91,20 @@ describe('customer search', () => {
     const ids: string[] = [];
     for (let i = 0; i < 23; i++) {
       const c = await fx.customer({ name: `Zed ${i}` });
-      await feed(app, store.id, { kind: 'stamp', customer_id: c.id, created_at: new Date(Date.parse('2026-05-01T10:00:00Z') + i * 3_600_000).toISOString() });
+      await feed(app, store.id, {
+        kind: 'stamp',
+        customer_id: c.id,
+        created_at: new Date(Date.parse('2026-05-01T10:00:00Z') + i * 3_600_000).toISOString(),
+      });
       ids.unshift(c.id);
     }
     for (const q of [undefined, '', 'Z', ' ', ' Z ']) {
       const rows = await search(q);
-      assert.deepEqual(rows.map((r) => r.id), ids.slice(0, 20), JSON.stringify(q));
+      assert.deepEqual(
+        rows.map((r) => r.id),
+        ids.slice(0, 20),
+        JSON.stringify(q),
+      );
     }
     assert.equal((await search('Zed')).length, 20, 'a filtering term is capped at 20 rows too');
   });
@@ -67,11 +118,24 @@ describe('customer search', () => {
     const theirs = await fx.customer({ name: 'Sam Theirs' });
     for (const c of [kept, archived, erased]) await feed(app, store.id, { kind: 'stamp', customer_id: c.id });
     await feed(app, other.id, { kind: 'stamp', customer_id: theirs.id });
-    await db.query('UPDATE store_customers SET archived = true WHERE store_id = $1 AND customer_id = $2', [store.id, archived.id]);
+    await db.query('UPDATE store_customers SET archived = true WHERE store_id = $1 AND customer_id = $2', [
+      store.id,
+      archived.id,
+    ]);
     await db.query('UPDATE customers SET erased_at = now() WHERE id = $1', [erased.id]);
-    assert.deepEqual((await search('Sam')).map((r) => r.name), ['Sam Kept']);
-    assert.deepEqual((await search()).map((r) => r.name), ['Sam Kept']);
-    assert.deepEqual((await search('Sam', other.id)).map((r) => r.name), ['Sam Kept'], "the token's store wins");
+    assert.deepEqual(
+      (await search('Sam')).map((r) => r.name),
+      ['Sam Kept'],
+    );
+    assert.deepEqual(
+      (await search()).map((r) => r.name),
+      ['Sam Kept'],
+    );
+    assert.deepEqual(
+      (await search('Sam', other.id)).map((r) => r.name),
+      ['Sam Kept'],
+      "the token's store wins",
+    );
   });
 
   it('refuses unknown parameters and a missing store_id', async () => {

@@ -6,7 +6,8 @@ import { call, errorCode } from '../../support/http.ts';
 import { BOOK, callFrom, codeFor, pageShop, sendCode, signIn, solved } from '../../booking-page/support.ts';
 
 const VERIFY = `${BOOK}/email-code/verify`;
-const rowsOf = async (w: any) => (await w.t.db.query('SELECT email_hash, code_hash, attempts, used_at FROM email_codes')).rows as any[];
+const rowsOf = async (w: any) =>
+  (await w.t.db.query('SELECT email_hash, code_hash, attempts, used_at FROM email_codes')).rows as any[];
 
 test('a code: 6 digits over real SMTP, kept only as a hash, works once; the token is a customer token', async () => {
   const w = await pageShop();
@@ -20,7 +21,10 @@ test('a code: 6 digits over real SMTP, kept only as a hash, works once; the toke
   const rows = await rowsOf(w);
   assert.equal(rows.length, 1);
   assert.match(rows[0].code_hash, /^[0-9a-f]{64}$/);
-  assert.ok(!JSON.stringify(rows).includes(code) && !JSON.stringify(rows).includes('kim@example.com'), 'neither code nor email is stored');
+  assert.ok(
+    !JSON.stringify(rows).includes(code) && !JSON.stringify(rows).includes('kim@example.com'),
+    'neither code nor email is stored',
+  );
 
   const ok = await call(w.t.app, 'POST', VERIFY, { body: { email: 'kim@example.com', code, name: 'Kim' } });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
@@ -57,7 +61,10 @@ test('5 wrong codes kill the code: the right one is then refused too, with the a
   assert.equal(new Set(answers).size, 1, answers.join('\n'));
   assert.equal(errorCode(right), 'CODE_INVALID');
   assert.equal((await rowsOf(w))[0].attempts, 5);
-  assert.equal((await w.t.db.query(`SELECT count(*)::int AS n FROM customers WHERE email = 'wrong@example.com'`)).rows[0].n, 0);
+  assert.equal(
+    (await w.t.db.query(`SELECT count(*)::int AS n FROM customers WHERE email = 'wrong@example.com'`)).rows[0].n,
+    0,
+  );
 });
 
 test('a code lives 10 minutes, and a new code replaces the last', async () => {
@@ -85,13 +92,19 @@ test('the same answer for a known and an unknown email; both get a code', async 
   const unknown = await sendCode(w, 'nobody@example.com');
   assert.equal(known.status, unknown.status);
   assert.deepEqual(known.body, unknown.body);
-  const headerNames = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'x-request-id' && k !== 'date').sort();
+  const headerNames = (h: Record<string, unknown>) =>
+    Object.keys(h)
+      .filter((k) => k !== 'x-request-id' && k !== 'date')
+      .sort();
   assert.deepEqual(headerNames(known.headers), headerNames(unknown.headers));
   assert.equal(known.headers['content-length'], unknown.headers['content-length']);
   await codeFor(w, 'known@example.com');
   await codeFor(w, 'nobody@example.com');
   // Sending never creates a customer: only a verified code does.
-  assert.equal((await w.t.db.query(`SELECT count(*)::int AS n FROM customers WHERE email = 'nobody@example.com'`)).rows[0].n, 0);
+  assert.equal(
+    (await w.t.db.query(`SELECT count(*)::int AS n FROM customers WHERE email = 'nobody@example.com'`)).rows[0].n,
+    0,
+  );
 });
 
 test('at most 5 sends an hour per email, 20 per address: 429 TOO_MANY_CODES with Retry-After', async () => {
@@ -104,7 +117,8 @@ test('at most 5 sends an hour per email, 20 per address: 429 TOO_MANY_CODES with
   w.t.clock.advance(30 * 60_000);
   assert.equal((await sendCode(w, 'busy@example.com', '192.0.2.2')).headers['retry-after'], '1800');
 
-  for (let i = 0; i < 20; i++) assert.equal((await sendCode(w, `person${i}@example.com`, '192.0.2.9')).status, 200, `send ${i}`);
+  for (let i = 0; i < 20; i++)
+    assert.equal((await sendCode(w, `person${i}@example.com`, '192.0.2.9')).status, 200, `send ${i}`);
   const twentyFirst = await sendCode(w, 'person-x@example.com', '192.0.2.9');
   assert.equal(twentyFirst.status, 429);
   assert.equal(errorCode(twentyFirst), 'TOO_MANY_CODES');
@@ -134,7 +148,9 @@ test('unverified input never changes an existing customer: name and phone are us
 
 test('a filled honeypot is refused quietly and sends nothing', async () => {
   const w = await pageShop();
-  const res = await callFrom(w.t.app, 'POST', `${BOOK}/email-code`, undefined, { body: { email: 'bot@example.com', altcha: await solved(w.t.app), website: 'x' } });
+  const res = await callFrom(w.t.app, 'POST', `${BOOK}/email-code`, undefined, {
+    body: { email: 'bot@example.com', altcha: await solved(w.t.app), website: 'x' },
+  });
   assert.equal(res.status, 400);
   assert.equal(errorCode(res), 'REQUEST_REFUSED');
   await new Promise((r) => setTimeout(r, 200));

@@ -9,11 +9,17 @@ import { BOOK, callFrom, pageShop, solved, type PageShop } from '../../booking-p
 
 const twilio = await startFakeTwilio();
 after(() => twilio.close());
-const SMS_ENV = { SMS_API_URL: twilio.url, SMS_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', SMS_AUTH_TOKEN: 'test-auth-token', SMS_FROM: '+447400123456' };
+const SMS_ENV = {
+  SMS_API_URL: twilio.url,
+  SMS_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+  SMS_AUTH_TOKEN: 'test-auth-token',
+  SMS_FROM: '+447400123456',
+};
 const SEND = `${BOOK}/sms-code`;
 const VERIFY = `${BOOK}/sms-code/verify`;
 
-const textSend = async (w: PageShop, phone: string, ip?: string) => callFrom(w.t.app, 'POST', SEND, ip, { body: { phone, altcha: await solved(w.t.app) } });
+const textSend = async (w: PageShop, phone: string, ip?: string) =>
+  callFrom(w.t.app, 'POST', SEND, ip, { body: { phone, altcha: await solved(w.t.app) } });
 
 async function textedCode(to: string, before: number): Promise<string> {
   for (let i = 0; i < 200; i++) {
@@ -35,11 +41,19 @@ test('with an SMS provider the page offers text; a UK mobile gets a code that si
   const code = await textedCode('+447812345001', before);
   const rows = (await w.t.db.query('SELECT code_hash FROM email_codes')).rows;
   assert.equal(rows.length, 1);
-  assert.ok(!JSON.stringify(rows).includes(code) && !JSON.stringify(rows).includes('7812345001'), 'neither code nor number stored');
+  assert.ok(
+    !JSON.stringify(rows).includes(code) && !JSON.stringify(rows).includes('7812345001'),
+    'neither code nor number stored',
+  );
 
-  const ok = await call(w.t.app, 'POST', VERIFY, { body: { phone: '+44 7812 345001', code, name: 'Texted', email: 'texted@example.com' } });
+  const ok = await call(w.t.app, 'POST', VERIFY, {
+    body: { phone: '+44 7812 345001', code, name: 'Texted', email: 'texted@example.com' },
+  });
   assert.equal(ok.status, 200, JSON.stringify(ok.body));
-  assert.deepEqual({ ...ok.body.customer, id: undefined }, { id: undefined, name: 'Texted', email: 'texted@example.com', phone: '+447812345001' });
+  assert.deepEqual(
+    { ...ok.body.customer, id: undefined },
+    { id: undefined, name: 'Texted', email: 'texted@example.com', phone: '+447812345001' },
+  );
   const actor = await w.t.tokens.verify(ok.body.token);
   assert.equal((actor as any).customerId, ok.body.customer.id);
   const again = await call(w.t.app, 'POST', VERIFY, { body: { phone: '07812345001', code } });
@@ -53,18 +67,23 @@ test('a texted code lives 10 minutes; an existing customer is found by phone and
   await textSend(w, '07812345002');
   const first = await textedCode('+447812345002', before);
   w.t.clock.advance(600_000);
-  assert.equal(errorCode(await call(w.t.app, 'POST', VERIFY, { body: { phone: '07812345002', code: first } })), 'CODE_EXPIRED');
+  assert.equal(
+    errorCode(await call(w.t.app, 'POST', VERIFY, { body: { phone: '07812345002', code: first } })),
+    'CODE_EXPIRED',
+  );
   before = sentTo('+447812345002');
   await textSend(w, '07812345002');
   const second = await textedCode('+447812345002', before);
-  const ok = await call(w.t.app, 'POST', VERIFY, { body: { phone: '07812345002', code: second, name: 'Impostor', email: 'impostor@example.com' } });
+  const ok = await call(w.t.app, 'POST', VERIFY, {
+    body: { phone: '07812345002', code: second, name: 'Impostor', email: 'impostor@example.com' },
+  });
   assert.equal(ok.status, 200);
   assert.equal(ok.body.customer.id, owner.id);
   const row = (await w.t.db.query('SELECT name, email, phone FROM customers WHERE id = $1', [owner.id])).rows[0];
   assert.deepEqual(row, { name: 'Phone Owner', email: 'owner@example.com', phone: '+447812345002' });
 });
 
-test('texts share the email code\'s limits: 5 an hour per phone, then 429 TOO_MANY_CODES', async () => {
+test("texts share the email code's limits: 5 an hour per phone, then 429 TOO_MANY_CODES", async () => {
   const w = await pageShop({ app: { env: SMS_ENV } });
   for (let i = 0; i < 5; i++) assert.equal((await textSend(w, '07812345003', `192.0.2.${i + 1}`)).status, 200);
   const sixth = await textSend(w, '07812345003', '192.0.2.50');

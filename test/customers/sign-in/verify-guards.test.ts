@@ -20,7 +20,10 @@ test('no code and a wrong code give one answer: status, body and headers alike',
   assert.equal(none.status, pending.status);
   assert.deepEqual({ ...none.body.error, requestId: 0 }, { ...pending.body.error, requestId: 0 });
   assert.equal(errorCode(none), 'CODE_INVALID');
-  const names = (h: Record<string, unknown>) => Object.keys(h).filter((k) => k !== 'x-request-id' && k !== 'date').sort();
+  const names = (h: Record<string, unknown>) =>
+    Object.keys(h)
+      .filter((k) => k !== 'x-request-id' && k !== 'date')
+      .sort();
   assert.deepEqual(names(none.headers), names(pending.headers));
 });
 
@@ -45,7 +48,8 @@ test('a burst on one email from many addresses cannot burn its code: throttled, 
   const code = await codeFor(w, 'victim@example.com');
   const wrong = code === '000000' ? '111111' : '000000';
   // 10 tries a minute for one email: four wrong ones, then the owner's right one, in the same minute.
-  for (let i = 0; i < 4; i++) assert.equal((await verifyFrom(w, `198.51.100.${i + 1}`, 'victim@example.com', wrong)).status, 400);
+  for (let i = 0; i < 4; i++)
+    assert.equal((await verifyFrom(w, `198.51.100.${i + 1}`, 'victim@example.com', wrong)).status, 400);
   const owner = await verifyFrom(w, '203.0.113.7', 'victim@example.com', code);
   assert.equal(owner.status, 200, JSON.stringify(owner.body));
 });

@@ -19,8 +19,21 @@ test('a relay that drops the connection fails the send after one connection, as 
   const port = (relay.address() as AddressInfo).port;
   const transport = smtpTransport({ url: `smtp://127.0.0.1:${port}`, from: 'Shop <shop@example.test>' });
   try {
-    const failure = await transport.send({ channel: 'email', to: 'someone@example.test', subject: 'Booked', text: 'See you', html: '<p>See you</p>', ics: null, icsMethod: null, messageId: '<drop-1@example.test>' })
-      .then(() => null, (err) => err);
+    const failure = await transport
+      .send({
+        channel: 'email',
+        to: 'someone@example.test',
+        subject: 'Booked',
+        text: 'See you',
+        html: '<p>See you</p>',
+        ics: null,
+        icsMethod: null,
+        messageId: '<drop-1@example.test>',
+      })
+      .then(
+        () => null,
+        (err) => err,
+      );
     assert.ok(failure instanceof SendFailure, `the send failed with ${failure}`);
     assert.equal(failure.permanent, false, 'a dropped connection may succeed later');
     assert.equal(connections, 1, 'the transport did not try again on its own');

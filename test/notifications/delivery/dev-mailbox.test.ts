@@ -29,7 +29,8 @@ async function mailboxCodes(w: Awaited<ReturnType<typeof pageShopWith>>, token =
   return { res: await call(w.t.app, 'GET', MAILBOX, { token }), codes: [] as any[] };
 }
 
-const keptRows = async (w: Awaited<ReturnType<typeof pageShopWith>>) => (await w.t.db.query('SELECT count(*)::int AS n FROM dev_mailbox')).rows[0].n as number;
+const keptRows = async (w: Awaited<ReturnType<typeof pageShopWith>>) =>
+  (await w.t.db.query('SELECT count(*)::int AS n FROM dev_mailbox')).rows[0].n as number;
 
 test('no SMTP_URL outside production: the code goes to the development mailbox, the merchant reads it and books with it', async () => {
   const w = await pageShopWith({});
@@ -39,7 +40,9 @@ test('no SMTP_URL outside production: the code goes to the development mailbox, 
   const delivery = await call(w.t.app, 'GET', DELIVERY, { token: w.merchant });
   assert.deepEqual(delivery.body, { email: 'dev_mailbox', sms: 'none', sign_in: 'email', dev_mailbox: true });
 
-  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'Newcomer@Example.com', altcha: await solved(w.t.app) } });
+  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'Newcomer@Example.com', altcha: await solved(w.t.app) },
+  });
   assert.equal(sent.status, 200);
   const { res, codes } = await mailboxCodes(w);
   assert.equal(res.body.development_only, true);
@@ -51,29 +54,40 @@ test('no SMTP_URL outside production: the code goes to the development mailbox, 
   const code = /\b(\d{6})\b/.exec(kept.text)![1];
   assert.match(kept.subject, new RegExp(code));
 
-  const verified = await call(w.t.app, 'POST', `${BOOK}/email-code/verify`, { body: { email: 'newcomer@example.com', code, name: 'New' } });
+  const verified = await call(w.t.app, 'POST', `${BOOK}/email-code/verify`, {
+    body: { email: 'newcomer@example.com', code, name: 'New' },
+  });
   assert.equal(verified.status, 200, JSON.stringify(verified.body));
   assert.equal(verified.body.customer.email, 'newcomer@example.com');
 });
 
 test('a kept code lives only until it expires: then it is neither shown nor kept', async () => {
   const w = await pageShopWith({});
-  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'brief@example.com', altcha: await solved(w.t.app) } });
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'brief@example.com', altcha: await solved(w.t.app) },
+  });
   assert.equal((await mailboxCodes(w)).codes.length, 1);
   assert.equal(await keptRows(w), 1);
   w.t.clock.advance(600_000);
   const after = await call(w.t.app, 'GET', MAILBOX, { token: w.merchant });
   assert.equal(after.status, 200);
-  assert.deepEqual(after.body.messages.filter((m: any) => m.source === 'sign_in_code'), []);
+  assert.deepEqual(
+    after.body.messages.filter((m: any) => m.source === 'sign_in_code'),
+    [],
+  );
   assert.equal(await keptRows(w), 0, 'the expired code is deleted');
 });
 
 test('an expired code is deleted when the next one is kept, even if nobody read the mailbox', async () => {
   const w = await pageShopWith({});
-  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'first@example.com', altcha: await solved(w.t.app) } });
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'first@example.com', altcha: await solved(w.t.app) },
+  });
   for (let i = 0; i < 200 && (await keptRows(w)) === 0; i++) await new Promise((r) => setTimeout(r, 25));
   w.t.clock.advance(601_000);
-  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'second@example.com', altcha: await solved(w.t.app) } });
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'second@example.com', altcha: await solved(w.t.app) },
+  });
   for (let i = 0; i < 200; i++) {
     const rows = (await w.t.db.query('SELECT to_address FROM dev_mailbox')).rows;
     if (rows.length === 1 && rows[0].to_address === 'second@example.com') return;
@@ -82,9 +96,11 @@ test('an expired code is deleted when the next one is kept, even if nobody read 
   assert.fail('the expired code is still kept');
 });
 
-test('another store\'s merchant never sees the code; a customer token cannot read the mailbox', async () => {
+test("another store's merchant never sees the code; a customer token cannot read the mailbox", async () => {
   const w = await pageShopWith({});
-  await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'mine@example.com', altcha: await solved(w.t.app) } });
+  await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'mine@example.com', altcha: await solved(w.t.app) },
+  });
   assert.equal((await mailboxCodes(w)).codes.length, 1);
   const other = await w.t.fx.store();
   const otherMerchant = await w.t.fx.merchantToken(other.id);
@@ -101,7 +117,9 @@ test('production with no sender: sign_in none, sending a code is refused and not
   assert.equal(page.body.page.sign_in, 'none');
   const delivery = await call(w.t.app, 'GET', DELIVERY, { token: w.merchant });
   assert.deepEqual(delivery.body, { email: 'none', sms: 'none', sign_in: 'none', dev_mailbox: false });
-  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'lost@example.com', altcha: await solved(w.t.app) } });
+  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'lost@example.com', altcha: await solved(w.t.app) },
+  });
   assert.equal(sent.status, 503);
   assert.equal(errorCode(sent), 'SIGN_IN_UNAVAILABLE');
   await new Promise((r) => setTimeout(r, 50));
@@ -117,7 +135,9 @@ test('with SMTP_URL the code is mailed and never kept in the mailbox', async () 
   const w = await pageShopWith({ SMTP_URL: smtp.url, MAIL_FROM: 'Shop <shop@shop.example>' });
   w.t.onClose(() => smtp.close());
   assert.equal((await call(w.t.app, 'GET', BOOK)).body.page.sign_in, 'email');
-  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, { body: { email: 'real@example.com', altcha: await solved(w.t.app) } });
+  const sent = await call(w.t.app, 'POST', `${BOOK}/email-code`, {
+    body: { email: 'real@example.com', altcha: await solved(w.t.app) },
+  });
   assert.equal(sent.status, 200);
   for (let i = 0; i < 200 && !smtp.received.length; i++) await new Promise((r) => setTimeout(r, 25));
   assert.equal(smtp.received.length, 1);

@@ -25,17 +25,31 @@ test('pending payment: nothing until the deposit is recorded, then the confirmat
   await worker.drain();
   assert.deepEqual(await messagesOf(t, a.id), []);
 
-  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', { token: w.merchant, idempotencyKey: 'dep-1', body: { store_id: w.storeId, appointment_id: a.id } });
+  const paid = await call(t.app, 'POST', '/api/v1/bookings/appointments/deposit-paid', {
+    token: w.merchant,
+    idempotencyKey: 'dep-1',
+    body: { store_id: w.storeId, appointment_id: a.id },
+  });
   assert.equal(paid.status, 200, JSON.stringify(paid.body));
   await worker.drain();
-  assert.deepEqual((await messagesOf(t, a.id)).map((m) => [m.kind, m.status]), [['confirmation', 'mailbox'], ['reminder', 'pending']]);
+  assert.deepEqual(
+    (await messagesOf(t, a.id)).map((m) => [m.kind, m.status]),
+    [
+      ['confirmation', 'mailbox'],
+      ['reminder', 'pending'],
+    ],
+  );
 });
 
 test('a pending booking cancelled for want of its deposit gets no cancellation notice', async () => {
   const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
   const worker = workerFor(t);
   const { w, a } = await pendingBooking(t, '2026-06-10T09:30:00Z');
-  const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', { token: w.merchant, idempotencyKey: 'cancel-1', body: { store_id: w.storeId, appointment_id: a.id } });
+  const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/cancel', {
+    token: w.merchant,
+    idempotencyKey: 'cancel-1',
+    body: { store_id: w.storeId, appointment_id: a.id },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
   await worker.drain();
   assert.deepEqual(await messagesOf(t, a.id), []);

@@ -21,7 +21,10 @@ test('confirmation, change and cancellation arrive as MIME with an .ics in the s
   const c = await t.fx.customer({ name: 'Alex Example', email: 'alex@example.test' });
   await t.fx.membership(s.store.id, c.id);
   // Private things the shop wrote about this customer must never reach them.
-  await t.db.query(`UPDATE store_customers SET merchant_note = 'owes us a tenner', block_reason = 'rude on the phone' WHERE customer_id = $1`, [c.id]);
+  await t.db.query(
+    `UPDATE store_customers SET merchant_note = 'owes us a tenner', block_reason = 'rude on the phone' WHERE customer_id = $1`,
+    [c.id],
+  );
   const worker = workerFor(t, { SMTP_URL: smtp.url });
   const a = await book(t, s, '2026-06-10T09:30:00Z', { customer_id: c.id });
   // Creating the appointment plans nothing itself: the worker plans from the feed afterwards.
@@ -44,7 +47,11 @@ test('confirmation, change and cancellation arrive as MIME with an .ics in the s
   const rows = await messagesOf(t, a.id);
   const sentConfirmation = rows.find((m) => m.kind === 'confirmation')!;
   assert.equal(sentConfirmation.status, 'sent');
-  assert.equal(confirmation.mail.messageId, sentConfirmation.message_id, 'Message-ID is the one derived from the message key');
+  assert.equal(
+    confirmation.mail.messageId,
+    sentConfirmation.message_id,
+    'Message-ID is the one derived from the message key',
+  );
   let ics = calendarPart(confirmation);
   assert.match(ics, /^METHOD:REQUEST$/m);
   assert.match(ics, /^BEGIN:VTIMEZONE$/m);
@@ -93,23 +100,41 @@ test('confirmation, change and cancellation arrive as MIME with an .ics in the s
   const after = await messagesOf(t, a.id);
   assert.deepEqual(
     after.filter((m) => m.kind === 'reminder').map((m) => [m.status, m.reason]),
-    [['withdrawn', 'rescheduled'], ['withdrawn', 'cancelled']],
+    [
+      ['withdrawn', 'rescheduled'],
+      ['withdrawn', 'cancelled'],
+    ],
   );
-  assert.deepEqual(after.filter((m) => m.status === 'sent').map((m) => m.kind).sort(), ['cancellation', 'change', 'confirmation']);
+  assert.deepEqual(
+    after
+      .filter((m) => m.status === 'sent')
+      .map((m) => m.kind)
+      .sort(),
+    ['cancellation', 'change', 'confirmation'],
+  );
 
   // The journey shows the three sent emails at this store, as email events on the email channel.
-  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, { token: s.token, query: { store_id: s.store.id } });
+  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, {
+    token: s.token,
+    query: { store_id: s.store.id },
+  });
   assert.equal(journey.status, 200);
   const emails = journey.body.events.filter((e: any) => e.type === 'email');
-  assert.deepEqual(emails.map((e: any) => [e.channel, e.title, e.status]), [
-    ['email', 'Booking cancelled: Skin fade at Fade & Co', 'sent'],
-    ['email', 'Booking changed: Skin fade at Fade & Co', 'sent'],
-    ['email', 'Booking confirmed: Skin fade at Fade & Co', 'sent'],
-  ]);
+  assert.deepEqual(
+    emails.map((e: any) => [e.channel, e.title, e.status]),
+    [
+      ['email', 'Booking cancelled: Skin fade at Fade & Co', 'sent'],
+      ['email', 'Booking changed: Skin fade at Fade & Co', 'sent'],
+      ['email', 'Booking confirmed: Skin fade at Fade & Co', 'sent'],
+    ],
+  );
   // Another store's journey for the same customer shows none of them.
   const other = await t.fx.store({ name: 'Elsewhere' });
   await t.fx.membership(other.id, c.id);
-  const otherJourney = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, { token: await t.fx.merchantToken(other.id), query: { store_id: other.id } });
+  const otherJourney = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, {
+    token: await t.fx.merchantToken(other.id),
+    query: { store_id: other.id },
+  });
   assert.equal(otherJourney.body.events.filter((e: any) => e.type === 'email').length, 0);
 });
 
@@ -126,7 +151,10 @@ test('a 5xx refusal is recorded as failed and not retried; a restart of the work
   const b = await book(t, s, '2026-06-10T11:30:00Z', { customer_id: fine.id });
   await workerFor(t, { SMTP_URL: smtp.url }).drain();
   const [failed] = (await messagesOf(t, a.id)).filter((m) => m.kind === 'confirmation');
-  assert.deepEqual([failed.status, failed.reason, failed.last_error, failed.attempts], ['failed', 'refused_permanently', 'smtp_550', 1]);
+  assert.deepEqual(
+    [failed.status, failed.reason, failed.last_error, failed.attempts],
+    ['failed', 'refused_permanently', 'smtp_550', 1],
+  );
   // A second worker (a restart) plans nothing again and sends nothing again.
   t.clock.advance(3_600_000);
   await workerFor(t, { SMTP_URL: smtp.url }).drain();

@@ -22,47 +22,133 @@ interface Row {
 }
 
 const prefs = (body: Record<string, boolean>) => async (t: TestApp, s: Shop, customerId: string | null) => {
-  const r = await call(t.app, 'POST', '/api/v1/notifications/preferences', { token: await t.fx.customerToken(customerId!), body: { storeId: s.store.id, ...body } });
+  const r = await call(t.app, 'POST', '/api/v1/notifications/preferences', {
+    token: await t.fx.customerToken(customerId!),
+    body: { storeId: s.store.id, ...body },
+  });
   assert.equal(r.status, 200);
 };
 const block = (body: Record<string, unknown>) => async (t: TestApp, s: Shop, customerId: string | null) => {
-  const r = await call(t.app, 'PATCH', `/api/v1/customers/${customerId}/block`, { token: s.token, body: { store_id: s.store.id, ...body } });
+  const r = await call(t.app, 'PATCH', `/api/v1/customers/${customerId}/block`, {
+    token: s.token,
+    body: { store_id: s.store.id, ...body },
+  });
   assert.equal(r.status, 200, JSON.stringify(r.body));
 };
 
 const ALL = (o: Outcome) => ({ confirmation: o, reminder: o, rebook_nudge: o });
 const ROWS: Row[] = [
-  { name: 'nothing saved: transactional messages go, marketing is opt-in', confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled' },
-  { name: 'messagesMuted stops everything', setup: prefs({ messagesMuted: true, marketingEnabled: true }), ...ALL('messages_muted') },
-  { name: 'classEventsEnabled off stops the booking notices only', setup: prefs({ classEventsEnabled: false }), confirmation: 'category_disabled', reminder: 'sent', rebook_nudge: 'category_disabled' },
-  { name: 'classReminders off stops the reminder only', setup: prefs({ classReminders: false }), confirmation: 'sent', reminder: 'category_disabled', rebook_nudge: 'category_disabled' },
-  { name: 'marketingEnabled on allows the rebooking nudge', setup: prefs({ marketingEnabled: true }), confirmation: 'sent', reminder: 'sent', rebook_nudge: 'sent' },
+  {
+    name: 'nothing saved: transactional messages go, marketing is opt-in',
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'category_disabled',
+  },
+  {
+    name: 'messagesMuted stops everything',
+    setup: prefs({ messagesMuted: true, marketingEnabled: true }),
+    ...ALL('messages_muted'),
+  },
+  {
+    name: 'classEventsEnabled off stops the booking notices only',
+    setup: prefs({ classEventsEnabled: false }),
+    confirmation: 'category_disabled',
+    reminder: 'sent',
+    rebook_nudge: 'category_disabled',
+  },
+  {
+    name: 'classReminders off stops the reminder only',
+    setup: prefs({ classReminders: false }),
+    confirmation: 'sent',
+    reminder: 'category_disabled',
+    rebook_nudge: 'category_disabled',
+  },
+  {
+    name: 'marketingEnabled on allows the rebooking nudge',
+    setup: prefs({ marketingEnabled: true }),
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'sent',
+  },
   {
     name: 'marketing consent recorded at the store (roster) counts when nothing was saved',
-    setup: async (t, s, id) => { await t.db.query('UPDATE store_customers SET marketing_opted_in = true WHERE store_id = $1 AND customer_id = $2', [s.store.id, id]); },
-    confirmation: 'sent', reminder: 'sent', rebook_nudge: 'sent',
+    setup: async (t, s, id) => {
+      await t.db.query(
+        'UPDATE store_customers SET marketing_opted_in = true WHERE store_id = $1 AND customer_id = $2',
+        [s.store.id, id],
+      );
+    },
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'sent',
   },
   {
     name: 'the customer\'s own "no" to marketing beats consent recorded at the store',
     setup: async (t, s, id, _email) => {
-      await t.db.query('UPDATE store_customers SET marketing_opted_in = true WHERE store_id = $1 AND customer_id = $2', [s.store.id, id]);
+      await t.db.query(
+        'UPDATE store_customers SET marketing_opted_in = true WHERE store_id = $1 AND customer_id = $2',
+        [s.store.id, id],
+      );
       await prefs({ marketingEnabled: false })(t, s, id);
     },
-    confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled',
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'category_disabled',
   },
   { name: 'a store block stops everything', setup: block({ blocked: true }), ...ALL('blocked') },
-  { name: 'a block beats marketing consent', setup: async (t, s, id, _e) => { await prefs({ marketingEnabled: true })(t, s, id); await block({ blocked: true })(t, s, id); }, ...ALL('blocked') },
-  { name: 'email muted by the store stops email', setup: block({ blocked_channels: ['email'] }), ...ALL('channel_muted') },
-  { name: 'sms muted by the store leaves email', setup: block({ blocked_channels: ['sms'] }), confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled' },
-  { name: 'a lifted block lets messages through again', setup: async (t, s, id) => { await block({ blocked: true })(t, s, id); await block({ blocked: false })(t, s, id); }, confirmation: 'sent', reminder: 'sent', rebook_nudge: 'category_disabled' },
+  {
+    name: 'a block beats marketing consent',
+    setup: async (t, s, id, _e) => {
+      await prefs({ marketingEnabled: true })(t, s, id);
+      await block({ blocked: true })(t, s, id);
+    },
+    ...ALL('blocked'),
+  },
+  {
+    name: 'email muted by the store stops email',
+    setup: block({ blocked_channels: ['email'] }),
+    ...ALL('channel_muted'),
+  },
+  {
+    name: 'sms muted by the store leaves email',
+    setup: block({ blocked_channels: ['sms'] }),
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'category_disabled',
+  },
+  {
+    name: 'a lifted block lets messages through again',
+    setup: async (t, s, id) => {
+      await block({ blocked: true })(t, s, id);
+      await block({ blocked: false })(t, s, id);
+    },
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'category_disabled',
+  },
   {
     name: 'an erased customer gets nothing',
-    setup: async (t, _s, id) => { assert.equal((await call(t.app, 'POST', `/admin/v1/customers/${id}/erase`, { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } })).status, 200); },
+    setup: async (t, _s, id) => {
+      assert.equal(
+        (
+          await call(t.app, 'POST', `/admin/v1/customers/${id}/erase`, {
+            headers: { authorization: `Bearer ${ADMIN_TOKEN}` },
+          })
+        ).status,
+        200,
+      );
+    },
     ...ALL('customer_erased'),
   },
-  { name: 'a guest with only an email gets transactional mail and nothing else', guest: true, confirmation: 'sent', reminder: 'sent', rebook_nudge: 'guest_transactional_only' },
   {
-    name: 'a guest booking under a customer\'s email follows that customer\'s preferences',
+    name: 'a guest with only an email gets transactional mail and nothing else',
+    guest: true,
+    confirmation: 'sent',
+    reminder: 'sent',
+    rebook_nudge: 'guest_transactional_only',
+  },
+  {
+    name: "a guest booking under a customer's email follows that customer's preferences",
     guest: true,
     setup: async (t, s, _id, email) => {
       const c = await t.fx.customer({ email });
@@ -87,7 +173,12 @@ test('every gate case, through the real send path: what arrives and the reason r
     }
     // Each on its own hour on 10 June, so the reminders fall due together on the 9th.
     const startsAt = new Date(Date.parse('2026-06-10T07:00:00Z') + i * 3_600_000).toISOString();
-    const a = await book(t, s, startsAt.replace('.000Z', 'Z'), row.guest ? { guest_name: 'Guest', guest_email: email } : { customer_id: customerId! });
+    const a = await book(
+      t,
+      s,
+      startsAt.replace('.000Z', 'Z'),
+      row.guest ? { guest_name: 'Guest', guest_email: email } : { customer_id: customerId! },
+    );
     await row.setup?.(t, s, customerId, email);
     cases.push({ row, email, appointmentId: a.id });
   }

@@ -8,10 +8,34 @@ import { fileURLToPath } from 'node:url';
 const RENDER = fileURLToPath(new URL('../../../src/notifications/messages/render.ts', import.meta.url));
 const CASES = [
   // 01:30 New York on 29 March is 05:30Z; in London that wall time falls in the clocks-forward gap.
-  ['America/New_York', '2026-03-29T05:30:00Z', '2026-03-29T06:00:00Z', 'DTSTART;TZID=America/New_York:20260329T013000', 'DTEND;TZID=America/New_York:20260329T020000'],
-  ['Europe/London', '2026-10-25T01:30:00Z', '2026-10-25T02:00:00Z', 'DTSTART;TZID=Europe/London:20261025T013000', 'DTEND;TZID=Europe/London:20261025T020000'],
-  ['Europe/London', '2026-06-10T09:30:00Z', '2026-06-10T10:15:00Z', 'DTSTART;TZID=Europe/London:20260610T103000', 'DTEND;TZID=Europe/London:20260610T111500'],
-  ['Australia/Sydney', '2026-06-10T09:30:00Z', '2026-06-10T10:15:00Z', 'DTSTART;TZID=Australia/Sydney:20260610T193000', 'DTEND;TZID=Australia/Sydney:20260610T201500'],
+  [
+    'America/New_York',
+    '2026-03-29T05:30:00Z',
+    '2026-03-29T06:00:00Z',
+    'DTSTART;TZID=America/New_York:20260329T013000',
+    'DTEND;TZID=America/New_York:20260329T020000',
+  ],
+  [
+    'Europe/London',
+    '2026-10-25T01:30:00Z',
+    '2026-10-25T02:00:00Z',
+    'DTSTART;TZID=Europe/London:20261025T013000',
+    'DTEND;TZID=Europe/London:20261025T020000',
+  ],
+  [
+    'Europe/London',
+    '2026-06-10T09:30:00Z',
+    '2026-06-10T10:15:00Z',
+    'DTSTART;TZID=Europe/London:20260610T103000',
+    'DTEND;TZID=Europe/London:20260610T111500',
+  ],
+  [
+    'Australia/Sydney',
+    '2026-06-10T09:30:00Z',
+    '2026-06-10T10:15:00Z',
+    'DTSTART;TZID=Australia/Sydney:20260610T193000',
+    'DTEND;TZID=Australia/Sydney:20260610T201500',
+  ],
 ];
 
 for (const processZone of ['UTC', 'Europe/London', 'America/New_York']) {
@@ -20,7 +44,9 @@ for (const processZone of ['UTC', 'Europe/London', 'America/New_York']) {
       const { renderMessage } = await import(${JSON.stringify(RENDER)});
       const cases = ${JSON.stringify(CASES)};
       console.log(JSON.stringify(cases.map(([tz, s, e]) => renderMessage({ kind: 'confirmation', storeName: 'S', timezone: tz, serviceName: null, unitName: null, appointmentId: 'a', startsAt: s, endsAt: e, stampedAt: '2026-03-01T00:00:00Z' }).ics)));`;
-    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { env: { ...process.env, TZ: processZone } }).toString();
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], {
+      env: { ...process.env, TZ: processZone },
+    }).toString();
     const ics: string[] = JSON.parse(out);
     for (const [i, [tz, , , start, end]] of CASES.entries()) {
       const lines = ics[i].split('\r\n');

@@ -17,14 +17,39 @@ test('a claim whose sender died is taken again after the lease, and the resend c
   const a = await book(t, s, '2026-06-10T09:30:00Z', { customer_id: c.id });
   // Plan only (no channel would put it in the mailbox): plan with a worker, then put it back to pending.
   await workerFor(t).drain();
-  await t.db.query(`UPDATE messages SET status = 'pending', attempts = 0 WHERE subject_id = $1 AND kind = 'confirmation'`, [a.id]);
+  await t.db.query(
+    `UPDATE messages SET status = 'pending', attempts = 0 WHERE subject_id = $1 AND kind = 'confirmation'`,
+    [a.id],
+  );
 
   const sent: OutgoingMessage[] = [];
-  const transport: Transport = { channel: 'email', async send(m) { sent.push(m); return { providerId: 'ok' }; }, async close() {} };
-  const o: SenderOptions = { db: t.db, clock: t.clock, transports: { email: transport }, leaseMs: 60_000, batch: 10, concurrency: 1, maxAttempts: 5, retryBaseMs: 1000 };
+  const transport: Transport = {
+    channel: 'email',
+    async send(m) {
+      sent.push(m);
+      return { providerId: 'ok' };
+    },
+    async close() {},
+  };
+  const o: SenderOptions = {
+    db: t.db,
+    clock: t.clock,
+    transports: { email: transport },
+    leaseMs: 60_000,
+    batch: 10,
+    concurrency: 1,
+    maxAttempts: 5,
+    retryBaseMs: 1000,
+  };
 
   // A sender claims it and dies before recording anything.
-  const [claimed] = await claimDue(t.db, t.clock.now().toISOString(), new Date(t.clock.now().getTime() + 60_000).toISOString(), crypto.randomUUID(), 10);
+  const [claimed] = await claimDue(
+    t.db,
+    t.clock.now().toISOString(),
+    new Date(t.clock.now().getTime() + 60_000).toISOString(),
+    crypto.randomUUID(),
+    10,
+  );
   assert.equal(claimed.kind, 'confirmation');
   // While the lease holds, nobody else takes it.
   t.clock.advance(59_000);
@@ -50,12 +75,30 @@ test('messages not started within half the lease are handed back unsent, not att
   await workerFor(t).drain();
   await t.db.query(`UPDATE messages SET status = 'pending', attempts = 0 WHERE kind = 'confirmation'`);
   // Each send takes longer than half the lease.
-  const transport: Transport = { channel: 'email', async send() { t.clock.advance(31_000); return { providerId: 'ok' }; }, async close() {} };
-  const o: SenderOptions = { db: t.db, clock: t.clock, transports: { email: transport }, leaseMs: 60_000, batch: 10, concurrency: 1, maxAttempts: 5, retryBaseMs: 1000 };
+  const transport: Transport = {
+    channel: 'email',
+    async send() {
+      t.clock.advance(31_000);
+      return { providerId: 'ok' };
+    },
+    async close() {},
+  };
+  const o: SenderOptions = {
+    db: t.db,
+    clock: t.clock,
+    transports: { email: transport },
+    leaseMs: 60_000,
+    batch: 10,
+    concurrency: 1,
+    maxAttempts: 5,
+    retryBaseMs: 1000,
+  };
   const tally = await sendDue(o);
   assert.equal(tally.claimed, 3);
   assert.equal(tally.sent, 1);
-  const rows = (await t.db.query(`SELECT status, attempts, lease_token FROM messages WHERE kind = 'confirmation' ORDER BY status`)).rows;
+  const rows = (
+    await t.db.query(`SELECT status, attempts, lease_token FROM messages WHERE kind = 'confirmation' ORDER BY status`)
+  ).rows;
   assert.deepEqual(rows, [
     { status: 'pending', attempts: 0, lease_token: null },
     { status: 'pending', attempts: 0, lease_token: null },

@@ -13,16 +13,31 @@ const twilio = await startFakeTwilio(() => {
   return answer;
 });
 after(() => twilio.close());
-const SMS_ENV = { SMS_API_URL: twilio.url, SMS_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef', SMS_AUTH_TOKEN: 'test-auth-token', SMS_FROM: '+447400123456' };
+const SMS_ENV = {
+  SMS_API_URL: twilio.url,
+  SMS_ACCOUNT_SID: 'AC0123456789abcdef0123456789abcdef',
+  SMS_AUTH_TOKEN: 'test-auth-token',
+  SMS_FROM: '+447400123456',
+};
 
 async function joinAndCall(t: TestApp, s: Shop, who: Record<string, unknown>) {
-  const join = await call(t.app, 'POST', '/api/v1/bookings/queue/join', { token: s.token, idempotencyKey: `join-${Math.random()}`, body: { store_id: s.store.id, service_id: s.service.id, preferred_unit_id: s.unit.id, ...who } });
+  const join = await call(t.app, 'POST', '/api/v1/bookings/queue/join', {
+    token: s.token,
+    idempotencyKey: `join-${Math.random()}`,
+    body: { store_id: s.store.id, service_id: s.service.id, preferred_unit_id: s.unit.id, ...who },
+  });
   assert.equal(join.status, 200, JSON.stringify(join.body));
   const entryId = join.body.entry.entry_id;
-  const called = await call(t.app, 'POST', '/api/v1/bookings/queue/call', { token: s.token, idempotencyKey: `call-${Math.random()}`, body: { store_id: s.store.id, entry_id: entryId } });
+  const called = await call(t.app, 'POST', '/api/v1/bookings/queue/call', {
+    token: s.token,
+    idempotencyKey: `call-${Math.random()}`,
+    body: { store_id: s.store.id, entry_id: entryId },
+  });
   assert.equal(called.status, 200, JSON.stringify(called.body));
   // The planner reads the queue.called event the call itself wrote; nothing here emits one.
-  const written = await t.db.query(`SELECT 1 FROM events WHERE type = 'queue.called' AND data->>'entry_id' = $1`, [entryId]);
+  const written = await t.db.query(`SELECT 1 FROM events WHERE type = 'queue.called' AND data->>'entry_id' = $1`, [
+    entryId,
+  ]);
   assert.equal(written.rowCount, 1, 'calling the entry wrote its queue.called event');
   return entryId as string;
 }
@@ -39,7 +54,10 @@ test('"you\'re next" goes by SMS in Twilio\'s Messages shape, to E.164 only, and
   assert.equal(twilio.requests.length, 1);
   const req = twilio.requests[0];
   assert.equal(req.path, '/2010-04-01/Accounts/AC0123456789abcdef0123456789abcdef/Messages.json');
-  assert.equal(req.authorization, `Basic ${Buffer.from('AC0123456789abcdef0123456789abcdef:test-auth-token').toString('base64')}`);
+  assert.equal(
+    req.authorization,
+    `Basic ${Buffer.from('AC0123456789abcdef0123456789abcdef:test-auth-token').toString('base64')}`,
+  );
   assert.equal(req.form.get('To'), '+447812345678');
   assert.equal(req.form.get('From'), '+447400123456');
   assert.match(req.form.get('Body')!, /You're next at Fade & Co for Skin fade with Sam/);
@@ -47,15 +65,24 @@ test('"you\'re next" goes by SMS in Twilio\'s Messages shape, to E.164 only, and
   const [m] = await messagesOf(t, entry);
   assert.deepEqual([m.kind, m.channel, m.status], ['queue_called', 'sms', 'sent']);
 
-  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, { token: s.token, query: { store_id: s.store.id } });
+  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, {
+    token: s.token,
+    query: { store_id: s.store.id },
+  });
   const texts = journey.body.events.filter((e: any) => e.type === 'message');
-  assert.deepEqual(texts.map((e: any) => [e.channel, e.title, e.status, e.autoSent]), [['sms', "You're next at Fade & Co", 'sent', true]]);
+  assert.deepEqual(
+    texts.map((e: any) => [e.channel, e.title, e.status, e.autoSent]),
+    [['sms', "You're next at Fade & Co", 'sent', true]],
+  );
 
   // A guest's typed UK mobile is sent in E.164; a number that is not one is never handed over.
   const guest = await joinAndCall(t, s, { guest_name: 'Walk In', guest_phone: '07812 345679' });
   const bad = await joinAndCall(t, s, { guest_name: 'Landline', guest_phone: '020 7946 0000' });
   await worker.drain();
-  assert.deepEqual(twilio.requests.slice(1).map((r) => r.form.get('To')), ['+447812345679']);
+  assert.deepEqual(
+    twilio.requests.slice(1).map((r) => r.form.get('To')),
+    ['+447812345679'],
+  );
   assert.equal((await messagesOf(t, guest))[0].status, 'sent');
   const [refused] = await messagesOf(t, bad);
   assert.deepEqual([refused.status, refused.reason], ['failed', 'invalid_number']);
@@ -70,7 +97,10 @@ test('provider errors: 5xx is retried with backoff and sent once; an invalid-num
   const entry = await joinAndCall(t, s, { guest_name: 'Retry', guest_phone: '07812 345670' });
   await worker.drain();
   let [m] = await messagesOf(t, entry);
-  assert.deepEqual([m.status, m.attempts, m.last_error, m.due_at], ['pending', 1, 'sms_503_20503', '2026-06-01T09:00:01.000Z']);
+  assert.deepEqual(
+    [m.status, m.attempts, m.last_error, m.due_at],
+    ['pending', 1, 'sms_503_20503', '2026-06-01T09:00:01.000Z'],
+  );
   t.clock.advance(1000);
   await worker.drain();
   [m] = await messagesOf(t, entry);
@@ -83,7 +113,10 @@ test('provider errors: 5xx is retried with backoff and sent once; an invalid-num
   t.clock.advance(3_600_000);
   await worker.drain();
   const [r] = await messagesOf(t, second);
-  assert.deepEqual([r.status, r.reason, r.last_error, r.attempts], ['failed', 'refused_permanently', 'sms_400_21211', 1]);
+  assert.deepEqual(
+    [r.status, r.reason, r.last_error, r.attempts],
+    ['failed', 'refused_permanently', 'sms_400_21211', 1],
+  );
 });
 
 test('without a channel, messages are kept in the local mailbox: listed for the operator, never reported as sent, not in the journey', async () => {
@@ -95,14 +128,26 @@ test('without a channel, messages are kept in the local mailbox: listed for the 
   const a = await book(t, s, '2026-06-10T09:30:00Z', { customer_id: c.id });
   await worker.drain();
   const rows = await messagesOf(t, a.id);
-  assert.deepEqual(rows.map((m) => [m.kind, m.status, m.sent_at]), [['confirmation', 'mailbox', null], ['reminder', 'pending', null]]);
+  assert.deepEqual(
+    rows.map((m) => [m.kind, m.status, m.sent_at]),
+    [
+      ['confirmation', 'mailbox', null],
+      ['reminder', 'pending', null],
+    ],
+  );
 
   const admin = { headers: { authorization: `Bearer ${ADMIN_TOKEN}` } };
-  const list = await call(t.app, 'GET', `/admin/v1/stores/${s.store.id}/messages`, { ...admin, query: { status: 'mailbox' } });
+  const list = await call(t.app, 'GET', `/admin/v1/stores/${s.store.id}/messages`, {
+    ...admin,
+    query: { status: 'mailbox' },
+  });
   assert.equal(list.status, 200);
   assert.equal(list.body.messages.length, 1);
   const [kept] = list.body.messages;
-  assert.deepEqual([kept.kind, kept.channel, kept.status, kept.to, kept.sent_at, kept.subject], ['confirmation', 'email', 'mailbox', 'kept@example.test', null, 'Booking confirmed: Skin fade at Fade & Co']);
+  assert.deepEqual(
+    [kept.kind, kept.channel, kept.status, kept.to, kept.sent_at, kept.subject],
+    ['confirmation', 'email', 'mailbox', 'kept@example.test', null, 'Booking confirmed: Skin fade at Fade & Co'],
+  );
   assert.match(kept.text, /Wednesday 10 June 2026 at 10:30 BST/);
   assert.match(kept.ics, /^DTSTART;TZID=Europe\/London:20260610T103000\r?$/m);
   const all = await call(t.app, 'GET', `/admin/v1/stores/${s.store.id}/messages`, admin);
@@ -110,9 +155,19 @@ test('without a channel, messages are kept in the local mailbox: listed for the 
   // Another store's list does not show them; an unknown store is 404.
   const other = await t.fx.store({ name: 'Other' });
   assert.deepEqual((await call(t.app, 'GET', `/admin/v1/stores/${other.id}/messages`, admin)).body.messages, []);
-  assert.equal((await call(t.app, 'GET', '/admin/v1/stores/00000000-0000-4000-8000-000000000000/messages', admin)).status, 404);
-  assert.equal((await call(t.app, 'GET', `/admin/v1/stores/${s.store.id}/messages`, { token: s.token })).status, 403, 'a merchant token is not the operator');
+  assert.equal(
+    (await call(t.app, 'GET', '/admin/v1/stores/00000000-0000-4000-8000-000000000000/messages', admin)).status,
+    404,
+  );
+  assert.equal(
+    (await call(t.app, 'GET', `/admin/v1/stores/${s.store.id}/messages`, { token: s.token })).status,
+    403,
+    'a merchant token is not the operator',
+  );
 
-  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, { token: s.token, query: { store_id: s.store.id } });
+  const journey = await call(t.app, 'GET', `/api/v1/customers/${c.id}/journey`, {
+    token: s.token,
+    query: { store_id: s.store.id },
+  });
   assert.equal(journey.body.events.filter((e: any) => e.type === 'email' || e.type === 'message').length, 0);
 });

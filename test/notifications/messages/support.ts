@@ -90,7 +90,11 @@ export async function startFakeTwilio(answer?: (form: URLSearchParams) => { stat
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
-  return { url: `http://127.0.0.1:${port}`, requests, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }
 
 /**
@@ -102,13 +106,21 @@ export async function startFakeTwilio(answer?: (form: URLSearchParams) => { stat
  */
 export function workerFor(t: TestApp, env: Record<string, string> = {}): MessagesWorker {
   const config = testConfig({ MAIL_FROM: 'Bookings <bookings@shop.test>', MESSAGES_RETRY_BASE_MS: '1000', ...env });
-  const worker = createMessagesWorker({ db: t.db, clock: t.clock, config: config.messages, publicUrl: config.bookingPage.publicUrl });
+  const worker = createMessagesWorker({
+    db: t.db,
+    clock: t.clock,
+    config: config.messages,
+    publicUrl: config.bookingPage.publicUrl,
+  });
   const drain = worker.drain.bind(worker);
   const domain = mailDomain(config.messages.mailFrom);
-  const behind = async () => (await t.db.query(
-    `SELECT 1 FROM events e, message_planner_cursor c WHERE (e.txid, e.seq) > (c.txid, c.seq) AND e.type = ANY($1::text[]) LIMIT 1`,
-    [PLANNED_TYPES],
-  )).rowCount !== 0;
+  const behind = async () =>
+    (
+      await t.db.query(
+        `SELECT 1 FROM events e, message_planner_cursor c WHERE (e.txid, e.seq) > (c.txid, c.seq) AND e.type = ANY($1::text[]) LIMIT 1`,
+        [PLANNED_TYPES],
+      )
+    ).rowCount !== 0;
   const caughtUp = async (deadline: number) => {
     for (;;) {
       while ((await planOnce(t.db, t.clock, { mailDomain: domain, publicUrl: config.bookingPage.publicUrl })) > 0);
@@ -137,9 +149,13 @@ export interface Shop {
   token: string;
 }
 
-export async function shop(t: TestApp, fields: { name?: string; timezone?: string; lead?: number } = {}): Promise<Shop> {
+export async function shop(
+  t: TestApp,
+  fields: { name?: string; timezone?: string; lead?: number } = {},
+): Promise<Shop> {
   const store = await t.fx.store({ name: fields.name ?? 'Fade & Co', timezone: fields.timezone ?? 'Europe/London' });
-  if (fields.lead) await t.db.query('UPDATE stores SET reminder_lead_hours = $2 WHERE id = $1', [store.id, fields.lead]);
+  if (fields.lead)
+    await t.db.query('UPDATE stores SET reminder_lead_hours = $2 WHERE id = $1', [store.id, fields.lead]);
   const unit = await t.fx.unit(store.id, { display_name: 'Sam' });
   const service = await t.fx.service(store.id, { name: 'Skin fade', duration_min: 45 });
   return { store, unit, service, token: await t.fx.merchantToken(store.id) };
@@ -148,12 +164,24 @@ export async function shop(t: TestApp, fields: { name?: string; timezone?: strin
 let keys = 0;
 const key = () => `msg-test-${process.pid}-${++keys}`;
 
-export async function book(t: TestApp, s: Shop, startsAt: string, who: { customer_id?: string; guest_email?: string; guest_name?: string; guest_phone?: string }) {
+export async function book(
+  t: TestApp,
+  s: Shop,
+  startsAt: string,
+  who: { customer_id?: string; guest_email?: string; guest_name?: string; guest_phone?: string },
+) {
   const ends = new Date(Date.parse(startsAt) + 45 * 60_000).toISOString();
   const r = await call(t.app, 'POST', '/api/v1/bookings/appointments', {
     token: s.token,
     idempotencyKey: key(),
-    body: { store_id: s.store.id, unit_id: s.unit.id, service_id: s.service.id, starts_at: startsAt, ends_at: ends, ...who },
+    body: {
+      store_id: s.store.id,
+      unit_id: s.unit.id,
+      service_id: s.service.id,
+      starts_at: startsAt,
+      ends_at: ends,
+      ...who,
+    },
   });
   if (r.status !== 200) throw new Error(`book: ${r.status} ${JSON.stringify(r.body)}`);
   return r.body.appointment as Record<string, any>;
@@ -161,7 +189,10 @@ export async function book(t: TestApp, s: Shop, startsAt: string, who: { custome
 
 /** How many events of this type production has written about this appointment. */
 async function eventsAbout(t: TestApp, type: EventType, appointmentId: string): Promise<number> {
-  const res = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE type = $1 AND data->>'id' = $2`, [type, appointmentId]);
+  const res = await t.db.query(`SELECT count(*)::int AS n FROM events WHERE type = $1 AND data->>'id' = $2`, [
+    type,
+    appointmentId,
+  ]);
   return res.rows[0].n;
 }
 
@@ -177,14 +208,22 @@ export async function reschedule(t: TestApp, s: Shop, appointment: Record<string
   const r = await call(t.app, 'POST', '/api/v1/bookings/appointments/reschedule', {
     token: s.token,
     idempotencyKey: key(),
-    body: { store_id: s.store.id, appointment_id: appointment.id, unit_id: s.unit.id, starts_at: startsAt, ends_at: ends },
+    body: {
+      store_id: s.store.id,
+      appointment_id: appointment.id,
+      unit_id: s.unit.id,
+      starts_at: startsAt,
+      ends_at: ends,
+    },
   });
   if (r.status !== 200) throw new Error(`reschedule: ${r.status} ${JSON.stringify(r.body)}`);
   await expectEvent(t, 'appointment.rescheduled', appointment.id, before);
 }
 
 export async function statusCall(t: TestApp, s: Shop, appointmentId: string, path: 'cancel' | 'no-show' | 'complete') {
-  const type = ({ cancel: 'appointment.cancelled', 'no-show': 'appointment.no_show', complete: 'appointment.completed' } as const)[path];
+  const type = (
+    { cancel: 'appointment.cancelled', 'no-show': 'appointment.no_show', complete: 'appointment.completed' } as const
+  )[path];
   const before = await eventsAbout(t, type, appointmentId);
   const r = await call(t.app, 'POST', `/api/v1/bookings/appointments/${path}`, {
     token: s.token,

@@ -10,7 +10,8 @@ const smtp = await startSmtp();
 after(() => smtp.close());
 
 const reminders = (rows: any[]) => rows.filter((m) => m.kind === 'reminder').map((m) => [m.status, m.reason, m.due_at]);
-const arrivedFor = (to: string, subject: RegExp) => smtp.received.filter((r) => r.to.includes(to) && subject.test(r.mail.subject ?? ''));
+const arrivedFor = (to: string, subject: RegExp) =>
+  smtp.received.filter((r) => r.to.includes(to) && subject.test(r.mail.subject ?? ''));
 
 test('a reschedule re-plans the reminder; a cancel withdraws it; a no-show withdraws it', async () => {
   const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
@@ -44,7 +45,10 @@ test('a reschedule re-plans the reminder; a cancel withdraws it; a no-show withd
   await worker.drain();
   await statusCall(t, s, b.id, 'cancel');
   await worker.drain();
-  assert.deepEqual(reminders(await messagesOf(t, b.id)).map((r) => r.slice(0, 2)), [['withdrawn', 'cancelled']]);
+  assert.deepEqual(
+    reminders(await messagesOf(t, b.id)).map((r) => r.slice(0, 2)),
+    [['withdrawn', 'cancelled']],
+  );
   t.clock.set('2026-06-19T09:00:00Z');
   await worker.drain();
   assert.equal(arrivedFor('move@example.test', /^Reminder: .*Saturday 20 June/).length, 0);
@@ -57,7 +61,10 @@ test('a reschedule re-plans the reminder; a cancel withdraws it; a no-show withd
   t.clock.set('2026-06-03T10:00:00Z');
   await statusCall(t, s, d.id, 'no-show');
   await worker.drain();
-  assert.deepEqual(reminders(await messagesOf(t, d.id)).map((r) => r.slice(0, 2)), [['withdrawn', 'no_show']]);
+  assert.deepEqual(
+    reminders(await messagesOf(t, d.id)).map((r) => r.slice(0, 2)),
+    [['withdrawn', 'no_show']],
+  );
 });
 
 test('an appointment moved into the past, or whose start passed before sending, sends nothing', async () => {
@@ -72,8 +79,20 @@ test('an appointment moved into the past, or whose start passed before sending, 
   await reschedule(t, s, a, '2026-05-31T09:00:00Z');
   await worker.drain();
   const rows = await messagesOf(t, a.id);
-  assert.deepEqual(rows.filter((m) => m.kind === 'change').map((m) => [m.status, m.reason]), [['suppressed', 'appointment_in_past']]);
-  assert.deepEqual(rows.filter((m) => m.kind === 'reminder').map((m) => [m.status, m.reason]).sort(), [['suppressed', 'booked_inside_reminder_lead'], ['withdrawn', 'rescheduled']]);
+  assert.deepEqual(
+    rows.filter((m) => m.kind === 'change').map((m) => [m.status, m.reason]),
+    [['suppressed', 'appointment_in_past']],
+  );
+  assert.deepEqual(
+    rows
+      .filter((m) => m.kind === 'reminder')
+      .map((m) => [m.status, m.reason])
+      .sort(),
+    [
+      ['suppressed', 'booked_inside_reminder_lead'],
+      ['withdrawn', 'rescheduled'],
+    ],
+  );
   assert.equal(arrivedFor('past@example.test', /^Booking changed|^Reminder/).length, 0);
 
   // The worker was down past the start: the reminder, due long ago, is re-checked and not sent.
@@ -81,7 +100,10 @@ test('an appointment moved into the past, or whose start passed before sending, 
   await worker.drain();
   t.clock.set('2026-06-03T09:00:01Z');
   await worker.drain();
-  assert.deepEqual(reminders(await messagesOf(t, b.id)).map((r) => r.slice(0, 2)), [['suppressed', 'appointment_in_past']]);
+  assert.deepEqual(
+    reminders(await messagesOf(t, b.id)).map((r) => r.slice(0, 2)),
+    [['suppressed', 'appointment_in_past']],
+  );
   assert.equal(arrivedFor('past@example.test', /^Reminder/).length, 0);
 });
 

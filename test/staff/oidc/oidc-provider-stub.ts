@@ -30,14 +30,35 @@ export async function startOidcProvider(redirectUri: string): Promise<StubProvid
   const stub: StubProvider = {
     issuer,
     user: { sub: 'user-1', email: 'sam@example.test', email_verified: true, name: 'Sam Taylor' },
-    close: () => new Promise((resolve) => { server.closeAllConnections(); server.close(() => resolve()); }),
+    close: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
   };
   const provider = new Provider(issuer, {
-    clients: [{ client_id: CLIENT_ID, client_secret: CLIENT_SECRET, redirect_uris: [redirectUri], grant_types: ['authorization_code'], response_types: ['code'] }],
+    clients: [
+      {
+        client_id: CLIENT_ID,
+        client_secret: CLIENT_SECRET,
+        redirect_uris: [redirectUri],
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+      },
+    ],
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     scopes: ['openid', 'email', 'profile'],
     cookies: { keys: ['test-cookie-key-0123456789'] },
-    jwks: { keys: [{ ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }), kid: 'test', use: 'sig', alg: 'RS256' } as never] },
+    jwks: {
+      keys: [
+        {
+          ...generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ format: 'jwk' }),
+          kid: 'test',
+          use: 'sig',
+          alg: 'RS256',
+        } as never,
+      ],
+    },
     ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600, AuthorizationCode: 60 },
     pkce: { required: () => true },
     features: { devInteractions: { enabled: false } },
@@ -47,7 +68,10 @@ export async function startOidcProvider(redirectUri: string): Promise<StubProvid
     }),
     // Consent is granted at once: the test is about the relying party, not the provider's pages.
     loadExistingGrant: async (ctx) => {
-      const grant = new ctx.oidc.provider.Grant({ clientId: ctx.oidc.client!.clientId, accountId: ctx.oidc.session!.accountId! });
+      const grant = new ctx.oidc.provider.Grant({
+        clientId: ctx.oidc.client!.clientId,
+        accountId: ctx.oidc.session!.accountId!,
+      });
       grant.addOIDCScope('openid email profile');
       await grant.save();
       return grant;
@@ -57,10 +81,12 @@ export async function startOidcProvider(redirectUri: string): Promise<StubProvid
   server.on('request', (req, res) => {
     // The interaction: sign the current test user in and send the browser back to the provider.
     if (req.url?.startsWith('/interaction/')) {
-      provider.interactionFinished(req, res, { login: { accountId: stub.user.sub } }, { mergeWithLastSubmission: false }).catch((err) => {
-        res.statusCode = 500;
-        res.end(String(err));
-      });
+      provider
+        .interactionFinished(req, res, { login: { accountId: stub.user.sub } }, { mergeWithLastSubmission: false })
+        .catch((err) => {
+          res.statusCode = 500;
+          res.end(String(err));
+        });
       return;
     }
     handle(req, res);
@@ -77,7 +103,10 @@ export async function followProvider(authorizationUrl: string, issuer: string): 
   let url = authorizationUrl;
   for (let hop = 0; hop < 10; hop++) {
     if (!url.startsWith(issuer)) return url;
-    const res = await fetch(url, { redirect: 'manual', headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') } });
+    const res = await fetch(url, {
+      redirect: 'manual',
+      headers: { cookie: [...jar].map(([k, v]) => `${k}=${v}`).join('; ') },
+    });
     for (const c of res.headers.getSetCookie()) {
       const [pair] = c.split(';');
       const eq = pair.indexOf('=');

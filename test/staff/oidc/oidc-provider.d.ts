@@ -13,11 +13,22 @@ declare module 'oidc-provider' {
     };
   }
   export default class Provider {
-    constructor(issuer: string, configuration: Record<string, unknown> & {
-      findAccount?: (ctx: Ctx, sub: string) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
-      loadExistingGrant?: (ctx: Ctx) => Promise<Grant>;
-    });
+    constructor(
+      issuer: string,
+      configuration: Record<string, unknown> & {
+        findAccount?: (
+          ctx: Ctx,
+          sub: string,
+        ) => Promise<{ accountId: string; claims: () => Promise<Record<string, unknown>> }>;
+        loadExistingGrant?: (ctx: Ctx) => Promise<Grant>;
+      },
+    );
     callback(): (req: IncomingMessage, res: ServerResponse) => void;
-    interactionFinished(req: IncomingMessage, res: ServerResponse, result: Record<string, unknown>, options?: { mergeWithLastSubmission?: boolean }): Promise<void>;
+    interactionFinished(
+      req: IncomingMessage,
+      res: ServerResponse,
+      result: Record<string, unknown>,
+      options?: { mergeWithLastSubmission?: boolean },
+    ): Promise<void>;
   }
 }

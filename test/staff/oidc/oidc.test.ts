@@ -8,25 +8,37 @@ import { CLIENT_ID, CLIENT_SECRET, followProvider, startOidcProvider } from './o
 
 const PUBLIC_URL = 'http://127.0.0.1:39123';
 const provider = await startOidcProvider(`${PUBLIC_URL}/api/v1/auth/oidc/callback`);
-const t = await startTestApp({ env: { PUBLIC_URL, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET } });
+const t = await startTestApp({
+  env: { PUBLIC_URL, OIDC_ISSUER: provider.issuer, OIDC_CLIENT_ID: CLIENT_ID, OIDC_CLIENT_SECRET: CLIENT_SECRET },
+});
 t.onClose(() => provider.close());
 const store = await t.fx.store();
 
 /** The whole round: start here, sign in at the provider, come back. Answers the callback's answer. */
-async function signInThroughProvider(user: Partial<typeof provider.user>, options: { query?: Record<string, string>; keepCookie?: boolean } = {}) {
+async function signInThroughProvider(
+  user: Partial<typeof provider.user>,
+  options: { query?: Record<string, string>; keepCookie?: boolean } = {},
+) {
   provider.user = { sub: 'user-1', email: 'sam@example.test', email_verified: true, name: 'Sam Taylor', ...user };
   const start = await call(t.app, 'GET', '/api/v1/auth/oidc/start', { query: options.query });
   assert.equal(start.status, 302, JSON.stringify(start.body));
   const browser = /bbo_oidc=([^;]+)/.exec(String(start.headers['set-cookie']))![1];
   const back = new URL(await followProvider(String(start.headers.location), provider.issuer));
   assert.equal(`${back.origin}${back.pathname}`, `${PUBLIC_URL}/api/v1/auth/oidc/callback`);
-  const callback = () => t.app.inject({ method: 'GET', url: `${back.pathname}${back.search}`, headers: options.keepCookie === false ? {} : { cookie: `bbo_oidc=${browser}` } });
+  const callback = () =>
+    t.app.inject({
+      method: 'GET',
+      url: `${back.pathname}${back.search}`,
+      headers: options.keepCookie === false ? {} : { cookie: `bbo_oidc=${browser}` },
+    });
   return { res: await callback(), again: callback };
 }
 
 async function liveSessions(email: string): Promise<number> {
   const res = await t.db.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM staff_sessions s JOIN staff_people p ON p.id = s.staff_id WHERE lower(p.email) = $1 AND s.ended_at IS NULL`, [email]);
+    `SELECT count(*)::int AS n FROM staff_sessions s JOIN staff_people p ON p.id = s.staff_id WHERE lower(p.email) = $1 AND s.ended_at IS NULL`,
+    [email],
+  );
   return res.rows[0].n;
 }
 
@@ -34,7 +46,14 @@ async function invite(email: string, fields: { role?: string; expiresAt?: string
   await t.db.query(
     `INSERT INTO staff_invitations (store_id, email, name, role, permissions, token_hash, expires_at, created_at)
      VALUES ($1, $2, 'Invited Person', $3, '{can_process_payments}', $4, $5, $6)`,
-    [store.id, email, fields.role ?? 'front_desk', randomBytes(32), fields.expiresAt ?? '2026-06-04T09:00:00Z', t.clock.now()],
+    [
+      store.id,
+      email,
+      fields.role ?? 'front_desk',
+      randomBytes(32),
+      fields.expiresAt ?? '2026-06-04T09:00:00Z',
+      t.clock.now(),
+    ],
   );
 }
 
@@ -57,8 +76,13 @@ test('start redirects to the provider with PKCE (S256), state, nonce and our cal
   assert.match(url.searchParams.get('code_challenge')!, /^[A-Za-z0-9_-]{43}$/);
   const state = url.searchParams.get('state')!;
   const row = await t.db.query(`SELECT nonce, store_id, expires_at FROM staff_oidc_logins WHERE state = $1`, [state]);
-  assert.deepEqual(row.rows, [{ nonce: url.searchParams.get('nonce'), store_id: null, expires_at: '2026-06-01T09:10:00.000Z' }]);
-  assert.match(String(res.headers['set-cookie']), /^bbo_oidc=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/oidc; HttpOnly; SameSite=Lax; Max-Age=600$/);
+  assert.deepEqual(row.rows, [
+    { nonce: url.searchParams.get('nonce'), store_id: null, expires_at: '2026-06-01T09:10:00.000Z' },
+  ]);
+  assert.match(
+    String(res.headers['set-cookie']),
+    /^bbo_oidc=[A-Za-z0-9_-]{43}; Path=\/api\/v1\/auth\/oidc; HttpOnly; SameSite=Lax; Max-Age=600$/,
+  );
 });
 
 test('a verified email of a staff member signs them in: a new session, then the console', async () => {
@@ -79,16 +103,23 @@ test('a verified email of a staff member signs them in: a new session, then the 
   assert.equal(await liveSessions('member@example.test'), before + 1);
 });
 
-test('a callback in another browser (without the start\'s cookie) signs nobody in', async () => {
+test("a callback in another browser (without the start's cookie) signs nobody in", async () => {
   await staffMember(t.db, { storeId: store.id, email: 'elsewhere@example.test', at: t.clock.now() });
-  const { res } = await signInThroughProvider({ sub: 'elsewhere', email: 'elsewhere@example.test' }, { keepCookie: false });
+  const { res } = await signInThroughProvider(
+    { sub: 'elsewhere', email: 'elsewhere@example.test' },
+    { keepCookie: false },
+  );
   assert.equal(res.headers.location, `${PUBLIC_URL}/console/#oidc_error=expired`);
   assert.equal(await liveSessions('elsewhere@example.test'), 1);
 });
 
 test('an email the provider has not verified signs nobody in', async () => {
   await staffMember(t.db, { storeId: store.id, email: 'unverified@example.test', at: t.clock.now() });
-  const { res } = await signInThroughProvider({ sub: 'unverified', email: 'unverified@example.test', email_verified: false });
+  const { res } = await signInThroughProvider({
+    sub: 'unverified',
+    email: 'unverified@example.test',
+    email_verified: false,
+  });
   assert.equal(res.headers.location, `${PUBLIC_URL}/console/#oidc_error=unverified_email`);
   assert.equal(await liveSessions('unverified@example.test'), 1);
 });
@@ -107,14 +138,19 @@ test('a pending invitation to the email is accepted: the person joins with the i
   assert.ok(cookieFrom(res.headers['set-cookie']));
   const member = await t.db.query(
     `SELECT p.name, m.role, m.permissions, m.disabled FROM staff_memberships m JOIN staff_people p ON p.id = m.staff_id
-      WHERE p.email = 'invitee@example.test' AND m.store_id = $1`, [store.id]);
-  assert.deepEqual(member.rows, [{ name: 'Invited Person', role: 'manager', permissions: ['can_process_payments'], disabled: false }]);
+      WHERE p.email = 'invitee@example.test' AND m.store_id = $1`,
+    [store.id],
+  );
+  assert.deepEqual(member.rows, [
+    { name: 'Invited Person', role: 'manager', permissions: ['can_process_payments'], disabled: false },
+  ]);
   const inv = await t.db.query(`SELECT accepted_at FROM staff_invitations WHERE email = 'invitee@example.test'`);
   assert.equal(inv.rows[0].accepted_at, t.clock.now().toISOString());
   assert.equal(await liveSessions('invitee@example.test'), 1);
   const audited = await t.db.query(
     `SELECT a.actor_name, a.details->>'role' AS role, a.details->>'via' AS via FROM audit_log a JOIN staff_people p ON p.id::text = a.entity_id
-      WHERE a.action = 'staff.joined' AND p.email = 'invitee@example.test'`);
+      WHERE a.action = 'staff.joined' AND p.email = 'invitee@example.test'`,
+  );
   assert.deepEqual(audited.rows, [{ actor_name: 'Invited Person', role: 'manager', via: 'oidc' }]);
 });
 
@@ -136,7 +172,11 @@ test('a disabled member is not signed in', async () => {
 
 test('without OIDC_* the options say so and start is 404 OIDC_NOT_CONFIGURED', async () => {
   const plain = await startTestApp();
-  assert.deepEqual((await call(plain.app, 'GET', '/api/v1/auth/options')).body, { password: true, passkey: true, oidc: false });
+  assert.deepEqual((await call(plain.app, 'GET', '/api/v1/auth/options')).body, {
+    password: true,
+    passkey: true,
+    oidc: false,
+  });
   const res = await call(plain.app, 'GET', '/api/v1/auth/oidc/start');
   assert.equal(res.status, 404);
   assert.equal(res.body.error.code, 'OIDC_NOT_CONFIGURED');

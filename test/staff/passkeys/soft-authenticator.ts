@@ -44,7 +44,9 @@ export class SoftAuthenticator {
   register(options: { challenge: string; user: { id: string } }, tweak: { origin?: string } = {}) {
     this.userHandle = options.user.id;
     const cose = new Map<number, number | Uint8Array>([
-      [1, 2], [3, -7], [-1, 1],
+      [1, 2],
+      [3, -7],
+      [-1, 1],
       [-2, new Uint8Array(Buffer.from(this.publicJwk.x, 'base64url'))],
       [-3, new Uint8Array(Buffer.from(this.publicJwk.y, 'base64url'))],
     ]);
@@ -53,7 +55,13 @@ export class SoftAuthenticator {
     const attested = Buffer.concat([Buffer.alloc(16), idLength, this.credentialId, Buffer.from(isoCBOR.encode(cose))]);
     // Flags: user present (0x01), user verified (0x04), attested credential data (0x40).
     const authData = this.authData(0x45, attested);
-    const attestationObject = isoCBOR.encode(new Map<string, unknown>([['fmt', 'none'], ['attStmt', new Map()], ['authData', new Uint8Array(authData)]]) as never);
+    const attestationObject = isoCBOR.encode(
+      new Map<string, unknown>([
+        ['fmt', 'none'],
+        ['attStmt', new Map()],
+        ['authData', new Uint8Array(authData)],
+      ]) as never,
+    );
     return {
       id: this.id,
       rawId: this.id,
@@ -69,7 +77,10 @@ export class SoftAuthenticator {
   }
 
   /** What startAuthentication() answers for these options; each use moves the counter on. */
-  authenticate(options: { challenge: string }, tweak: { origin?: string; counter?: number; badSignature?: boolean } = {}) {
+  authenticate(
+    options: { challenge: string },
+    tweak: { origin?: string; counter?: number; badSignature?: boolean } = {},
+  ) {
     this.counter = tweak.counter ?? this.counter + 1;
     const authData = this.authData(0x05);
     const clientDataJSON = this.clientData('webauthn.get', options.challenge, tweak.origin);

@@ -23,10 +23,17 @@ export async function staffMember(
     `INSERT INTO staff_memberships (store_id, staff_id, role, created_at, updated_at) VALUES ($1, $2, $3, $4, $4)`,
     [input.storeId, staffId, input.role ?? 'front_desk', input.at],
   );
-  return { staffId, email: input.email, cookie: await sessionCookie(db, { staffId, storeId: input.storeId, at: input.at }) };
+  return {
+    staffId,
+    email: input.email,
+    cookie: await sessionCookie(db, { staffId, storeId: input.storeId, at: input.at }),
+  };
 }
 
-export async function sessionCookie(db: Database, input: { staffId: string; storeId: string; at: Date }): Promise<string> {
+export async function sessionCookie(
+  db: Database,
+  input: { staffId: string; storeId: string; at: Date },
+): Promise<string> {
   const token = newSecret();
   await db.query(
     `INSERT INTO staff_sessions (token_hash, staff_id, store_id, created_at, last_seen_at, expires_at)

@@ -16,7 +16,9 @@ export async function binaries(): Promise<Binaries> {
   try {
     return (await import(name)) as Binaries;
   } catch {
-    throw new Error(`the embedded PostgreSQL has no binaries for this machine (${name} is not installed): set DATABASE_URL to a PostgreSQL server instead`);
+    throw new Error(
+      `the embedded PostgreSQL has no binaries for this machine (${name} is not installed): set DATABASE_URL to a PostgreSQL server instead`,
+    );
   }
 }
 
@@ -35,7 +37,8 @@ let cached: RunAs | undefined;
 export async function runAs(): Promise<RunAs> {
   if (cached) return cached;
   if (process.getuid?.() !== 0) return (cached = {});
-  const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
+  const id = (flag: string) =>
+    Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim());
   try {
     return (cached = { uid: id('-u'), gid: id('-g') });
   } catch {

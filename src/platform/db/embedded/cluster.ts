@@ -80,17 +80,34 @@ async function initialise(pgdata: string, who: RunAs, noSync: boolean): Promise<
   fs.mkdirSync(pgdata, { recursive: true, mode: 0o700 });
   if (who.uid !== undefined) fs.chownSync(pgdata, who.uid, who.gid!);
   const locale = process.platform === 'linux' ? 'C.UTF-8' : 'C';
-  const args = ['-D', pgdata, '-U', 'postgres', '-E', 'UTF8', `--locale=${locale}`, '--auth-local=trust', '--auth-host=reject'];
+  const args = [
+    '-D',
+    pgdata,
+    '-U',
+    'postgres',
+    '-E',
+    'UTF8',
+    `--locale=${locale}`,
+    '--auth-local=trust',
+    '--auth-host=reject',
+  ];
   if (noSync) args.push('--no-sync');
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(initdb, args, { ...who, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(initdb, args, {
+      ...who,
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let output = '';
     child.stdout.on('data', (c: Buffer) => (output += c));
     child.stderr.on('data', (c: Buffer) => (output += c));
     child.on('error', reject);
     child.on('exit', (code) => {
       if (code === 0) return resolve();
-      const hint = /Permission denied/.test(output) && who.uid !== undefined ? ' (the system user postgres must be able to enter every directory above DATA_DIR)' : '';
+      const hint =
+        /Permission denied/.test(output) && who.uid !== undefined
+          ? ' (the system user postgres must be able to enter every directory above DATA_DIR)'
+          : '';
       reject(new Error(`initdb failed (exit ${code}): ${output.trim().split('\n').slice(-2).join(' ')}${hint}`));
     });
   });
@@ -103,9 +120,13 @@ function whenReady(child: ChildProcess, pgdata: string, lastLines: string[]): Pr
       clearInterval(timer);
       const said = lastLines.join(' ').trim();
       const locked = /lock file .* already exists/.test(said);
-      reject(new Error(locked
-        ? `the database in ${pgdata} is already in use by another server (its postmaster.pid lock is held)`
-        : `PostgreSQL did not start (exit ${code ?? signal}): ${said}`));
+      reject(
+        new Error(
+          locked
+            ? `the database in ${pgdata} is already in use by another server (its postmaster.pid lock is held)`
+            : `PostgreSQL did not start (exit ${code ?? signal}): ${said}`,
+        ),
+      );
     };
     child.once('exit', onExit);
     const timer = setInterval(() => {
@@ -131,7 +152,8 @@ function whenReady(child: ChildProcess, pgdata: string, lastLines: string[]): Pr
  */
 function startWatchdog(serverPid: number, pgdata: string): ChildProcess {
   const pidFile = path.join(pgdata, 'postmaster.pid');
-  const script = `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ` +
+  const script =
+    `while kill -0 ${process.pid} 2>/dev/null; do sleep 1; done; ` +
     `[ "$(head -n 1 '${pidFile}' 2>/dev/null)" = "${serverPid}" ] && kill -INT ${serverPid}`;
   const dog = spawn('/bin/sh', ['-c', script], { detached: true, stdio: 'ignore' });
   dog.unref();
@@ -150,10 +172,21 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
       await initialise(pgdata, who, options.noSync ?? false);
     }
     const socketDir = socketDirFor(pgdata, who);
-    const settings = { ...SMALL_MACHINE, ...options.settings, listen_addresses: '', unix_socket_directories: socketDir, unix_socket_permissions: '0700', port: String(SOCKET_PORT) };
+    const settings = {
+      ...SMALL_MACHINE,
+      ...options.settings,
+      listen_addresses: '',
+      unix_socket_directories: socketDir,
+      unix_socket_permissions: '0700',
+      port: String(SOCKET_PORT),
+    };
     const { postgres } = await binaries();
     const args = ['-D', pgdata, ...Object.entries(settings).flatMap(([k, v]) => ['-c', `${k}=${v}`])];
-    const child = spawn(postgres, args, { ...who, env: { ...process.env, LC_ALL: 'C' }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const child = spawn(postgres, args, {
+      ...who,
+      env: { ...process.env, LC_ALL: 'C' },
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
     const lastLines: string[] = [];
     let pending = '';
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -175,7 +208,9 @@ export async function startCluster(options: ClusterOptions): Promise<Cluster> {
     child.once('exit', (code, signal) => {
       if (stopping) return;
       releaseOwnership(pgdata);
-      unexpected?.(`PostgreSQL (pid ${child.pid}) stopped unexpectedly (${signal ?? `exit ${code}`}): ${lastLines.join(' ').trim()}`);
+      unexpected?.(
+        `PostgreSQL (pid ${child.pid}) stopped unexpectedly (${signal ?? `exit ${code}`}): ${lastLines.join(' ').trim()}`,
+      );
     });
     return {
       pid: child.pid!,

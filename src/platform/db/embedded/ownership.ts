@@ -82,7 +82,10 @@ export function runningServer(pgdata: string): { pid: number; ready: boolean } |
 export async function stopOrphan(pgdata: string, log: (level: 'warn', line: string) => void): Promise<void> {
   const server = runningServer(pgdata);
   if (!server) return;
-  log('warn', `stopping the PostgreSQL server (pid ${server.pid}) left running on ${pgdata} by a service that did not stop it`);
+  log(
+    'warn',
+    `stopping the PostgreSQL server (pid ${server.pid}) left running on ${pgdata} by a service that did not stop it`,
+  );
   process.kill(server.pid, 'SIGINT');
   for (let waited = 0; alive(server.pid); waited += 50) {
     if (waited === 30_000) process.kill(server.pid, 'SIGQUIT');
