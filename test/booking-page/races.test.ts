@@ -1,4 +1,5 @@
-// Races on the booking page, on both engines (the embedded one is real PostgreSQL too): two browsers holding one slot at once, through two server processes; a confirm
+// Races on the booking page, on both engines (the embedded one is real PostgreSQL too): two browsers holding one slot at once, through two app instances
+// (each with its own pool, in this process; the reliability proofs race separate processes); a confirm
 // sent twice at once. The exclusion constraints decide; nobody checks and then inserts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -7,7 +8,7 @@ import { BOOK, pageHold, pageShop, signIn, solved } from './support.ts';
 
 const T10 = '2026-06-02T10:00:00.000Z';
 
-test('two browsers hold one slot at once (two processes): exactly one gets it, the other holds nothing', async () => {
+test('two browsers hold one slot at once (two app instances): exactly one gets it, the other holds nothing', async () => {
   const w = await pageShop();
   const other = await w.t.sibling();
   for (let round = 0; round < 5; round++) {
