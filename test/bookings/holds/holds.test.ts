@@ -15,7 +15,7 @@ import {
   putHours,
   search,
   shop,
-} from './helpers.ts';
+} from '../online/helpers.ts';
 
 // Monday 2026-06-01 09:00 BST; 2026-06-02 08:00Z is 09:00 local.
 const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });

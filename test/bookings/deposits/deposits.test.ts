@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
 import { cancelOverdueDeposits } from '../../../src/bookings/deposits/deposits.service.ts';
-import { confirm, eventsOf, hold, localTimesOf, search, shop } from './helpers.ts';
+import { confirm, eventsOf, hold, localTimesOf, search, shop } from '../online/helpers.ts';
 
 const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });
 const NINE = '2026-06-02T08:00:00.000Z';

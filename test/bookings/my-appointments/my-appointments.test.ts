@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
-import { anotherCustomer, confirm, eventsOf, hold, localTimesOf, search, shop } from './helpers.ts';
+import { anotherCustomer, confirm, eventsOf, hold, localTimesOf, search, shop } from '../online/helpers.ts';
 
 const t = await startTestApp({ now: '2026-06-01T08:00:00Z' });
 const ME = '/api/v1/me/appointments';
