@@ -30,3 +30,17 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     }
   });
 }
+
+/**
+ * For a plugin of public routes that still answer with a person's data (the booking page's API: its
+ * tokens, a customer's booking or class place): nothing of it is kept by a shared or browser cache.
+ * `app.addHook('onSend', noStore)` inside the plugin.
+ */
+export async function noStore(
+  _request: unknown,
+  reply: { header(name: string, value: string): unknown },
+  payload: unknown,
+) {
+  reply.header('cache-control', 'no-store');
+  return payload;
+}
