@@ -25,9 +25,19 @@ export interface Operation {
   streaming: boolean;
 }
 
-const EITHER = /Merchant token with scope ([a-z]+:[a-z]+), or customer token with scope ([a-z]+:[a-z]+)\./;
+// openapi.ts writes "Merchant token with scope S[ and entitlements E, F], or customer token with scope T."
+const EITHER =
+  /Merchant token with scope ([a-z]+:[a-z]+)(?: and entitlements ([a-z_, ]+?))?, or customer token with scope ([a-z]+:[a-z]+)\./;
 const RULE =
   /(Merchant|Customer) token, scope ([a-z]+:[a-z]+)(?:; entitlements ([a-z_, ]+?))?(?:; permissions ([a-z_, ]+?))?\./;
+
+const list = (s: string | undefined) =>
+  s
+    ? s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean)
+    : [];
 
 export function parseAuth(description: string | undefined, security: unknown): AuthRule {
   const text = description ?? '';
@@ -37,21 +47,14 @@ export function parseAuth(description: string | undefined, security: unknown): A
     return {
       kind: 'merchant_or_customer',
       scope: either[1],
-      customerScope: either[2],
-      entitlements: [],
+      customerScope: either[3],
+      entitlements: list(either[2]),
       permissions: [],
     };
   const m = RULE.exec(text);
   // An empty requirement ([{}]: anyone, as the booking page's operations state it) is public too.
   const required = Array.isArray(security) ? security.some((s) => s && Object.keys(s).length > 0) : Boolean(security);
   if (!m) return { kind: required ? 'merchant' : 'public', scope: null, entitlements: [], permissions: [] };
-  const list = (s: string | undefined) =>
-    s
-      ? s
-          .split(',')
-          .map((x) => x.trim())
-          .filter(Boolean)
-      : [];
   return {
     kind: m[1] === 'Merchant' ? 'merchant' : 'customer',
     scope: m[2],
