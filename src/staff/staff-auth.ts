@@ -92,10 +92,7 @@ export function staffCredentials(deps: SessionDeps): MerchantCredentials {
         // The unit is named in the path: theirs or not, no lookup needed (a person without a unit has none).
         if (staff.unitId && (request.params as { unitId?: string } | undefined)?.unitId?.toLowerCase() === staff.unitId)
           return;
-        throw new AppError(
-          'ROLE_FORBIDDEN',
-          `The ${staff.role} role may ${rule.roles ? 'rotate' : 'use'} only its own unit's calendar feed`,
-        );
+        throw new AppError('ROLE_FORBIDDEN', `The ${staff.role} role may not do this to another unit's calendar feed`);
       }
       const id =
         rule.from === 'body.appointment_id'

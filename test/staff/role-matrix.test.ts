@@ -243,6 +243,7 @@ test("the staff role gets and rotates its own unit's calendar feed, and no other
   const refused = await call(t.app, 'POST', feed(other.id), as(cookies.front_desk, { body: {} }));
   assert.equal(refused.status, 403, JSON.stringify(refused.body));
   assert.equal(errorCode(refused), 'ROLE_FORBIDDEN');
+  assert.equal(refused.body.error.message, "The front_desk role may not do this to another unit's calendar feed");
   assert.equal((await call(t.app, 'GET', feed(other.id), as(cookies.manager))).body.url, theirs.body.url);
   const own = await call(t.app, 'POST', feed(unit.id), as(cookies.front_desk, { body: {} }));
   assert.equal(own.status, 200, JSON.stringify(own.body));
