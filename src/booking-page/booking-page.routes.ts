@@ -7,7 +7,6 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
 import { routeLimit } from '../platform/http/rate-limit.ts';
-import { noStore } from '../platform/http/security-headers.ts';
 import { AvailabilityResponse } from '../bookings/availability/availability.schemas.ts';
 import type { AvailabilityResponse as AvailabilityAnswer } from '../bookings/availability/availability.schemas.ts';
 import * as s from './booking-page.schemas.ts';
@@ -51,8 +50,6 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
     ...open,
     rateLimit: { ...routeLimit(deps.config.rateLimits.searchPerMinute), allowList: () => false },
   };
-  // Nothing of the page's API is kept by a shared or browser cache (tokens, a customer's booking).
-  app.addHook('onSend', noStore);
 
   app.get(
     '/:slug',

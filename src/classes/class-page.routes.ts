@@ -6,7 +6,6 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
 import { customerContext } from '../platform/context.ts';
-import { noStore } from '../platform/http/security-headers.ts';
 import { ClassBookingResponse } from './class-bookings.schemas.ts';
 import {
   PageClassBookBody,
@@ -25,8 +24,6 @@ const ERR = { '4xx': { $ref: 'ErrorEnvelope#' }, '5xx': { $ref: 'ErrorEnvelope#'
 
 export async function classPageRoutes(app: FastifyInstance) {
   const deps = { db: app.deps.db, clock: app.deps.clock };
-  // Public as the page is, and as its API: no cache keeps a customer's booking or waitlist place.
-  app.addHook('onSend', noStore);
 
   app.get<{ Params: Static<typeof PageClassesParams>; Querystring: PageClassesQuery }>('/:slug/classes', {
     config: { auth: auth.public() },

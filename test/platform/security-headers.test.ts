@@ -1,5 +1,6 @@
 // Every documented route, called with and without a token: each answer carries nosniff and
-// Cache-Control: no-store, and nothing names the framework. The list of routes is the document's.
+// Cache-Control: no-store (public ones too: caching is opted into by a route, never out of), and
+// nothing names the framework. The list of routes is the document's.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, startTestApp } from '../support/app.ts';
@@ -81,12 +82,14 @@ test('unknown routes and framework refusals carry the same headers', async () =>
   assertHeaders(await call(t.app, 'GET', '/api/v1/customers/%E0%A4%A/journey', { token: merchant }), 'bad url', true);
 });
 
-test('public answers carry nosniff; the JSON API forbids framing and loading anything', async () => {
+test('public answers carry nosniff and no-store unless their route chose its own caching; the JSON API forbids framing and loading anything', async () => {
   for (const url of ['/healthz', '/openapi.json']) {
     const res = await call(t.app, 'GET', url);
     assert.equal(res.status, 200);
-    assertHeaders(res, url, false);
+    assertHeaders(res, url, true);
   }
+  // A route that chose its own caching keeps it: the booking page's hashed assets are cached for a year
+  // (test/booking-page/files-compression.test.ts), the console's too (test/console/console.routes.test.ts).
   const api = await call(t.app, 'GET', '/api/v1/bookings/services', { token: merchant, query: { store_id: store.id } });
   assert.equal(api.headers['content-security-policy'], "default-src 'none';frame-ancestors 'none'");
   assert.equal(api.headers['x-frame-options'], 'DENY');

@@ -2,8 +2,11 @@
 // - helmet's set, with a Content-Security-Policy for JSON (nothing may load, nothing may frame it);
 //   the docs page (/docs) replaces it with swagger-ui's own static policy (openapi.ts, staticCSP),
 //   and a future HTML surface (the console) sets its own policy the same way, per route;
-// - `Cache-Control: no-store` on every answer that is not public (authenticated routes, and errors
-//   of unknown routes), so no shared or browser cache keeps store or customer data;
+// - `Cache-Control: no-store` on every answer whose route did not choose its own, so no shared or
+//   browser cache keeps store or customer data. Caching is opted into, never out of: a file meant to
+//   be cached (the pages' hashed assets, embed.js, the favicon) or a feed that wants revalidation
+//   says so itself, and a new route that says nothing is never cached (a public route that answers
+//   with a person's data, like the booking page's API, needs nothing of its own);
 // - no framework fingerprint: Fastify sends no Server or X-Powered-By header, and no error body
 //   names it (error-handler.ts).
 import helmet from '@fastify/helmet';
@@ -24,23 +27,8 @@ export async function registerSecurityHeaders(app: FastifyInstance) {
     },
     frameguard: { action: 'deny' },
   });
-  app.addHook('onRequest', async (request, reply) => {
-    if (request.routeOptions.config?.auth?.kind !== 'public' && !request.url.startsWith('/docs')) {
-      reply.header('cache-control', 'no-store');
-    }
+  app.addHook('onSend', async (_request, reply, payload) => {
+    if (!reply.hasHeader('cache-control')) reply.header('cache-control', 'no-store');
+    return payload;
   });
-}
-
-/**
- * For a plugin of public routes that still answer with a person's data (the booking page's API: its
- * tokens, a customer's booking or class place): nothing of it is kept by a shared or browser cache.
- * `app.addHook('onSend', noStore)` inside the plugin.
- */
-export async function noStore(
-  _request: unknown,
-  reply: { header(name: string, value: string): unknown },
-  payload: unknown,
-) {
-  reply.header('cache-control', 'no-store');
-  return payload;
 }
