@@ -831,6 +831,7 @@ CREATE TABLE public.store_customers (
     search_email text,
     search_phone text,
     search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
+    latest_appointment_at timestamp with time zone,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
@@ -1602,6 +1603,12 @@ CREATE TRIGGER appointments_availability AFTER INSERT OR DELETE ON public.appoin
 -- trigger: appointments appointments_availability_moved
 CREATE TRIGGER appointments_availability_moved AFTER UPDATE OF status, unit_id, block, store_id ON public.appointments FOR EACH ROW WHEN ((((old.status = ANY (ARRAY['cancelled'::text, 'no_show'::text])) IS DISTINCT FROM (new.status = ANY (ARRAY['cancelled'::text, 'no_show'::text]))) OR (old.unit_id IS DISTINCT FROM new.unit_id) OR (old.block IS DISTINCT FROM new.block) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.availability_changed();
 
+-- trigger: appointments appointments_latest
+CREATE TRIGGER appointments_latest AFTER INSERT OR DELETE ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.appointments_latest();
+
+-- trigger: appointments appointments_latest_moved
+CREATE TRIGGER appointments_latest_moved AFTER UPDATE OF starts_at, customer_id, store_id ON public.appointments FOR EACH ROW WHEN (((old.starts_at IS DISTINCT FROM new.starts_at) OR (old.customer_id IS DISTINCT FROM new.customer_id) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.appointments_latest();
+
 -- trigger: appointments appointments_occupancy
 CREATE TRIGGER appointments_occupancy AFTER INSERT ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.appointments_occupancy();
 
@@ -1643,6 +1650,9 @@ CREATE TRIGGER service_variants_availability AFTER INSERT OR DELETE OR UPDATE ON
 
 -- trigger: services services_availability
 CREATE TRIGGER services_availability AFTER INSERT OR DELETE OR UPDATE ON public.services FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
+
+-- trigger: store_customers store_customers_latest_appointment
+CREATE TRIGGER store_customers_latest_appointment BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_latest_appointment();
 
 -- trigger: store_customers store_customers_search_keys
 CREATE TRIGGER store_customers_search_keys BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_search_keys();
