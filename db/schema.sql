@@ -832,6 +832,7 @@ CREATE TABLE public.store_customers (
     search_phone text,
     search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
     latest_appointment_at timestamp with time zone,
+    booked_here boolean GENERATED ALWAYS AS ((latest_appointment_at IS NOT NULL)) STORED,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
@@ -1539,6 +1540,9 @@ CREATE INDEX stamps_by_customer ON public.stamps USING btree (customer_id, store
 
 -- index: stamps_customer
 CREATE INDEX stamps_customer ON public.stamps USING btree (store_id, customer_id, created_at DESC);
+
+-- index: store_customers_booked_search_tokens
+CREATE INDEX store_customers_booked_search_tokens ON public.store_customers USING gin (search_tokens) WHERE booked_here;
 
 -- index: store_customers_customer
 CREATE INDEX store_customers_customer ON public.store_customers USING btree (customer_id);

@@ -6,7 +6,11 @@
 -- clock: the search reads "booked here" from it, and when it is not in the future it is the last visit
 -- and there is no next one; only people with a future booking are probed. Kept by the triggers of
 -- db/functions/latest-appointment.sql (every writer of appointments, and a new relationship).
-ALTER TABLE store_customers ADD COLUMN latest_appointment_at timestamptz;
+ALTER TABLE store_customers
+  ADD COLUMN latest_appointment_at timestamptz,
+  -- Derived, so it changes only on the first booking here (and when the last is deleted): an index on
+  -- it leaves the record's other updates HOT, where one on latest_appointment_at would not.
+  ADD COLUMN booked_here boolean GENERATED ALWAYS AS (latest_appointment_at IS NOT NULL) STORED;
 UPDATE store_customers sc
    SET latest_appointment_at = m.latest
   FROM (SELECT a.store_id, a.customer_id, max(a.starts_at) AS latest
@@ -14,3 +18,6 @@ UPDATE store_customers sc
          WHERE a.customer_id IS NOT NULL
          GROUP BY a.store_id, a.customer_id) m
  WHERE sc.store_id = m.store_id AND sc.customer_id = m.customer_id;
+-- The search reads only the booked relationships' tokens: at scale 1, "olivia" matched 4,078 of the
+-- flagship's relationships on 3,301 heap pages, of which 3,782 never booked there (round 18).
+CREATE INDEX store_customers_booked_search_tokens ON store_customers USING gin (search_tokens) WHERE booked_here;

@@ -3,7 +3,8 @@
 -- account never booked there. Owner: src/bookings/appointment-search/appointment-search.repository.ts,
 -- which reads it instead of probing appointments for every matching account. No write function sets
 -- it: the triggers below follow every writer of appointments (create, walk-in, confirm, moves, import,
--- deletes), and a new relationship reads its appointments.
+-- deletes), and a new relationship reads its appointments. store_customers.booked_here (generated from
+-- it) keys the search's index of booked relationships' tokens.
 --
 -- Concurrency (READ COMMITTED; docs/decisions/search-at-scale.md): whoever changes a relationship's
 -- appointments locks its row before committing and keeps the lock to the end, and computes under it:

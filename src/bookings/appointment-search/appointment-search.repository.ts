@@ -85,7 +85,8 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
                        AND a.status NOT IN ('cancelled', 'no_show')) END AS next_visit
          FROM store_customers sc
         WHERE sc.store_id = $1 AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
-          AND sc.latest_appointment_at IS NOT NULL
+          -- only relationships that ever booked here, through their own index (migration 290)
+          AND sc.booked_here
           -- erased customers are rare: one probe of the small customers_erased index each
           AND NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)
           AND sc.search_tokens @> $6::text[]

@@ -72,21 +72,24 @@ async function main(url: string, store: string, unit: string, seed: number, cust
       });
       committed++;
     }
+    // Then three of them, so most transactions meet another on the same relationship.
+    const few = customers.slice(0, 3);
     for (let i = 0; i < 120; i++) {
-      const customer = customers[Math.floor(next() * customers.length)];
+      const customer = few[Math.floor(next() * few.length)];
       const op = next();
       await db.transaction(async (tx) => {
         if (op < 0.3) {
-          await insert(tx, store, unit, customer, Math.floor(next() * 2000));
+          // Often later than every other, the start a concurrent recompute must not miss.
+          await insert(tx, store, unit, customer, Math.floor(next() * 4000));
           await hold(tx);
           await touch(tx, store, customer);
           return;
         }
-        // One of the customer's appointments, the latest half the time (the case a recompute decides).
+        // One of the customer's appointments, mostly the latest (the case a recompute decides).
         const pick = await tx.query<{ id: string }>(
           `SELECT id FROM appointments WHERE store_id = $1 AND customer_id = $2
             ORDER BY CASE WHEN $3 THEN starts_at END DESC NULLS LAST, id LIMIT 1`,
-          [store, customer, next() < 0.5],
+          [store, customer, next() < 0.8],
         );
         if (!pick.rows[0]) return;
         const id = pick.rows[0].id;

@@ -124,8 +124,24 @@ test('two processes booking, moving, cancelling and deleting the same customers 
   const customers: string[] = [];
   for (let i = 0; i < 12; i++) customers.push((await t.fx.customer({ name: `Racer ${i}` })).id);
   const args = (seed: number) => [t.url, store.id, unit.id, String(seed), ...customers];
-  const [x, y] = await Promise.all([runWriter(args(11)), runWriter(args(29))]);
+  // The record commits with the appointments it follows, so every committed state must be exact, not
+  // only the last one (a later recompute would hide an earlier miss): read it throughout the race.
+  let running = true;
+  const seen: Array<{ customer_id: string; recorded: string | null; actual: string | null }> = [];
+  const watch = (async () => {
+    let reads = 0;
+    while (running) {
+      seen.push(...(await drift()));
+      reads++;
+    }
+    return reads;
+  })();
+  const [x, y] = await Promise.all([runWriter(args(11)), runWriter(args(29))]).finally(() => {
+    running = false;
+  });
+  assert.ok((await watch) > 10, 'the record was read during the race');
   assert.equal(x.committed + y.committed, 2 * (customers.length + 120));
+  assert.deepEqual(seen.slice(0, 3), [], `${seen.length} drifted reads`);
 
   const rows = await t.db.query<{ n: number; booked: number }>(
     `SELECT count(*)::int AS n, count(latest_appointment_at)::int AS booked FROM store_customers WHERE store_id = $1`,
