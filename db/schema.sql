@@ -832,9 +832,10 @@ CREATE TABLE public.store_customers (
     search_phone text,
     search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
     latest_appointment_at timestamp with time zone,
-    booked_here boolean GENERATED ALWAYS AS ((latest_appointment_at IS NOT NULL)) STORED,
+    booked_here boolean DEFAULT false NOT NULL,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
+    CONSTRAINT store_customers_booked_here CHECK ((booked_here = (latest_appointment_at IS NOT NULL))),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
     CONSTRAINT store_customers_merchant_note_check CHECK ((length(merchant_note) <= 2000))
 );

@@ -3,8 +3,8 @@
 -- account never booked there. Owner: src/bookings/appointment-search/appointment-search.repository.ts,
 -- which reads it instead of probing appointments for every matching account. No write function sets
 -- it: the triggers below follow every writer of appointments (create, walk-in, confirm, moves, import,
--- deletes), and a new relationship reads its appointments. store_customers.booked_here (generated from
--- it) keys the search's index of booked relationships' tokens.
+-- deletes), and a new relationship reads its appointments. Beside it, booked_here (whether it is set;
+-- a CHECK of migration 290 holds the two together) keys the search's index of booked relationships.
 --
 -- Concurrency (READ COMMITTED; docs/decisions/search-at-scale.md): whoever changes a relationship's
 -- appointments locks its row before committing and keeps the lock to the end, and computes under it:
@@ -45,7 +45,8 @@ DECLARE
 BEGIN
   SELECT * INTO r FROM bbo_relationship_for_update(p_store, p_customer);
   IF r.present AND (r.latest IS NULL OR r.latest < p_starts) THEN
-    UPDATE store_customers SET latest_appointment_at = p_starts WHERE store_id = p_store AND customer_id = p_customer;
+    UPDATE store_customers SET latest_appointment_at = p_starts, booked_here = true
+     WHERE store_id = p_store AND customer_id = p_customer;
   END IF;
 END $$;
 
@@ -59,7 +60,7 @@ BEGIN
   SELECT * INTO r FROM bbo_relationship_for_update(p_store, p_customer);
   IF r.present THEN
     UPDATE store_customers sc
-       SET latest_appointment_at = m.latest
+       SET latest_appointment_at = m.latest, booked_here = m.latest IS NOT NULL
       FROM (SELECT max(a.starts_at) AS latest FROM appointments a WHERE a.store_id = p_store AND a.customer_id = p_customer) m
      WHERE sc.store_id = p_store AND sc.customer_id = p_customer AND sc.latest_appointment_at IS DISTINCT FROM m.latest;
   END IF;
@@ -105,6 +106,7 @@ BEGIN
     PERFORM bbo_relationship_lock(NEW.store_id, NEW.customer_id);
     NEW.latest_appointment_at := (SELECT max(a.starts_at) FROM appointments a
                                    WHERE a.store_id = NEW.store_id AND a.customer_id = NEW.customer_id);
+    NEW.booked_here := NEW.latest_appointment_at IS NOT NULL;
   END IF;
   RETURN NEW;
 END $$;

@@ -19,7 +19,7 @@ async function drift(): Promise<Array<{ customer_id: string; recorded: string | 
        FROM store_customers sc
        CROSS JOIN LATERAL (SELECT max(a.starts_at) AS actual FROM appointments a
                             WHERE a.store_id = sc.store_id AND a.customer_id = sc.customer_id) m
-      WHERE sc.latest_appointment_at IS DISTINCT FROM m.actual`,
+      WHERE sc.latest_appointment_at IS DISTINCT FROM m.actual OR sc.booked_here <> (m.actual IS NOT NULL)`,
   );
   return res.rows;
 }
