@@ -122,7 +122,7 @@ test('two processes booking, moving, cancelling and deleting the same customers 
   const store = await t.fx.store({ name: 'Race' });
   const unit = await t.fx.unit(store.id);
   const customers: string[] = [];
-  for (let i = 0; i < 12; i++) customers.push((await t.fx.customer({ name: `Racer ${i}` })).id);
+  for (let i = 0; i < 24; i++) customers.push((await t.fx.customer({ name: `Racer ${i}` })).id);
   const args = (seed: number) => [t.url, store.id, unit.id, String(seed), ...customers];
   // The record commits with the appointments it follows, so every committed state must be exact, not
   // only the last one (a later recompute would hide an earlier miss): read it throughout the race.
