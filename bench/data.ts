@@ -118,6 +118,11 @@ for (const sql of [
   `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone,
           search_tokens = bbo_search_tokens(sc.store_id, ARRAY[lower(c.name), c.email, c.phone])
      FROM customers c WHERE c.id = sc.customer_id`,
+  // Each relationship's latest appointment (migration 290), as db/functions/latest-appointment.sql keeps it.
+  `UPDATE store_customers sc SET latest_appointment_at = m.latest, booked_here = true
+     FROM (SELECT store_id, customer_id, max(starts_at) AS latest FROM appointments
+            WHERE customer_id IS NOT NULL GROUP BY store_id, customer_id) m
+    WHERE sc.store_id = m.store_id AND sc.customer_id = m.customer_id`,
 ])
   await db.query(sql);
 // VACUUM as well: a bulk-loaded table has no visibility map yet, so index-only scans would still visit

@@ -831,8 +831,11 @@ CREATE TABLE public.store_customers (
     search_email text,
     search_phone text,
     search_tokens text[] DEFAULT '{}'::text[] NOT NULL,
+    latest_appointment_at timestamp with time zone,
+    booked_here boolean DEFAULT false NOT NULL,
     CONSTRAINT store_customers_block_reason_check CHECK ((length(block_reason) <= 500)),
     CONSTRAINT store_customers_blocked_channels_check CHECK ((blocked_channels <@ ARRAY['email'::text, 'sms'::text, 'drops_chat'::text, 'app_message'::text])),
+    CONSTRAINT store_customers_booked_here CHECK ((booked_here = (latest_appointment_at IS NOT NULL))),
     CONSTRAINT store_customers_external_id_check CHECK (((length(external_id) >= 1) AND (length(external_id) <= 200))),
     CONSTRAINT store_customers_merchant_note_check CHECK ((length(merchant_note) <= 2000))
 );
@@ -1539,6 +1542,9 @@ CREATE INDEX stamps_by_customer ON public.stamps USING btree (customer_id, store
 -- index: stamps_customer
 CREATE INDEX stamps_customer ON public.stamps USING btree (store_id, customer_id, created_at DESC);
 
+-- index: store_customers_booked_search_tokens
+CREATE INDEX store_customers_booked_search_tokens ON public.store_customers USING gin (search_tokens) WHERE booked_here;
+
 -- index: store_customers_customer
 CREATE INDEX store_customers_customer ON public.store_customers USING btree (customer_id);
 
@@ -1602,6 +1608,12 @@ CREATE TRIGGER appointments_availability AFTER INSERT OR DELETE ON public.appoin
 -- trigger: appointments appointments_availability_moved
 CREATE TRIGGER appointments_availability_moved AFTER UPDATE OF status, unit_id, block, store_id ON public.appointments FOR EACH ROW WHEN ((((old.status = ANY (ARRAY['cancelled'::text, 'no_show'::text])) IS DISTINCT FROM (new.status = ANY (ARRAY['cancelled'::text, 'no_show'::text]))) OR (old.unit_id IS DISTINCT FROM new.unit_id) OR (old.block IS DISTINCT FROM new.block) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.availability_changed();
 
+-- trigger: appointments appointments_latest
+CREATE TRIGGER appointments_latest AFTER INSERT OR DELETE ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.appointments_latest();
+
+-- trigger: appointments appointments_latest_moved
+CREATE TRIGGER appointments_latest_moved AFTER UPDATE OF starts_at, customer_id, store_id ON public.appointments FOR EACH ROW WHEN (((old.starts_at IS DISTINCT FROM new.starts_at) OR (old.customer_id IS DISTINCT FROM new.customer_id) OR (old.store_id IS DISTINCT FROM new.store_id))) EXECUTE FUNCTION public.appointments_latest();
+
 -- trigger: appointments appointments_occupancy
 CREATE TRIGGER appointments_occupancy AFTER INSERT ON public.appointments FOR EACH ROW EXECUTE FUNCTION public.appointments_occupancy();
 
@@ -1643,6 +1655,9 @@ CREATE TRIGGER service_variants_availability AFTER INSERT OR DELETE OR UPDATE ON
 
 -- trigger: services services_availability
 CREATE TRIGGER services_availability AFTER INSERT OR DELETE OR UPDATE ON public.services FOR EACH ROW EXECUTE FUNCTION public.availability_changed();
+
+-- trigger: store_customers store_customers_latest_appointment
+CREATE TRIGGER store_customers_latest_appointment BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_latest_appointment();
 
 -- trigger: store_customers store_customers_search_keys
 CREATE TRIGGER store_customers_search_keys BEFORE INSERT OR UPDATE OF store_id, customer_id ON public.store_customers FOR EACH ROW EXECUTE FUNCTION public.store_customers_search_keys();

@@ -55,34 +55,41 @@ export interface SearchParams {
  * People matching the pattern, most recently seen first, one row per recent appointment.
  *
  * The people are ranked before anyone's history is read. A matching account is one of this store's
- * people once it has any appointment here: one descent of the (store, customer, starts_at) index
- * tells, and only for those people do two more descents find the last visit and the next one. A
+ * people once it has any appointment here, which its relationship records with its latest start;
+ * only for those with a start in the future do two descents of the (store, customer, starts_at)
+ * index find the last visit and the next one. A
  * guest's come from the store's matching guest rows. Only the people on the page then have their
  * whole history aggregated, so a search costs the number of matching people plus the history of the
  * page: not the history of every match (which grows with every year the store trades), nor the
  * store's bookings ahead (which grow with how busy it is).
  */
 export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
-       -- Each matching account with any appointment here (a scalar probe, so never a join over the
-       -- store's appointments): its latest appointment not in the future and its next live one.
-       -- Materialised so each probe runs once.
+       -- Each matching account that ever booked here, its latest appointment not in the future and its
+       -- next live one. The relationship records its latest start (latest_appointment_at, any status;
+       -- NULL: never booked here; db/functions/latest-appointment.sql): when that is not in the future
+       -- it is the last one seen and nothing is ahead, so only people with a booking ahead are probed
+       -- (a scalar probe each, never a join over the store's appointments). Materialised so each probe
+       -- runs once.
        -- The candidates are this store's relationships (every door that books an account writes
        -- one: bbo_touch_store_customer), matched on their copy of the customer's name and email
        -- through the store's own trigram tokens (migration 280; none for a 2-letter needle, which
        -- every row carries), not the platform's customers.
        SELECT sc.customer_id,
-              (SELECT a.starts_at FROM appointments a
-                WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at <= $3
-                ORDER BY a.starts_at DESC LIMIT 1) AS last_seen,
-              (SELECT min(a.starts_at) FROM appointments a
-                WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at > $3
-                  AND a.status NOT IN ('cancelled', 'no_show')) AS next_visit
+              CASE WHEN sc.latest_appointment_at <= $3 THEN sc.latest_appointment_at
+                   ELSE (SELECT a.starts_at FROM appointments a
+                          WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at <= $3
+                          ORDER BY a.starts_at DESC LIMIT 1) END AS last_seen,
+              CASE WHEN sc.latest_appointment_at > $3 THEN
+                   (SELECT min(a.starts_at) FROM appointments a
+                     WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at > $3
+                       AND a.status NOT IN ('cancelled', 'no_show')) END AS next_visit
          FROM store_customers sc
         WHERE sc.store_id = $1 AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
+          -- only relationships that ever booked here, through their own index (migration 290)
+          AND sc.booked_here
           -- erased customers are rare: one probe of the small customers_erased index each
           AND NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)
           AND sc.search_tokens @> $6::text[]
-          AND (SELECT true FROM appointments a WHERE a.store_id = $1 AND a.customer_id = sc.customer_id LIMIT 1)
      ),
      guest_rows AS (
        SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
