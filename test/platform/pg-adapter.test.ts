@@ -112,6 +112,14 @@ test('a statement that outlives the read timeout fails as unavailable, and its c
     const next = await pid();
     assert.notEqual(next, first);
     assert.equal((await db.query<{ n: number }>('SELECT $1::int + 1 AS n', [1])).rows[0].n, 2);
+    // A statement given its own read timeout (a migration's: migrate.ts) outlives the pool's, in a
+    // transaction as a migration runs, and keeps its connection.
+    const before = await pid();
+    const slow = await db.transaction(async (tx) => {
+      await tx.query('SELECT pg_sleep(0.6)', undefined, { readTimeoutMs: 60_000 });
+      return tx.query<{ pid: number }>('SELECT pg_backend_pid() AS pid');
+    });
+    assert.equal(slow.rows[0].pid, before);
   } finally {
     await db.close();
     await test.close();

@@ -58,6 +58,10 @@ export function readMigrations(dir = MIGRATIONS_DIR): Migration[] {
     .sort((a, b) => a.version - b.version);
 }
 
+// A migration's statement (a backfill, an index over a large table) may take minutes on a large
+// database, where a request's statement gets 15 s: it waits up to an hour.
+const MIGRATION_STATEMENT = { readTimeoutMs: 3_600_000 };
+
 export async function migrate(db: Database, options: MigrateOptions = {}): Promise<MigrateReport> {
   const migrations = options.migrations ?? readMigrations();
   const functions = options.functions ?? readFunctionFiles();
@@ -81,7 +85,7 @@ export async function migrate(db: Database, options: MigrateOptions = {}): Promi
       await tx.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK_KEY]);
       const existing = await tx.query('SELECT 1 FROM schema_migrations WHERE version = $1', [m.version]);
       if (existing.rowCount > 0) return false;
-      for (const statement of splitStatements(m.sql)) await tx.query(statement);
+      for (const statement of splitStatements(m.sql)) await tx.query(statement, undefined, MIGRATION_STATEMENT);
       await tx.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
       return true;
     });

@@ -204,14 +204,17 @@ export function openPg(options: PgOptions): Database & { pool: pg.Pool; health: 
     pool,
     health,
     async query(sql, params, options) {
-      return withClient(pool, health, (client) => run(client, statement(sql, params, options), timeoutMs).then(wrap));
+      return withClient(pool, health, (client) =>
+        run(client, statement(sql, params, options), options?.readTimeoutMs ?? timeoutMs).then(wrap),
+      );
     },
     async transaction(fn) {
       return withClient(pool, health, async (client, drop) => {
         await run(client, 'BEGIN', timeoutMs);
         try {
           const result = await fn({
-            query: async (sql, params, options) => wrap(await run(client, statement(sql, params, options), timeoutMs)),
+            query: async (sql, params, options) =>
+              wrap(await run(client, statement(sql, params, options), options?.readTimeoutMs ?? timeoutMs)),
           });
           await run(client, 'COMMIT', timeoutMs);
           return result;

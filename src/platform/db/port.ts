@@ -15,6 +15,11 @@ export interface QueryOptions {
    * its own values instead of letting the server settle on one generic plan for the statement.
    */
   planPerCall?: boolean;
+  /**
+   * How long to wait for the answer before failing as unavailable, in place of the adapter's read
+   * timeout (15 s, for requests). A migration's statement may rewrite a large table for longer.
+   */
+  readTimeoutMs?: number;
 }
 
 /** A handle that can run SQL: the database itself, or an open transaction. */
