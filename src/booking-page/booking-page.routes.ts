@@ -3,9 +3,9 @@
 // 404. Confirming needs the customer token from the email code; the manage operations need the
 // manage link's token (Authorization: Bearer), checked by manage.service.ts.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
+import { declareRoutes, ENVELOPE_ERRORS } from '../platform/http/route.ts';
 import { routeLimit } from '../platform/http/rate-limit.ts';
 import { AvailabilityResponse } from '../bookings/availability/availability.schemas.ts';
 import type { AvailabilityResponse as AvailabilityAnswer } from '../bookings/availability/availability.schemas.ts';
@@ -18,18 +18,13 @@ import {
   releasePageHold,
   searchPageAvailability,
 } from './booking-page.service.ts';
-import { sendPageEmailCode, sendPageSmsCode, verifyPageEmailCode, verifyPageSmsCode } from './page-sign-in.service.ts';
 import { cancelManagedBooking, getManagedBooking, rescheduleManagedBooking } from './manage.service.ts';
 import type { PageDeps } from './page-deps.ts';
 import { bearerToken } from './page-tokens.ts';
 import { pageContext } from './page-context.ts';
+import { pageSignInRoutes } from './page-sign-in.routes.ts';
 
 const tags = ['Booking page'];
-// Public routes get no error responses documented by default (openapi.ts): these answer in the envelope.
-const ERR = { '4xx': { $ref: 'ErrorEnvelope#' }, '5xx': { $ref: 'ErrorEnvelope#' } };
-// No token (an empty requirement): the manage operations check the link's own token themselves.
-const anyone = [{}];
-const open = { auth: auth.public() };
 const SessionHeaders = Type.Object({
   'x-page-session': Type.Optional(
     Type.String({ maxLength: 1000, description: 'the page_session a hold answer gave this browser' }),
@@ -41,200 +36,85 @@ const ManageHeaders = Type.Object({
   ),
 });
 
-export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: PageDeps }) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function bookingPageRoutes(app: FastifyInstance, opts: { deps: PageDeps }) {
+  const route = declareRoutes(app, { tags });
   const deps = opts.deps;
   // Public routes skip the global per-principal limit (rate-limit.ts); the two a script would hammer
   // (the search, and challenges to farm) keep the search limit per client address.
   const limited = {
-    ...open,
     rateLimit: { ...routeLimit(deps.config.rateLimits.searchPerMinute), allowList: () => false },
   };
 
-  app.get(
-    '/:slug',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'getBookingPage',
-        tags,
-        summary: "The shop's page: name, zone, policies, services shown online and staff bookable online",
-        params: s.PageParams,
-        response: { 200: s.BookingPageResponse, ...ERR },
-      },
-    },
-    async (request) => getBookingPage(pageContext(request, deps), request.params.slug),
-  );
+  route.get('/:slug', 'getBookingPage', auth.public(), {
+    summary: "The shop's page: name, zone, policies, services shown online and staff bookable online",
+    schema: { params: s.PageParams, response: { 200: s.BookingPageResponse, ...ENVELOPE_ERRORS } },
+    handler: async (request) => getBookingPage(pageContext(request, deps), request.params.slug),
+  });
 
-  app.get(
-    '/:slug/availability',
-    {
-      config: limited,
-      schema: {
-        security: anyone,
-        operationId: 'searchBookingPageAvailability',
-        tags,
-        summary: "Free start times (the customer's view of searchAvailability) for the page's store; no token",
-        params: s.PageParams,
-        querystring: s.PageAvailabilityQuery,
-        response: { 200: AvailabilityResponse, ...ERR },
-      },
+  route.get('/:slug/availability', 'searchBookingPageAvailability', auth.public(), {
+    summary: "Free start times (the customer's view of searchAvailability) for the page's store; no token",
+    config: limited,
+    schema: {
+      params: s.PageParams,
+      querystring: s.PageAvailabilityQuery,
+      response: { 200: AvailabilityResponse, ...ENVELOPE_ERRORS },
     },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const body = await searchPageAvailability(pageContext(request, deps), request.params.slug, request.query);
       return reply.type('application/json; charset=utf-8').send(body as unknown as AvailabilityAnswer);
     },
-  );
+  });
 
-  app.get(
-    '/:slug/challenge',
-    {
-      config: limited,
-      schema: {
-        security: anyone,
-        operationId: 'getBookingPageChallenge',
-        tags,
-        summary:
-          'A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once',
-        params: s.PageParams,
-        response: { 200: s.ChallengeResponse, ...ERR },
-      },
-    },
-    async (request) => pageChallenge(pageContext(request, deps), request.params.slug),
-  );
+  route.get('/:slug/challenge', 'getBookingPageChallenge', auth.public(), {
+    summary:
+      'A proof-of-work challenge (ALTCHA) for sending a code or placing a hold; expires in 10 minutes, works once',
+    config: limited,
+    schema: { params: s.PageParams, response: { 200: s.ChallengeResponse, ...ENVELOPE_ERRORS } },
+    handler: async (request) => pageChallenge(pageContext(request, deps), request.params.slug),
+  });
 
-  app.post(
-    '/:slug/holds',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'createPageHold',
-        tags,
-        summary:
-          'Hold the chosen time for hold_minutes before sign-in; one live hold per browser (a new one releases the last), a few per address',
-        params: s.PageParams,
-        headers: SessionHeaders,
-        body: s.PageHoldBody,
-        response: { 200: s.PageHoldResponse, ...ERR },
-      },
+  route.post('/:slug/holds', 'createPageHold', auth.public(), {
+    summary:
+      'Hold the chosen time for hold_minutes before sign-in; one live hold per browser (a new one releases the last), a few per address',
+    schema: {
+      params: s.PageParams,
+      headers: SessionHeaders,
+      body: s.PageHoldBody,
+      response: { 200: s.PageHoldResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) =>
+    handler: async (request) =>
       createPageHold(pageContext(request, deps), request.params.slug, request.body, request.headers['x-page-session']),
-  );
+  });
 
-  app.delete(
-    '/:slug/holds/:holdId',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'releasePageHold',
-        tags,
-        summary: "Let this browser's hold go; idempotent",
-        params: s.PageHoldParams,
-        headers: SessionHeaders,
-        response: { 200: s.PageReleaseResponse, ...ERR },
-      },
+  route.delete('/:slug/holds/:holdId', 'releasePageHold', auth.public(), {
+    summary: "Let this browser's hold go; idempotent",
+    schema: {
+      params: s.PageHoldParams,
+      headers: SessionHeaders,
+      response: { 200: s.PageReleaseResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) =>
+    handler: async (request) =>
       releasePageHold(
         pageContext(request, deps),
         request.params.slug,
         request.params.holdId,
         request.headers['x-page-session'],
       ),
-  );
+  });
 
-  app.post(
-    '/:slug/email-code',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'sendBookingPageCode',
-        tags,
-        summary:
-          'Email a 6-digit sign-in code (10 minutes, once); the same answer whether or not the email is known. At most 5 an hour per email, 20 per address',
-        params: s.PageParams,
-        body: s.SendCodeBody,
-        response: { 200: s.SendCodeResponse, ...ERR },
-      },
-    },
-    async (request) => sendPageEmailCode(pageContext(request, deps), request.params.slug, request.body),
-  );
+  // Sign-in by an emailed or texted code (page-sign-in.routes.ts), here to keep the document's order.
+  pageSignInRoutes(route, deps);
 
-  app.post(
-    '/:slug/email-code/verify',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'verifyBookingPageCode',
-        tags,
-        summary:
-          'Trade the emailed code for a customer token of about 2 hours; name and phone are used only for a new customer. At most 10 tries a minute per address and per email; no code and a wrong code answer alike',
-        params: s.PageParams,
-        body: s.VerifyCodeBody,
-        response: { 200: s.VerifyCodeResponse, ...ERR },
-      },
+  route.post('/:slug/holds/:holdId/confirm', 'confirmPageHold', auth.customerWrite(), {
+    summary:
+      "Book this browser's hold for the signed-in customer (source online; pending_payment when a deposit is due); a retry returns the same booking",
+    schema: {
+      params: s.PageHoldParams,
+      headers: SessionHeaders,
+      body: s.PageConfirmBody,
+      response: { 200: s.PageConfirmResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) => verifyPageEmailCode(pageContext(request, deps), request.params.slug, request.body),
-  );
-
-  app.post(
-    '/:slug/sms-code',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'sendBookingPageSmsCode',
-        tags,
-        summary:
-          "Text a 6-digit sign-in code to a UK mobile (when page.sign_in offers sms): the email code's limits, lifetime and single use",
-        params: s.PageParams,
-        body: s.SendSmsCodeBody,
-        response: { 200: s.SendCodeResponse, ...ERR },
-      },
-    },
-    async (request) => sendPageSmsCode(pageContext(request, deps), request.params.slug, request.body),
-  );
-
-  app.post(
-    '/:slug/sms-code/verify',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'verifyBookingPageSmsCode',
-        tags,
-        summary:
-          'Trade the texted code for a customer token of about 2 hours; name and email are used only for a new customer',
-        params: s.PageParams,
-        body: s.VerifySmsCodeBody,
-        response: { 200: s.VerifySmsCodeResponse, ...ERR },
-      },
-    },
-    async (request) => verifyPageSmsCode(pageContext(request, deps), request.params.slug, request.body),
-  );
-
-  app.post(
-    '/:slug/holds/:holdId/confirm',
-    {
-      config: { auth: auth.customerWrite() },
-      schema: {
-        operationId: 'confirmPageHold',
-        tags,
-        summary:
-          "Book this browser's hold for the signed-in customer (source online; pending_payment when a deposit is due); a retry returns the same booking",
-        params: s.PageHoldParams,
-        headers: SessionHeaders,
-        body: s.PageConfirmBody,
-        response: { 200: s.PageConfirmResponse, ...ERR },
-      },
-    },
-    async (request) =>
+    handler: async (request) =>
       confirmPageHold(
         pageContext(request, deps),
         request.params.slug,
@@ -242,67 +122,48 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
         request.headers['x-page-session'],
         request.body ?? {},
       ),
-  );
+  });
 
-  app.get(
-    '/:slug/manage',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'getManagedBooking',
-        tags,
-        summary: 'The booking a manage link names, and what may still be done with it',
-        params: s.PageParams,
-        headers: ManageHeaders,
-        response: { 200: s.ManagedBookingResponse, ...ERR },
-      },
+  // The manage link's operations are public to the guard (no token in the document): manage.service.ts
+  // checks the link's own token, sent as Authorization: Bearer.
+  route.get('/:slug/manage', 'getManagedBooking', auth.public(), {
+    summary: 'The booking a manage link names, and what may still be done with it',
+    schema: {
+      params: s.PageParams,
+      headers: ManageHeaders,
+      response: { 200: s.ManagedBookingResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) =>
+    handler: async (request) =>
       getManagedBooking(pageContext(request, deps), request.params.slug, bearerToken(request.headers.authorization)),
-  );
+  });
 
-  app.post(
-    '/:slug/manage/cancel',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'cancelManagedBooking',
-        tags,
-        summary: "Cancel the booking a manage link names, inside the store's cancellation window rules",
-        params: s.PageParams,
-        headers: ManageHeaders,
-        body: s.ManageCancelBody,
-        response: { 200: s.ManageCancelResponse, ...ERR },
-      },
+  route.post('/:slug/manage/cancel', 'cancelManagedBooking', auth.public(), {
+    summary: "Cancel the booking a manage link names, inside the store's cancellation window rules",
+    schema: {
+      params: s.PageParams,
+      headers: ManageHeaders,
+      body: s.ManageCancelBody,
+      response: { 200: s.ManageCancelResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) =>
+    handler: async (request) =>
       cancelManagedBooking(
         pageContext(request, deps),
         request.params.slug,
         bearerToken(request.headers.authorization),
         request.body ?? {},
       ),
-  );
+  });
 
-  app.post(
-    '/:slug/manage/reschedule',
-    {
-      config: open,
-      schema: {
-        security: anyone,
-        operationId: 'rescheduleManagedBooking',
-        tags,
-        summary:
-          'Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes',
-        params: s.PageParams,
-        headers: Type.Object({ ...ManageHeaders.properties, ...SessionHeaders.properties }),
-        body: s.ManageRescheduleBody,
-        response: { 200: s.ManageRescheduleResponse, ...ERR },
-      },
+  route.post('/:slug/manage/reschedule', 'rescheduleManagedBooking', auth.public(), {
+    summary:
+      'Move the booking to the time this browser holds (createPageHold first): the new booking is made and the old cancelled together, or nothing changes',
+    schema: {
+      params: s.PageParams,
+      headers: Type.Object({ ...ManageHeaders.properties, ...SessionHeaders.properties }),
+      body: s.ManageRescheduleBody,
+      response: { 200: s.ManageRescheduleResponse, ...ENVELOPE_ERRORS },
     },
-    async (request) =>
+    handler: async (request) =>
       rescheduleManagedBooking(
         pageContext(request, deps),
         request.params.slug,
@@ -310,5 +171,5 @@ export async function bookingPageRoutes(fastify: FastifyInstance, opts: { deps: 
         request.body.hold_id,
         request.headers['x-page-session'],
       ),
-  );
+  });
 }

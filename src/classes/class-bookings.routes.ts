@@ -1,8 +1,8 @@
 // /api/v1/classes/occurrences/{occurrenceId}/bookings and /api/v1/classes/bookings/...: book, read,
 // cancel, check in, no-show and accept. Every operation needs the classes entitlement.
 import type { FastifyInstance } from 'fastify';
-import type { Static } from 'typebox';
 import { auth } from '../platform/auth/guard.ts';
+import { declareRoutes } from '../platform/http/route.ts';
 import { customerContext, merchantContext } from '../platform/context.ts';
 import {
   ActionBody,
@@ -64,55 +64,30 @@ const ACTIONS: Array<{
 ];
 
 export async function classBookingsRoutes(app: FastifyInstance) {
-  app.post<{ Params: Static<typeof OccurrenceBookingParams>; Body: BookClassBody }>(
-    '/occurrences/:occurrenceId/bookings',
-    {
-      config: { auth: write },
-      schema: {
-        operationId: 'bookClass',
-        tags,
-        summary: 'Book a person into an occurrence, or onto its waitlist',
-        description:
-          'customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.',
-        params: OccurrenceBookingParams,
-        body: BookClassBody,
-        response: { 200: ClassBookingResponse },
-      },
-      handler: (request) => bookings.book(merchantContext(request), request.params.occurrenceId, request.body),
-    },
-  );
+  const route = declareRoutes(app, { tags });
+  route.post('/occurrences/:occurrenceId/bookings', 'bookClass', write, {
+    summary: 'Book a person into an occurrence, or onto its waitlist',
+    description:
+      'customer_id, or guest_name with guest_email. status confirmed while seats are left, else waitlisted with its waitlist_position (in the order bookings committed, from 1). A full occurrence within its promotion cutoff: 409 CLASS_FULL. A cancelled one: 409 OCCURRENCE_CANCELLED.',
+    schema: { params: OccurrenceBookingParams, body: BookClassBody, response: { 200: ClassBookingResponse } },
+    handler: (request) => bookings.book(merchantContext(request), request.params.occurrenceId, request.body),
+  });
 
-  app.get<{ Params: Static<typeof BookingParams> }>('/bookings/:bookingId', {
-    config: { auth: read },
-    schema: {
-      operationId: 'getClassBooking',
-      tags,
-      summary: 'Read a class booking',
-      params: BookingParams,
-      response: { 200: ClassBookingResponse },
-    },
+  route.get('/bookings/:bookingId', 'getClassBooking', read, {
+    summary: 'Read a class booking',
+    schema: { params: BookingParams, response: { 200: ClassBookingResponse } },
     handler: (request) => bookings.getBooking(merchantContext(request), request.params.bookingId),
   });
 
   for (const a of ACTIONS) {
-    app.post<{ Params: Static<typeof BookingParams>; Body: Static<typeof ActionBody> }>(
-      `/bookings/:bookingId/${a.path}`,
-      {
-        config: { auth: a.action === 'accept' ? acceptRule : write },
-        schema: {
-          operationId: a.operationId,
-          tags,
-          summary: a.summary,
-          description: a.description,
-          params: BookingParams,
-          body: ActionBody,
-          response: { 200: ClassBookingActionResponse },
-        },
-        handler: (request) =>
-          request.actor?.kind === 'customer'
-            ? acceptForCustomer(customerContext(request), request.params.bookingId)
-            : bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
-      },
-    );
+    route.post(`/bookings/:bookingId/${a.path}`, a.operationId, a.action === 'accept' ? acceptRule : write, {
+      summary: a.summary,
+      description: a.description,
+      schema: { params: BookingParams, body: ActionBody, response: { 200: ClassBookingActionResponse } },
+      handler: (request) =>
+        request.actor?.kind === 'customer'
+          ? acceptForCustomer(customerContext(request), request.params.bookingId)
+          : bookings.changeStatus(merchantContext(request), request.params.bookingId, a.action),
+    });
   }
 }

@@ -1,10 +1,10 @@
 // GET /api/v1/events (the pull feed) and GET /api/v1/events/stream (Server-Sent Events), both
 // merchant:read and only ever the token's store. The stream's pump lives as long as the app.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../platform/auth/guard.ts';
+import { declareRoutes } from '../platform/http/route.ts';
 import { merchantContext } from '../platform/context.ts';
-import { FeedQuery, FeedResponse, StreamQuery, type StreamQuery as StreamQueryT } from './events.schemas.ts';
+import { FeedQuery, FeedResponse, StreamQuery } from './events.schemas.ts';
 import { readEvents } from './events.service.ts';
 import { EventPump } from './stream/event-pump.ts';
 import { openStream } from './stream/stream.service.ts';
@@ -15,8 +15,8 @@ const STREAM_DESCRIPTION = [
   'A comment heartbeat is sent at least every 15 s. A cursor older than the retained history answers 410 CURSOR_EXPIRED before the stream opens.',
 ].join(' ');
 
-export async function eventsRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function eventsRoutes(app: FastifyInstance) {
+  const route = declareRoutes(app, { tags: ['Events'] });
   const { db, config } = app.deps;
   const pump = new EventPump(
     db,
@@ -27,57 +27,42 @@ export async function eventsRoutes(fastify: FastifyInstance) {
   app.addHook('preClose', async () => pump.close());
   app.addHook('onClose', async () => pump.close());
 
-  app.get(
-    '',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'listEvents',
-        tags: ['Events'],
-        summary: "The store's events in order after a cursor (pull feed)",
-        description:
-          'Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.',
-        querystring: FeedQuery,
-        response: { 200: FeedResponse },
+  route.get('', 'listEvents', auth.merchantRead(), {
+    summary: "The store's events in order after a cursor (pull feed)",
+    description:
+      'Oldest first; `next_cursor` resumes. Without `after`, from the beginning of retained history (90 days). A cursor older than that answers 410 CURSOR_EXPIRED.',
+    schema: { querystring: FeedQuery, response: { 200: FeedResponse } },
+    handler: async (request) => readEvents(merchantContext(request), request.query),
+  });
+
+  route.get('/stream', 'streamEvents', auth.merchantRead(), {
+    summary: "The store's events as they happen (Server-Sent Events)",
+    description: STREAM_DESCRIPTION,
+    schema: {
+      querystring: StreamQuery,
+      headers: {
+        type: 'object',
+        properties: {
+          'last-event-id': {
+            type: 'string',
+            maxLength: 64,
+            description: 'The id of the last event received; the stream resumes after it',
+          },
+        },
+      },
+      response: {
+        200: {
+          description: 'An endless text/event-stream',
+          content: { 'text/event-stream': { schema: { type: 'string' } } },
+        },
       },
     },
-    async (request) => readEvents(merchantContext(request), request.query),
-  );
-
-  app.get(
-    '/stream',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'streamEvents',
-        tags: ['Events'],
-        summary: "The store's events as they happen (Server-Sent Events)",
-        description: STREAM_DESCRIPTION,
-        querystring: StreamQuery,
-        headers: {
-          type: 'object',
-          properties: {
-            'last-event-id': {
-              type: 'string',
-              maxLength: 64,
-              description: 'The id of the last event received; the stream resumes after it',
-            },
-          },
-        },
-        response: {
-          200: {
-            description: 'An endless text/event-stream',
-            content: { 'text/event-stream': { schema: { type: 'string' } } },
-          },
-        },
-      } as any,
-    },
-    async (request, reply) => {
+    handler: async (request, reply) => {
       const lastEventId = request.headers['last-event-id'];
       const stream = await openStream(
         merchantContext(request),
         pump,
-        request.query as StreamQueryT,
+        request.query,
         typeof lastEventId === 'string' ? lastEventId : undefined,
       );
       reply
@@ -87,5 +72,5 @@ export async function eventsRoutes(fastify: FastifyInstance) {
         .header('x-accel-buffering', 'no');
       return reply.send(stream);
     },
-  );
+  });
 }

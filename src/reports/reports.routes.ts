@@ -1,40 +1,35 @@
 // GET /api/v1/reports/summary: the store's figures for a range of its local days, as JSON or CSV.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../platform/auth/guard.ts';
+import { declareRoutes } from '../platform/http/route.ts';
 import { merchantContext } from '../platform/context.ts';
 import { SummaryQuery, SummaryResponse } from './reports.schemas.ts';
 import { summaryCsv, summaryReport } from './reports.service.ts';
 
 export async function reportsRoutes(app: FastifyInstance) {
-  app.withTypeProvider<TypeBoxTypeProvider>().get(
-    '/summary',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'reportSummary',
-        tags: ['Reports'],
-        summary:
-          'Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day',
-        description:
-          'Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. ' +
-          'from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.',
-        querystring: SummaryQuery,
-        response: {
-          200: {
-            description: 'The groups, in key order',
-            content: {
-              'application/json': { schema: SummaryResponse },
-              'text/csv': {
-                schema: { type: 'string', description: 'The same groups, one row each, with a header row' },
-              },
+  const route = declareRoutes(app, { tags: ['Reports'] });
+  route.get('/summary', 'reportSummary', auth.merchantRead(), {
+    summary:
+      'Appointments, no-shows, utilisation, revenue and customers for a range of store-local days, by unit, service or day',
+    description:
+      'Every figure is defined in docs/reports.md. `Accept: text/csv` answers the same groups as CSV. ' +
+      'from and to are store-local dates (inclusive), at most 366 days; to before from answers 400 INVALID_TIME_RANGE.',
+    schema: {
+      querystring: SummaryQuery,
+      response: {
+        200: {
+          description: 'The groups, in key order',
+          content: {
+            'application/json': { schema: SummaryResponse },
+            'text/csv': {
+              schema: { type: 'string', description: 'The same groups, one row each, with a header row' },
             },
           },
         },
-      } as any,
+      },
     },
-    async (request, reply) => {
-      const report = await summaryReport(merchantContext(request), request.query as any);
+    handler: async (request, reply) => {
+      const report = await summaryReport(merchantContext(request), request.query);
       const accept = request.headers.accept ?? '';
       if (/\btext\/csv\b/.test(accept) && !/\bapplication\/json\b/.test(accept)) {
         return reply
@@ -47,5 +42,5 @@ export async function reportsRoutes(app: FastifyInstance) {
       }
       return reply.type('application/json; charset=utf-8').send(report);
     },
-  );
+  });
 }

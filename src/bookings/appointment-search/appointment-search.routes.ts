@@ -1,27 +1,19 @@
 // GET /api/v1/bookings/appointments/search (searchAppointmentPeople): rate limited, merchant:read.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
+import { declareRoutes } from '../../platform/http/route.ts';
 import { merchantContext } from '../../platform/context.ts';
 import { routeLimit } from '../../platform/http/rate-limit.ts';
 import { SearchQuery, SearchResponse } from './appointment-search.schemas.ts';
 import { searchAppointmentPeople } from './appointment-search.service.ts';
 
-export async function appointmentSearchRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function appointmentSearchRoutes(app: FastifyInstance) {
+  const route = declareRoutes(app, { tags: ['Appointments'] });
 
-  app.get(
-    '/search',
-    {
-      config: { auth: auth.merchantRead(), rateLimit: routeLimit(app.deps.config.rateLimits.searchPerMinute) },
-      schema: {
-        operationId: 'searchAppointmentPeople',
-        tags: ['Appointments'],
-        summary: 'Appointment history grouped by person, most recently seen first',
-        querystring: SearchQuery,
-        response: { 200: SearchResponse },
-      },
-    },
-    async (request) => searchAppointmentPeople(merchantContext(request), request.query),
-  );
+  route.get('/search', 'searchAppointmentPeople', auth.merchantRead(), {
+    summary: 'Appointment history grouped by person, most recently seen first',
+    config: { rateLimit: routeLimit(app.deps.config.rateLimits.searchPerMinute) },
+    schema: { querystring: SearchQuery, response: { 200: SearchResponse } },
+    handler: async (request) => searchAppointmentPeople(merchantContext(request), request.query),
+  });
 }

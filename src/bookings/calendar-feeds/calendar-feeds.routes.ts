@@ -1,9 +1,9 @@
 // GET/POST /api/v1/bookings/units/{unitId}/calendar-feed (the URL, a rotation) and the public feed
 // GET /feeds/{token}.ics that calendars subscribe to.
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from 'typebox';
 import { auth } from '../../platform/auth/guard.ts';
+import { declareRoutes } from '../../platform/http/route.ts';
 import { merchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { UnitParams } from '../units/unit.schemas.ts';
@@ -22,38 +22,20 @@ export async function calendarFeedRoutes(app: FastifyInstance) {
   const secret = app.deps.config.authSecret;
   // PUBLIC_URL: where calendars reach this service (an absolute URL they can subscribe to).
   const origin = app.deps.config.bookingPage.publicUrl;
-  const api = app.withTypeProvider<TypeBoxTypeProvider>();
-  api.get(
-    '/:unitId/calendar-feed',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'getUnitCalendarFeed',
-        tags: ['Units'],
-        summary: "The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars",
-        description:
-          "The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.",
-        params: UnitParams,
-        response: { 200: FeedUrl },
-      },
-    },
-    async (request) => feedUrl(merchantContext(request), secret, origin, request.params.unitId),
-  );
+  const route = declareRoutes(app, { tags: ['Units'] });
+  route.get('/:unitId/calendar-feed', 'getUnitCalendarFeed', auth.merchantRead(), {
+    summary: "The unit's secret calendar feed URL (ICS), for Google, Apple or Outlook calendars",
+    description:
+      "The feed holds the unit's appointments from 30 days back to 180 days ahead. The same URL is answered until it is rotated.",
+    schema: { params: UnitParams, response: { 200: FeedUrl } },
+    handler: async (request) => feedUrl(merchantContext(request), secret, origin, request.params.unitId),
+  });
 
-  api.post(
-    '/:unitId/calendar-feed',
-    {
-      config: { auth: auth.merchantWrite() },
-      schema: {
-        operationId: 'rotateUnitCalendarFeed',
-        tags: ['Units'],
-        summary: "Rotate the unit's calendar feed: a new URL; the old one answers 404 at once",
-        params: UnitParams,
-        response: { 200: FeedUrl },
-      },
-    },
-    async (request) => rotateFeed(merchantContext(request), secret, origin, request.params.unitId),
-  );
+  route.post('/:unitId/calendar-feed', 'rotateUnitCalendarFeed', auth.merchantWrite(), {
+    summary: "Rotate the unit's calendar feed: a new URL; the old one answers 404 at once",
+    schema: { params: UnitParams, response: { 200: FeedUrl } },
+    handler: async (request) => rotateFeed(merchantContext(request), secret, origin, request.params.unitId),
+  });
 }
 
 /** The feed itself: public (the token is the credential), hidden from the API document. */

@@ -1,45 +1,25 @@
 // GET/PUT /api/v1/bookings/units/{unitId}/hours: a unit's working hours (merchant).
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
+import { declareRoutes } from '../../platform/http/route.ts';
 import { merchantContext } from '../../platform/context.ts';
 import { HoursParams, HoursQuery, HoursResponse, PutHoursBody } from './hours.schemas.ts';
 import { getHours, putHours } from './hours.service.ts';
 
 const tags = ['Online booking'];
 
-export async function hoursRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export async function hoursRoutes(app: FastifyInstance) {
+  const route = declareRoutes(app, { tags });
 
-  app.get(
-    '/:unitId/hours',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'getUnitHours',
-        tags,
-        summary: "A unit's working hours (store-local)",
-        params: HoursParams,
-        querystring: HoursQuery,
-        response: { 200: HoursResponse },
-      },
-    },
-    async (request) => getHours(merchantContext(request), request.params.unitId),
-  );
+  route.get('/:unitId/hours', 'getUnitHours', auth.merchantRead(), {
+    summary: "A unit's working hours (store-local)",
+    schema: { params: HoursParams, querystring: HoursQuery, response: { 200: HoursResponse } },
+    handler: async (request) => getHours(merchantContext(request), request.params.unitId),
+  });
 
-  app.put(
-    '/:unitId/hours',
-    {
-      config: { auth: auth.merchantWrite() },
-      schema: {
-        operationId: 'putUnitHours',
-        tags,
-        summary: "Replace a unit's working hours: a week of intervals and dated exceptions (empty = closed)",
-        params: HoursParams,
-        body: PutHoursBody,
-        response: { 200: HoursResponse },
-      },
-    },
-    async (request) => putHours(merchantContext(request), request.params.unitId, request.body),
-  );
+  route.put('/:unitId/hours', 'putUnitHours', auth.merchantWrite(), {
+    summary: "Replace a unit's working hours: a week of intervals and dated exceptions (empty = closed)",
+    schema: { params: HoursParams, body: PutHoursBody, response: { 200: HoursResponse } },
+    handler: async (request) => putHours(merchantContext(request), request.params.unitId, request.body),
+  });
 }

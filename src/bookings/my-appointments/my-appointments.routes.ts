@@ -1,8 +1,8 @@
 // GET /api/v1/me/appointments and POST /api/v1/me/appointments/{appointmentId}/cancel (customer).
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
 import { customerContext } from '../../platform/context.ts';
+import { declareRoutes } from '../../platform/http/route.ts';
 import {
   MyAppointmentParams,
   MyAppointmentsQuery,
@@ -12,37 +12,17 @@ import {
 } from './my-appointments.schemas.ts';
 import { cancelMyAppointment, listMyAppointments } from './my-appointments.service.ts';
 
-const tags = ['Online booking'];
-
-export async function myAppointmentsRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '',
-    {
-      config: { auth: auth.customerRead(), onlineCors: true },
-      schema: {
-        operationId: 'listMyAppointments',
-        tags,
-        summary: "The signed-in customer's own bookings",
-        querystring: MyAppointmentsQuery,
-        response: { 200: MyAppointmentsResponse },
-      },
-    },
-    async (request) => listMyAppointments(customerContext(request), request.query),
-  );
-  app.post(
-    '/:appointmentId/cancel',
-    {
-      config: { auth: auth.customerWrite(), onlineCors: true },
-      schema: {
-        operationId: 'cancelMyAppointment',
-        tags,
-        summary: "Cancel one of the customer's own bookings; refused inside the store's cancellation window",
-        params: MyAppointmentParams,
-        body: MyCancelBody,
-        response: { 200: MyCancelResponse },
-      },
-    },
-    async (request) => cancelMyAppointment(customerContext(request), request.params.appointmentId, request.body ?? {}),
-  );
+export async function myAppointmentsRoutes(app: FastifyInstance) {
+  const route = declareRoutes(app, { tags: ['Online booking'], config: { onlineCors: true } });
+  route.get('', 'listMyAppointments', auth.customerRead(), {
+    summary: "The signed-in customer's own bookings",
+    schema: { querystring: MyAppointmentsQuery, response: { 200: MyAppointmentsResponse } },
+    handler: async (request) => listMyAppointments(customerContext(request), request.query),
+  });
+  route.post('/:appointmentId/cancel', 'cancelMyAppointment', auth.customerWrite(), {
+    summary: "Cancel one of the customer's own bookings; refused inside the store's cancellation window",
+    schema: { params: MyAppointmentParams, body: MyCancelBody, response: { 200: MyCancelResponse } },
+    handler: async (request) =>
+      cancelMyAppointment(customerContext(request), request.params.appointmentId, request.body ?? {}),
+  });
 }

@@ -1,25 +1,15 @@
 import type { FastifyInstance } from 'fastify';
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { auth } from '../../platform/auth/guard.ts';
+import { declareRoutes } from '../../platform/http/route.ts';
 import { merchantContext } from '../../platform/context.ts';
 import { JourneyParams, JourneyQuery, JourneyResponse } from './journey.schemas.ts';
 import { customerJourney } from './journey.service.ts';
 
-export async function journeyRoutes(fastify: FastifyInstance) {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  app.get(
-    '/:customerId/journey',
-    {
-      config: { auth: auth.merchantRead() },
-      schema: {
-        operationId: 'getCustomerJourney',
-        tags: ['Customers'],
-        summary: "One newest-first feed of the customer's touchpoints at this store",
-        params: JourneyParams,
-        querystring: JourneyQuery,
-        response: { 200: JourneyResponse },
-      },
-    },
-    async (request) => customerJourney(merchantContext(request), request.params.customerId, request.query),
-  );
+export async function journeyRoutes(app: FastifyInstance) {
+  const route = declareRoutes(app, { tags: ['Customers'] });
+  route.get('/:customerId/journey', 'getCustomerJourney', auth.merchantRead(), {
+    summary: "One newest-first feed of the customer's touchpoints at this store",
+    schema: { params: JourneyParams, querystring: JourneyQuery, response: { 200: JourneyResponse } },
+    handler: async (request) => customerJourney(merchantContext(request), request.params.customerId, request.query),
+  });
 }

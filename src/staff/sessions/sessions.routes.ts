@@ -3,6 +3,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Static } from 'typebox';
 import type { MerchantActor } from '../../platform/auth/actor.ts';
 import { auth } from '../../platform/auth/guard.ts';
+import { declareRoutes, ENVELOPE_ERRORS } from '../../platform/http/route.ts';
 import { merchantContext } from '../../platform/context.ts';
 import { AppError, notFound } from '../../platform/errors/app-error.ts';
 import { acceptInvitation } from '../invitations/invitations.service.ts';
@@ -13,8 +14,6 @@ import { endCurrentSession } from './sessions.service.ts';
 import * as repo from './sessions.repository.ts';
 
 const tags = ['Staff'];
-// Public routes get no error responses from the guard's defaults: they answer in the envelope too.
-const ERR = { '4xx': { $ref: 'ErrorEnvelope#' }, '5xx': { $ref: 'ErrorEnvelope#' } };
 
 function signedIn(actor: MerchantActor): { staffId: string; sessionId: string } {
   if (actor.staff?.via !== 'session' || !actor.staff.sessionId)
@@ -24,55 +23,29 @@ function signedIn(actor: MerchantActor): { staffId: string; sessionId: string } 
 
 export function sessionsRoutes(common: CommonPasswords) {
   return async function routes(app: FastifyInstance) {
+    const route = declareRoutes(app, { tags });
     const deps = app.deps;
 
-    app.post<{ Body: SignInBody }>(
-      '/sign-in',
-      {
-        config: { auth: auth.public() },
-        schema: {
-          operationId: 'signIn',
-          tags,
-          summary: 'Sign in with email and password; sets the session cookie',
-          description:
-            'A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.',
-          body: SignInBody,
-          response: { 200: SignedIn, ...ERR },
-        },
-      },
-      (request, reply) => signIn(deps, request.body, request, reply),
-    );
+    route.post('/sign-in', 'signIn', auth.public(), {
+      summary: 'Sign in with email and password; sets the session cookie',
+      description:
+        'A wrong password and an unknown email get the same 401 SIGN_IN_FAILED. After 10 failures in 15 minutes for an account, or 100 in an hour from an address, 429 TOO_MANY_SIGN_INS with Retry-After. Without store_id, the most recently used store.',
+      schema: { body: SignInBody, response: { 200: SignedIn, ...ENVELOPE_ERRORS } },
+      handler: (request, reply) => signIn(deps, request.body, request, reply),
+    });
 
-    app.post<{ Body: Static<typeof AcceptBody> }>(
-      '/invitations/accept',
-      {
-        config: { auth: auth.public() },
-        schema: {
-          operationId: 'acceptStaffInvitation',
-          tags,
-          summary:
-            'Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie',
-          description:
-            'Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.',
-          body: AcceptBody,
-          response: { 200: SignedIn, ...ERR },
-        },
-      },
-      (request, reply) => acceptInvitation(deps, common, request.body, request, reply),
-    );
+    route.post('/invitations/accept', 'acceptStaffInvitation', auth.public(), {
+      summary: 'Accept an invitation (or the first-run setup link): choose name and password; sets the session cookie',
+      description:
+        'Passwords: at least 15 characters (8 once the person has a passkey), at most 256, not a commonly used one. Someone who already has an account gives its password.',
+      schema: { body: AcceptBody, response: { 200: SignedIn, ...ENVELOPE_ERRORS } },
+      handler: (request, reply) => acceptInvitation(deps, common, request.body, request, reply),
+    });
 
-    app.get(
-      '/me',
-      {
-        config: { auth: auth.merchantRead() },
-        schema: {
-          operationId: 'getMe',
-          tags,
-          summary: 'Who is signed in, at which store, with which role',
-          response: { 200: Me },
-        },
-      },
-      async (request) => {
+    route.get('/me', 'getMe', auth.merchantRead(), {
+      summary: 'Who is signed in, at which store, with which role',
+      schema: { response: { 200: Me } },
+      handler: async (request) => {
         const ctx = merchantContext(request);
         const { staffId } = signedIn(ctx.actor);
         const res = await ctx.db.query<Static<typeof Me>>(
@@ -82,38 +55,22 @@ export function sessionsRoutes(common: CommonPasswords) {
         );
         return res.rows[0];
       },
-    );
+    });
 
-    app.post(
-      '/sign-out',
-      {
-        config: { auth: auth.merchantWrite() },
-        schema: {
-          operationId: 'signOut',
-          tags,
-          summary: 'End this session on the server and clear the cookie',
-          response: { 200: Ended },
-        },
-      },
-      async (request, reply) => {
+    route.post('/sign-out', 'signOut', auth.merchantWrite(), {
+      summary: 'End this session on the server and clear the cookie',
+      schema: { response: { 200: Ended } },
+      handler: async (request, reply) => {
         signedIn(merchantContext(request).actor);
         await endCurrentSession(deps, request, reply);
         return { ended: true };
       },
-    );
+    });
 
-    app.get(
-      '/sessions',
-      {
-        config: { auth: auth.merchantRead() },
-        schema: {
-          operationId: 'listSessions',
-          tags,
-          summary: 'Your live sessions at this store',
-          response: { 200: SessionList },
-        },
-      },
-      async (request) => {
+    route.get('/sessions', 'listSessions', auth.merchantRead(), {
+      summary: 'Your live sessions at this store',
+      schema: { response: { 200: SessionList } },
+      handler: async (request) => {
         const ctx = merchantContext(request);
         const me = signedIn(ctx.actor);
         const rows = await repo.listLiveSessions(ctx.db, {
@@ -124,21 +81,12 @@ export function sessionsRoutes(common: CommonPasswords) {
         });
         return { sessions: rows.map((r) => ({ ...r, current: r.id === me.sessionId })) };
       },
-    );
+    });
 
-    app.delete<{ Params: Static<typeof SessionParams> }>(
-      '/sessions/:sessionId',
-      {
-        config: { auth: auth.merchantWrite() },
-        schema: {
-          operationId: 'endSession',
-          tags,
-          summary: 'End one of your sessions (another device, or this one)',
-          params: SessionParams,
-          response: { 200: Ended },
-        },
-      },
-      async (request) => {
+    route.delete('/sessions/:sessionId', 'endSession', auth.merchantWrite(), {
+      summary: 'End one of your sessions (another device, or this one)',
+      schema: { params: SessionParams, response: { 200: Ended } },
+      handler: async (request) => {
         const ctx = merchantContext(request);
         const me = signedIn(ctx.actor);
         const ended = await repo.endOwnSession(ctx.db, {
@@ -150,6 +98,6 @@ export function sessionsRoutes(common: CommonPasswords) {
         if (!ended) throw notFound('Session');
         return { ended: true };
       },
-    );
+    });
   };
 }
