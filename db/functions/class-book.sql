@@ -81,10 +81,8 @@ BEGIN
     CASE WHEN v_customer IS NULL THEN req->>'guest_name' END, CASE WHEN v_customer IS NULL THEN v_email END, v_position, at)
   RETURNING * INTO b;
   IF v_customer IS NOT NULL THEN
-    -- A booking is activity with the store (touchStoreRelationship).
-    INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
-    VALUES (v_store, v_customer, at, at, at)
-    ON CONFLICT (store_id, customer_id) DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at);
+    -- A booking is activity with the store: the one upsert (bbo_touch_store_customer, book-unit.sql).
+    PERFORM bbo_touch_store_customer(v_store, v_customer, at);
   END IF;
   presented := bbo_class_booking_json(b, o);
   event_rows := event_rows || jsonb_build_array(bbo_event(v_store,

@@ -44,10 +44,7 @@ BEGIN
 
   -- The store, the service and the customer, each refusal in this order
   -- (test/bookings/appointments/create.test.ts pins the refusals).
-  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
-  END IF;
+  v_currency := bbo_store_currency(v_store);
   IF v_service IS NOT NULL THEN
     SELECT sv.price_type, sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active, sv.party_min, sv.party_max
       INTO v_ptype, v_price, v_before, v_after, v_active, v_pmin, v_pmax

@@ -51,10 +51,7 @@ BEGIN
   IF e.status NOT IN ('waiting', 'called') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', format('The entry is %s; only a waiting or called entry can be seated', e.status));
   END IF;
-  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
-  END IF;
+  v_currency := bbo_store_currency(v_store);
   -- The one price rule (bbo_party_price): a per-person price is charged for the whole party.
   SELECT sv.duration_min, bbo_party_price(sv.price_type, sv.price_pence, e.party_size)
     INTO v_duration, v_price
