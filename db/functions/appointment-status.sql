@@ -107,8 +107,8 @@ BEGIN
       jsonb_build_object('from', a.status, 'to', v_to) || details)),
     -- The event's data is the appointment after the change, and the status it had before; a
     -- cancellation also says who cancelled (the customer's own cancel says 'customer').
-    jsonb_build_array(jsonb_build_object('store_id', a.store_id, 'type', 'appointment.' || v_to, 'occurred_at', at,
-      'data', bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))
+    jsonb_build_array(bbo_event(a.store_id, 'appointment.' || v_to, at,
+      bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))
         || CASE WHEN v_to = 'cancelled' THEN jsonb_build_object('cancelled_by', v_by) ELSE '{}'::jsonb END)), actor));
 END $$;
 

@@ -86,7 +86,7 @@ BEGIN
     END IF;
     audit_rows := jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'is_override', a.is_override)));
-    event_rows := event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.created', 'occurred_at', at, 'data', presented));
+    event_rows := event_rows || jsonb_build_array(bbo_event(v_store, 'appointment.created', at, presented));
   END IF;
   RETURN jsonb_build_object('replayed', false,
     'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows, actor));

@@ -78,7 +78,7 @@ BEGIN
       'to', jsonb_build_object('unit_id', m.unit_id, 'starts_at', bbo_iso(m.starts_at), 'ends_at', bbo_iso(m.ends_at)),
       'override', v_override))),
     -- The moved appointment, and the unit and times it had before.
-    event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
-      'data', bbo_appointment_json(m) || jsonb_build_object('previous',
+    event_rows || jsonb_build_array(bbo_event(v_store, 'appointment.rescheduled', at,
+      bbo_appointment_json(m) || jsonb_build_object('previous',
         jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at))))), actor));
 END $$;

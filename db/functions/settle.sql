@@ -68,8 +68,8 @@ BEGIN
       'settled_by_name', req->>'staff_name'),
     jsonb_build_array(bbo_audit_row(actor, at, 'appointment.settled', 'appointment', a.id::text,
       jsonb_build_object('amount_pence', v_owed, 'method', v_method, 'from', a.status, 'to', s.status))),
-    jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.settled', 'occurred_at', at,
-      'data', bbo_appointment_json(s) || jsonb_build_object(
+    jsonb_build_array(bbo_event(v_store, 'appointment.settled', at,
+      bbo_appointment_json(s) || jsonb_build_object(
         'settlement', jsonb_build_object('amount_pence', v_owed, 'currency', a.currency, 'method', v_method,
           'settled_at', bbo_iso(at), 'settled_by_name', req->>'staff_name'),
         'previous', jsonb_build_object('status', a.status, 'payment_status', a.payment_status)))), actor));
