@@ -10,21 +10,6 @@
 -- bbo_occupied_block's (unit-blocks.sql). The no-double-booking guarantee stays the exclusion
 -- constraint unit_occupancy_no_overlap: its violation (23P01) leaves here as the error it is.
 
--- The store a door books in, and the currency its booking is priced in: refused NOT_FOUND when there
--- is no such store. The merchant's create (first, before the service) and the walk-in seat (after
--- the entry's lock) read it; a plain read, no lock.
-CREATE OR REPLACE FUNCTION bbo_store_currency(v_store uuid) RETURNS text
-LANGUAGE plpgsql AS $$
-DECLARE
-  v_currency text;
-BEGIN
-  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
-  END IF;
-  RETURN v_currency;
-END $$;
-
 -- The unit's time made ready for a write, under the unit lock the caller holds: refused unless the
 -- unit is bookable (active and bookable, as locked), then, unless the write is an override, holds
 -- and time-off in the way refuse and expired holds are released (bbo_clear_block). Returns the
@@ -126,3 +111,18 @@ LANGUAGE sql AS $$
   ON CONFLICT (store_id, customer_id)
   DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at)
 $$;
+
+-- The store a door books in, and the currency its booking is priced in: refused NOT_FOUND when there
+-- is no such store. The merchant's create (first, before the service) and the walk-in seat (after
+-- the entry's lock) read it; a plain read, no lock.
+CREATE OR REPLACE FUNCTION bbo_store_currency(v_store uuid) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_currency text;
+BEGIN
+  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
+  END IF;
+  RETURN v_currency;
+END $$;

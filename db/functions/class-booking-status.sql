@@ -30,7 +30,9 @@ BEGIN
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Class booking not found');
   END IF;
-  SELECT * INTO o FROM class_occurrences x WHERE x.id = v_occurrence FOR UPDATE;
+  -- The occurrence's lock (bbo_lock_occurrence); the booking's store is its occurrence's (the
+  -- composite foreign key), so it is always found.
+  o := bbo_lock_occurrence(v_store, v_occurrence);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   SELECT * INTO b FROM class_bookings x WHERE x.id = (req->>'booking_id')::uuid FOR UPDATE;
   v_previous := b.status;
