@@ -47,7 +47,7 @@ BEGIN
 
   -- One live hold per browser: the session's previous hold ends here, reported as what it was.
   WITH ended AS (
-    UPDATE holds x SET released_at = at, release_reason = CASE WHEN x.expires_at <= at THEN 'expired' ELSE 'released' END
+    UPDATE holds x SET released_at = at, release_reason = CASE WHEN bbo_hold_lapsed(x.expires_at, at) THEN 'expired' ELSE 'released' END
      WHERE x.page_session = v_session AND x.released_at IS NULL
     RETURNING x.*)
   SELECT coalesce(jsonb_agg(bbo_event(e.store_id, CASE WHEN e.release_reason = 'expired' THEN 'hold.expired' ELSE 'hold.released' END,

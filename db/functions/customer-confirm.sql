@@ -12,7 +12,7 @@
 CREATE OR REPLACE FUNCTION bbo_refuse_unusable_hold(h holds, at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
+  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND bbo_hold_lapsed(h.expires_at, at)) THEN
     PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
   END IF;
   IF h.released_at IS NOT NULL THEN
