@@ -10,7 +10,6 @@
 CREATE OR REPLACE FUNCTION bbo_class_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   v_customer uuid := (req->>'customer_id')::uuid;
   v_email text := req->>'guest_email';
@@ -26,10 +25,6 @@ DECLARE
   event_rows jsonb;
   presented jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   o := bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   IF o.cancelled_at IS NOT NULL THEN

@@ -8,7 +8,6 @@
 CREATE OR REPLACE FUNCTION bbo_class_booking_status(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   v_action text := req->>'action';
   v_occurrence uuid;
@@ -20,10 +19,6 @@ DECLARE
   event_rows jsonb := '[]';
   audit_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   SELECT x.occurrence_id INTO v_occurrence FROM class_bookings x
    WHERE x.store_id = v_store AND x.id = (req->>'booking_id')::uuid AND x.occurrence_id IS NOT NULL
      AND (req->>'customer_id' IS NULL OR x.customer_id = (req->>'customer_id')::uuid);

@@ -69,7 +69,6 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_customer_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_service  uuid := (req->>'service_id')::uuid;
   v_variant  uuid := (req->>'variant_id')::uuid;
@@ -88,11 +87,6 @@ DECLARE
   h          holds;
   event_rows jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The question's terms, each refusal in this order (assertTerms in availability.service.ts; in the
   -- customer's view a hidden or archived service is unknown), then the customer's standing.
   SELECT * INTO t FROM bbo_booking_terms(v_store, v_service, v_variant, v_addons, v_unit, v_customer);
@@ -185,13 +179,7 @@ END $$;
 -- noop; a lapsed hold noticed here is reported as what it is (hold.expired, released false).
 CREATE OR REPLACE FUNCTION bbo_customer_release(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
-DECLARE
-  stored   jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   RETURN bbo_end_hold(claim, actor, at, bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid));
 END $$;
 

@@ -10,7 +10,6 @@
 CREATE OR REPLACE FUNCTION bbo_merchant_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored       jsonb;
   v_store      uuid := (req->>'store_id')::uuid;
   v_unit       uuid := (req->>'unit_id')::uuid;
   v_service    uuid := (req->>'service_id')::uuid;
@@ -37,11 +36,6 @@ DECLARE
   audit_rows   jsonb := '[]';
   event_rows   jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The store, the service and the customer, each refusal in this order
   -- (test/bookings/appointments/create.test.ts pins the refusals).
   v_currency := bbo_store_currency(v_store);

@@ -9,7 +9,6 @@
 CREATE OR REPLACE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_unit     uuid := (req->>'unit_id')::uuid;
   v_override boolean := coalesce((req->>'override')::boolean, false);
@@ -26,11 +25,6 @@ DECLARE
   m          appointments;
   event_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- Every state change on an appointment starts with its row lock.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Read after the lock: the target unit (no lock yet), the store's window, the service's buffers.

@@ -17,7 +17,6 @@ $$;
 CREATE OR REPLACE FUNCTION bbo_queue_seat(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_unit     uuid := (req->>'unit_id')::uuid;
   v_override boolean := coalesce((req->>'override')::boolean, false);
@@ -33,11 +32,6 @@ DECLARE
   a          appointments;
   event_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The entry's row lock decides every transition of the entry: a second seat waits here, then
   -- finds it assigned.
   SELECT * INTO e FROM queue_entries x WHERE x.store_id = v_store AND x.id = (req->>'entry_id')::uuid FOR UPDATE;

@@ -7,7 +7,6 @@
 CREATE OR REPLACE FUNCTION bbo_settle(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored   jsonb;
   v_store  uuid := (req->>'store_id')::uuid;
   v_user   text := req->>'user_id';
   v_method text := req->>'method';
@@ -17,11 +16,6 @@ DECLARE
   v_last   record;
   base     jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- Rule 5: the row lock serialises colleagues settling at once; the second reads the first's result.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Rule 6: a no-show is never settled here.
