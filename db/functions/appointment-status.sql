@@ -11,7 +11,6 @@
 CREATE OR REPLACE FUNCTION bbo_appointment_status(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored  jsonb;
   v_op    text := req->>'op';
   v_store uuid := (req->>'store_id')::uuid;
   a       appointments;
@@ -22,11 +21,6 @@ DECLARE
   body    jsonb;
   v_by    text := coalesce(req->>'cancelled_by', 'merchant');
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The row lock first: of two colleagues pressing the same button, one changes the state and the
   -- other waits here, then reads the result and answers it as a noop repeat.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
@@ -107,8 +101,8 @@ BEGIN
       jsonb_build_object('from', a.status, 'to', v_to) || details)),
     -- The event's data is the appointment after the change, and the status it had before; a
     -- cancellation also says who cancelled (the customer's own cancel says 'customer').
-    jsonb_build_array(jsonb_build_object('store_id', a.store_id, 'type', 'appointment.' || v_to, 'occurred_at', at,
-      'data', bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))
+    jsonb_build_array(bbo_event(a.store_id, 'appointment.' || v_to, at,
+      bbo_appointment_json(b) || jsonb_build_object('previous', jsonb_build_object('status', a.status))
         || CASE WHEN v_to = 'cancelled' THEN jsonb_build_object('cancelled_by', v_by) ELSE '{}'::jsonb END)), actor));
 END $$;
 

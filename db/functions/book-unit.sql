@@ -100,9 +100,10 @@ BEGIN
 END $$;
 
 -- A booking is activity with the store: the customer's relationship row, created or its last visit
--- moved on (never back). The one upsert of store_customers for a booking: the merchant's create and
--- the customer's confirm call it (its TypeScript copy, touchStoreRelationship, had no caller left and
--- is gone). Activity of other kinds takes the row's lock instead (lockRelationship, src/customers/activity/).
+-- moved on (never back). The one upsert of store_customers for a booking: the merchant's create,
+-- the customer's confirm and a class booking (class-book.sql) call it (its TypeScript copy,
+-- touchStoreRelationship, had no caller left and is gone). Activity of other kinds takes the row's
+-- lock instead (lockRelationship, src/customers/activity/).
 CREATE OR REPLACE FUNCTION bbo_touch_store_customer(p_store uuid, p_customer uuid, at timestamptz) RETURNS void
 LANGUAGE sql AS $$
   INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
@@ -110,3 +111,18 @@ LANGUAGE sql AS $$
   ON CONFLICT (store_id, customer_id)
   DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at)
 $$;
+
+-- The store a door books in, and the currency its booking is priced in: refused NOT_FOUND when there
+-- is no such store. The merchant's create (first, before the service) and the walk-in seat (after
+-- the entry's lock) read it; a plain read, no lock.
+CREATE OR REPLACE FUNCTION bbo_store_currency(v_store uuid) RETURNS text
+LANGUAGE plpgsql AS $$
+DECLARE
+  v_currency text;
+BEGIN
+  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
+  IF NOT FOUND THEN
+    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
+  END IF;
+  RETURN v_currency;
+END $$;

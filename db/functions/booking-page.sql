@@ -28,7 +28,6 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_page_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_session  uuid := (req->>'page_session')::uuid;
   v_address  text := req->>'client_address_hash';
@@ -36,10 +35,6 @@ DECLARE
   released   jsonb;
   placed     jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   -- One decision at a time per session, then per address (always in that order): two tabs or a
   -- script placing at once cannot both pass the count below.
   PERFORM pg_advisory_xact_lock(hashtext('bbo-page-session:' || v_session::text));
@@ -47,7 +42,7 @@ BEGIN
 
   -- One live hold per browser: the session's previous hold ends here, reported as what it was.
   WITH ended AS (
-    UPDATE holds x SET released_at = at, release_reason = CASE WHEN x.expires_at <= at THEN 'expired' ELSE 'released' END
+    UPDATE holds x SET released_at = at, release_reason = CASE WHEN bbo_hold_lapsed(x.expires_at, at) THEN 'expired' ELSE 'released' END
      WHERE x.page_session = v_session AND x.released_at IS NULL
     RETURNING x.*)
   SELECT coalesce(jsonb_agg(bbo_event(e.store_id, CASE WHEN e.release_reason = 'expired' THEN 'hold.expired' ELSE 'hold.released' END,
@@ -73,13 +68,7 @@ END $$;
 -- customer's release: a hold already ended is a noop; a lapsed one is reported as hold.expired.
 CREATE OR REPLACE FUNCTION bbo_page_release(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
-DECLARE
-  stored   jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   -- The customer's release's own path (bbo_end_hold, customer-hold.sql) on the session's hold.
   RETURN bbo_end_hold(claim, actor, at, bbo_page_own_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid));
 END $$;
@@ -119,15 +108,10 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_page_confirm(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_customer uuid := (req->>'customer_id')::uuid;
   h holds;
   booked jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   h := bbo_page_adopt_hold((req->>'store_id')::uuid, (req->>'hold_id')::uuid, (req->>'page_session')::uuid, v_customer);
   booked := bbo_customer_confirm(NULL, actor, at, jsonb_build_object('hold_id', h.id, 'customer_id', v_customer, 'guest_note', req->'guest_note'));
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at, booked->'body', '[]', '[]', actor));
@@ -145,7 +129,6 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_page_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_customer uuid := (req->>'customer_id')::uuid;
   a          appointments;
@@ -155,10 +138,6 @@ DECLARE
   v_price    integer;
   v_deposit  integer;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store, v_customer);
   IF a.status NOT IN ('pending_payment', 'confirmed') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', 'This booking can no longer be moved');

@@ -57,14 +57,22 @@ LANGUAGE sql IMMUTABLE AS $$
     ELSE 0 END
 $$;
 
--- The one party-size rule: a party must fit the service's party_min..party_max. Null when it fits,
--- else the refusal's message. The desk's create and the customer's hold refuse by it
--- (bbo_require_party_fits); the walk-in join and the availability search read it with their facts
--- (src/bookings/queue/queue.repository.ts, src/bookings/availability/booking-terms.repository.ts).
--- A null party or bound answers null: the caller names no party, or no service.
+-- The one party-size rule: a party must fit the service's party_min..party_max. True when it fits,
+-- false when it does not, null when the party or a bound is null (the caller names no party, or no
+-- service). bbo_offered_slots filters the service by it (offered-slots.sql: a party outside the range
+-- is offered nothing); the refusal below words it.
+CREATE OR REPLACE FUNCTION bbo_party_fits(p_party integer, p_min integer, p_max integer) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT p_party BETWEEN p_min AND p_max
+$$;
+
+-- The party rule's refusal: null when it fits (or nothing is named), else the message. The desk's
+-- create and the customer's hold refuse by it (bbo_require_party_fits); the walk-in join and the
+-- availability search read it with their facts (src/bookings/queue/queue.repository.ts,
+-- src/bookings/availability/booking-terms.repository.ts).
 CREATE OR REPLACE FUNCTION bbo_party_refusal(p_party integer, p_min integer, p_max integer) RETURNS text
 LANGUAGE sql IMMUTABLE AS $$
-  SELECT CASE WHEN p_party < p_min OR p_party > p_max
+  SELECT CASE WHEN NOT bbo_party_fits(p_party, p_min, p_max)
     THEN format('party_size %s does not fit this service, which takes parties of %s', p_party,
       CASE WHEN p_min = p_max THEN p_min::text ELSE p_min || ' to ' || p_max END) END
 $$;

@@ -10,7 +10,6 @@
 CREATE OR REPLACE FUNCTION bbo_class_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   v_customer uuid := (req->>'customer_id')::uuid;
   v_email text := req->>'guest_email';
@@ -26,10 +25,6 @@ DECLARE
   event_rows jsonb;
   presented jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   o := bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   IF o.cancelled_at IS NOT NULL THEN
@@ -81,10 +76,8 @@ BEGIN
     CASE WHEN v_customer IS NULL THEN req->>'guest_name' END, CASE WHEN v_customer IS NULL THEN v_email END, v_position, at)
   RETURNING * INTO b;
   IF v_customer IS NOT NULL THEN
-    -- A booking is activity with the store (touchStoreRelationship).
-    INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, updated_at)
-    VALUES (v_store, v_customer, at, at, at)
-    ON CONFLICT (store_id, customer_id) DO UPDATE SET last_seen_at = GREATEST(store_customers.last_seen_at, EXCLUDED.last_seen_at);
+    -- A booking is activity with the store: the one upsert (bbo_touch_store_customer, book-unit.sql).
+    PERFORM bbo_touch_store_customer(v_store, v_customer, at);
   END IF;
   presented := bbo_class_booking_json(b, o);
   event_rows := event_rows || jsonb_build_array(bbo_event(v_store,

@@ -8,7 +8,6 @@
 CREATE OR REPLACE FUNCTION bbo_class_booking_status(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   v_action text := req->>'action';
   v_occurrence uuid;
@@ -20,17 +19,15 @@ DECLARE
   event_rows jsonb := '[]';
   audit_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   SELECT x.occurrence_id INTO v_occurrence FROM class_bookings x
    WHERE x.store_id = v_store AND x.id = (req->>'booking_id')::uuid AND x.occurrence_id IS NOT NULL
      AND (req->>'customer_id' IS NULL OR x.customer_id = (req->>'customer_id')::uuid);
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Class booking not found');
   END IF;
-  SELECT * INTO o FROM class_occurrences x WHERE x.id = v_occurrence FOR UPDATE;
+  -- The occurrence's lock (bbo_lock_occurrence); the booking's store is its occurrence's (the
+  -- composite foreign key), so it is always found.
+  o := bbo_lock_occurrence(v_store, v_occurrence);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   SELECT * INTO b FROM class_bookings x WHERE x.id = (req->>'booking_id')::uuid FOR UPDATE;
   v_previous := b.status;

@@ -6,20 +6,14 @@
 CREATE OR REPLACE FUNCTION bbo_class_occurrence_capacity(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   o class_occurrences;
   c classes;
   event_rows jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-  PERFORM 1 FROM class_occurrences x WHERE x.store_id = v_store AND x.id = (req->>'occurrence_id')::uuid;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Occurrence not found');
-  END IF;
+  -- The occurrence's lock (bbo_lock_occurrence: another store's or none is NOT_FOUND), taken one
+  -- statement before bbo_class_reseat takes it again (a cancelled one is found, and left unchanged).
+  PERFORM bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   event_rows := bbo_class_reseat(v_store, NULL, (req->>'occurrence_id')::uuid, (req->>'capacity')::integer, true, at);
   SELECT * INTO o FROM class_occurrences x WHERE x.id = (req->>'occurrence_id')::uuid;
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;

@@ -78,7 +78,6 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_class_schedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   v_first timestamptz := (req->>'starts_at')::timestamptz;
   v_weeks integer := coalesce((req->>'weeks')::integer, 1);
@@ -92,10 +91,6 @@ DECLARE
   audit_rows jsonb := '[]';
   event_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   SELECT * INTO c FROM classes x WHERE x.store_id = v_store AND x.id = (req->>'class_id')::uuid FOR SHARE;
   IF NOT FOUND THEN
     PERFORM bbo_refuse('NOT_FOUND', 'Class not found');
@@ -142,17 +137,12 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_class_occurrence_cancel(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   v_store uuid := (req->>'store_id')::uuid;
   o class_occurrences;
   c classes;
   event_rows jsonb := '[]';
   audit_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   o := bbo_lock_occurrence(v_store, (req->>'occurrence_id')::uuid);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
   IF o.cancelled_at IS NULL THEN

@@ -25,14 +25,9 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_customer_cancel(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored   jsonb;
   a        appointments;
   body     jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   -- Someone else's appointment reads exactly like a missing one.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, NULL, (req->>'customer_id')::uuid);
   IF a.status IN ('pending_payment', 'confirmed') THEN

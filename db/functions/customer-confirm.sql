@@ -12,7 +12,7 @@
 CREATE OR REPLACE FUNCTION bbo_refuse_unusable_hold(h holds, at timestamptz) RETURNS void
 LANGUAGE plpgsql AS $$
 BEGIN
-  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND h.expires_at IS NOT NULL AND h.expires_at <= at) THEN
+  IF h.release_reason = 'expired' OR (h.released_at IS NULL AND bbo_hold_lapsed(h.expires_at, at)) THEN
     PERFORM bbo_refuse('HOLD_EXPIRED', 'The hold lapsed before it was confirmed; search again and hold a new slot');
   END IF;
   IF h.released_at IS NOT NULL THEN
@@ -51,7 +51,6 @@ $$;
 CREATE OR REPLACE FUNCTION bbo_customer_confirm(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_customer uuid := (req->>'customer_id')::uuid;
   h          holds;
   t          record;
@@ -64,10 +63,6 @@ DECLARE
   a          appointments;
   presented  jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   h := bbo_own_hold((req->>'hold_id')::uuid, v_customer);
 
   -- A retried confirm (the first answer was lost) returns what the first one booked.

@@ -16,6 +16,14 @@ BEGIN
   PERFORM bbo_refuse('SLOT_UNAVAILABLE', 'That start is not offered: availability would not show it for this service, unit and party');
 END $$;
 
+-- A hold lapses at its expiry: one expiring at or before `at` has lapsed; one without an expiry
+-- never does. The release (bbo_end_hold), the page's one-hold-per-session ending (booking-page.sql)
+-- and the confirm's refusal (bbo_refuse_unusable_hold, customer-confirm.sql) read it.
+CREATE OR REPLACE FUNCTION bbo_hold_lapsed(expires_at timestamptz, at timestamptz) RETURNS boolean
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
+  SELECT expires_at IS NOT NULL AND expires_at <= at
+$$;
+
 -- A hold locked after its unit (unit before hold: the order every writer here uses), within v_store
 -- when one is given. A missing hold, or one of another store, is refused as missing. The owner is
 -- each caller's to check: bbo_own_hold (a customer), bbo_page_own_hold (a page session).
@@ -61,7 +69,6 @@ END $$;
 CREATE OR REPLACE FUNCTION bbo_customer_hold(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_service  uuid := (req->>'service_id')::uuid;
   v_variant  uuid := (req->>'variant_id')::uuid;
@@ -80,11 +87,6 @@ DECLARE
   h          holds;
   event_rows jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The question's terms, each refusal in this order (assertTerms in availability.service.ts; in the
   -- customer's view a hidden or archived service is unknown), then the customer's standing.
   SELECT * INTO t FROM bbo_booking_terms(v_store, v_service, v_variant, v_addons, v_unit, v_customer);
@@ -177,13 +179,7 @@ END $$;
 -- noop; a lapsed hold noticed here is reported as what it is (hold.expired, released false).
 CREATE OR REPLACE FUNCTION bbo_customer_release(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
-DECLARE
-  stored   jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   RETURN bbo_end_hold(claim, actor, at, bbo_own_hold((req->>'hold_id')::uuid, (req->>'customer_id')::uuid));
 END $$;
 
@@ -199,7 +195,7 @@ BEGIN
     RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,
       jsonb_build_object('hold_id', h.id, 'released', false, 'noop', true), '[]', '[]', actor));
   END IF;
-  v_lapsed := h.expires_at IS NOT NULL AND h.expires_at <= at;
+  v_lapsed := bbo_hold_lapsed(h.expires_at, at);
   UPDATE holds x SET released_at = at, release_reason = CASE WHEN v_lapsed THEN 'expired' ELSE 'released' END
    WHERE x.id = h.id RETURNING * INTO h;
   RETURN jsonb_build_object('replayed', false, 'body', bbo_write_finish(claim, at,

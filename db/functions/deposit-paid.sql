@@ -9,15 +9,10 @@
 CREATE OR REPLACE FUNCTION bbo_deposit_paid(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored jsonb;
   a      appointments;
   b      appointments;
   body   jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, (req->>'store_id')::uuid);
   -- A repeat (or a payment recorded by a colleague meanwhile) answers what is there.
   IF a.payment_status = 'deposit_paid' THEN

@@ -10,7 +10,6 @@
 CREATE OR REPLACE FUNCTION bbo_merchant_book(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored       jsonb;
   v_store      uuid := (req->>'store_id')::uuid;
   v_unit       uuid := (req->>'unit_id')::uuid;
   v_service    uuid := (req->>'service_id')::uuid;
@@ -37,17 +36,9 @@ DECLARE
   audit_rows   jsonb := '[]';
   event_rows   jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The store, the service and the customer, each refusal in this order
   -- (test/bookings/appointments/create.test.ts pins the refusals).
-  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
-  END IF;
+  v_currency := bbo_store_currency(v_store);
   IF v_service IS NOT NULL THEN
     SELECT sv.price_type, sv.price_pence, sv.buffer_before_min, sv.buffer_after_min, sv.is_active, sv.party_min, sv.party_max
       INTO v_ptype, v_price, v_before, v_after, v_active, v_pmin, v_pmax
@@ -89,7 +80,7 @@ BEGIN
     END IF;
     audit_rows := jsonb_build_array(bbo_audit_row(actor, at, 'appointment.created', 'appointment', a.id::text,
       jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'is_override', a.is_override)));
-    event_rows := event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.created', 'occurred_at', at, 'data', presented));
+    event_rows := event_rows || jsonb_build_array(bbo_event(v_store, 'appointment.created', at, presented));
   END IF;
   RETURN jsonb_build_object('replayed', false,
     'body', bbo_write_finish(claim, at, jsonb_build_object('appointment', presented, 'reused', v_reused), audit_rows, event_rows, actor));

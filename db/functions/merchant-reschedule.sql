@@ -9,7 +9,6 @@
 CREATE OR REPLACE FUNCTION bbo_merchant_reschedule(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_unit     uuid := (req->>'unit_id')::uuid;
   v_override boolean := coalesce((req->>'override')::boolean, false);
@@ -26,11 +25,6 @@ DECLARE
   m          appointments;
   event_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- Every state change on an appointment starts with its row lock.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Read after the lock: the target unit (no lock yet), the store's window, the service's buffers.
@@ -78,7 +72,7 @@ BEGIN
       'to', jsonb_build_object('unit_id', m.unit_id, 'starts_at', bbo_iso(m.starts_at), 'ends_at', bbo_iso(m.ends_at)),
       'override', v_override))),
     -- The moved appointment, and the unit and times it had before.
-    event_rows || jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.rescheduled', 'occurred_at', at,
-      'data', bbo_appointment_json(m) || jsonb_build_object('previous',
+    event_rows || jsonb_build_array(bbo_event(v_store, 'appointment.rescheduled', at,
+      bbo_appointment_json(m) || jsonb_build_object('previous',
         jsonb_build_object('unit_id', a.unit_id, 'starts_at', bbo_iso(a.starts_at), 'ends_at', bbo_iso(a.ends_at))))), actor));
 END $$;

@@ -52,8 +52,8 @@ WITH
   ),
   -- service: what the customer is told (the variant's duration, or the service's, plus add-ons)
   -- and the block around it: set-up buffer before; processing time and clean-up buffer after. No
-  -- row when the service is not offered (archived, hidden from customers, party size outside its
-  -- range, an unknown or archived variant or add-on).
+  -- row when the service is not offered (archived, hidden from customers, a party the one party rule
+  -- refuses (bbo_party_fits, booking-terms.sql), an unknown or archived variant or add-on).
   service AS (
     SELECT make_interval(mins => COALESCE(v.duration_min, sv.duration_min) + ad.extra_min) AS told,
            make_interval(mins => sv.buffer_before_min) AS before,
@@ -64,7 +64,7 @@ WITH
         SELECT COALESCE(sum(a.extra_min), 0)::int AS extra_min, count(*)::int AS n FROM service_addons a
          WHERE a.store_id = sv.store_id AND a.service_id = sv.id AND a.id = ANY(p_addons) AND a.is_active) ad
      WHERE sv.store_id = p_store AND sv.id = p_service AND sv.is_active AND (NOT p_customer_view OR sv.online_visible)
-       AND p_party BETWEEN sv.party_min AND sv.party_max
+       AND bbo_party_fits(p_party, sv.party_min, sv.party_max)
        AND (p_variant IS NULL OR v.id IS NOT NULL) AND ad.n = cardinality(p_addons)
        AND COALESCE(v.duration_min, sv.duration_min) + ad.extra_min > 0
   ),

@@ -17,7 +17,6 @@ $$;
 CREATE OR REPLACE FUNCTION bbo_queue_seat(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored     jsonb;
   v_store    uuid := (req->>'store_id')::uuid;
   v_unit     uuid := (req->>'unit_id')::uuid;
   v_override boolean := coalesce((req->>'override')::boolean, false);
@@ -33,11 +32,6 @@ DECLARE
   a          appointments;
   event_rows jsonb := '[]';
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- The entry's row lock decides every transition of the entry: a second seat waits here, then
   -- finds it assigned.
   SELECT * INTO e FROM queue_entries x WHERE x.store_id = v_store AND x.id = (req->>'entry_id')::uuid FOR UPDATE;
@@ -51,10 +45,7 @@ BEGIN
   IF e.status NOT IN ('waiting', 'called') THEN
     PERFORM bbo_refuse('INVALID_TRANSITION', format('The entry is %s; only a waiting or called entry can be seated', e.status));
   END IF;
-  SELECT st.currency INTO v_currency FROM stores st WHERE st.id = v_store;
-  IF NOT FOUND THEN
-    PERFORM bbo_refuse('NOT_FOUND', 'Store not found');
-  END IF;
+  v_currency := bbo_store_currency(v_store);
   -- The one price rule (bbo_party_price): a per-person price is charged for the whole party.
   SELECT sv.duration_min, bbo_party_price(sv.price_type, sv.price_pence, e.party_size)
     INTO v_duration, v_price

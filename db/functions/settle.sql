@@ -7,7 +7,6 @@
 CREATE OR REPLACE FUNCTION bbo_settle(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
-  stored   jsonb;
   v_store  uuid := (req->>'store_id')::uuid;
   v_user   text := req->>'user_id';
   v_method text := req->>'method';
@@ -17,11 +16,6 @@ DECLARE
   v_last   record;
   base     jsonb;
 BEGIN
-  stored := bbo_idempotency_claim(claim, at);
-  IF stored IS NOT NULL THEN
-    RETURN jsonb_build_object('replayed', true, 'body', stored);
-  END IF;
-
   -- Rule 5: the row lock serialises colleagues settling at once; the second reads the first's result.
   a := bbo_lock_appointment((req->>'appointment_id')::uuid, v_store);
   -- Rule 6: a no-show is never settled here.
@@ -68,8 +62,8 @@ BEGIN
       'settled_by_name', req->>'staff_name'),
     jsonb_build_array(bbo_audit_row(actor, at, 'appointment.settled', 'appointment', a.id::text,
       jsonb_build_object('amount_pence', v_owed, 'method', v_method, 'from', a.status, 'to', s.status))),
-    jsonb_build_array(jsonb_build_object('store_id', v_store, 'type', 'appointment.settled', 'occurred_at', at,
-      'data', bbo_appointment_json(s) || jsonb_build_object(
+    jsonb_build_array(bbo_event(v_store, 'appointment.settled', at,
+      bbo_appointment_json(s) || jsonb_build_object(
         'settlement', jsonb_build_object('amount_pence', v_owed, 'currency', a.currency, 'method', v_method,
           'settled_at', bbo_iso(at), 'settled_by_name', req->>'staff_name'),
         'previous', jsonb_build_object('status', a.status, 'payment_status', a.payment_status)))), actor));

@@ -5,7 +5,8 @@
 -- after a lock sees what the lock holder committed, as separate statements in a transaction would.
 --
 -- Owner: src/platform/one-statement.ts (the Node side of the convention). Each write function takes
--- (claim jsonb, actor jsonb, at timestamptz, req jsonb) and returns {"replayed": bool, "body": ...}.
+-- (claim jsonb, actor jsonb, at timestamptz, req jsonb) and returns {"replayed": false, "body": ...};
+-- the statement that calls it answers a replay before it runs (bbo_idempotency_claim below).
 -- The small helpers are STABLE, which is what they are (to_char and jsonb_build_object are stable):
 -- PostgreSQL then inlines them into the calling statement's plan, which plpgsql caches per session.
 -- Declared IMMUTABLE over a stable body they were not inlined, and re-planning them cost about a
@@ -29,8 +30,13 @@ $$;
 
 -- The Idempotency-Key claim, the same steps as claimIdempotency in src/platform/idempotency.ts:
 -- a transaction-scoped try-lock on the key (held: IDEMPOTENCY_IN_PROGRESS), then the stored record,
--- read AFTER the lock with a fresh snapshot. Returns the stored body to replay, or NULL to run.
--- claim: {principal, method, path, key, request_hash, lock_key}; NULL when the request has no key.
+-- read AFTER the lock with a fresh snapshot. Returns the reply to replay, {"replayed": true, "body":
+-- the stored body}, or NULL to run. claim: {principal, method, path, key, request_hash, lock_key};
+-- NULL when the request has no key. The replay is the statement's, not the write's: callSql
+-- (src/platform/one-statement.ts) sends `SELECT coalesce(bbo_idempotency_claim($1, $3), fn($1, $2,
+-- $3, $4))`, and COALESCE evaluates left to right and stops at the first non-null argument, so this
+-- runs first (its lock and refusals included) and a replay never runs the write. The write only
+-- stores its reply (bbo_write_finish) under the claim it is given.
 CREATE OR REPLACE FUNCTION bbo_idempotency_claim(claim jsonb, at timestamptz) RETURNS jsonb
 LANGUAGE plpgsql AS $$
 DECLARE
@@ -55,7 +61,7 @@ BEGIN
   IF rec.request_hash <> claim->>'request_hash' THEN
     PERFORM bbo_refuse('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was already used with a different request');
   END IF;
-  RETURN rec.body;
+  RETURN jsonb_build_object('replayed', true, 'body', rec.body);
 END $$;
 
 -- The end of every write, the same rows inTransaction's flush writes (src/platform/flush.ts): the

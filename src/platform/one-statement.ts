@@ -4,8 +4,9 @@
 //
 // The convention (db/functions/write-helpers.sql holds the SQL half):
 //   fn(claim jsonb, actor jsonb, at timestamptz, req jsonb) RETURNS jsonb {"replayed": bool, "body": ...}
-// - claim: the request's Idempotency-Key claim or null; the function calls bbo_idempotency_claim first
-//   and returns a stored body as {"replayed": true}; it ends with bbo_write_finish, which writes the
+// - claim: the request's Idempotency-Key claim or null. The replay is the statement's (callSql): it
+//   runs bbo_idempotency_claim before the function and answers a stored body as {"replayed": true}
+//   without calling it. The function only stores: it ends with bbo_write_finish, which writes the
 //   audit rows, the events and the idempotency record with the body, as inTransaction's flush does;
 // - actor: the audit row's actor part (audit.ts), so the function writes the same audit rows, and is
 //   passed to bbo_write_finish last;
@@ -92,9 +93,15 @@ export function checkResult<Res extends TSchema>(call: WriteFunction<TSchema, Re
   return body as Static<Res>;
 }
 
-/** The statement that calls a write function; name is a constant of the caller, never input. */
+/**
+ * The statement that calls a write function; name is a constant of the caller, never input. The
+ * Idempotency-Key claim comes first in it: COALESCE evaluates its arguments left to right and only
+ * up to the first non-null one, so the claim takes its lock and refuses (IDEMPOTENCY_IN_PROGRESS,
+ * IDEMPOTENCY_KEY_REUSED) before the write runs, and a stored reply is answered without running it.
+ * The write functions do not claim (db/functions/README.md): call them through this statement.
+ */
 export function callSql(fn: string): string {
-  return `SELECT ${fn}($1::jsonb, $2::jsonb, $3::timestamptz, $4::jsonb) AS result`;
+  return `SELECT coalesce(bbo_idempotency_claim($1::jsonb, $3::timestamptz), ${fn}($1::jsonb, $2::jsonb, $3::timestamptz, $4::jsonb)) AS result`;
 }
 
 function asAppError(err: unknown): never {

@@ -11,6 +11,8 @@ import { APPOINTMENT_COLUMNS, type AppointmentRow } from '../../src/bookings/boo
 import { presentAppointment } from '../../src/bookings/appointments/appointments.service.ts';
 import { writeEvents } from '../../src/events/outbox.ts';
 import { writeAuditRows, type AuditRow } from '../../src/platform/audit.ts';
+import { callSql } from '../../src/platform/one-statement.ts';
+import { refusalOf } from '../../src/platform/db/pg-errors.ts';
 
 const t = await startTestApp({ now: '2026-06-01T09:00:00Z' });
 const store = await t.fx.store({ timezone: 'Europe/London' });
@@ -157,4 +159,46 @@ test('twenty parallel retries of one key book once', async () => {
     )
   ).rows[0].n;
   assert.equal(n, 1);
+});
+
+test('the statement claims before the write: a stored reply is answered and the write never runs', async () => {
+  // COALESCE evaluates left to right and stops at the first non-null argument (callSql), so a key
+  // with a stored reply answers it without calling bbo_merchant_book, which would refuse this request.
+  const claim = (key: string) =>
+    JSON.stringify({
+      principal: 'probe',
+      method: 'POST',
+      path: BASE,
+      key,
+      request_hash: 'h',
+      lock_key: `probe-${key}`,
+    });
+  await t.db.query(
+    `INSERT INTO idempotency_records (principal, method, path, key, request_hash, status_code, body, created_at, expires_at)
+     VALUES ('probe', 'POST', $1, 'os-lazy', 'h', 200, '{"stored": true}', $2, $2::timestamptz + interval '1 day')`,
+    [BASE, t.clock.now().toISOString()],
+  );
+  const actor = JSON.stringify({ store_id: store.id, actor_kind: 'merchant', actor_id: 'probe', actor_name: 'Probe' });
+  const req = JSON.stringify({
+    store_id: store.id,
+    unit_id: unit.id,
+    service_id: '00000000-0000-4000-8000-0000000000ab',
+    starts_at: '2026-06-06T10:00:00Z',
+    ends_at: '2026-06-06T11:00:00Z',
+  });
+  const run = (key: string) =>
+    t.db.query<{ result: unknown }>(callSql('bbo_merchant_book'), [
+      claim(key),
+      actor,
+      t.clock.now().toISOString(),
+      req,
+    ]);
+  assert.deepEqual((await run('os-lazy')).rows[0].result, { replayed: true, body: { stored: true } });
+  // A key with nothing stored runs the write, which refuses the unknown service.
+  await assert.rejects(run('os-lazy-2'), (err) => refusalOf(err)?.code === 'NOT_FOUND');
+  const other = JSON.stringify({ ...JSON.parse(claim('os-lazy')), request_hash: 'other' });
+  await assert.rejects(
+    t.db.query(callSql('bbo_merchant_book'), [other, actor, t.clock.now().toISOString(), req]),
+    (err) => refusalOf(err)?.code === 'IDEMPOTENCY_KEY_REUSED',
+  );
 });

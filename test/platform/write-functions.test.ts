@@ -9,7 +9,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Type } from 'typebox';
 import { startTestApp } from '../support/app.ts';
-import { oneStatementWrite, writeFunction, type WriteFunction } from '../../src/platform/one-statement.ts';
+import { callSql, oneStatementWrite, writeFunction, type WriteFunction } from '../../src/platform/one-statement.ts';
 import { depositPaid } from '../../src/bookings/deposits/deposits.writes.ts';
 import { merchantBook } from '../../src/bookings/booking-authority.writes.ts';
 import type { MerchantContext } from '../../src/platform/context.ts';
@@ -49,6 +49,17 @@ test('every write function has a schema', () => {
   );
   for (const d of declared)
     assert.ok(writes.includes(d.fn), `${d.fn} has a schema but is no write function in db/functions/`);
+});
+
+test("the replay is the statement's: no write function claims, the statement claims first", () => {
+  // db/functions/README.md: a write function stores its reply (bbo_write_finish) and never answers
+  // one; callSql runs bbo_idempotency_claim ahead of it in one COALESCE.
+  const claiming = writes.filter((n) => /bbo_idempotency_claim\s*\(/.test(all.get(n)!.body));
+  assert.deepEqual(claiming, []);
+  assert.match(
+    callSql('bbo_x'),
+    /^SELECT coalesce\(bbo_idempotency_claim\(\$1::jsonb, \$3::timestamptz\), bbo_x\(\$1::jsonb, /,
+  );
 });
 
 test('no write function is called by name', () => {

@@ -5,13 +5,17 @@ import type { Database, Tx } from '../../src/platform/db/port.ts';
 
 export interface CountingDatabase {
   db: Database;
-  /** Round trips since the last take(), and the statements' first words in order. */
-  take(): { trips: number; statements: string[] };
+  /** Round trips since the last take(), the statements' first words and their whole text, in order. */
+  take(): { trips: number; statements: string[]; sql: string[] };
 }
 
 export function countingDatabase(inner: Database): CountingDatabase {
   let statements: string[] = [];
-  const note = (sql: string) => statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+  let texts: string[] = [];
+  const note = (sql: string) => {
+    statements.push(sql.trim().split(/\s+/).slice(0, 3).join(' '));
+    texts.push(sql);
+  };
   const wrap = (q: Tx): Tx => ({
     query(sql, params, options) {
       note(sql);
@@ -35,8 +39,9 @@ export function countingDatabase(inner: Database): CountingDatabase {
   return {
     db,
     take() {
-      const out = { trips: statements.length, statements };
+      const out = { trips: statements.length, statements, sql: texts };
       statements = [];
+      texts = [];
       return out;
     },
   };

@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, startTestApp } from '../../support/app.ts';
 import { call, errorCode } from '../../support/http.ts';
+import { callSql } from '../../../src/platform/one-statement.ts';
 import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
 import { count, eventsOf, HOLDS, setStore, shop } from './helpers.ts';
 
@@ -34,7 +35,7 @@ test(`a hold takes at most ${MAX_TRIPS} round trips: first, replay, refusals`, a
   const first = await holdCosts(at('08:00'), 'co-hold-1');
   assert.equal(first.res.status, 200, JSON.stringify(first.res.body));
   // Exactly one statement, in its own implicit transaction.
-  assert.deepEqual(first.statements, ['SELECT bbo_customer_hold($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(first.sql, [callSql('bbo_customer_hold')]);
   const replay = await holdCosts(at('08:00'), 'co-hold-1');
   assert.equal(replay.res.headers['idempotent-replayed'], 'true');
   assert.deepEqual(replay.res.body, first.res.body);
@@ -76,7 +77,7 @@ test(`a confirm takes at most ${MAX_TRIPS} round trips: first, replay, retried, 
   const first = await costs('POST', `${HOLDS}/${id}/confirm`, note, 'co-confirm-1');
   assert.equal(first.res.status, 200, JSON.stringify(first.res.body));
   assert.equal(first.res.body.reused, false);
-  assert.deepEqual(first.statements, ['SELECT bbo_customer_confirm($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(first.sql, [callSql('bbo_customer_confirm')]);
   const appointment = first.res.body.appointment;
   const replay = await costs('POST', `${HOLDS}/${id}/confirm`, note, 'co-confirm-1');
   assert.equal(replay.res.headers['idempotent-replayed'], 'true');
@@ -127,7 +128,7 @@ test(`a release takes at most ${MAX_TRIPS} round trips, first and repeated`, asy
   const id = held.res.body.hold.id;
   const first = await costs('DELETE', `${HOLDS}/${id}`, undefined, 'co-release-1');
   assert.deepEqual(first.res.body, { hold_id: id, released: true, noop: false });
-  assert.deepEqual(first.statements, ['SELECT bbo_customer_release($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(first.sql, [callSql('bbo_customer_release')]);
   const repeat = await costs('DELETE', `${HOLDS}/${id}`);
   assert.deepEqual(repeat.res.body, { hold_id: id, released: false, noop: true });
   within('release repeat', repeat);
@@ -157,7 +158,7 @@ test(`the customer's own cancel takes at most ${MAX_TRIPS} round trips: first, r
   const id = await booked('13:00');
   const first = await costs('POST', `/api/v1/me/appointments/${id}/cancel`, { reason: 'Clash' }, 'co-cancel-1');
   assert.deepEqual(first.res.body, { appointment_id: id, cancelled: true, noop: false });
-  assert.deepEqual(first.statements, ['SELECT bbo_customer_cancel($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(first.sql, [callSql('bbo_customer_cancel')]);
   const repeat = await costs('POST', `/api/v1/me/appointments/${id}/cancel`, {});
   assert.deepEqual(repeat.res.body, { appointment_id: id, cancelled: true, noop: true });
   within('cancel repeat', repeat);
@@ -225,7 +226,7 @@ test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop'
     payment_status: 'deposit_paid',
     noop: false,
   });
-  assert.deepEqual(first.statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(first.sql, [callSql('bbo_deposit_paid')]);
   const replay = await paidBy(d.merchant, id, 'co-paid-1');
   assert.equal(replay.res.headers['idempotent-replayed'], 'true');
   assert.deepEqual(replay.res.body, first.res.body);
@@ -264,7 +265,7 @@ test(`recording a deposit paid takes at most ${MAX_TRIPS} round trips: the shop'
     token: ADMIN_TOKEN,
   });
   assert.equal(byOperator.body.status, 'confirmed');
-  assert.deepEqual(counting.take().statements, ['SELECT bbo_deposit_paid($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(counting.take().sql, [callSql('bbo_deposit_paid')]);
   const audit = await t.db.query<{
     entity_id: string;
     store_id: string;

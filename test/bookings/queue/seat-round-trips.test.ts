@@ -7,6 +7,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
 import { errorCode } from '../../support/http.ts';
+import { callSql } from '../../../src/platform/one-statement.ts';
 import { countingDatabase, type CountingDatabase } from '../../support/round-trips.ts';
 import { appointment, at, entryRow, join, NOW, post, queueWorld } from './queue-fixtures.ts';
 
@@ -35,7 +36,7 @@ test('a seat is one statement: first, replay, repeat and refusal each in at most
   const first = await post(w, 'assign', { entry_id: entry.entry_id, unit_id: w.unitA });
   const trips = counting.take();
   assert.equal(first.status, 200, JSON.stringify(first.body));
-  assert.deepEqual(trips.statements, ['SELECT bbo_queue_seat($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(trips.sql, [callSql('bbo_queue_seat')]);
   const appointmentId = first.body.appointment_id;
   assert.deepEqual(first.body, { entry_id: entry.entry_id, appointment_id: appointmentId, assigned: true });
 
@@ -129,7 +130,7 @@ test('a seat with an Idempotency-Key replays its answer; a taken unit is STALE_S
     payload: { store_id: w.storeId, entry_id: entry.entry_id, unit_id: w.unitB, duration_min: 20 },
   });
   assert.equal(first.statusCode, 200, first.body);
-  assert.deepEqual(counting.take().statements, ['SELECT bbo_queue_seat($1::jsonb, $2::jsonb,']);
+  assert.deepEqual(counting.take().sql, [callSql('bbo_queue_seat')]);
   counting.take();
   const replay = await t.app.inject({
     method: 'POST',
