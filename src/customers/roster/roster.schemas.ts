@@ -3,6 +3,7 @@
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
 import { LIFECYCLE_STAGES } from './lifecycle.ts';
+import { offsetPageQuery, offsetPagination } from '../offset-page.schemas.ts';
 
 export const ROSTER_PAGE = { default: 30, max: 100 } as const;
 export const SEARCH_LIMIT = 20;
@@ -23,8 +24,7 @@ export const RosterQuery = Type.Object(
       }),
     ),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of name, email or phone (any spelling)' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ROSTER_PAGE.max, default: ROSTER_PAGE.default })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    ...offsetPageQuery(ROSTER_PAGE),
   },
   { additionalProperties: false },
 );
@@ -48,9 +48,7 @@ export type RosterRow = Static<typeof RosterRow>;
 export const RosterResponse = Type.Object({
   customers: Type.Array(RosterRow),
   pagination: Type.Object({
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean(),
+    ...offsetPagination,
     total_count: Type.Integer(),
   }),
 });
