@@ -1,22 +1,14 @@
-// The invitation's email, sent straight over SMTP (the transport the messages sender uses), not
-// through the messages outbox: the link carries the token, which must never be stored in the clear
-// (the outbox keeps bodies). The token travels in the fragment (#token=), as the booking page's
+// The invitation's email, sent as a secret mail (src/notifications/delivery/secret-mail.ts: straight
+// over SMTP, never through the outbox): the link carries the token, which must never be stored in the
+// clear. The token travels in the fragment (#token=), as the booking page's
 // manage links do, so it never reaches a server log or a Referer. Without SMTP_URL outside production
 // it goes to the development mailbox, as every message does there, kept until the link expires (the
 // owner trying the service on their own machine reads it in the console); in production nothing is
 // sent (a warning without the address says so).
-import { randomUUID } from 'node:crypto';
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
-import { deliveryMode } from '../../notifications/delivery/delivery-mode.ts';
-import {
-  dropExpiredCodes,
-  dropReplacedInvitations,
-  keepCode,
-} from '../../notifications/delivery/dev-mailbox.repository.ts';
-import { smtpTransport } from '../../notifications/channels/smtp.transport.ts';
-import type { Transport } from '../../notifications/channels/transport.ts';
-import { mailDomain } from '../../notifications/messages/worker.ts';
+import { dropReplacedInvitations } from '../../notifications/delivery/dev-mailbox.repository.ts';
+import { secretMailer } from '../../notifications/delivery/secret-mail.ts';
 
 export interface InvitationMail {
   storeId: string;
@@ -61,53 +53,22 @@ export function invitationMailer(
   db: Queryable,
   log: { warn(obj: object, msg: string): void },
 ): InvitationMailer {
-  let transport: Transport | null = null;
-  const domain = mailDomain(config.messages.mailFrom);
-  const route = deliveryMode(config).email;
+  const mailer = secretMailer(config, db, log, {
+    label: 'staff invitation',
+    kind: 'staff_invitation',
+    notSent: 'staff invitation not sent: SMTP_URL is not set',
+    // A newer invitation to the same address replaces the older's dead link.
+    beforeKeep: (q, mail) => dropReplacedInvitations(q, mail.storeId, mail.to),
+  });
   return {
-    async send(mail) {
-      if (route === 'dev_mailbox') {
-        const body = renderInvitationMail(config, mail);
-        await dropExpiredCodes(db, mail.sentAt)
-          .then(() => dropReplacedInvitations(db, mail.storeId, mail.to))
-          .then(() =>
-            keepCode(db, {
-              kind: 'staff_invitation',
-              storeId: mail.storeId,
-              channel: 'email',
-              to: mail.to,
-              subject: body.subject,
-              text: body.text,
-              expiresAt: mail.expiresAt,
-              createdAt: mail.sentAt,
-            }),
-          )
-          .catch((err: any) =>
-            log.warn({ error: err?.code ?? 'keep_failed' }, 'staff invitation not kept in the development mailbox'),
-          );
-        return;
-      }
-      if (route !== 'smtp' || !config.messages.smtpUrl) {
-        log.warn({}, 'staff invitation not sent: SMTP_URL is not set');
-        return;
-      }
-      transport ??= smtpTransport({ url: config.messages.smtpUrl, from: config.messages.mailFrom, maxConnections: 2 });
-      try {
-        await transport.send({
-          channel: 'email',
-          to: mail.to,
-          ...renderInvitationMail(config, mail),
-          ics: null,
-          icsMethod: null,
-          messageId: `<${randomUUID()}@${domain}>`,
-        });
-      } catch (err: any) {
-        // Neither the token nor the address reaches the log: only the failure's code.
-        log.warn({ error: err?.code ?? 'send_failed' }, 'staff invitation not delivered');
-      }
-    },
-    async close() {
-      await transport?.close();
-    },
+    send: (mail) =>
+      mailer.send({
+        storeId: mail.storeId,
+        to: mail.to,
+        sentAt: mail.sentAt,
+        expiresAt: mail.expiresAt,
+        ...renderInvitationMail(config, mail),
+      }),
+    close: () => mailer.close(),
   };
 }
