@@ -1,7 +1,8 @@
 // GET /api/v1/customers/list (roster) and GET /api/v1/customers/search. The spec leaves the
 // roster's parameter names and the search term's name unshown; these are recorded in docs/decisions/customers.md.
 import { Type, type Static } from 'typebox';
-import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
+import { Instant, Nullable, NullableInstant, Uuid } from '../../platform/http/schemas.ts';
+import { customerContact } from '../customer-contact.schemas.ts';
 import { LIFECYCLE_STAGES } from './lifecycle.ts';
 import { offsetPageQuery, offsetPagination } from '../offset-page.schemas.ts';
 
@@ -31,10 +32,7 @@ export const RosterQuery = Type.Object(
 export type RosterQuery = Static<typeof RosterQuery>;
 
 export const RosterRow = Type.Object({
-  id: Uuid,
-  name: NullableString,
-  phone: NullableString,
-  email: NullableString,
+  ...customerContact,
   last_visit_at: NullableInstant,
   lifecycle_stage: Type.Enum(LIFECYCLE_STAGES),
   total_visits: Type.Integer(),
@@ -68,10 +66,7 @@ export const SearchQuery = Type.Object(
 export type SearchQuery = Static<typeof SearchQuery>;
 
 export const SearchRow = Type.Object({
-  id: Uuid,
-  name: NullableString,
-  phone: NullableString,
-  email: NullableString,
+  ...customerContact,
   last_seen: Nullable(Instant),
 });
 export type SearchRow = Static<typeof SearchRow>;
