@@ -5,25 +5,24 @@
 // first: getBookingPage says sign_in 'none').
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
-import { secretMailer } from '../../notifications/delivery/secret-mail.ts';
+import {
+  escapeHtml,
+  secretMailer,
+  type Mailer,
+  type SecretMailAddress,
+  type SecretMailTexts,
+} from '../../notifications/delivery/secret-mail.ts';
 
-export interface CodeMail {
-  storeId: string;
-  to: string;
+export interface CodeMail extends SecretMailAddress {
   code: string;
   storeName: string;
   minutes: number;
-  expiresAt: string;
-  sentAt: string;
 }
 
-export interface CodeMailer {
-  send(mail: CodeMail): Promise<void>;
-  close(): Promise<void>;
-}
+export type CodeMailer = Mailer<CodeMail>;
 
-export function renderCodeMail(mail: CodeMail): { subject: string; text: string; html: string } {
-  const shop = mail.storeName.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+export function renderCodeMail(mail: CodeMail): SecretMailTexts {
+  const shop = escapeHtml(mail.storeName);
   return {
     subject: `Your code for ${mail.storeName}: ${mail.code}`,
     text: `Your code to book at ${mail.storeName} is ${mail.code}.\nIt works once, for ${mail.minutes} minutes.\n\nIf you did not ask for it, ignore this email.\n`,
@@ -36,19 +35,11 @@ export function codeMailer(
   db: Queryable,
   log: { warn(obj: object, msg: string): void },
 ): CodeMailer {
-  const mailer = secretMailer(config, db, log, {
-    label: 'sign-in code',
-    notSent: 'sign-in code not sent: no SMTP_URL in production',
-  });
-  return {
-    send: (mail) =>
-      mailer.send({
-        storeId: mail.storeId,
-        to: mail.to,
-        sentAt: mail.sentAt,
-        expiresAt: mail.expiresAt,
-        ...renderCodeMail(mail),
-      }),
-    close: () => mailer.close(),
-  };
+  return secretMailer(
+    config,
+    db,
+    log,
+    { label: 'sign-in code', notSent: 'sign-in code not sent: no SMTP_URL in production' },
+    renderCodeMail,
+  );
 }

@@ -14,20 +14,29 @@ import { smtpTransport } from '../channels/smtp.transport.ts';
 import type { Transport } from '../channels/transport.ts';
 import { mailDomain } from '../messages/worker.ts';
 
-export interface SecretMail {
+/** Whom a secret mail goes to, from which store, and how long its secret lives. */
+export interface SecretMailAddress {
   storeId: string;
   to: string;
-  subject: string;
-  text: string;
-  html: string;
   sentAt: string;
   expiresAt: string;
 }
 
-export interface SecretMailer {
-  send(mail: SecretMail): Promise<void>;
+export interface SecretMailTexts {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+export type SecretMail = SecretMailAddress & SecretMailTexts;
+
+export interface Mailer<M> {
+  send(mail: M): Promise<void>;
   close(): Promise<void>;
 }
+
+/** Text made safe inside the HTML part (numeric character references). */
+export const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
 
 export interface SecretMailKind {
   /** What the log lines call it ("sign-in code"). */
@@ -40,18 +49,27 @@ export interface SecretMailKind {
   beforeKeep?: (db: Queryable, mail: SecretMail) => Promise<void>;
 }
 
-export function secretMailer(
+/** A mailer of M: each mail's texts rendered by `render`, then sent (or kept) as a secret mail. */
+export function secretMailer<M extends SecretMailAddress>(
   config: Pick<Config, 'production' | 'messages'>,
   db: Queryable,
   log: { warn(obj: object, msg: string): void },
   what: SecretMailKind,
-): SecretMailer {
+  render: (mail: M) => SecretMailTexts,
+): Mailer<M> {
   const messages = config.messages;
   const route = deliveryMode(config).email;
   let transport: Transport | null = null;
   const domain = mailDomain(messages.mailFrom);
   return {
-    async send(mail) {
+    async send(input) {
+      const mail: SecretMail = {
+        storeId: input.storeId,
+        to: input.to,
+        sentAt: input.sentAt,
+        expiresAt: input.expiresAt,
+        ...render(input),
+      };
       if (route === 'dev_mailbox') {
         // Secrets past their expiry go as new ones come (and as the mailbox is read): none outlives it for long.
         await dropExpiredCodes(db, mail.sentAt)

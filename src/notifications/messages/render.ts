@@ -186,8 +186,12 @@ export function renderMessage(input: RenderInput): Rendered {
       ics = calendar(input, ICalCalendarMethod.CANCEL);
       break;
     case 'reminder':
+    case 'class_reminder':
       subject = `Reminder: ${what} at ${shop}, ${when}`;
-      lines = [`A reminder of your booking at ${shop}.`, `${cap(what)}${withWhom}, ${when}.`];
+      lines = [
+        `A reminder of your ${input.kind === 'reminder' ? 'booking' : 'class'} at ${shop}.`,
+        `${cap(what)}${withWhom}, ${when}.`,
+      ];
       break;
     case 'queue_called':
       subject = `You're next at ${shop}`;
@@ -230,10 +234,6 @@ export function renderMessage(input: RenderInput): Rendered {
     case 'class_cancelled':
       subject = `Class booking cancelled: ${what} at ${shop}`;
       lines = [`Your booking for ${what}${withWhom}, ${when}, at ${shop} has been cancelled.`];
-      break;
-    case 'class_reminder':
-      subject = `Reminder: ${what} at ${shop}, ${when}`;
-      lines = [`A reminder of your class at ${shop}.`, `${cap(what)}${withWhom}, ${when}.`];
       break;
     case 'rebook_nudge':
       subject = `Time for your next ${what} at ${shop}?`;

@@ -8,36 +8,30 @@
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { dropReplacedInvitations } from '../../notifications/delivery/dev-mailbox.repository.ts';
-import { secretMailer } from '../../notifications/delivery/secret-mail.ts';
+import {
+  escapeHtml,
+  secretMailer,
+  type Mailer,
+  type SecretMailAddress,
+  type SecretMailTexts,
+} from '../../notifications/delivery/secret-mail.ts';
 
-export interface InvitationMail {
-  storeId: string;
-  to: string;
+export interface InvitationMail extends SecretMailAddress {
   storeName: string;
   role: string;
   invitedBy: string | null;
   token: string;
   hours: number;
-  sentAt: string;
-  expiresAt: string;
 }
 
-export interface InvitationMailer {
-  send(mail: InvitationMail): Promise<void>;
-  close(): Promise<void>;
-}
+export type InvitationMailer = Mailer<InvitationMail>;
 
 /** The console's accept page with the token in the fragment. */
 export function acceptUrl(config: Config, token: string): string {
   return `${config.bookingPage.publicUrl}/console/#/accept#token=${token}`;
 }
 
-const escapeHtml = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-
-export function renderInvitationMail(
-  config: Config,
-  mail: InvitationMail,
-): { subject: string; text: string; html: string } {
+export function renderInvitationMail(config: Config, mail: InvitationMail): SecretMailTexts {
   const url = acceptUrl(config, mail.token);
   const by = mail.invitedBy ? `${mail.invitedBy} invited you` : 'You are invited';
   const role = mail.role.replace('_', ' ');
@@ -53,22 +47,17 @@ export function invitationMailer(
   db: Queryable,
   log: { warn(obj: object, msg: string): void },
 ): InvitationMailer {
-  const mailer = secretMailer(config, db, log, {
-    label: 'staff invitation',
-    kind: 'staff_invitation',
-    notSent: 'staff invitation not sent: SMTP_URL is not set',
-    // A newer invitation to the same address replaces the older's dead link.
-    beforeKeep: (q, mail) => dropReplacedInvitations(q, mail.storeId, mail.to),
-  });
-  return {
-    send: (mail) =>
-      mailer.send({
-        storeId: mail.storeId,
-        to: mail.to,
-        sentAt: mail.sentAt,
-        expiresAt: mail.expiresAt,
-        ...renderInvitationMail(config, mail),
-      }),
-    close: () => mailer.close(),
-  };
+  return secretMailer(
+    config,
+    db,
+    log,
+    {
+      label: 'staff invitation',
+      kind: 'staff_invitation',
+      notSent: 'staff invitation not sent: SMTP_URL is not set',
+      // A newer invitation to the same address replaces the older's dead link.
+      beforeKeep: (q, mail) => dropReplacedInvitations(q, mail.storeId, mail.to),
+    },
+    (mail) => renderInvitationMail(config, mail),
+  );
 }
