@@ -5,13 +5,8 @@
 // first: getBookingPage says sign_in 'none').
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
-import {
-  escapeHtml,
-  secretMailer,
-  type Mailer,
-  type SecretMailAddress,
-  type SecretMailTexts,
-} from '../../notifications/delivery/secret-mail.ts';
+import { escapeHtml, secretMailer } from '../../notifications/delivery/secret-mail.ts';
+import type { Mailer, SecretMailAddress, SecretMailTexts } from '../../notifications/delivery/secret-mail.ts';
 
 export interface CodeMail extends SecretMailAddress {
   code: string;

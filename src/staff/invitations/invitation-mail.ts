@@ -8,13 +8,8 @@
 import type { Config } from '../../config.ts';
 import type { Queryable } from '../../platform/db/port.ts';
 import { dropReplacedInvitations } from '../../notifications/delivery/dev-mailbox.repository.ts';
-import {
-  escapeHtml,
-  secretMailer,
-  type Mailer,
-  type SecretMailAddress,
-  type SecretMailTexts,
-} from '../../notifications/delivery/secret-mail.ts';
+import { escapeHtml, secretMailer } from '../../notifications/delivery/secret-mail.ts';
+import type { Mailer, SecretMailAddress, SecretMailTexts } from '../../notifications/delivery/secret-mail.ts';
 
 export interface InvitationMail extends SecretMailAddress {
   storeName: string;
