@@ -153,40 +153,37 @@ export interface UnitFacts {
 
 // Column lists for the combined reads below. The entry keeps ENTRY_COLUMNS' names; the store,
 // customer, service and unit columns carry a prefix so that no name is shared with the entry's.
-export const STORE_COLUMNS =
-  'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
-const SERVICE_COLUMNS = `sv.id AS sv_id, sv.duration_min AS sv_duration_min, sv.price_pence AS sv_price_pence,
-  sv.price_type AS sv_price_type, sv.party_min AS sv_party_min, sv.party_max AS sv_party_max, sv.is_active AS sv_is_active`;
+// A prefixed record's keys give both its column list and its reading back.
+const STORE_KEYS = ['id', 'currency', 'walkin_mode', 'called_hold_minutes'] as const;
+const SERVICE_KEYS = [
+  'id',
+  'duration_min',
+  'price_pence',
+  'price_type',
+  'party_min',
+  'party_max',
+  'is_active',
+] as const;
+const prefixedColumns = (alias: string, keys: readonly string[]) =>
+  keys.map((k) => `${alias}.${k} AS ${alias}_${k}`).join(', ');
+export const STORE_COLUMNS = prefixedColumns('st', STORE_KEYS);
+const SERVICE_COLUMNS = prefixedColumns('sv', SERVICE_KEYS);
 
 export type CombinedRow = Record<string, any>;
+
+/** The record read under `alias`_ (null when the row had none: its id is null). */
+function prefixed<T>(r: CombinedRow, alias: string, keys: readonly string[]): T | null {
+  if (r[`${alias}_id`] === null) return null;
+  return Object.fromEntries(keys.map((k) => [k, r[`${alias}_${k}`]])) as T;
+}
 
 function entryOf(r: CombinedRow): EntryRow | null {
   if (r.entry_id === null) return null;
   return Object.fromEntries(ENTRY_KEYS.map((k) => [k, r[k]])) as unknown as EntryRow;
 }
 
-export function storeOf(r: CombinedRow): StoreQueueSettings | null {
-  if (r.st_id === null) return null;
-  return {
-    id: r.st_id,
-    currency: r.st_currency,
-    walkin_mode: r.st_walkin_mode,
-    called_hold_minutes: r.st_called_hold_minutes,
-  };
-}
-
-function serviceOf(r: CombinedRow): ServiceFacts | null {
-  if (r.sv_id === null) return null;
-  return {
-    id: r.sv_id,
-    duration_min: r.sv_duration_min,
-    price_pence: r.sv_price_pence,
-    price_type: r.sv_price_type,
-    party_min: r.sv_party_min,
-    party_max: r.sv_party_max,
-    is_active: r.sv_is_active,
-  };
-}
+export const storeOf = (r: CombinedRow) => prefixed<StoreQueueSettings>(r, 'st', STORE_KEYS);
+const serviceOf = (r: CombinedRow) => prefixed<ServiceFacts>(r, 'sv', SERVICE_KEYS);
 
 export interface JoinLookup {
   clientToken: string | null;
