@@ -1,7 +1,7 @@
 // Request and response schemas of the service-period endpoints (spec: Service period).
 import { Type, type Static } from 'typebox';
 import { StoreIdField, Uuid } from '../../platform/http/schemas.ts';
-import { NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
+import { archivableListQuery, NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
 import { Week } from './week.ts';
 
 export const ServicePeriod = Type.Object({
@@ -21,15 +21,7 @@ const OFFSET_NOTE =
   'Minutes before close that the last table is seated (0 to 1440); overrides the store policy value for this period';
 const LastSeatingOffset = Type.Integer({ minimum: 0, maximum: 1440, description: OFFSET_NOTE });
 
-export const ListQuery = Type.Object(
-  {
-    store_id: StoreIdField,
-    include_archived: Type.Optional(
-      Type.Boolean({ default: false, description: 'Include disabled (is_active false) periods' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const ListQuery = archivableListQuery('Include disabled (is_active false) periods');
 
 export const CreateBody = Type.Object(
   {

@@ -2,7 +2,7 @@
 // part of the service record and are written through nested arrays on create and update.
 import { Type, type Static } from 'typebox';
 import { Nullable, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
-import { NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
+import { archivableListQuery, NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
 
 export const PRICE_TYPES = ['fixed', 'from', 'per_person'] as const;
 export const LOCATION_TYPES = ['on_premises', 'online', 'customer_site'] as const;
@@ -149,15 +149,7 @@ const serviceFields = {
   sort: Type.Optional(Sort),
 };
 
-export const ListQuery = Type.Object(
-  {
-    store_id: StoreIdField,
-    include_archived: Type.Optional(
-      Type.Boolean({ default: false, description: 'Include archived (is_active false) services' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const ListQuery = archivableListQuery('Include archived (is_active false) services');
 
 export const CreateBody = Type.Object(
   {
