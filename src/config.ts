@@ -9,6 +9,11 @@ import { parseBackgroundConfig, type BackgroundConfig } from './platform/backgro
 import { parseStaffConfig, type StaffConfig } from './staff/staff.config.ts';
 import { parseOidcConfig, type OidcConfig } from './staff/oidc/oidc.config.ts';
 import { parseTrustProxy } from './platform/http/proxy.config.ts';
+import { ConfigError, flag, int, text } from './platform/config/env-values.ts';
+import { parseMessagesConfig, type MessagesConfig } from './notifications/messages/messages.config.ts';
+import { parseWebhooksConfig, type WebhooksConfig } from './webhooks/webhooks.config.ts';
+
+export { ConfigError };
 
 export interface Config {
   /** NODE_ENV=production: no development secret, no development mailbox, https webhooks. */
@@ -61,22 +66,8 @@ export interface Config {
   };
   /** The webhook worker (dispatcher and deliveries) runs inside `npm start` unless this is false. */
   readonly workerEnabled: boolean;
-  readonly webhooks: {
-    /** Endpoint URLs must be https (on when NODE_ENV=production). */
-    readonly requireHttps: boolean;
-    /** Private, loopback and link-local targets allowed (tests and the demo only). */
-    readonly allowPrivateTargets: boolean;
-    /** Delay before each retry, in ms: attempt 1 is immediate, attempt n+1 waits retryScheduleMs[n-1]. */
-    readonly retryScheduleMs: readonly number[];
-    /** Attempts in flight at once to one endpoint, across all processes. */
-    readonly endpointConcurrency: number;
-    /** Attempts in flight at once in one process. */
-    readonly workerConcurrency: number;
-    /** How often an idle worker looks for new events and due deliveries. */
-    readonly pollMs: number;
-    /** One attempt's time limit (15 s). A claimed attempt's lease is twice this plus 2 s. */
-    readonly timeoutMs: number;
-  };
+  /** Outgoing webhooks: targets, retries, concurrency (src/webhooks/webhooks.config.ts). */
+  readonly webhooks: WebhooksConfig;
   /** Origins allowed to call the customer operations from a browser, for every store (plus each store's own list). */
   readonly corsOrigins: readonly string[];
   /** Customer messages (src/notifications/): channels and the sender loop. */
@@ -89,41 +80,7 @@ export interface Config {
   readonly oidc: OidcConfig | null;
 }
 
-export interface MessagesConfig {
-  /** smtp:// or smtps:// with credentials in the URL; null keeps email in the local mailbox. */
-  readonly smtpUrl: string | null;
-  readonly smtpMaxConnections: number;
-  readonly mailFrom: string;
-  /** Twilio-shaped SMS API; null (no SID, token or sender) keeps texts in the local mailbox. */
-  readonly sms: {
-    readonly baseUrl: string;
-    readonly accountSid: string;
-    readonly authToken: string;
-    readonly from: string;
-  } | null;
-  /** Run the planner and sender loop inside this process. */
-  readonly worker: boolean;
-  readonly pollMs: number;
-  readonly leaseMs: number;
-  readonly retryBaseMs: number;
-  readonly maxAttempts: number;
-  readonly batch: number;
-  readonly concurrency: number;
-}
-
-export class ConfigError extends Error {}
-
 const DEV_SECRET = 'dev-only-secret-change-me-0123456789abcdef';
-
-function int(env: NodeJS.ProcessEnv, name: string, fallback: number, min: number, max: number): number {
-  const raw = env[name];
-  if (raw === undefined || raw === '') return fallback;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) {
-    throw new ConfigError(`${name} must be an integer between ${min} and ${max} (got "${raw}")`);
-  }
-  return value;
-}
 
 /** "name=value,name=value": PostgreSQL setting names (an extension's own as ext.name), values without commas or quotes. */
 function settingsList(env: NodeJS.ProcessEnv, name: string): Readonly<Record<string, string>> {
@@ -139,35 +96,6 @@ function settingsList(env: NodeJS.ProcessEnv, name: string): Readonly<Record<str
       `${name} must be comma-separated name=value PostgreSQL settings, like shared_buffers=16MB (got "${raw}")`,
     );
   return Object.freeze(Object.fromEntries(pairs.map((m) => [m![1], m![2]])));
-}
-
-function text(env: NodeJS.ProcessEnv, name: string): string | null {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === '' ? null : raw.trim();
-}
-
-function flag(env: NodeJS.ProcessEnv, name: string, fallback: boolean): boolean {
-  const raw = text(env, name);
-  if (raw === null) return fallback;
-  if (raw === 'true' || raw === '1') return true;
-  if (raw === 'false' || raw === '0') return false;
-  throw new ConfigError(`${name} must be true or false (got "${raw}")`);
-}
-
-// The Standard Webhooks example schedule: after the immediate attempt, 5 s, 5 min, 30 min, 2 h, 5 h,
-// 10 h, 14 h, 20 h and 24 h (about 3 days in all).
-export const STANDARD_RETRY_SCHEDULE_MS = Object.freeze([
-  5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 50_400_000, 72_000_000, 86_400_000,
-]);
-
-function schedule(env: NodeJS.ProcessEnv, name: string): readonly number[] {
-  const raw = text(env, name);
-  if (raw === null) return STANDARD_RETRY_SCHEDULE_MS;
-  const values = raw.split(',').map((v) => Number(v.trim()));
-  if (values.length > 20 || values.some((v) => !Number.isInteger(v) || v < 0 || v > 7 * 86_400_000)) {
-    throw new ConfigError(`${name} must be up to 20 comma-separated delays in ms (0 to 7 days each) (got "${raw}")`);
-  }
-  return Object.freeze(values);
 }
 
 // scheme://host[:port]; a wildcard is refused: nothing is open to every origin.
@@ -214,38 +142,21 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   if (adminToken !== null && adminToken.length < 16)
     throw new ConfigError('ADMIN_TOKEN must be at least 16 characters');
 
-  const smtpUrl = text(env, 'SMTP_URL');
-  if (smtpUrl !== null && !/^smtps?:\/\/[^/]/.test(smtpUrl))
-    throw new ConfigError('SMTP_URL must be an smtp:// or smtps:// URL');
-  const mailFrom = text(env, 'MAIL_FROM') ?? 'Bookings <bookings@localhost>';
-  if (!/@[A-Za-z0-9.-]+>?$/.test(mailFrom))
-    throw new ConfigError('MAIL_FROM must be an email address, optionally as "Name <address>"');
-  const smsUrl = text(env, 'SMS_API_URL') ?? 'https://api.twilio.com';
-  if (!/^https?:\/\//.test(smsUrl)) throw new ConfigError('SMS_API_URL must be an http(s) URL');
-  const smsSid = text(env, 'SMS_ACCOUNT_SID');
-  const smsToken = text(env, 'SMS_AUTH_TOKEN');
-  const smsFrom = text(env, 'SMS_FROM');
-  const smsSet = [smsSid, smsToken, smsFrom].filter((v) => v !== null).length;
-  if (smsSet !== 0 && smsSet !== 3)
-    throw new ConfigError('SMS_ACCOUNT_SID, SMS_AUTH_TOKEN and SMS_FROM are set together or not at all');
+  const messages = parseMessagesConfig(env);
+  const fail = (message: string): never => {
+    throw new ConfigError(message);
+  };
+  const bookingPage = parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), fail);
 
   return Object.freeze({
     production,
     port: int(env, 'PORT', 3000, 0, 65535),
     host: text(env, 'HOST') ?? '127.0.0.1',
     databaseUrl,
-    readRouting: parseReadRoutingConfig(env, databaseUrl, (message) => {
-      throw new ConfigError(message);
-    }),
-    metrics: parseMetricsConfig(env, (message) => {
-      throw new ConfigError(message);
-    }),
-    tracing: parseTracingConfig(env, (message) => {
-      throw new ConfigError(message);
-    }),
-    background: parseBackgroundConfig(env, (message) => {
-      throw new ConfigError(message);
-    }),
+    readRouting: parseReadRoutingConfig(env, databaseUrl, fail),
+    metrics: parseMetricsConfig(env, fail),
+    tracing: parseTracingConfig(env, fail),
+    background: parseBackgroundConfig(env, fail),
     dataDir: path.resolve(text(env, 'DATA_DIR') ?? './data'),
     embeddedSettings: settingsList(env, 'EMBEDDED_POSTGRES_SETTINGS'),
     authSecret,
@@ -263,9 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     bodyLimitBytes: int(env, 'BODY_LIMIT_BYTES', 256 * 1024, 1024, 50 * 1024 * 1024),
     importLimitBytes: int(env, 'IMPORT_LIMIT_BYTES', 20 * 1024 * 1024, 1024, 512 * 1024 * 1024),
     bodyTimeoutMs: int(env, 'BODY_TIMEOUT_MS', 30_000, 100, 600_000),
-    trustProxy: parseTrustProxy(env.TRUST_PROXY, (message) => {
-      throw new ConfigError(message);
-    }),
+    trustProxy: parseTrustProxy(env.TRUST_PROXY, fail),
     holdCaps: Object.freeze({
       perCustomer: int(env, 'HOLDS_PER_CUSTOMER', 3, 1, 10_000_000),
       perAddress: int(env, 'HOLDS_PER_ADDRESS', 3, 1, 10_000_000),
@@ -280,45 +189,14 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       streamHeartbeatMs: int(env, 'EVENTS_STREAM_HEARTBEAT_MS', 15_000, 10, 15_000),
     }),
     workerEnabled: flag(env, 'WORKER_ENABLED', true),
-    webhooks: Object.freeze({
-      requireHttps: production,
-      allowPrivateTargets: flag(env, 'WEBHOOK_ALLOW_PRIVATE_TARGETS', false),
-      retryScheduleMs: schedule(env, 'WEBHOOK_RETRY_SCHEDULE_MS'),
-      endpointConcurrency: int(env, 'WEBHOOK_ENDPOINT_CONCURRENCY', 16, 1, 1000),
-      workerConcurrency: int(env, 'WEBHOOK_WORKER_CONCURRENCY', 128, 1, 10_000),
-      pollMs: int(env, 'WEBHOOK_POLL_MS', 100, 10, 60_000),
-      timeoutMs: int(env, 'WEBHOOK_TIMEOUT_MS', 15_000, 500, 60_000),
-    }),
+    webhooks: parseWebhooksConfig(env, production),
     corsOrigins: Object.freeze(origins(env, 'CORS_ORIGINS')),
-    bookingPage: parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
-      throw new ConfigError(message);
-    }),
-    staff: parseStaffConfig(
-      env,
-      parseBookingPageConfig(env, int(env, 'PORT', 3000, 0, 65535), (message) => {
-        throw new ConfigError(message);
-      }).publicUrl,
-      (name, fallback, min, max) => int(env, name, fallback, min, max),
+    bookingPage,
+    staff: parseStaffConfig(env, bookingPage.publicUrl, (name, fallback, min, max) =>
+      int(env, name, fallback, min, max),
     ),
-    oidc: parseOidcConfig(env, (message) => {
-      throw new ConfigError(message);
-    }),
-    messages: Object.freeze({
-      smtpUrl,
-      smtpMaxConnections: int(env, 'SMTP_MAX_CONNECTIONS', 5, 1, 100),
-      mailFrom,
-      sms:
-        smsSet === 3
-          ? Object.freeze({ baseUrl: smsUrl, accountSid: smsSid!, authToken: smsToken!, from: smsFrom! })
-          : null,
-      worker: flag(env, 'MESSAGES_WORKER', true),
-      pollMs: int(env, 'MESSAGES_POLL_MS', 1000, 10, 600_000),
-      leaseMs: int(env, 'MESSAGES_LEASE_MS', 120_000, 1000, 3_600_000),
-      retryBaseMs: int(env, 'MESSAGES_RETRY_BASE_MS', 30_000, 10, 3_600_000),
-      maxAttempts: int(env, 'MESSAGES_MAX_ATTEMPTS', 12, 1, 100),
-      batch: int(env, 'MESSAGES_BATCH', 100, 1, 1000),
-      concurrency: int(env, 'MESSAGES_CONCURRENCY', 20, 1, 200),
-    }),
+    oidc: parseOidcConfig(env, fail),
+    messages,
   });
 }
 

@@ -4,7 +4,7 @@ import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableString, Uuid } from '../platform/http/schemas.ts';
 import { AvailabilityQuery } from '../bookings/availability/availability.schemas.ts';
 import { Appointment } from '../bookings/appointments/appointments.schemas.ts';
-import { Hold } from '../bookings/holds/holds.schemas.ts';
+import { ConfirmBody, Hold } from '../bookings/holds/holds.schemas.ts';
 import { ShopWindow } from './shop-window.schemas.ts';
 
 const strict = { additionalProperties: false } as const;
@@ -178,10 +178,8 @@ export const VerifySmsCodeResponse = Type.Object({
   }),
 });
 
-export const PageConfirmBody = Type.Object(
-  { guest_note: Type.Optional(Nullable(Type.String({ maxLength: 1000 }))) },
-  strict,
-);
+/** The customer API's confirm body (bookings/holds): the page confirms with the same note. */
+export const PageConfirmBody = ConfirmBody;
 export type PageConfirmBody = Static<typeof PageConfirmBody>;
 export const PageConfirmResponse = Type.Object({
   appointment: Appointment,

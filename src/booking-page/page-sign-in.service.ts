@@ -7,11 +7,16 @@ import { addressHash, pageStore, refuseHoneypot } from './booking-page.service.t
 import type { PageContext } from './page-context.ts';
 import type { SendCodeBody, SendSmsCodeBody, VerifyCodeBody, VerifySmsCodeBody } from './booking-page.schemas.ts';
 
-export async function sendPageEmailCode(ctx: PageContext, slug: string, body: SendCodeBody) {
+/** The store behind the page, once the send passed the honeypot and spent its proof of work. */
+async function guardedStore(ctx: PageContext, slug: string, body: Pick<SendCodeBody, 'website' | 'altcha'>) {
   const store = await pageStore(ctx, slug);
   refuseHoneypot(body.website);
   await ctx.page.challenges.spend(body.altcha);
-  return sendCode(ctx.page.signIn, store, body.email, addressHash(ctx));
+  return store;
+}
+
+export async function sendPageEmailCode(ctx: PageContext, slug: string, body: SendCodeBody) {
+  return sendCode(ctx.page.signIn, await guardedStore(ctx, slug, body), body.email, addressHash(ctx));
 }
 
 export async function verifyPageEmailCode(ctx: PageContext, slug: string, body: VerifyCodeBody) {
@@ -19,10 +24,7 @@ export async function verifyPageEmailCode(ctx: PageContext, slug: string, body: 
 }
 
 export async function sendPageSmsCode(ctx: PageContext, slug: string, body: SendSmsCodeBody) {
-  const store = await pageStore(ctx, slug);
-  refuseHoneypot(body.website);
-  await ctx.page.challenges.spend(body.altcha);
-  return sendSmsCode(ctx.page.signIn, store, body.phone, addressHash(ctx));
+  return sendSmsCode(ctx.page.signIn, await guardedStore(ctx, slug, body), body.phone, addressHash(ctx));
 }
 
 export async function verifyPageSmsCode(ctx: PageContext, slug: string, body: VerifySmsCodeBody) {

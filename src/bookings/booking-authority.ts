@@ -32,6 +32,8 @@ import type { CreateResponse, RescheduleResponse } from './appointments/appointm
 import type { ConfirmResponse, HoldResponse, ReleaseResponse } from './holds/holds.schemas.ts';
 import type { AssignResult } from './queue/queue.schemas.ts';
 
+import { HOLD_COLUMNS, holdEventData, type HoldRow } from './hold-row.ts';
+
 export { APPOINTMENT_COLUMNS, type AppointmentRow } from './appointment-row.ts';
 
 /** What a write answers when its retries of a deadlock run out. */
@@ -108,47 +110,6 @@ export async function moveForMerchant(
   options: Exhausted,
 ): Promise<RescheduleResponse> {
   return oneStatementWrite(ctx, w.merchantReschedule, m, { ...options, mapError: asBooked });
-}
-
-export interface HoldRow {
-  id: string;
-  store_id: string;
-  unit_id: string;
-  customer_id: string | null;
-  service_id: string | null;
-  variant_id: string | null;
-  addon_ids: string[];
-  party_size: number;
-  starts_at: string;
-  ends_at: string;
-  block_starts_at: string;
-  block_ends_at: string;
-  expires_at: string | null;
-  released_at: string | null;
-  release_reason: string | null;
-  appointment_id: string | null;
-  unit_choice: string | null;
-  created_at: string;
-}
-
-export const HOLD_COLUMNS = `id, store_id, unit_id, customer_id, service_id, variant_id, addon_ids::text[] AS addon_ids, party_size,
-  starts_at, ends_at, lower(block) AS block_starts_at, upper(block) AS block_ends_at, expires_at, released_at, release_reason,
-  appointment_id, unit_choice, created_at`;
-
-/** What a hold event carries: the hold as it is after the change. */
-export function holdEventData(h: HoldRow): Record<string, unknown> {
-  return {
-    id: h.id,
-    unit_id: h.unit_id,
-    customer_id: h.customer_id,
-    service_id: h.service_id,
-    starts_at: h.starts_at,
-    ends_at: h.ends_at,
-    expires_at: h.expires_at,
-    released_at: h.released_at,
-    release_reason: h.release_reason,
-    appointment_id: h.appointment_id,
-  };
 }
 
 /**

@@ -106,31 +106,16 @@ export const PageHold = Type.Object({ ...HoldAsk, page_session: Uuid, customer_c
 export type PageHold = Static<typeof PageHold>;
 export const pageHold = writeFunction('bbo_page_hold', PageHold, HoldResponse);
 
-export const PageRelease = Type.Object({ store_id: Uuid, hold_id: Uuid, page_session: Uuid }, strict);
+/** The page session's hold a page write acts on (booking-page.sql: the session owns the hold). */
+const PageHoldRef = { store_id: Uuid, hold_id: Uuid, page_session: Uuid };
+
+export const PageRelease = Type.Object(PageHoldRef, strict);
 export const pageRelease = writeFunction('bbo_page_release', PageRelease, ReleaseResponse);
 
-export const PageConfirm = Type.Object(
-  {
-    store_id: Uuid,
-    hold_id: Uuid,
-    page_session: Uuid,
-    customer_id: Uuid,
-    guest_note: NullableString,
-  },
-  strict,
-);
+export const PageConfirm = Type.Object({ ...PageHoldRef, customer_id: Uuid, guest_note: NullableString }, strict);
 export const pageConfirm = writeFunction('bbo_page_confirm', PageConfirm, ConfirmResponse);
 
-export const PageReschedule = Type.Object(
-  {
-    store_id: Uuid,
-    appointment_id: Uuid,
-    hold_id: Uuid,
-    page_session: Uuid,
-    customer_id: Uuid,
-  },
-  strict,
-);
+export const PageReschedule = Type.Object({ ...PageHoldRef, appointment_id: Uuid, customer_id: Uuid }, strict);
 export const pageReschedule = writeFunction(
   'bbo_page_reschedule',
   PageReschedule,

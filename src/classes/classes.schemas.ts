@@ -1,6 +1,7 @@
 // Request and response schemas of the timetable's classes (POST/GET/PATCH /api/v1/classes).
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableString, NullableUuid, StoreIdField, Uuid } from '../platform/http/schemas.ts';
+import { NotBlankName } from '../bookings/catalogue-fields.schemas.ts';
 
 export const WAITLIST_MODES = ['auto', 'offer'] as const;
 
@@ -23,12 +24,7 @@ export type ClassRecord = Static<typeof ClassRecord>;
 
 // Bounds (why these numbers): a class lasts at most a day; 1,000 seats is far above any studio; an
 // offer lasts 1 minute to a day (the range); a cutoff up to a week ahead.
-const Name = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  pattern: '\\S',
-  description: 'Not blank; up to 200 characters',
-});
+const Name = NotBlankName(200);
 const fields = {
   category: Type.Optional(Nullable(Type.String({ maxLength: 200 }))),
   duration_min: Type.Integer({ minimum: 1, maximum: 1440, description: 'Minutes (1 to 1440)' }),

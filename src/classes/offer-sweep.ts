@@ -3,6 +3,7 @@
 // occurrence's lock). Started beside the deposit sweep (src/server.ts); the state is in the rows, so
 // a restart loses nothing, and every write to an occurrence settles its lapsed offers first too.
 import type { Database } from '../platform/db/port.ts';
+import { every } from '../platform/background/every.ts';
 
 /** Occurrences settled per run: a backlog drains over a few runs without one long statement. */
 const MAX_OCCURRENCES = 200;
@@ -16,23 +17,12 @@ export async function expireClassOffers(db: Database, now: Date): Promise<number
   return res.rows[0].n;
 }
 
-/** Runs the sweep every intervalMs on the clock given; stop() ends it. */
+/** Runs the sweep every intervalMs on the clock given (never two at once); stop() ends it. */
 export function startOfferSweep(
   db: Database,
   clock: { now(): Date },
   intervalMs: number,
   onError: (err: Error) => void,
 ): { stop(): void } {
-  let running = false;
-  const timer = setInterval(() => {
-    if (running) return;
-    running = true;
-    expireClassOffers(db, clock.now())
-      .catch(onError)
-      .finally(() => {
-        running = false;
-      });
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return every(intervalMs, () => expireClassOffers(db, clock.now()), onError);
 }

@@ -5,6 +5,7 @@
 //
 // pruneEvents is the job's one step, callable directly (tests pass a fixed instant); startPruning
 // runs it periodically for server.ts with an injectable clock.
+import { every, type PeriodicJob } from '../platform/background/every.ts';
 import type { Database, Queryable } from '../platform/db/port.ts';
 import type { Clock } from '../platform/clock.ts';
 import { AppError } from '../platform/errors/app-error.ts';
@@ -81,9 +82,7 @@ export async function assertRetained(q: Queryable, storeId: string, after: FeedP
   }
 }
 
-export interface PruningJob {
-  stop(): void;
-}
+export type PruningJob = PeriodicJob;
 
 /** Runs pruneEvents now and every intervalMs; failures are logged and retried at the next tick. */
 export function startPruning(
@@ -92,21 +91,13 @@ export function startPruning(
   log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
   intervalMs = 60 * 60 * 1000,
 ): PruningJob {
-  let running = false;
-  const tick = async () => {
-    if (running) return;
-    running = true;
-    try {
+  return every(
+    intervalMs,
+    async () => {
       const pruned = await pruneEvents(db, clock.now());
       if (pruned > 0) log.info({ pruned }, 'events pruned');
-    } catch (err) {
-      log.warn({ err: { message: (err as Error).message } }, 'event pruning failed');
-    } finally {
-      running = false;
-    }
-  };
-  void tick();
-  const timer = setInterval(() => void tick(), intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+    },
+    (err) => log.warn({ err: { message: err.message } }, 'event pruning failed'),
+    { runNow: true },
+  );
 }

@@ -35,37 +35,33 @@ function find<T extends { id: string; name: string }>(list: T[], raw: string): T
   return named.length === 1 ? named[0] : named.length ? 'ambiguous' : 'unknown';
 }
 
+/** The unit or service the row names; null once the report says why there is no single one. */
+function findNamed<T extends { id: string; name: string }>(
+  list: T[],
+  raw: string,
+  field: 'unit' | 'service',
+  line: number,
+  report: Report,
+): T | null {
+  const found = find(list, raw);
+  if (typeof found !== 'string') return found;
+  const code = `${found === 'unknown' ? 'UNKNOWN' : 'AMBIGUOUS'}_${field.toUpperCase()}`;
+  report.error(line, field, code, `No single ${field} of the store is "${raw.slice(0, 80)}"`);
+  return null;
+}
+
 function checkRow(row: ImportRow, cat: Catalogue, report: Report, seen: SeenInFile): ImportedAppointment | null {
   const f = row.fields;
   const line = row.line;
   if (!f.unit) return (void report.error(line, 'unit', 'REQUIRED', 'The unit (staff member) is missing'), null);
-  const unit = find(cat.units, f.unit);
-  if (typeof unit === 'string')
-    return (
-      void report.error(
-        line,
-        'unit',
-        unit === 'unknown' ? 'UNKNOWN_UNIT' : 'AMBIGUOUS_UNIT',
-        `No single unit of the store is "${f.unit.slice(0, 80)}"`,
-      ),
-      null
-    );
+  const unit = findNamed(cat.units, f.unit, 'unit', line, report);
+  if (!unit) return null;
   if (!unit.bookable)
     return (void report.error(line, 'unit', 'UNIT_NOT_BOOKABLE', 'The unit is inactive or not bookable'), null);
   let service = null;
   if (f.service) {
-    const s = find(cat.services, f.service);
-    if (typeof s === 'string')
-      return (
-        void report.error(
-          line,
-          'service',
-          s === 'unknown' ? 'UNKNOWN_SERVICE' : 'AMBIGUOUS_SERVICE',
-          `No single service of the store is "${f.service.slice(0, 80)}"`,
-        ),
-        null
-      );
-    service = s;
+    service = findNamed(cat.services, f.service, 'service', line, report);
+    if (!service) return null;
   }
   if (!f.start) return (void report.error(line, 'start', 'REQUIRED', 'The start is missing'), null);
   const start = wallTime(f.start);

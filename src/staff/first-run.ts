@@ -3,9 +3,9 @@
 import type { Config } from '../config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/port.ts';
-import { createSetupToken, INVITATION_HOURS } from './invitations/invitations.service.ts';
+import { createSetupToken, INVITATION_HOURS, ownerInvitation } from './invitations/invitations.service.ts';
 import { anyStaff, replaceInvitation } from './invitations/invitations.repository.ts';
-import { newSecret, secretHash } from './secrets.ts';
+import { newSecret } from './secrets.ts';
 
 /** The console page a setup link opens: it asks for the first owner's email, name and password. */
 export function setupUrl(config: Config, token: string): string {
@@ -46,18 +46,17 @@ export async function demoOwnerLink(
        ON CONFLICT (store_id, staff_id) DO UPDATE SET role = 'owner', disabled = false, updated_at = $3`,
       [input.storeId, person.rows[0].id, at],
     );
-    await replaceInvitation(tx, {
-      storeId: input.storeId,
-      email: input.email,
-      name: input.name,
-      role: 'owner',
-      permissions: ['can_process_payments'],
-      unitId: null,
-      tokenHash: secretHash(token),
-      invitedBy: null,
-      at,
-      expiresAt: new Date(at.getTime() + INVITATION_HOURS * 3_600_000),
-    });
+    await replaceInvitation(
+      tx,
+      ownerInvitation({
+        storeId: input.storeId,
+        email: input.email,
+        name: input.name,
+        token,
+        at,
+        hours: INVITATION_HOURS,
+      }),
+    );
   });
   return `${config.bookingPage.publicUrl}/console/#/accept#token=${token}`;
 }

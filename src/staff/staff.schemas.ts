@@ -27,24 +27,23 @@ export const StaffPerson = Type.Object({ id: Uuid, name: Type.String(), email: T
 
 export const StoreChoice = Type.Object({ store_id: Uuid, name: Type.String(), role: RoleField });
 
-export const SignedIn = Type.Object({
+/** Who is signed in, at which store, as what: GET /me's answer, and the start of a sign-in's. */
+const session = {
   staff: StaffPerson,
   store_id: Uuid,
   role: RoleField,
   permissions: Type.Array(Type.String()),
   unit_id: NullableUuid,
+};
+
+export const SignedIn = Type.Object({
+  ...session,
   /** The other stores the person may sign in to (sign in again with store_id). */
   stores: Type.Array(StoreChoice),
 });
 export type SignedIn = Static<typeof SignedIn>;
 
-export const Me = Type.Object({
-  staff: StaffPerson,
-  store_id: Uuid,
-  role: RoleField,
-  permissions: Type.Array(Type.String()),
-  unit_id: NullableUuid,
-});
+export const Me = Type.Object(session);
 export type Me = Static<typeof Me>;
 
 export const SessionItem = Type.Object({

@@ -3,47 +3,34 @@
 // results in batches. Runs inside `npm start` (src/server.ts) unless WORKER_ENABLED=false, and alone
 // as `npm run worker` (src/worker.ts); any number of them share one PostgreSQL.
 //
+// Recording outcomes in batches is outcome-recorder.ts.
+//
 // At-least-once: a delivery is marked delivered only after a 2xx. A worker that dies mid-attempt
 // leaves a lease that runs out; the attempt is then due again and is sent with the same webhook-id.
-import type { Config } from '../config.ts';
+import type { WebhooksConfig } from './webhooks.config.ts';
 import type { Clock } from '../platform/clock.ts';
 import type { Database } from '../platform/db/port.ts';
-import { isRetryable } from '../platform/db/pg-errors.ts';
-import {
-  claimDue,
-  completeAttempts,
-  dispatchBatch,
-  type AttemptOutcome,
-  type ClaimedDelivery,
-} from './delivery-queue.repository.ts';
+import { claimDue, dispatchBatch, type ClaimedDelivery } from './delivery-queue.repository.ts';
+import { OutcomeRecorder, type RecorderLog } from './outcome-recorder.ts';
 import type { Random } from './retry-policy.ts';
 import { createAgents, destroyAgents, ATTEMPT_TIMEOUT_MS, type Agents } from './sender.ts';
-import { attemptDelivery, disableWithEvent } from './attempt.ts';
+import { attemptDelivery } from './attempt.ts';
 import type { Resolver } from './target-guard.ts';
 import { noGate, type YieldGate } from '../platform/background/yield-gate.ts';
 
 /** Connections of the worker's own pool inside `npm start` (dispatch, claims and records overlap). */
 export const WEBHOOK_WORKER_POOL = 4;
-/** An endpoint that has failed every attempt for this long is disabled. */
-export const DISABLE_AFTER_FAILING_MS = 5 * 24 * 3600_000;
 const DISPATCH_BATCH = 1000;
 /** Deliveries taken per claim at most (one claim is one short transaction). */
 const CLAIM_BATCH = 200;
-/** Outcomes are recorded together: after this many ms, or at once when this many are waiting. */
-const FLUSH_GATHER_MS = 5;
-const FLUSH_BATCH = 100;
 
-export interface WorkerLog {
-  info(obj: object, msg?: string): void;
-  warn(obj: object, msg?: string): void;
-  error(obj: object, msg?: string): void;
-}
+export type WorkerLog = RecorderLog;
 
 export interface WorkerOptions {
   db: Database;
   clock: Clock;
   log: WorkerLog;
-  settings: Config['webhooks'];
+  settings: WebhooksConfig;
   resolve?: Resolver;
   random?: Random;
   /** How long a claimed attempt stays this worker's (default: twice the attempt timeout plus 2 s, so
@@ -65,11 +52,7 @@ export class WebhookWorker {
   private dispatchSleeper: (() => void) | null = null;
   private woken = false;
   private inFlight = new Set<Promise<void>>();
-  private outcomes: AttemptOutcome[] = [];
-  private flushing: Promise<void> | null = null;
-  private nextFlush: Promise<void> | null = null;
-  private flushTimer: NodeJS.Timeout | null = null;
-  private runFlushNow: (() => void) | null = null;
+  private readonly recorder: OutcomeRecorder;
 
   constructor(options: WorkerOptions) {
     this.o = options;
@@ -77,6 +60,7 @@ export class WebhookWorker {
     this.leaseMs = options.leaseMs ?? this.timeoutMs * 2 + 2_000;
     this.agents = createAgents();
     this.gate = options.gate ?? noGate;
+    this.recorder = new OutcomeRecorder(options, () => this.wake()); // slots came free
   }
 
   /** Starts the dispatch and delivery loops. */
@@ -94,8 +78,7 @@ export class WebhookWorker {
     this.dispatchSleeper?.();
     await Promise.all(this.loops);
     await Promise.all([...this.inFlight]);
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    await this.flush();
+    await this.recorder.close();
     destroyAgents(this.agents);
   }
 
@@ -119,7 +102,7 @@ export class WebhookWorker {
       if (claimed.length === 0) break;
       attempts += claimed.length;
       await Promise.all(claimed.map((c) => this.attempt(c)));
-      await this.flush();
+      await this.recorder.flush();
     }
     return attempts;
   }
@@ -207,7 +190,7 @@ export class WebhookWorker {
       for (const c of claimed) {
         // The attempt stays in inFlight until its outcome is recorded: until then its lease still
         // counts against the endpoint's cap in the database too.
-        const p = this.attempt(c).then(() => this.recorded());
+        const p = this.attempt(c).then(() => this.recorder.recorded());
         this.inFlight.add(p);
         p.finally(() => this.inFlight.delete(p));
       }
@@ -224,32 +207,6 @@ export class WebhookWorker {
       : Math.min(5_000, this.o.settings.pollMs * 2 ** Math.min(failures, 10));
   }
 
-  /**
-   * Resolves once the outcomes waiting now are recorded. Outcomes are gathered for a few ms (or
-   * until a batch is full) so that one statement records many: recording one by one would make every
-   * completion a commit, and every freed slot a claim of one.
-   */
-  private recorded(): Promise<void> {
-    if (!this.nextFlush) {
-      this.nextFlush = new Promise<void>((resolve) => {
-        const run = () => {
-          this.nextFlush = null;
-          this.flushTimer = null;
-          this.flush().then(resolve, resolve);
-        };
-        this.flushTimer = setTimeout(run, this.outcomes.length >= FLUSH_BATCH ? 0 : FLUSH_GATHER_MS);
-        this.runFlushNow = run;
-      });
-      return this.nextFlush;
-    }
-    const pending = this.nextFlush;
-    if (this.outcomes.length >= FLUSH_BATCH && this.runFlushNow && this.flushTimer) {
-      clearTimeout(this.flushTimer);
-      this.runFlushNow();
-    }
-    return pending;
-  }
-
   private claim(): Promise<ClaimedDelivery[]> {
     const free = this.o.settings.workerConcurrency - this.inFlight.size;
     return claimDue(this.o.db, this.o.clock.now(), {
@@ -262,7 +219,7 @@ export class WebhookWorker {
   /** One attempt of one delivery (attempt.ts); its outcome waits in this.outcomes for the next flush. */
   private async attempt(c: ClaimedDelivery): Promise<void> {
     const o = this.o;
-    this.outcomes.push(
+    this.recorder.push(
       await attemptDelivery(c, o.clock.now(), {
         settings: o.settings,
         resolve: o.resolve,
@@ -271,42 +228,5 @@ export class WebhookWorker {
         agents: this.agents,
       }),
     );
-  }
-
-  /** Records the waiting outcomes (one statement per batch); one flush runs at a time. */
-  private flush(): Promise<void> {
-    if (this.flushing) return this.flushing.then(() => (this.outcomes.length ? this.flush() : undefined));
-    if (this.outcomes.length === 0) return Promise.resolve();
-    const drain = async () => {
-      while (this.outcomes.length) await this.record(this.outcomes.splice(0, 500));
-    };
-    this.flushing = drain().finally(() => {
-      this.flushing = null;
-      this.wake(); // slots came free
-    });
-    return this.flushing;
-  }
-
-  private async record(batch: AttemptOutcome[]): Promise<void> {
-    const now = this.o.clock.now();
-    const cutoff = new Date(now.getTime() - DISABLE_AFTER_FAILING_MS).toISOString();
-    let failing: string[] = [];
-    for (let tries = 1; ; tries++) {
-      try {
-        failing = await completeAttempts(this.o.db, batch, cutoff);
-        break;
-      } catch (err) {
-        // A deadlock with another worker's batch, or an endpoint deleted under us: try again. If it
-        // keeps failing the leases run out and the attempts are made again (at-least-once).
-        if (tries >= 3 || (!isRetryable(err) && tries >= 2)) {
-          this.o.log.error({ err: { message: (err as Error).message } }, 'recording webhook attempts failed');
-          return;
-        }
-        await new Promise((r) => setTimeout(r, 20 * tries));
-      }
-    }
-    const gone = new Set(batch.filter((o) => o.http_status === 410).map((o) => o.endpoint_id));
-    for (const id of gone) await disableWithEvent(this.o.db, this.o.log, id, 'gone', now);
-    for (const id of failing) if (!gone.has(id)) await disableWithEvent(this.o.db, this.o.log, id, 'failing', now);
   }
 }

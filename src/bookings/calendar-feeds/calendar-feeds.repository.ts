@@ -44,18 +44,22 @@ export async function readFeedRow(q: Queryable, storeId: string, unitId: string)
 }
 
 /** The unit's feed, new or replaced (a rotation): the previous token's hash is gone in the same statement. */
-export async function putFeedRow(
-  q: Queryable,
-  storeId: string,
-  unitId: string,
-  nonce: string,
-  tokenHash: string,
-  at: string,
-): Promise<void> {
+/** A unit's feed row as written: the nonce its token is minted from, the token's hash, when. */
+export interface NewFeedRow {
+  storeId: string;
+  unitId: string;
+  nonce: string;
+  tokenHash: string;
+  at: string;
+}
+
+const feedParams = (f: NewFeedRow) => [f.storeId, f.unitId, f.nonce, f.tokenHash, f.at];
+
+export async function putFeedRow(q: Queryable, f: NewFeedRow): Promise<void> {
   await q.query(
     `INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
      ON CONFLICT (store_id, unit_id) DO UPDATE SET nonce = EXCLUDED.nonce, token_hash = EXCLUDED.token_hash, created_at = EXCLUDED.created_at`,
-    [storeId, unitId, nonce, tokenHash, at],
+    feedParams(f),
   );
 }
 
@@ -64,22 +68,15 @@ export async function putFeedRow(
  * concurrent first read inserted it while this statement waited on the conflict, the statement's own
  * snapshot cannot see that row: it is read again by a second statement, which can.
  */
-export async function ensureFeedRow(
-  q: Queryable,
-  storeId: string,
-  unitId: string,
-  nonce: string,
-  tokenHash: string,
-  at: string,
-): Promise<string> {
+export async function ensureFeedRow(q: Queryable, f: NewFeedRow): Promise<string> {
   const res = await q.query<{ nonce: string }>(
     `WITH ins AS (
        INSERT INTO unit_calendar_feeds (store_id, unit_id, nonce, token_hash, created_at) VALUES ($1, $2, $3, $4, $5)
        ON CONFLICT (store_id, unit_id) DO NOTHING RETURNING nonce)
      SELECT nonce FROM ins UNION ALL SELECT nonce FROM unit_calendar_feeds WHERE store_id = $1 AND unit_id = $2 LIMIT 1`,
-    [storeId, unitId, nonce, tokenHash, at],
+    feedParams(f),
   );
-  const row = res.rows[0] ?? (await readFeedRow(q, storeId, unitId));
+  const row = res.rows[0] ?? (await readFeedRow(q, f.storeId, f.unitId));
   if (!row) throw new Error('calendar feed row neither inserted nor found');
   return row.nonce;
 }

@@ -25,6 +25,20 @@ const tokenOf = (secret: string, unitId: string, nonce: string) =>
 const hashOf = (token: string) => createHash('sha256').update(token).digest('hex');
 const urlOf = (origin: string, token: string) => `${origin}/feeds/${token}.ics`;
 
+/** A new feed row for the unit: a fresh nonce, and the hash of the token minted from it. */
+function newFeed(ctx: MerchantContext, secret: string, unitId: string) {
+  const nonce = randomBytes(16).toString('hex');
+  const token = tokenOf(secret, unitId, nonce);
+  const row = {
+    storeId: ctx.actor.storeId,
+    unitId,
+    nonce,
+    tokenHash: hashOf(token),
+    at: ctx.clock.now().toISOString(),
+  };
+  return { token, row };
+}
+
 export async function feedUrl(
   ctx: MerchantContext,
   secret: string,
@@ -34,17 +48,7 @@ export async function feedUrl(
   const storeId = ctx.actor.storeId;
   if (!(await repo.unitExists(ctx.db, storeId, unitId))) throw notFound('Unit');
   let nonce = (await repo.readFeedRow(ctx.db, storeId, unitId))?.nonce;
-  if (!nonce) {
-    const fresh = randomBytes(16).toString('hex');
-    nonce = await repo.ensureFeedRow(
-      ctx.db,
-      storeId,
-      unitId,
-      fresh,
-      hashOf(tokenOf(secret, unitId, fresh)),
-      ctx.clock.now().toISOString(),
-    );
-  }
+  nonce ??= await repo.ensureFeedRow(ctx.db, newFeed(ctx, secret, unitId).row);
   return { url: urlOf(origin, tokenOf(secret, unitId, nonce)) };
 }
 
@@ -54,12 +58,10 @@ export async function rotateFeed(
   origin: string,
   unitId: string,
 ): Promise<{ url: string }> {
-  const storeId = ctx.actor.storeId;
-  const nonce = randomBytes(16).toString('hex');
-  const token = tokenOf(secret, unitId, nonce);
+  const { token, row } = newFeed(ctx, secret, unitId);
   await inTransaction(ctx, async (tx) => {
-    if (!(await repo.unitExists(tx, storeId, unitId))) throw notFound('Unit');
-    await repo.putFeedRow(tx, storeId, unitId, nonce, hashOf(token), ctx.clock.now().toISOString());
+    if (!(await repo.unitExists(tx, row.storeId, unitId))) throw notFound('Unit');
+    await repo.putFeedRow(tx, row);
     await audit(tx, ctx, { action: 'unit.calendar_feed_rotated', entity: 'unit', entityId: unitId, details: {} });
   });
   return { url: urlOf(origin, token) };

@@ -4,18 +4,8 @@
 // last change, so an unchanged diary gives the same bytes (and the same ETag).
 import ical, { ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
-import { tzlib_get_ical_block } from 'timezones-ical-library';
+import { vtimezone } from '../../platform/vtimezone.ts';
 import type { FeedAppointment, FeedClass, FeedOwner } from './calendar-feeds.repository.ts';
-
-const vtimezones = new Map<string, string>();
-function vtimezone(zone: string): string {
-  let block = vtimezones.get(zone);
-  if (block === undefined) {
-    block = tzlib_get_ical_block(zone)[0];
-    vtimezones.set(zone, block);
-  }
-  return block;
-}
 
 /** The feed's UID for an appointment: apart from the customer's own invitations' (notifications/messages/render.ts). */
 export const feedUid = (appointmentId: string) => `${appointmentId}.unit@bookings-back-office`;

@@ -1,6 +1,7 @@
 // Deposits of online bookings. No money moves here: an operator or the shop records that the
 // deposit was paid (pending_payment -> confirmed, payment_status deposit_paid), and a sweep cancels
 // the bookings whose deposit did not arrive within the store's deposit_due_minutes, freeing the slot.
+import { every } from '../../platform/background/every.ts';
 import type { RequestContext } from '../../platform/context.ts';
 import type { Database } from '../../platform/db/port.ts';
 import { oneStatementWrite } from '../../platform/one-statement.ts';
@@ -48,16 +49,12 @@ export async function cancelOverdueDeposits(db: Database, now: Date): Promise<nu
   });
 }
 
-/** Runs the sweep every intervalMs on the clock given; stop() ends it. Started from src/server.ts. */
+/** Runs the sweep every intervalMs on the clock given (never two at once); stop() ends it. Started from src/server.ts. */
 export function startDepositSweep(
   db: Database,
   clock: { now(): Date },
   intervalMs: number,
   onError: (err: Error) => void,
 ): { stop(): void } {
-  const timer = setInterval(() => {
-    cancelOverdueDeposits(db, clock.now()).catch(onError);
-  }, intervalMs);
-  timer.unref();
-  return { stop: () => clearInterval(timer) };
+  return every(intervalMs, () => cancelOverdueDeposits(db, clock.now()), onError);
 }

@@ -1,7 +1,8 @@
 // The live queue as staff see it: entries in join order with their derived place, expected wait,
 // expected start and suggested unit, computed by the wait model over the store's busy intervals.
 import type { Queryable } from '../../platform/db/port.ts';
-import { liveQueueFacts, type EntryRow, type LiveEntryRow, type StoreQueueSettings } from './queue.repository.ts';
+import type { EntryRow, StoreQueueSettings } from './queue.repository.ts';
+import { liveQueueFacts, type LiveEntryRow } from './live-queue.repository.ts';
 import type { QueueEntry } from './queue.schemas.ts';
 import { placeQueue, waitMinutes, type ModelEntry, type ModelUnit, type Placement } from './wait-model.ts';
 

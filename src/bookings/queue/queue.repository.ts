@@ -1,4 +1,5 @@
-// SQL of the walk-in queue. Every query is scoped to the acting store.
+// SQL of the walk-in queue. Every query is scoped to the acting store. What the wait model reads
+// (the live queue, its units and their busy times) is live-queue.repository.ts.
 import type { Queryable, Tx } from '../../platform/db/port.ts';
 import { storeCustomerSql, type StoreCustomer } from '../../customers/store-customer.repository.ts';
 
@@ -26,8 +27,24 @@ export interface EntryRow {
   ended_at: string | null;
 }
 
-const ENTRY_COLUMNS = `e.id AS entry_id, e.store_id, e.customer_id, e.guest_name, e.guest_phone, e.service_id,
-  e.preferred_unit_id, e.party_size, e.status, e.joined_at, e.called_at, e.quoted_wait_min, e.appointment_id, e.ended_at`;
+const ENTRY_KEYS = [
+  'entry_id',
+  'store_id',
+  'customer_id',
+  'guest_name',
+  'guest_phone',
+  'service_id',
+  'preferred_unit_id',
+  'party_size',
+  'status',
+  'joined_at',
+  'called_at',
+  'quoted_wait_min',
+  'appointment_id',
+  'ended_at',
+] as const;
+/** The entry's columns under EntryRow's names (its id as entry_id). */
+const ENTRY_COLUMNS = ENTRY_KEYS.map((k) => (k === 'entry_id' ? 'e.id AS entry_id' : `e.${k}`)).join(', ');
 
 export async function findEntry(q: Queryable, storeId: string, entryId: string): Promise<EntryRow | null> {
   const res = await q.query<EntryRow>(
@@ -136,57 +153,37 @@ export interface UnitFacts {
 
 // Column lists for the combined reads below. The entry keeps ENTRY_COLUMNS' names; the store,
 // customer, service and unit columns carry a prefix so that no name is shared with the entry's.
-const STORE_COLUMNS =
-  'st.id AS st_id, st.currency AS st_currency, st.walkin_mode AS st_walkin_mode, st.called_hold_minutes AS st_called_hold_minutes';
-const SERVICE_COLUMNS = `sv.id AS sv_id, sv.duration_min AS sv_duration_min, sv.price_pence AS sv_price_pence,
-  sv.price_type AS sv_price_type, sv.party_min AS sv_party_min, sv.party_max AS sv_party_max, sv.is_active AS sv_is_active`;
-
-const ENTRY_KEYS = [
-  'entry_id',
-  'store_id',
-  'customer_id',
-  'guest_name',
-  'guest_phone',
-  'service_id',
-  'preferred_unit_id',
-  'party_size',
-  'status',
-  'joined_at',
-  'called_at',
-  'quoted_wait_min',
-  'appointment_id',
-  'ended_at',
+// A prefixed record's keys give both its column list and its reading back.
+const STORE_KEYS = ['id', 'currency', 'walkin_mode', 'called_hold_minutes'] as const;
+const SERVICE_KEYS = [
+  'id',
+  'duration_min',
+  'price_pence',
+  'price_type',
+  'party_min',
+  'party_max',
+  'is_active',
 ] as const;
+const prefixedColumns = (alias: string, keys: readonly string[]) =>
+  keys.map((k) => `${alias}.${k} AS ${alias}_${k}`).join(', ');
+export const STORE_COLUMNS = prefixedColumns('st', STORE_KEYS);
+const SERVICE_COLUMNS = prefixedColumns('sv', SERVICE_KEYS);
 
-type CombinedRow = Record<string, any>;
+export type CombinedRow = Record<string, any>;
+
+/** The record read under `alias`_ (null when the row had none: its id is null). */
+function prefixed<T>(r: CombinedRow, alias: string, keys: readonly string[]): T | null {
+  if (r[`${alias}_id`] === null) return null;
+  return Object.fromEntries(keys.map((k) => [k, r[`${alias}_${k}`]])) as T;
+}
 
 function entryOf(r: CombinedRow): EntryRow | null {
   if (r.entry_id === null) return null;
   return Object.fromEntries(ENTRY_KEYS.map((k) => [k, r[k]])) as unknown as EntryRow;
 }
 
-function storeOf(r: CombinedRow): StoreQueueSettings | null {
-  if (r.st_id === null) return null;
-  return {
-    id: r.st_id,
-    currency: r.st_currency,
-    walkin_mode: r.st_walkin_mode,
-    called_hold_minutes: r.st_called_hold_minutes,
-  };
-}
-
-function serviceOf(r: CombinedRow): ServiceFacts | null {
-  if (r.sv_id === null) return null;
-  return {
-    id: r.sv_id,
-    duration_min: r.sv_duration_min,
-    price_pence: r.sv_price_pence,
-    price_type: r.sv_price_type,
-    party_min: r.sv_party_min,
-    party_max: r.sv_party_max,
-    is_active: r.sv_is_active,
-  };
-}
+export const storeOf = (r: CombinedRow) => prefixed<StoreQueueSettings>(r, 'st', STORE_KEYS);
+const serviceOf = (r: CombinedRow) => prefixed<ServiceFacts>(r, 'sv', SERVICE_KEYS);
 
 export interface JoinLookup {
   clientToken: string | null;
@@ -263,76 +260,4 @@ export async function lockEntryWithStore(
   );
   const r = res.rows[0];
   return { store: storeOf(r), entry: entryOf(r) };
-}
-
-/** walk_in_min: how long the entry will occupy a unit (bbo_walk_in_minutes, queue-seat.sql). */
-export type LiveEntryRow = EntryRow & { walk_in_min: number };
-
-export interface BusyRow {
-  unit_id: string;
-  starts_at: string;
-  ends_at: string;
-}
-
-export interface LiveQueueFacts {
-  /** The store's queue settings; null: no such store. */
-  store: StoreQueueSettings | null;
-  /** The live queue (waiting and called) in join order, with each entry's service duration. */
-  entries: LiveEntryRow[];
-  /** Units that can seat a walk-in (active and bookable), in display order. */
-  unit_ids: string[];
-  /** Everything that occupies a unit in [from, to). */
-  busy: BusyRow[];
-}
-
-// liveQueueFacts' statement: three parts, each aggregated into one JSON value, joined into one row
-// with the store's queue settings (plain columns, as the other combined reads take them).
-// JSON has no timestamptz, so each instant is written with bbo_iso (db/functions/write-helpers.sql), which gives the
-// text the value parsers give for a column read directly ('2026-06-01T09:00:00.000Z', microseconds
-// cut to milliseconds); only an infinite instant, which no API accepts, differs (null, not 'infinity').
-// $1 store, $2 and $3 the busy window.
-const LIVE_QUEUE_SQL = `
-  WITH live_entries AS (
-    -- The live queue (waiting and called) in join order, with each entry's service duration.
-    SELECT coalesce(json_agg(le ORDER BY e.joined_at, e.join_seq), '[]') AS entries
-      FROM queue_entries e
-      LEFT JOIN services s ON s.store_id = e.store_id AND s.id = e.service_id
-     CROSS JOIN LATERAL (
-       SELECT e.id AS entry_id, e.store_id, e.customer_id, e.guest_name, e.guest_phone, e.service_id,
-              e.preferred_unit_id, e.party_size, e.status, bbo_iso(e.joined_at) AS joined_at, bbo_iso(e.called_at) AS called_at,
-              e.quoted_wait_min, e.appointment_id, bbo_iso(e.ended_at) AS ended_at, bbo_walk_in_minutes(s.duration_min) AS walk_in_min) le
-     WHERE e.store_id = $1 AND e.status IN ('waiting', 'called')
-  ), seating_units AS (
-    -- Units that can seat a walk-in (active and bookable), in display order.
-    SELECT coalesce(json_agg(id ORDER BY sort, display_name, id), '[]') AS unit_ids
-      FROM units WHERE store_id = $1 AND is_active AND bookable
-  ), busy_intervals AS (
-    -- Live appointment blocks (the same rows the no-overlap constraint counts, plus force-booked
-    -- ones, whose customer still sits in the chair), unexpired holds and time-off. Unordered: the
-    -- wait model sorts them.
-    SELECT coalesce(json_agg(json_build_object('unit_id', unit_id, 'starts_at', bbo_iso(starts_at), 'ends_at', bbo_iso(ends_at))), '[]') AS busy
-      FROM (SELECT unit_id, lower(block) AS starts_at, upper(block) AS ends_at FROM appointments
-             WHERE store_id = $1 AND bbo_live(status) AND block && tstzrange($2::timestamptz, $3::timestamptz)
-            UNION ALL
-            SELECT unit_id, starts_at, ends_at FROM holds
-             WHERE store_id = $1 AND released_at IS NULL AND (expires_at IS NULL OR expires_at > $2::timestamptz)
-               AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)
-            UNION ALL
-            SELECT unit_id, starts_at, ends_at FROM time_off
-             WHERE store_id = $1 AND tstzrange(starts_at, ends_at) && tstzrange($2::timestamptz, $3::timestamptz)) b
-  )
-  -- The aggregates always make one row; the store's columns are null on it when there is no such store.
-  SELECT ${STORE_COLUMNS}, entries, unit_ids, busy
-    FROM live_entries CROSS JOIN seating_units CROSS JOIN busy_intervals
-    LEFT JOIN stores st ON st.id = $1`;
-
-/**
- * What the wait model reads, in one statement: the live entries, the units that can seat them and
- * their busy intervals in [from, to), with the store's queue settings, which the list answers with.
- * One statement, so one round trip and one consistent snapshot.
- */
-export async function liveQueueFacts(q: Queryable, storeId: string, from: string, to: string): Promise<LiveQueueFacts> {
-  const res = await q.query<CombinedRow>(LIVE_QUEUE_SQL, [storeId, from, to]);
-  const r = res.rows[0];
-  return { store: storeOf(r), entries: r.entries, unit_ids: r.unit_ids, busy: r.busy };
 }

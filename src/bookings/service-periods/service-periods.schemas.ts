@@ -1,6 +1,7 @@
 // Request and response schemas of the service-period endpoints (spec: Service period).
 import { Type, type Static } from 'typebox';
 import { StoreIdField, Uuid } from '../../platform/http/schemas.ts';
+import { archivableListQuery, NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
 import { Week } from './week.ts';
 
 export const ServicePeriod = Type.Object({
@@ -15,26 +16,12 @@ export const ServicePeriod = Type.Object({
 export type ServicePeriod = Static<typeof ServicePeriod>;
 
 // Bounds: the database allows 120 characters and an offset of at most a day.
-const Name = Type.String({
-  minLength: 1,
-  maxLength: 120,
-  pattern: '\\S',
-  description: 'Not blank; up to 120 characters',
-});
-const Sort = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'Display order (ascending)' });
+const Name = NotBlankName(120);
 const OFFSET_NOTE =
   'Minutes before close that the last table is seated (0 to 1440); overrides the store policy value for this period';
 const LastSeatingOffset = Type.Integer({ minimum: 0, maximum: 1440, description: OFFSET_NOTE });
 
-export const ListQuery = Type.Object(
-  {
-    store_id: StoreIdField,
-    include_archived: Type.Optional(
-      Type.Boolean({ default: false, description: 'Include disabled (is_active false) periods' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const ListQuery = archivableListQuery('Include disabled (is_active false) periods');
 
 export const CreateBody = Type.Object(
   {

@@ -2,6 +2,7 @@
 // part of the service record and are written through nested arrays on create and update.
 import { Type, type Static } from 'typebox';
 import { Nullable, StoreIdField, Uuid } from '../../platform/http/schemas.ts';
+import { archivableListQuery, NotBlankName, Sort } from '../catalogue-fields.schemas.ts';
 
 export const PRICE_TYPES = ['fixed', 'from', 'per_person'] as const;
 export const LOCATION_TYPES = ['on_premises', 'online', 'customer_site'] as const;
@@ -60,13 +61,7 @@ const Minutes = (description: string) =>
   Type.Integer({ minimum: 0, maximum: 1440, description: `${description} (0 to 1440)` });
 const Pence = (description: string) =>
   Type.Integer({ minimum: 0, maximum: 10_000_000, description: `${description} (0 to 10,000,000)` });
-const Sort = Type.Integer({ minimum: -1_000_000, maximum: 1_000_000, description: 'Display order (ascending)' });
-const ItemName = Type.String({
-  minLength: 1,
-  maxLength: 200,
-  pattern: '\\S',
-  description: 'Not blank; up to 200 characters',
-});
+const ItemName = NotBlankName(200);
 const Party = (description: string) => Type.Integer({ minimum: 1, maximum: 1000, description });
 
 const variantFields = {
@@ -154,15 +149,7 @@ const serviceFields = {
   sort: Type.Optional(Sort),
 };
 
-export const ListQuery = Type.Object(
-  {
-    store_id: StoreIdField,
-    include_archived: Type.Optional(
-      Type.Boolean({ default: false, description: 'Include archived (is_active false) services' }),
-    ),
-  },
-  { additionalProperties: false },
-);
+export const ListQuery = archivableListQuery('Include archived (is_active false) services');
 
 export const CreateBody = Type.Object(
   {

@@ -32,37 +32,27 @@ export async function insertTimeOff(q: Queryable, entry: NewTimeOff, now: Date):
   return res.rows[0];
 }
 
-/** Live appointments whose occupied block overlaps [start, end) on the unit. */
-export async function countLiveAppointmentsOverlapping(
+/**
+ * What occupies the unit in [start, end), counted in one statement: live appointments (their
+ * occupied block) and live class occurrences it teaches (their occupancy rows, db/functions/class-occupancy.sql).
+ */
+export async function countOverlapping(
   q: Queryable,
   storeId: string,
   unitId: string,
   start: string,
   end: string,
-): Promise<number> {
-  const res = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM appointments
-      WHERE store_id = $1 AND unit_id = $2 AND bbo_live(status)
-        AND block && tstzrange($3::timestamptz, $4::timestamptz)`,
+): Promise<{ appointments: number; classes: number }> {
+  const res = await q.query<{ appointments: number; classes: number }>(
+    `SELECT (SELECT count(*)::int FROM appointments
+              WHERE store_id = $1 AND unit_id = $2 AND bbo_live(status)
+                AND block && tstzrange($3::timestamptz, $4::timestamptz)) AS appointments,
+            (SELECT count(*)::int FROM unit_occupancy
+              WHERE store_id = $1 AND unit_id = $2 AND occurrence_id IS NOT NULL
+                AND block && tstzrange($3::timestamptz, $4::timestamptz)) AS classes`,
     [storeId, unitId, start, end],
   );
-  return res.rows[0].n;
-}
-
-/** Live class occurrences the unit teaches (their occupancy rows, db/functions/class-occupancy.sql) overlapping [start, end). */
-export async function countLiveClassesOverlapping(
-  q: Queryable,
-  storeId: string,
-  unitId: string,
-  start: string,
-  end: string,
-): Promise<number> {
-  const res = await q.query<{ n: number }>(
-    `SELECT count(*)::int AS n FROM unit_occupancy
-      WHERE store_id = $1 AND unit_id = $2 AND occurrence_id IS NOT NULL AND block && tstzrange($3::timestamptz, $4::timestamptz)`,
-    [storeId, unitId, start, end],
-  );
-  return res.rows[0].n;
+  return res.rows[0];
 }
 
 export async function findTimeOff(q: Queryable, storeId: string, id: string): Promise<TimeOffRecord | null> {

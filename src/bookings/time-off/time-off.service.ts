@@ -5,13 +5,7 @@ import { inTransaction, type MerchantContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { lockUnits } from '../booking-authority.ts';
 import type { CreateTimeOffBody, TimeOffRecord } from './time-off.schemas.ts';
-import {
-  countLiveAppointmentsOverlapping,
-  countLiveClassesOverlapping,
-  deleteTimeOff,
-  findTimeOff,
-  insertTimeOff,
-} from './time-off.repository.ts';
+import { countOverlapping, deleteTimeOff, findTimeOff, insertTimeOff } from './time-off.repository.ts';
 
 export async function createTimeOff(
   ctx: MerchantContext,
@@ -25,8 +19,9 @@ export async function createTimeOff(
     // The unit row lock the booking authority takes: this check and a concurrent booking of the
     // same unit serialise, so neither can slip past the other.
     await lockUnits(tx, storeId, [body.unit_id]);
+    const overlapping = await countOverlapping(tx, storeId, body.unit_id, body.starts_at, body.ends_at);
     if (!body.override) {
-      const clashes = await countLiveAppointmentsOverlapping(tx, storeId, body.unit_id, body.starts_at, body.ends_at);
+      const clashes = overlapping.appointments;
       if (clashes > 0) {
         throw new AppError(
           'SLOT_TAKEN',
@@ -36,7 +31,7 @@ export async function createTimeOff(
     }
     // A class the unit teaches is not the shop's to override here: cancel or move the occurrence
     // (the class door checks time-off under this same lock, db/functions/classes.sql).
-    const classes = await countLiveClassesOverlapping(tx, storeId, body.unit_id, body.starts_at, body.ends_at);
+    const classes = overlapping.classes;
     if (classes > 0) {
       throw new AppError(
         'CLASS_SCHEDULED',

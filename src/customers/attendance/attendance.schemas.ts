@@ -1,6 +1,7 @@
 // GET /api/v1/customers/{customerId}/attendance: the Class booking record and its page.
 import { Type, type Static } from 'typebox';
 import { Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
+import { offsetPageQuery, offsetPagination } from '../offset-page.schemas.ts';
 
 export const ATTENDANCE_PAGE = { default: 25, max: 50 } as const;
 
@@ -9,8 +10,7 @@ export const AttendanceParams = Type.Object({ customerId: Uuid }, { additionalPr
 export const AttendanceQuery = Type.Object(
   {
     store_id: Uuid,
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ATTENDANCE_PAGE.max, default: ATTENDANCE_PAGE.default })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    ...offsetPageQuery(ATTENDANCE_PAGE),
   },
   { additionalProperties: false },
 );
@@ -42,9 +42,7 @@ export type ClassBooking = Static<typeof ClassBooking>;
 export const AttendanceResponse = Type.Object({
   bookings: Type.Array(ClassBooking),
   pagination: Type.Object({
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean(),
+    ...offsetPagination,
     /** Where the next page starts: offset + rows returned (see docs/decisions/customers.md). */
     next_offset: Type.Integer(),
   }),

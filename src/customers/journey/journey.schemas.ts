@@ -2,6 +2,7 @@
 // shows it) and its cursor page. Every field is always present; null where it does not apply.
 import { Type, type Static } from 'typebox';
 import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
+import { JOURNEY_CHANNELS, JOURNEY_TYPES } from '../activity/activity.schemas.ts';
 
 export const JOURNEY_PAGE = { default: 25, max: 50 } as const;
 
@@ -33,23 +34,9 @@ const NullableBool = Nullable(Type.Boolean());
 
 export const JourneyEvent = Type.Object({
   id: Uuid,
-  type: Type.String({
-    enum: [
-      'joined',
-      'stamp',
-      'voucher_earned',
-      'voucher_redeemed',
-      'order',
-      'message',
-      'email',
-      'journey',
-      'moment',
-      'class_booking',
-      'membership',
-    ],
-  }),
+  type: Type.String({ enum: [...JOURNEY_TYPES] }),
   // 'sms': a text the service sent (no channel of the spec's list is SMS).
-  channel: Nullable(Type.String({ enum: ['in_store', 'in_app', 'email', 'journey', 'moment', 'gym', 'sms'] })),
+  channel: Nullable(Type.String({ enum: [...JOURNEY_CHANNELS, 'sms'] })),
   timestamp: Instant,
   title: NullableString,
   subtitle: NullableString,

@@ -1,6 +1,7 @@
 // PATCH /api/v1/customers/{customerId}: the edit body and the edit record, as the spec shows them.
 import { Type, type Static } from 'typebox';
 import { NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
+import { customerContact } from '../customer-contact.schemas.ts';
 
 export const EDITABLE_FIELDS = ['name', 'phone', 'email', 'merchant_note'] as const;
 export type EditableField = (typeof EDITABLE_FIELDS)[number];
@@ -25,10 +26,7 @@ export const EditBody = Type.Object(
 export type EditBody = Static<typeof EditBody>;
 
 export const EditRecord = Type.Object({
-  id: Uuid,
-  name: NullableString,
-  phone: NullableString,
-  email: NullableString,
+  ...customerContact,
   merchant_note: NullableString,
   merchant_note_updated_at: NullableInstant,
 });

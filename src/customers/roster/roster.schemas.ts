@@ -1,8 +1,10 @@
 // GET /api/v1/customers/list (roster) and GET /api/v1/customers/search. The spec leaves the
 // roster's parameter names and the search term's name unshown; these are recorded in docs/decisions/customers.md.
 import { Type, type Static } from 'typebox';
-import { Instant, Nullable, NullableInstant, NullableString, Uuid } from '../../platform/http/schemas.ts';
+import { Instant, Nullable, NullableInstant, Uuid } from '../../platform/http/schemas.ts';
+import { customerContact } from '../customer-contact.schemas.ts';
 import { LIFECYCLE_STAGES } from './lifecycle.ts';
+import { offsetPageQuery, offsetPagination } from '../offset-page.schemas.ts';
 
 export const ROSTER_PAGE = { default: 30, max: 100 } as const;
 export const SEARCH_LIMIT = 20;
@@ -23,18 +25,14 @@ export const RosterQuery = Type.Object(
       }),
     ),
     q: Type.Optional(Type.String({ maxLength: 200, description: 'Substring of name, email or phone (any spelling)' })),
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: ROSTER_PAGE.max, default: ROSTER_PAGE.default })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000_000, default: 0 })),
+    ...offsetPageQuery(ROSTER_PAGE),
   },
   { additionalProperties: false },
 );
 export type RosterQuery = Static<typeof RosterQuery>;
 
 export const RosterRow = Type.Object({
-  id: Uuid,
-  name: NullableString,
-  phone: NullableString,
-  email: NullableString,
+  ...customerContact,
   last_visit_at: NullableInstant,
   lifecycle_stage: Type.Enum(LIFECYCLE_STAGES),
   total_visits: Type.Integer(),
@@ -48,9 +46,7 @@ export type RosterRow = Static<typeof RosterRow>;
 export const RosterResponse = Type.Object({
   customers: Type.Array(RosterRow),
   pagination: Type.Object({
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean(),
+    ...offsetPagination,
     total_count: Type.Integer(),
   }),
 });
@@ -70,10 +66,7 @@ export const SearchQuery = Type.Object(
 export type SearchQuery = Static<typeof SearchQuery>;
 
 export const SearchRow = Type.Object({
-  id: Uuid,
-  name: NullableString,
-  phone: NullableString,
-  email: NullableString,
+  ...customerContact,
   last_seen: Nullable(Instant),
 });
 export type SearchRow = Static<typeof SearchRow>;

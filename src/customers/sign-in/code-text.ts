@@ -1,7 +1,7 @@
 // The sign-in code by text (SMS_*: Twilio's Messages API shape, the transport the messages sender
 // uses), sent straight after the answer and never stored, like the email code (code-mail.ts). Offered
 // only when an SMS provider is configured (page.sign_in 'email_or_sms' or 'sms').
-import type { MessagesConfig } from '../../config.ts';
+import type { MessagesConfig } from '../../notifications/messages/messages.config.ts';
 import { smsTransport } from '../../notifications/channels/sms.transport.ts';
 import type { Transport } from '../../notifications/channels/transport.ts';
 

@@ -4,7 +4,7 @@
 // and a block reason can never reach a customer.
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
-import { tzlib_get_ical_block } from 'timezones-ical-library';
+import { vtimezone } from '../../platform/vtimezone.ts';
 import type { MessageKind } from './message-kinds.ts';
 
 export interface RenderInput {
@@ -42,9 +42,8 @@ export interface Rendered {
   ics: string | null;
 }
 
-// Intl formatters and VTIMEZONE blocks are costly to build (milliseconds) and few: one per zone.
+// Intl formatters are costly to build (milliseconds) and few: one per zone (VTIMEZONE blocks: platform/vtimezone.ts).
 const formatters = new Map<string, { day: Intl.DateTimeFormat; time: Intl.DateTimeFormat }>();
-const vtimezones = new Map<string, string>();
 
 function formattersFor(timezone: string) {
   let f = formatters.get(timezone);
@@ -67,15 +66,6 @@ function formattersFor(timezone: string) {
     formatters.set(timezone, f);
   }
   return f;
-}
-
-function vtimezone(timezone: string): string {
-  let block = vtimezones.get(timezone);
-  if (block === undefined) {
-    block = tzlib_get_ical_block(timezone)[0];
-    vtimezones.set(timezone, block);
-  }
-  return block;
 }
 
 const wallFormatters = new Map<string, Intl.DateTimeFormat>();
@@ -186,8 +176,12 @@ export function renderMessage(input: RenderInput): Rendered {
       ics = calendar(input, ICalCalendarMethod.CANCEL);
       break;
     case 'reminder':
+    case 'class_reminder':
       subject = `Reminder: ${what} at ${shop}, ${when}`;
-      lines = [`A reminder of your booking at ${shop}.`, `${cap(what)}${withWhom}, ${when}.`];
+      lines = [
+        `A reminder of your ${input.kind === 'reminder' ? 'booking' : 'class'} at ${shop}.`,
+        `${cap(what)}${withWhom}, ${when}.`,
+      ];
       break;
     case 'queue_called':
       subject = `You're next at ${shop}`;
@@ -230,10 +224,6 @@ export function renderMessage(input: RenderInput): Rendered {
     case 'class_cancelled':
       subject = `Class booking cancelled: ${what} at ${shop}`;
       lines = [`Your booking for ${what}${withWhom}, ${when}, at ${shop} has been cancelled.`];
-      break;
-    case 'class_reminder':
-      subject = `Reminder: ${what} at ${shop}, ${when}`;
-      lines = [`A reminder of your class at ${shop}.`, `${cap(what)}${withWhom}, ${when}.`];
       break;
     case 'rebook_nudge':
       subject = `Time for your next ${what} at ${shop}?`;

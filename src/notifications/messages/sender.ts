@@ -13,8 +13,8 @@ import type { Clock } from '../../platform/clock.ts';
 import { maySendMany, type SendDecision } from '../may-send.ts';
 import { SendFailure, type Transport } from '../channels/transport.ts';
 import { CLASS_KIND_STATUS, KIND_RULES, LIVE_APPOINTMENT, NOT_SENT, type MessageChannel } from './message-kinds.ts';
-import * as repo from './messages.repository.ts';
-import type { MessageRow, Outcome } from './messages.repository.ts';
+import * as repo from './sender.repository.ts';
+import type { MessageRow, Outcome } from './sender.repository.ts';
 
 export interface SenderLog {
   debug(obj: object, msg: string): void;

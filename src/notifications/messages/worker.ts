@@ -3,7 +3,7 @@
 // cursor and the message claims keep them from doing the same work twice).
 import type { Database } from '../../platform/db/port.ts';
 import type { Clock } from '../../platform/clock.ts';
-import type { MessagesConfig } from '../../config.ts';
+import type { MessagesConfig } from './messages.config.ts';
 import { smtpTransport } from '../channels/smtp.transport.ts';
 import { smsTransport } from '../channels/sms.transport.ts';
 import type { Transport } from '../channels/transport.ts';

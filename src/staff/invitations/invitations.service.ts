@@ -7,6 +7,8 @@ import type { MerchantActor } from '../../platform/auth/actor.ts';
 import { audit } from '../../platform/audit.ts';
 import { inTransaction, type AdminContext, type MerchantContext, type RequestContext } from '../../platform/context.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
+import type { Clock } from '../../platform/clock.ts';
+import type { Tx } from '../../platform/db/port.ts';
 import { hashPassword, assertPasswordAllowed, verifyPassword } from '../passwords/passwords.ts';
 import type { CommonPasswords } from '../passwords/common-passwords.ts';
 import { hasPasskey } from '../passkeys/passkeys.service.ts';
@@ -98,24 +100,73 @@ export async function inviteForStore(ctx: AdminContext, mailer: InvitationMailer
   return invite(ctx, mailer, { storeId, body, invitedBy: { id: null, name: null } });
 }
 
+/**
+ * An owner's invitation with every permission an owner starts with, no unit and no inviter: the
+ * first-run setup link's (no store, no email) and the demo owner's (first-run.ts).
+ */
+export function ownerInvitation(input: {
+  storeId: string | null;
+  email: string | null;
+  name: string | null;
+  token: string;
+  at: Date;
+  hours: number;
+}): Parameters<typeof repo.replaceInvitation>[1] {
+  const { storeId, email, name, at } = input;
+  return {
+    storeId,
+    email,
+    name,
+    role: 'owner',
+    permissions: ['can_process_payments'],
+    unitId: null,
+    tokenHash: secretHash(input.token),
+    invitedBy: null,
+    at,
+    expiresAt: new Date(at.getTime() + input.hours * 3_600_000),
+  };
+}
+
 /** The first-run setup link's token: an owner invitation with no store and no email, 24 hours. */
 export async function createSetupToken(db: SessionDeps['db'], at: Date): Promise<string> {
   const token = newSecret();
   await db.transaction((tx) =>
-    repo.replaceInvitation(tx, {
-      storeId: null,
-      email: null,
-      name: null,
-      role: 'owner',
-      permissions: ['can_process_payments'],
-      unitId: null,
-      tokenHash: secretHash(token),
-      invitedBy: null,
-      at,
-      expiresAt: new Date(at.getTime() + SETUP_HOURS * 3_600_000),
-    }),
+    repo.replaceInvitation(
+      tx,
+      ownerInvitation({ storeId: null, email: null, name: null, token, at, hours: SETUP_HOURS }),
+    ),
   );
   return token;
+}
+
+/**
+ * Audits a person's joining a store by an invitation (by password or through the identity
+ * provider): the person who joined is the actor.
+ */
+export async function auditJoined(
+  tx: Tx,
+  source: { requestId: string; clock: Clock },
+  joined: { storeId: string; staffId: string; name: string; role: string; invitationId: string; via?: 'oidc' },
+): Promise<void> {
+  const actor: MerchantActor = {
+    kind: 'merchant',
+    storeId: joined.storeId,
+    userId: joined.staffId,
+    staffName: joined.name,
+    scopes: [],
+    entitlements: [],
+    permissions: [],
+  };
+  await audit(
+    tx,
+    { actor, ...source },
+    {
+      action: 'staff.joined',
+      entity: 'staff',
+      entityId: joined.staffId,
+      details: { role: joined.role, invitation_id: joined.invitationId, ...(joined.via ? { via: joined.via } : {}) },
+    },
+  );
 }
 
 const INVALID = 'The invitation is unknown, expired, already used or replaced by a newer one';
@@ -172,24 +223,10 @@ export async function acceptInvitation(
       unitId: inv.unit_id,
       at,
     });
-    const actor: MerchantActor = {
-      kind: 'merchant',
-      storeId,
-      userId: staffId,
-      staffName: name,
-      scopes: [],
-      entitlements: [],
-      permissions: [],
-    };
-    await audit(
+    await auditJoined(
       tx,
-      { actor, requestId: request.id, clock: deps.clock },
-      {
-        action: 'staff.joined',
-        entity: 'staff',
-        entityId: staffId,
-        details: { role: inv.role, invitation_id: inv.id },
-      },
+      { requestId: request.id, clock: deps.clock },
+      { storeId, staffId, name, role: inv.role, invitationId: inv.id },
     );
     return { staffId, storeId };
   });

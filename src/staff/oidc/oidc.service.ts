@@ -5,14 +5,13 @@
 import * as client from 'openid-client';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Database } from '../../platform/db/port.ts';
-import { audit } from '../../platform/audit.ts';
-import type { MerchantActor } from '../../platform/auth/actor.ts';
 import { AppError } from '../../platform/errors/app-error.ts';
 import { newSecret, secretHash } from '../secrets.ts';
 import { startSession, type SessionDeps } from '../sessions/sessions.service.ts';
 import { enabledStores } from '../passkeys/passkeys.repository.ts';
 import type { OidcConfig } from './oidc.config.ts';
 import * as repo from './oidc.repository.ts';
+import { auditJoined } from '../invitations/invitations.service.ts';
 
 /** The cookie that ties a callback to the browser that started the sign-in. */
 const BROWSER_COOKIE = 'bbo_oidc';
@@ -155,24 +154,16 @@ export async function finishOidc(
     who = await deps.db.transaction(async (tx) => {
       const joined = await repo.acceptInvitationByEmail(tx, { email, name, storeId: login.store_id, at });
       if (joined) {
-        // As a password acceptance is audited: the person who joined is the actor.
-        const actor: MerchantActor = {
-          kind: 'merchant',
-          storeId: joined.store_id,
-          userId: joined.staff_id,
-          staffName: joined.name,
-          scopes: [],
-          entitlements: [],
-          permissions: [],
-        };
-        await audit(
+        await auditJoined(
           tx,
-          { actor, requestId: request.id, clock: deps.clock },
+          { requestId: request.id, clock: deps.clock },
           {
-            action: 'staff.joined',
-            entity: 'staff',
-            entityId: joined.staff_id,
-            details: { role: joined.role, invitation_id: joined.invitation_id, via: 'oidc' },
+            storeId: joined.store_id,
+            staffId: joined.staff_id,
+            name: joined.name,
+            role: joined.role,
+            invitationId: joined.invitation_id,
+            via: 'oidc',
           },
         );
       }

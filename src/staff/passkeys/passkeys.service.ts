@@ -36,6 +36,39 @@ function challengeOf(clientDataJSON: string): string | null {
   }
 }
 
+type Purpose = 'register' | 'authenticate';
+
+/** Stores an options ceremony's challenge for CHALLENGE_TTL_MS (for registration: its person's and store's). */
+async function storeChallenge(
+  deps: SessionDeps,
+  challenge: string,
+  purpose: Purpose,
+  who: { staff_id: string; store_id: string } | null,
+): Promise<void> {
+  const at = deps.clock.now();
+  await repo.insertChallenge(deps.db, {
+    challenge,
+    purpose,
+    staffId: who?.staff_id ?? null,
+    storeId: who?.store_id ?? null,
+    at,
+    expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS),
+  });
+}
+
+/** The challenge the browser signed, consumed (once); null when unreadable, not ours, used or expired. */
+async function takeChallenge(
+  deps: SessionDeps,
+  clientDataJSON: string,
+  purpose: Purpose,
+  staffId: string | null,
+  at: Date,
+): Promise<string | null> {
+  const challenge = challengeOf(clientDataJSON);
+  const live = challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose, staffId, at }));
+  return live ? challenge : null;
+}
+
 export async function registrationOptions(deps: SessionDeps, who: SessionPrincipal) {
   const rp = relyingParty(deps.config);
   const existing = await repo.credentialIdsOf(deps.db, who.staff_id);
@@ -52,25 +85,15 @@ export async function registrationOptions(deps: SessionDeps, who: SessionPrincip
     authenticatorSelection: { residentKey: 'required', userVerification: 'preferred' },
     supportedAlgorithmIDs: ALGORITHMS,
   });
-  const at = deps.clock.now();
-  await repo.insertChallenge(deps.db, {
-    challenge: options.challenge,
-    purpose: 'register',
-    staffId: who.staff_id,
-    storeId: who.store_id,
-    at,
-    expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS),
-  });
+  await storeChallenge(deps, options.challenge, 'register', who);
   return options;
 }
 
 export async function verifyRegistration(deps: SessionDeps, who: SessionPrincipal, body: RegistrationBody) {
   const rp = relyingParty(deps.config);
   const at = deps.clock.now();
-  const challenge = challengeOf(body.credential.response.clientDataJSON);
-  const live =
-    challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'register', staffId: who.staff_id, at }));
-  if (!challenge || !live)
+  const challenge = await takeChallenge(deps, body.credential.response.clientDataJSON, 'register', who.staff_id, at);
+  if (!challenge)
     throw new AppError(
       'PASSKEY_INVALID',
       'The registration was not started here, has expired or was already used; start again',
@@ -110,15 +133,7 @@ export async function authenticationOptions(deps: SessionDeps) {
     userVerification: 'preferred',
     timeout: CHALLENGE_TTL_MS,
   });
-  const at = deps.clock.now();
-  await repo.insertChallenge(deps.db, {
-    challenge: options.challenge,
-    purpose: 'authenticate',
-    staffId: null,
-    storeId: null,
-    at,
-    expiresAt: new Date(at.getTime() + CHALLENGE_TTL_MS),
-  });
+  await storeChallenge(deps, options.challenge, 'authenticate', null);
   return {
     challenge: options.challenge,
     rpId: options.rpId ?? rp.id,
@@ -141,10 +156,8 @@ export async function signInWithPasskey(
   const failed = () => new AppError('SIGN_IN_FAILED', 'The passkey did not sign you in; try again or use another way');
   const rp = relyingParty(deps.config);
   const at = deps.clock.now();
-  const challenge = challengeOf(body.credential.response.clientDataJSON);
-  const live =
-    challenge && (await repo.consumeChallenge(deps.db, { challenge, purpose: 'authenticate', staffId: null, at }));
-  if (!challenge || !live) throw failed();
+  const challenge = await takeChallenge(deps, body.credential.response.clientDataJSON, 'authenticate', null, at);
+  if (!challenge) throw failed();
   const passkey = await repo.findPasskey(deps.db, body.credential.id);
   if (!passkey) throw failed();
   const handle = body.credential.response.userHandle;

@@ -4,7 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
-import { claimDue } from '../../../src/notifications/messages/messages.repository.ts';
+import { claimDue } from '../../../src/notifications/messages/sender.repository.ts';
 import { sendDue, type SenderOptions } from '../../../src/notifications/messages/sender.ts';
 import type { OutgoingMessage, Transport } from '../../../src/notifications/channels/transport.ts';
 import { book, messagesOf, shop, workerFor } from './support.ts';
