@@ -115,9 +115,10 @@ for (const sql of [
     WHERE NOT EXISTS (SELECT 1 FROM unit_hours x WHERE x.unit_id = u.id)`,
   `UPDATE units SET hours_set_at = now() WHERE hours_set_at IS NULL`,
   // The per-store search keys (migration 280), as the relationship's trigger would have copied them.
-  `UPDATE store_customers sc SET search_name = lower(c.name), search_email = c.email, search_phone = c.phone,
-          search_tokens = bbo_search_tokens(sc.store_id, ARRAY[lower(c.name), c.email, c.phone])
-     FROM customers c WHERE c.id = sc.customer_id`,
+  `UPDATE store_customers sc SET search_name = v[1], search_email = v[2], search_phone = v[3],
+          search_tokens = bbo_search_tokens(sc.store_id, v)
+     FROM (SELECT id, bbo_customer_search_values(name, email, phone, erased_at) AS v FROM customers) c
+    WHERE c.id = sc.customer_id`,
   // Each relationship's latest appointment (migration 290), as db/functions/latest-appointment.sql keeps it.
   `UPDATE store_customers sc SET latest_appointment_at = m.latest, booked_here = true
      FROM (SELECT store_id, customer_id, max(starts_at) AS latest FROM appointments

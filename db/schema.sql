@@ -1633,7 +1633,7 @@ CREATE TRIGGER class_occurrences_availability AFTER INSERT OR DELETE OR UPDATE O
 CREATE TRIGGER class_occurrences_occupancy AFTER INSERT OR UPDATE OF cancelled_at, unit_id, starts_at, ends_at ON public.class_occurrences FOR EACH ROW EXECUTE FUNCTION public.class_occurrences_occupancy();
 
 -- trigger: customers customers_search_keys_changed
-CREATE TRIGGER customers_search_keys_changed AFTER UPDATE OF name, email, phone ON public.customers FOR EACH ROW WHEN (((lower(old.name) IS DISTINCT FROM lower(new.name)) OR (old.email IS DISTINCT FROM new.email) OR (old.phone IS DISTINCT FROM new.phone))) EXECUTE FUNCTION public.customers_search_keys_changed();
+CREATE TRIGGER customers_search_keys_changed AFTER UPDATE OF name, email, phone, erased_at ON public.customers FOR EACH ROW WHEN (((lower(old.name) IS DISTINCT FROM lower(new.name)) OR (old.email IS DISTINCT FROM new.email) OR (old.phone IS DISTINCT FROM new.phone) OR (old.erased_at IS DISTINCT FROM new.erased_at))) EXECUTE FUNCTION public.customers_search_keys_changed();
 
 -- trigger: holds holds_availability
 CREATE TRIGGER holds_availability AFTER INSERT OR DELETE OR UPDATE OF released_at, expires_at, unit_id, block, starts_at, ends_at, store_id ON public.holds FOR EACH ROW EXECUTE FUNCTION public.availability_changed();

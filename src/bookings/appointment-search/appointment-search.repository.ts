@@ -5,7 +5,8 @@
 // normalised by GUEST_NAME_KEY and GUEST_EMAIL_KEY, which migration 015 indexes). A guest group
 // matches as a whole because the needle is tested against the normalised key parts, which every
 // row of the group shares. Account rows match on the customer's own name and email, and never for
-// a customer erased under data-protection law (their rows stay; they cannot be searched out).
+// a customer erased under data-protection law (their rows stay; they cannot be searched out: their
+// relationships' search values are NULL, db/functions/customer-search-keys.sql).
 import type { Queryable } from '../../platform/db/port.ts';
 
 // Keep these in step with migrations/051_appointment_search_by_store.sql.
@@ -73,7 +74,9 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
        -- The candidates are this store's relationships (every door that books an account writes
        -- one: bbo_touch_store_customer), matched on their copy of the customer's name and email
        -- through the store's own trigram tokens (migration 280; none for a 2-letter needle, which
-       -- every row carries), not the platform's customers.
+       -- every row carries), not the platform's customers. An erased customer's relationship carries no
+       -- values (NULL, no tokens: db/functions/customer-search-keys.sql), so no needle matches it and
+       -- no per-match check of customers.erased_at is needed.
        SELECT sc.customer_id,
               CASE WHEN sc.latest_appointment_at <= $3 THEN sc.latest_appointment_at
                    ELSE (SELECT a.starts_at FROM appointments a
@@ -87,8 +90,6 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
         WHERE sc.store_id = $1 AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
           -- only relationships that ever booked here, through their own index (migration 290)
           AND sc.booked_here
-          -- erased customers are rare: one probe of the small customers_erased index each
-          AND NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)
           AND sc.search_tokens @> $6::text[]
      ),
      guest_rows AS (

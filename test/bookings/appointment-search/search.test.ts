@@ -76,7 +76,8 @@ const bob2 = await visit('2026-06-01', {
 await visit('2026-06-02', { guestName: 'Bob Jones', guestEmail: 'bobby@example.com', status: 'confirmed' });
 // Someone seen only in the future.
 await visit('2026-06-25', { guestName: 'Alicia Future', guestEmail: 'af@example.com', status: 'confirmed' });
-// A customer erased under data-protection law: their rows stay, they cannot be found.
+// A customer erased under data-protection law: their rows stay, they cannot be found (every kind of
+// needle and erasure: erased.test.ts).
 const erased = await t.fx.customer({ name: 'Alice Erased', email: 'alice.erased@example.com' });
 const erasedRow = await visit('2026-06-05', { customerId: erased.id, status: 'completed', pricePence: 9900 });
 await t.db.query('UPDATE customers SET erased_at = $1 WHERE id = $2', ['2026-06-06T00:00:00Z', erased.id]);
