@@ -5,6 +5,7 @@
 // re-sent as refunded or cancelled, a class check-in, an import, an erasure), and after two real server
 // processes write one customer's activity at once (db/functions/store-customer-aggregates.sql locks
 // the row before it reads the totals). On both engines.
+import { readFileSync } from 'node:fs';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
 import { ADMIN_TOKEN, startTestApp, TEST_SECRET } from '../../support/app.ts';
@@ -222,4 +223,24 @@ test('two processes writing one customer’s activity at once leave no drift', a
       stamp_count: 2 * (N - orders.length),
     });
   }
+});
+
+test('migration 300 recounts the relationships whose check-in was not counted before, and only those', async () => {
+  const store = await t.fx.store({ name: 'Before round 18' });
+  const token = await t.fx.merchantToken(store.id);
+  const cy = await t.fx.customer({ name: 'Cy Checked' });
+  await ok(feed(store.id, { kind: 'stamp', customer_id: cy.id, created_at: '2026-01-10T09:00:00Z' }));
+  const booking = await classBooking(store.id, token, cy.id, '2027-03-01T18:00:00.000Z');
+  await ok(call(t.app, 'POST', `/api/v1/classes/bookings/${booking}/check-in`, { token, body: {} }));
+  // As the check-in left it before the fix: the stamp's day only.
+  await t.db.query(
+    `UPDATE store_customers SET total_visits = 1, last_visit_at = first_visit_at, previous_visit_at = NULL
+      WHERE store_id = $1 AND customer_id = $2`,
+    [store.id, cy.id],
+  );
+  assert.equal((await drift()).length, 1);
+  const sql = readFileSync(new URL('../../../migrations/300_check_in_visits.sql', import.meta.url), 'utf8');
+  await t.db.query(sql);
+  assert.deepEqual(await drift(), []);
+  assert.equal((await aggregates(store.id, cy.id)).total_visits, 2);
 });
