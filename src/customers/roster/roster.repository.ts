@@ -167,14 +167,23 @@ export async function rosterCount(db: Queryable, filter: RosterFilter): Promise<
   return res.rows[0].n;
 }
 
-/** How the customer search reads a term's matches (search-plan.ts chooses). */
-export type SearchPlan = 'walk' | 'matches';
+// What the recency walk reads of each relationship it examines: the order and the searchable values.
+const WALKED =
+  'sc.store_id, sc.customer_id, sc.archived, sc.last_seen_at, sc.search_name, sc.search_email, sc.search_phone';
+
+/**
+ * How the customer search reads a term's matches (search-plan.ts chooses): the recency walk, which
+ * examines at most `cap` relationships (null: all), or the matches through the store's tokens.
+ */
+export type SearchPlan = { kind: 'matches' } | { kind: 'walk'; cap: number | null };
 
 /**
  * Up to `limit` customers, most recently seen first, optionally filtered by the text term, by the
  * plan search-plan.ts chose for the term: `walk` reads the store's recency index and tests each
- * relationship until the page is full (a common name); `matches` reads the term's matches through the
- * store's trigram tokens and sorts them (a rare one). Only the page is joined to customers: an erased
+ * relationship until the page is full (a common name), giving up after `cap` relationships (the page
+ * is then short, and the caller asks for the matches); `matches` reads the term's matches through the
+ * store's trigram tokens and sorts them (a rare one). A full page from the walk is the same page: it
+ * examined every relationship more recent than its last row. Only the page is joined to customers: an erased
  * customer's relationships carry no search values (the one erasure statement clears the customer's
  * name, email and phone, and customer-search-keys.sql copies that in the same statement), so a term
  * never matches one; the page's join still leaves any out. Without a term, the most recent live ones.
@@ -184,7 +193,7 @@ export async function searchCustomers(
   storeId: string,
   term: string | null,
   limit: number,
-  plan: SearchPlan = 'matches',
+  plan: SearchPlan = { kind: 'matches' },
 ): Promise<SearchRow[]> {
   if (!term) {
     const res = await db.query<SearchRow>(
@@ -197,13 +206,20 @@ export async function searchCustomers(
     );
     return res.rows;
   }
-  const text = textFilter(term, 3, storeId, plan === 'matches');
-  const found = `SELECT sc.customer_id, sc.last_seen_at FROM store_customers sc
-        WHERE sc.store_id = $1 AND NOT sc.archived AND ${text.sql}`;
-  const page =
-    plan === 'walk'
-      ? `page AS (${found} ORDER BY sc.last_seen_at DESC, sc.customer_id LIMIT $2)`
-      : `matches AS MATERIALIZED (${found}),
+  const walk = plan.kind === 'walk';
+  const cap = walk ? plan.cap : null;
+  const params: unknown[] = cap === null ? [storeId, limit] : [storeId, limit, cap];
+  const text = textFilter(term, params.length + 1, storeId, !walk);
+  const recent = 'ORDER BY sc.last_seen_at DESC, sc.customer_id';
+  const own = 'sc.store_id = $1 AND NOT sc.archived';
+  // The capped walk's inner LIMIT bounds the relationships it examines; the outer stops at the page.
+  const walked =
+    cap === null
+      ? 'store_customers sc'
+      : `(SELECT ${WALKED} FROM store_customers sc WHERE ${own} ${recent} LIMIT $3) sc`;
+  const page = walk
+    ? `page AS (SELECT sc.customer_id, sc.last_seen_at FROM ${walked} WHERE ${own} AND ${text.sql} ${recent} LIMIT $2)`
+    : `matches AS MATERIALIZED (SELECT sc.customer_id, sc.last_seen_at FROM store_customers sc WHERE ${own} AND ${text.sql}),
      page AS (SELECT * FROM matches m ORDER BY m.last_seen_at DESC, m.customer_id LIMIT $2)`;
   const res = await db.query<SearchRow>(
     `WITH ${page}
@@ -211,7 +227,7 @@ export async function searchCustomers(
        FROM page p JOIN customers c ON c.id = p.customer_id
       WHERE c.erased_at IS NULL
       ORDER BY p.last_seen_at DESC, p.customer_id`,
-    [storeId, limit, ...text.params],
+    [...params, ...text.params],
     PLAN_FOR_PATTERN,
   );
   return res.rows;

@@ -44,6 +44,10 @@ export async function searchRoster(ctx: MerchantContext, query: SearchQuery) {
   const db = await readHandle(ctx); // the replica when it has every write this store made
   const needle = term.length >= SEARCH_MIN_CHARS ? term : null;
   const plan = needle ? await choosePlan(db, ctx.actor.storeId, needle, SEARCH_LIMIT) : undefined;
-  const customers = await searchCustomers(db, ctx.actor.storeId, needle, SEARCH_LIMIT, plan);
+  let customers = await searchCustomers(db, ctx.actor.storeId, needle, SEARCH_LIMIT, plan);
+  // A capped walk that did not fill the page gave up (the term was rarer than its tokens): the matches.
+  if (plan?.kind === 'walk' && plan.cap !== null && customers.length < SEARCH_LIMIT) {
+    customers = await searchCustomers(db, ctx.actor.storeId, needle, SEARCH_LIMIT, { kind: 'matches' });
+  }
   return { customers };
 }

@@ -15,6 +15,7 @@ import { readSearchStatistics, type SearchPlan, type SearchStatistics } from './
 import { phoneDigits, searchTokens } from './text-filter.ts';
 
 const TTL_MS = 60_000;
+const MATCHES: SearchPlan = { kind: 'matches' };
 
 export interface Frequencies {
   rows: number;
@@ -52,12 +53,15 @@ export function planFor(f: Frequencies | null, storeId: string, term: string, li
   const digits = phoneDigits(term);
   if (digits) branches.push(searchTokens(storeId, digits));
   // A branch the index cannot serve (no run of 3) reads the store's rows in either plan: walk them.
-  if (branches.some((tokens) => tokens.length === 0)) return 'walk';
-  if (!f) return 'matches';
+  if (branches.some((tokens) => tokens.length === 0)) return { kind: 'walk', cap: null };
+  if (!f) return MATCHES;
   const rows = (token: string) => (f.tokens.get(token) ?? f.tokenFloor) * f.rows;
   const matches = branches.reduce((sum, tokens) => sum + Math.min(...tokens.map(rows)), 0);
   const storeRows = (f.stores.get(storeId) ?? f.storeFloor) * f.rows;
-  return matches * matches > limit * storeRows ? 'walk' : 'matches';
+  // The estimate is an upper bound ("smith@" has the rows of "smi" and no match): the walk stops after
+  // twice the crossover's cost and the caller reads the matches instead (searchRoster).
+  const crossover = Math.sqrt(limit * storeRows);
+  return matches > crossover ? { kind: 'walk', cap: Math.ceil(2 * crossover) } : MATCHES;
 }
 
 export async function choosePlan(db: Queryable, storeId: string, term: string, limit: number): Promise<SearchPlan> {

@@ -4,6 +4,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { startTestApp } from '../../support/app.ts';
+import { call } from '../../support/http.ts';
 import { searchCustomers } from '../../../src/customers/roster/roster.repository.ts';
 import { choosePlan, planFor } from '../../../src/customers/roster/search-plan.ts';
 
@@ -37,28 +38,34 @@ test('the walk and the matches return the same rows, in the same order, for ever
   const terms = ['smith', 'Sam Smith 1', 'ada', 'lovelace', 'olive', 'jones 3', '07700 900', '0012', 'p1', 'sm', 'zzz'];
   let found = 0;
   for (const term of terms) {
-    const walk = await searchCustomers(t.db, store.id, term, 20, 'walk');
-    const matches = await searchCustomers(t.db, store.id, term, 20, 'matches');
+    const walk = await searchCustomers(t.db, store.id, term, 20, { kind: 'walk', cap: null });
+    const matches = await searchCustomers(t.db, store.id, term, 20, { kind: 'matches' });
     assert.deepEqual(walk, matches, term);
     assert.ok(!walk.some((c) => c.id === people[5].id || c.id === people[9].id), `${term}: archived or erased`);
     found += walk.length;
   }
-  assert.equal((await searchCustomers(t.db, store.id, 'smith', 20, 'walk')).length, 20);
+  assert.equal((await searchCustomers(t.db, store.id, 'smith', 20, { kind: 'walk', cap: null })).length, 20);
   assert.deepEqual(
-    (await searchCustomers(t.db, store.id, 'lovelace', 20, 'matches')).map((c) => c.id),
+    (await searchCustomers(t.db, store.id, 'lovelace', 20, { kind: 'matches' })).map((c) => c.id),
     [people[7].id],
   );
+  // A capped walk examines the most recent `cap` relationships only: a short page, never a wrong one.
+  const all = await searchCustomers(t.db, store.id, 'smith', 20, { kind: 'matches' });
+  const capped = await searchCustomers(t.db, store.id, 'smith', 20, { kind: 'walk', cap: 10 });
+  assert.ok(capped.length < 10, `${capped.length} rows from 10 examined`);
+  assert.deepEqual(capped, all.slice(0, capped.length));
   assert.ok(found > 60, `only ${found} rows found`);
 });
 
 test("the plan follows the statistics: the store's common name walks, its rare one reads the matches", async () => {
   // 44 of the store's 60 relationships carry "smi" (44² > 20 × 60); one is an Ada (1 < 20 × 60).
-  assert.equal(await choosePlan(t.db, store.id, 'smith', 20), 'walk');
-  assert.equal(await choosePlan(t.db, store.id, 'lovelace', 20), 'matches');
-  // A term with no run of 3 cannot use the index in either plan.
-  assert.equal(await choosePlan(t.db, store.id, 'sm', 20), 'walk');
+  // The walk is capped at twice the crossover, ceil(2 × sqrt(20 × 60)) = 70 relationships.
+  assert.deepEqual(await choosePlan(t.db, store.id, 'smith', 20), { kind: 'walk', cap: 70 });
+  assert.deepEqual(await choosePlan(t.db, store.id, 'lovelace', 20), { kind: 'matches' });
+  // A term with no run of 3 cannot use the index in either plan: an uncapped walk.
+  assert.deepEqual(await choosePlan(t.db, store.id, 'sm', 20), { kind: 'walk', cap: null });
   // Without statistics the cost of reading the matches follows the matches: the safe choice.
-  assert.equal(planFor(null, store.id, 'smith', 20), 'matches');
+  assert.deepEqual(planFor(null, store.id, 'smith', 20), { kind: 'matches' });
   const prefix = store.id.slice(0, 8);
   const f = {
     rows: 1000,
@@ -72,7 +79,18 @@ test("the plan follows the statistics: the store's common name walks, its rare o
     stores: new Map([[store.id, 0.5]]),
     storeFloor: 0.01,
   };
-  assert.equal(planFor(f, store.id, 'smith', 20), 'walk'); // 200² > 20 × 500
-  assert.equal(planFor(f, store.id, 'adams', 20), 'matches'); // "dam" is missing: at most 1 row
-  assert.equal(planFor(f, store.id, 'ada', 20), 'matches'); // 10² < 20 × 500
+  assert.deepEqual(planFor(f, store.id, 'smith', 20), { kind: 'walk', cap: 200 }); // 200 > sqrt(20 × 500) = 100
+  assert.deepEqual(planFor(f, store.id, 'adams', 20), { kind: 'matches' }); // "dam" is missing: at most 1 row
+  assert.deepEqual(planFor(f, store.id, 'ada', 20), { kind: 'matches' }); // 10 < 100
+});
+
+test('a walk that gives up (the term rarer than its tokens) answers with the matches: the same rows', async () => {
+  const token = await t.fx.merchantToken(store.id, { entitlements: [] });
+  for (const q of ['smith 4', 'smith@', 'sam smith 1']) {
+    assert.equal((await choosePlan(t.db, store.id, q, 20)).kind, 'walk', q);
+    const res = await call(t.app, 'GET', '/api/v1/customers/search', { token, query: { store_id: store.id, q } });
+    assert.equal(res.status, 200, JSON.stringify(res.body));
+    const expected = await searchCustomers(t.db, store.id, q, 20, { kind: 'matches' });
+    assert.deepEqual(res.body.customers, expected, q);
+  }
 });
