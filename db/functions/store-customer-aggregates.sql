@@ -6,7 +6,7 @@
 -- A visit is a store-local day with an attended class, a non-cancelled order or a stamp
 -- (docs/decisions/customers.md): two of them on one day are one visit.
 --
--- Concurrency (docs/decisions/search-at-scale.md, "The roster's aggregates"): the relationship row is
+-- Concurrency (docs/decisions/search-aggregates.md): the relationship row is
 -- locked FOR UPDATE first, and the totals are read by the next statement, whose snapshot (READ
 -- COMMITTED, a volatile function) is taken after the lock is granted. Two writers of one customer's
 -- activity at one store therefore recompute one after the other, the second seeing the first's rows:
