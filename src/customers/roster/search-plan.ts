@@ -4,7 +4,7 @@
 // rows, the matches about one heap page each, so the walk is cheaper when matches² > limit × rows.
 // PostgreSQL cannot make this choice for a substring (it multiplies the LIKE's and the tokens'
 // selectivities as if independent, so its estimate of a common name's matches is 20-80 times low:
-// docs/decisions/search-at-scale.md); the app makes it from the same statistics: the frequency of
+// docs/decisions/search-aggregates.md); the app makes it from the same statistics: the frequency of
 // each of the term's tokens in store_customers.search_tokens (pg_stats.most_common_elems, kept for
 // the large stores' tokens by its statistics target of 2,000) and the store's share of the rows
 // (most_common_vals of store_id). A term has no more matches than its rarest token has rows, so that is
