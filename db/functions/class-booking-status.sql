@@ -11,6 +11,7 @@ DECLARE
   v_store uuid := (req->>'store_id')::uuid;
   v_action text := req->>'action';
   v_occurrence uuid;
+  v_customer uuid;
   o class_occurrences;
   c classes;
   b class_bookings;
@@ -19,7 +20,7 @@ DECLARE
   event_rows jsonb := '[]';
   audit_rows jsonb := '[]';
 BEGIN
-  SELECT x.occurrence_id INTO v_occurrence FROM class_bookings x
+  SELECT x.occurrence_id, x.customer_id INTO v_occurrence, v_customer FROM class_bookings x
    WHERE x.store_id = v_store AND x.id = (req->>'booking_id')::uuid AND x.occurrence_id IS NOT NULL
      AND (req->>'customer_id' IS NULL OR x.customer_id = (req->>'customer_id')::uuid);
   IF NOT FOUND THEN
@@ -29,6 +30,11 @@ BEGIN
   -- composite foreign key), so it is always found.
   o := bbo_lock_occurrence(v_store, v_occurrence);
   SELECT * INTO c FROM classes x WHERE x.id = o.class_id;
+  -- A check-in is a visit: the customer's relationship is locked before the booking, the order the
+  -- activity endpoint takes them in (store-customer-aggregates.sql).
+  IF v_action = 'check_in' AND v_customer IS NOT NULL THEN
+    PERFORM 1 FROM store_customers sc WHERE sc.store_id = v_store AND sc.customer_id = v_customer FOR UPDATE;
+  END IF;
   SELECT * INTO b FROM class_bookings x WHERE x.id = (req->>'booking_id')::uuid FOR UPDATE;
   v_previous := b.status;
 
@@ -47,6 +53,9 @@ BEGIN
     IF b.status = 'confirmed' THEN
       UPDATE class_bookings x SET status = 'attended', attended_at = at, updated_at = at WHERE x.id = b.id RETURNING * INTO b;
       v_event := 'class.booking.attended';
+      IF b.customer_id IS NOT NULL THEN
+        PERFORM bbo_store_customer_refresh(v_store, b.customer_id, at, NULL, at);
+      END IF;
     END IF;
   ELSIF v_action = 'no_show' THEN
     IF b.status = 'attended' THEN

@@ -3,12 +3,11 @@ import type { Queryable } from '../../platform/db/port.ts';
 
 export interface StoreRef {
   id: string;
-  timezone: string;
   currency: string;
 }
 
 export async function findStore(db: Queryable, storeId: string): Promise<StoreRef | null> {
-  const res = await db.query<StoreRef>('SELECT id, timezone, currency FROM stores WHERE id = $1', [storeId]);
+  const res = await db.query<StoreRef>('SELECT id, currency FROM stores WHERE id = $1', [storeId]);
   return res.rows[0] ?? null;
 }
 
@@ -94,51 +93,25 @@ export async function upsertRecord(
 
 /**
  * Recomputes the relationship's roster aggregates from the activity tables (so updates, refunds and
- * back-fills converge), and stretches first/last seen to cover the record just written.
- * A visit is a store-local day with an attended class, a non-cancelled order or a stamp
- * (docs/decisions/customers.md): two of them on one day are one visit.
+ * back-fills converge), and stretches first/last seen to cover the record just written: the one rule
+ * in db/functions/store-customer-aggregates.sql, which a class check-in calls too. It locks the row
+ * and reads the totals in a later statement, so it sees every writer that held the lock before it.
  */
 export async function refreshRelationship(
   tx: Queryable,
   p: {
     storeId: string;
     customerId: string;
-    timezone: string;
     seenAt: string;
     marketingOptedIn: boolean | null;
     now: string;
   },
 ): Promise<void> {
-  await tx.query(
-    `WITH visits AS (
-       SELECT coalesce(attended_at, (scheduled_date + coalesce(start_time, time '00:00')) AT TIME ZONE $3, created_at) AS at
-         FROM class_bookings WHERE store_id = $1 AND customer_id = $2 AND status = 'attended'
-       UNION ALL
-       SELECT created_at FROM orders WHERE store_id = $1 AND customer_id = $2 AND status <> 'cancelled'
-       UNION ALL
-       SELECT created_at FROM stamps WHERE store_id = $1 AND customer_id = $2
-     ), days AS (
-       SELECT (at AT TIME ZONE $3)::date AS day, min(at) AS first_at, max(at) AS last_at FROM visits GROUP BY 1
-     ), visit_totals AS (
-       SELECT count(*)::int AS total, min(first_at) AS first_at, max(last_at) AS last_at,
-              (SELECT last_at FROM days ORDER BY day DESC OFFSET 1 LIMIT 1) AS previous_at
-         FROM days
-     ), order_totals AS (
-       SELECT count(*)::int AS n,
-              coalesce(sum(CASE WHEN status = 'refunded' THEN 0 ELSE amount_pence - least(refunded_pence, amount_pence) END), 0) AS net
-         FROM orders WHERE store_id = $1 AND customer_id = $2 AND status <> 'cancelled'
-     ), stamp_totals AS (
-       SELECT coalesce(sum(count), 0)::int AS n FROM stamps WHERE store_id = $1 AND customer_id = $2
-     )
-     UPDATE store_customers sc SET
-       total_visits = v.total, first_visit_at = v.first_at, last_visit_at = v.last_at, previous_visit_at = v.previous_at,
-       order_count = o.n, total_spent_pence = o.net, stamp_count = s.n,
-       first_seen_at = least(sc.first_seen_at, $4::timestamptz),
-       last_seen_at = greatest(sc.last_seen_at, $4::timestamptz),
-       marketing_opted_in = coalesce($5::boolean, sc.marketing_opted_in),
-       updated_at = $6
-     FROM visit_totals v, order_totals o, stamp_totals s
-     WHERE sc.store_id = $1 AND sc.customer_id = $2`,
-    [p.storeId, p.customerId, p.timezone, p.seenAt, p.marketingOptedIn, p.now],
-  );
+  await tx.query('SELECT bbo_store_customer_refresh($1, $2, $3, $4, $5)', [
+    p.storeId,
+    p.customerId,
+    p.seenAt,
+    p.marketingOptedIn,
+    p.now,
+  ]);
 }

@@ -135,7 +135,6 @@ export async function recordActivity(ctx: AdminContext, storeId: string, body: A
     await repo.refreshRelationship(tx, {
       storeId,
       customerId: customer.id,
-      timezone: store.timezone,
       seenAt: record.at,
       marketingOptedIn: body.marketing_opted_in ?? null,
       now,

@@ -167,32 +167,92 @@ export async function rosterCount(db: Queryable, filter: RosterFilter): Promise<
   return res.rows[0].n;
 }
 
+// What the recency walk reads of each relationship it examines: the order and the searchable values.
+const WALKED =
+  'sc.store_id, sc.customer_id, sc.archived, sc.last_seen_at, sc.search_name, sc.search_email, sc.search_phone';
+
 /**
- * Up to `limit` customers, most recently seen first, optionally filtered by the text term. Planned
- * for each term: for a common name the recency index is walked until the page is full (a few
- * milliseconds in a 100,000-customer store); for a rare one the trigram matches are read first.
+ * How the customer search reads a term's matches (search-plan.ts chooses): the recency walk, which
+ * examines at most `cap` relationships (null: all), or the matches through the store's tokens.
+ */
+export type SearchPlan = { kind: 'matches' } | { kind: 'walk'; cap: number | null };
+
+/**
+ * Up to `limit` customers, most recently seen first, optionally filtered by the text term, by the
+ * plan search-plan.ts chose for the term: `walk` reads the store's recency index and tests each
+ * relationship until the page is full (a common name), giving up after `cap` relationships (the page
+ * is then short, and the caller asks for the matches); `matches` reads the term's matches through the
+ * store's trigram tokens and sorts them (a rare one). A full page from the walk is the same page: it
+ * examined every relationship more recent than its last row. Only the page is joined to customers: an erased
+ * customer's relationships carry no search values (the one erasure statement clears the customer's
+ * name, email and phone, and customer-search-keys.sql copies that in the same statement), so a term
+ * never matches one; the page's join still leaves any out. Without a term, the most recent live ones.
  */
 export async function searchCustomers(
   db: Queryable,
   storeId: string,
   term: string | null,
   limit: number,
+  plan: SearchPlan = { kind: 'matches' },
 ): Promise<SearchRow[]> {
-  const params: unknown[] = [storeId, limit];
-  let match = '';
-  if (term) {
-    const text = textFilter(term, 3, storeId, true);
-    params.push(...text.params);
-    match = `AND ${text.sql}`;
+  if (!term) {
+    const res = await db.query<SearchRow>(
+      `SELECT c.id, c.name, c.phone, c.email, sc.last_seen_at AS last_seen
+         FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
+        WHERE sc.store_id = $1 AND NOT sc.archived AND c.erased_at IS NULL
+        ORDER BY sc.last_seen_at DESC, sc.customer_id
+        LIMIT $2`,
+      [storeId, limit],
+    );
+    return res.rows;
   }
+  const walk = plan.kind === 'walk';
+  const cap = walk ? plan.cap : null;
+  const params: unknown[] = cap === null ? [storeId, limit] : [storeId, limit, cap];
+  const text = textFilter(term, params.length + 1, storeId, !walk);
+  const recent = 'ORDER BY sc.last_seen_at DESC, sc.customer_id';
+  const own = 'sc.store_id = $1 AND NOT sc.archived';
+  // The capped walk's inner LIMIT bounds the relationships it examines; the outer stops at the page.
+  const walked =
+    cap === null
+      ? 'store_customers sc'
+      : `(SELECT ${WALKED} FROM store_customers sc WHERE ${own} ${recent} LIMIT $3) sc`;
+  const page = walk
+    ? `page AS (SELECT sc.customer_id, sc.last_seen_at FROM ${walked} WHERE ${own} AND ${text.sql} ${recent} LIMIT $2)`
+    : `matches AS MATERIALIZED (SELECT sc.customer_id, sc.last_seen_at FROM store_customers sc WHERE ${own} AND ${text.sql}),
+     page AS (SELECT * FROM matches m ORDER BY m.last_seen_at DESC, m.customer_id LIMIT $2)`;
   const res = await db.query<SearchRow>(
-    `SELECT c.id, c.name, c.phone, c.email, sc.last_seen_at AS last_seen
-       FROM store_customers sc JOIN customers c ON c.id = sc.customer_id
-      WHERE sc.store_id = $1 AND NOT sc.archived AND c.erased_at IS NULL ${match}
-      ORDER BY sc.last_seen_at DESC, sc.customer_id
-      LIMIT $2`,
-    params,
-    term ? PLAN_FOR_PATTERN : undefined,
+    `WITH ${page}
+     SELECT c.id, c.name, c.phone, c.email, p.last_seen_at AS last_seen
+       FROM page p JOIN customers c ON c.id = p.customer_id
+      WHERE c.erased_at IS NULL
+      ORDER BY p.last_seen_at DESC, p.customer_id`,
+    [...params, ...text.params],
+    PLAN_FOR_PATTERN,
   );
   return res.rows;
+}
+
+/** The statistics search-plan.ts chooses from: pg_stats of store_customers.search_tokens and store_id. */
+export interface SearchStatistics {
+  rows: number;
+  elems: string[] | null;
+  elem_freqs: number[] | null;
+  stores: string[] | null;
+  store_freqs: number[] | null;
+}
+
+export async function readSearchStatistics(db: Queryable): Promise<SearchStatistics | null> {
+  const res = await db.query<SearchStatistics>(
+    `SELECT c.reltuples::float8 AS rows,
+            t.most_common_elems::text::text[] AS elems, t.most_common_elem_freqs::float8[] AS elem_freqs,
+            s.most_common_vals::text::text[] AS stores, s.most_common_freqs::float8[] AS store_freqs
+       FROM pg_class c
+       LEFT JOIN pg_stats t ON t.schemaname = c.relnamespace::regnamespace::text
+             AND t.tablename = 'store_customers' AND t.attname = 'search_tokens'
+       LEFT JOIN pg_stats s ON s.schemaname = c.relnamespace::regnamespace::text
+             AND s.tablename = 'store_customers' AND s.attname = 'store_id'
+      WHERE c.oid = 'store_customers'::regclass`,
+  );
+  return res.rows[0] ?? null;
 }

@@ -1,6 +1,7 @@
 import type { MerchantContext } from '../../platform/context.ts';
 import { rosterCount, rosterMatchesPage, rosterPage, searchCustomers } from './roster.repository.ts';
 import { ROSTER_PAGE, SEARCH_LIMIT, type RosterQuery, type SearchQuery } from './roster.schemas.ts';
+import { choosePlan } from './search-plan.ts';
 import { readHandle } from '../../platform/db/read-routing.plugin.ts';
 
 /** Search filters only from this many characters; a shorter term lists the most recent customers. */
@@ -41,11 +42,12 @@ export async function listRoster(ctx: MerchantContext, query: RosterQuery) {
 export async function searchRoster(ctx: MerchantContext, query: SearchQuery) {
   const term = query.q?.trim() ?? '';
   const db = await readHandle(ctx); // the replica when it has every write this store made
-  const customers = await searchCustomers(
-    db,
-    ctx.actor.storeId,
-    term.length >= SEARCH_MIN_CHARS ? term : null,
-    SEARCH_LIMIT,
-  );
+  const needle = term.length >= SEARCH_MIN_CHARS ? term : null;
+  const plan = needle ? await choosePlan(db, ctx.actor.storeId, needle, SEARCH_LIMIT) : undefined;
+  let customers = await searchCustomers(db, ctx.actor.storeId, needle, SEARCH_LIMIT, plan);
+  // A capped walk that did not fill the page gave up (the term was rarer than its tokens): the matches.
+  if (plan?.kind === 'walk' && plan.cap !== null && customers.length < SEARCH_LIMIT) {
+    customers = await searchCustomers(db, ctx.actor.storeId, needle, SEARCH_LIMIT, { kind: 'matches' });
+  }
   return { customers };
 }

@@ -51,15 +51,13 @@ export function searchTokens(storeId: string, text: string): string[] {
  * or phone (migration 280), behind the store's trigram tokens, which the GIN index
  * store_customers_search_tokens serves: a search reads this store's matches, not the platform's.
  */
-export function textFilter(term: string, next: number, storeId: string, oneToken = false): TextFilter {
+export function textFilter(term: string, next: number, storeId: string, useTokens = true): TextFilter {
   const lowered = term.toLowerCase();
   const pattern = `%${likeEscape(lowered)}%`;
   const params: unknown[] = [pattern];
-  // oneToken: the planner multiplies the tokens' frequencies as if independent, so with all of them
-  // it expects a common name to be rare; with one its estimate is the token's own frequency, and a
-  // first page sorted by recency walks that index for a common name (the LIKE decides either way).
-  const all = searchTokens(storeId, lowered);
-  const tokens = oneToken ? all.slice(0, 1) : all;
+  // useTokens false: the LIKE alone, for a plan that walks the store's rows in an index's order and
+  // tests each (the customer search's recency walk, search-plan.ts); the matches are the same.
+  const tokens = useTokens ? searchTokens(storeId, lowered) : [];
   let text = `(sc.search_name LIKE $${next} OR sc.search_email LIKE $${next})`;
   if (tokens.length) {
     params.push(tokens);
@@ -70,7 +68,7 @@ export function textFilter(term: string, next: number, storeId: string, oneToken
   if (digits) {
     const n = next + params.length;
     params.push(`%${digits}%`);
-    const digitTokens = searchTokens(storeId, digits).slice(0, oneToken ? 1 : undefined);
+    const digitTokens = useTokens ? searchTokens(storeId, digits) : [];
     let phone = `sc.search_phone LIKE $${n}`;
     if (digitTokens.length) {
       params.push(digitTokens);
