@@ -123,20 +123,27 @@ export async function rosterPage(db: Queryable, filter: RosterFilter, page: Rost
  * are sorted, so the cost follows the number of matches rather than the size of the store; walking
  * the sort index and testing the text on each row it passes would read most of a large store to fill
  * a page of a rare name. The total is null when the page is past the end (no row to carry it).
+ * The matches carry the customer's name only for the name sort, which orders by it; the other sorts
+ * order by the relationship's own columns, so only the page is joined to customers (one heap page and
+ * an index descent per match saved: docs/decisions/search-aggregates.md). A walk of the sort's index
+ * as the customer search does (search-plan.ts) would not pay here: the exact total reads every match
+ * anyway, and the page comes out of the same read.
  */
 export async function rosterMatchesPage(
   db: Queryable,
   filter: RosterFilter,
   page: RosterPaging,
 ): Promise<{ rows: RosterRow[]; total: number | null }> {
-  const w = where(filter, true);
+  const byName = page.sort === 'name';
+  const w = where(filter, byName);
   const n = w.params.length;
   const order = matchesOrder(page.sort);
+  const named = byName ? ', c.name, c.phone, c.email' : '';
+  const contact = byName ? 'p.name, p.phone, p.email' : 'c.name, c.phone, c.email';
   const res = await db.query<RosterRow & { total: number }>(
     `WITH matches AS MATERIALIZED (
        SELECT sc.store_id, sc.customer_id, sc.first_seen_at, sc.last_visit_at, sc.previous_visit_at,
-              sc.total_visits, sc.stamp_count, sc.order_count, sc.total_spent_pence, sc.marketing_opted_in,
-              c.name, c.phone, c.email
+              sc.total_visits, sc.stamp_count, sc.order_count, sc.total_spent_pence, sc.marketing_opted_in${named}
          FROM ${CLOCK} CROSS JOIN store_customers sc ${w.joins.join(' ')}
         WHERE ${w.sql}
      ),
@@ -145,8 +152,9 @@ export async function rosterMatchesPage(
         ORDER BY ${order}
         LIMIT $${n + 1} OFFSET $${n + 2}
      )
-     SELECT p.customer_id AS id, p.name, p.phone, p.email, ${ROW_FIELDS}, p.total::int AS total
+     SELECT p.customer_id AS id, ${contact}, ${ROW_FIELDS}, p.total::int AS total
        FROM ${CLOCK} CROSS JOIN page p
+       ${byName ? '' : 'JOIN customers c ON c.id = p.customer_id'}
        ${JOIN_PAGE_PREFS}
       ORDER BY ${order}`,
     [...w.params, page.limit + 1, page.offset],

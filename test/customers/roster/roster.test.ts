@@ -242,6 +242,39 @@ describe('roster', () => {
     assert.ok(faceted.customers.every((r: any) => r.order_count > 0));
   });
 
+  it('a text filter gives the unfiltered roster less the non-matches, for every sort, facet and offset', async () => {
+    const { store, list } = await setup();
+    const ids: string[] = [];
+    for (let i = 0; i < 24; i++) {
+      const name = `${['Woodley', 'Ashby', 'Ashwood'][i % 3]} ${String(i).padStart(2, '0')}`;
+      ids.push((await fx.customer({ name, email: i % 4 === 0 ? `wood${i}@example.com` : null })).id);
+    }
+    // Ties in spend and visits, so the customer id decides between matches as it does in the full roster.
+    await db.query(
+      `INSERT INTO store_customers (store_id, customer_id, first_seen_at, last_seen_at, last_visit_at, total_visits,
+                                   order_count, total_spent_pence, marketing_opted_in)
+       SELECT $1, id, '2026-05-01T00:00:00Z', '2026-05-01T00:00:00Z',
+              CASE WHEN ord % 5 > 0 THEN '2026-05-01T00:00:00Z'::timestamptz + (ord % 7) * interval '1 hour' END,
+              ord % 3, ord % 2, (ord % 4) * 100, ord % 3 = 0
+         FROM unnest($2::uuid[]) WITH ORDINALITY AS t(id, ord)`,
+      [store.id, ids],
+    );
+    const matches = (q: string) => (r: any) => r.name.toLowerCase().includes(q) || !!r.email?.includes(q);
+    for (const sort of ['recent', 'spend', 'visits', 'name'])
+      for (const facets of [undefined, 'has_orders', 'marketing_opted_in'])
+        for (const q of ['wood', 'ashby', 'ash']) {
+          const base = { sort, ...(facets ? { facets } : {}) };
+          const all = (await list({ ...base, limit: 100 })).customers.filter(matches(q));
+          for (const offset of [0, 3, 7]) {
+            const body = await list({ ...base, q, limit: 4, offset });
+            const label = JSON.stringify({ ...base, q, offset });
+            assert.deepEqual(body.customers, all.slice(offset, offset + 4), label);
+            assert.equal(body.pagination.total_count, all.length, label);
+            assert.equal(body.pagination.has_more, offset + 4 < all.length, label);
+          }
+        }
+  });
+
   it('archived and erased customers are hidden from rows and counts', async () => {
     const { store, list } = await setup();
     const keep = await fx.customer({ name: 'Kept' });
