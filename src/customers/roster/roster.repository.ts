@@ -20,7 +20,9 @@ const JOIN_CUSTOMER = 'JOIN customers c ON c.id = sc.customer_id';
 const JOIN_PREFS =
   'LEFT JOIN notification_preferences np ON np.customer_id = sc.customer_id AND np.store_id = sc.store_id';
 // Erased customers are no one. They are rare: an anti-join on the small customers_erased index is
-// far cheaper than joining every relationship to customers when only counting or paging.
+// far cheaper than joining every relationship to customers when only counting or paging. A text filter
+// needs none: an erased customer's relationships carry no search values (migration 320,
+// db/functions/customer-search-keys.sql), so no needle matches one, and the probe cost one buffer a match.
 const NOT_ERASED = 'NOT EXISTS (SELECT 1 FROM customers e WHERE e.id = sc.customer_id AND e.erased_at IS NOT NULL)';
 
 interface Where {
@@ -33,7 +35,8 @@ interface Where {
 /** $1 is the store, $2 now (as clock.now); the rest are numbered on. Archived rows are hidden. */
 function where(filter: RosterFilter, sortNeedsCustomer: boolean): Where {
   const params: unknown[] = [filter.storeId, filter.now];
-  const clauses = ['sc.store_id = $1', 'NOT sc.archived', NOT_ERASED];
+  const clauses = ['sc.store_id = $1', 'NOT sc.archived'];
+  if (!filter.q) clauses.push(NOT_ERASED);
   const facets = new Set(filter.facets);
   if (filter.stage) {
     params.push(filter.stage);
@@ -124,10 +127,10 @@ export async function rosterPage(db: Queryable, filter: RosterFilter, page: Rost
  * the sort index and testing the text on each row it passes would read most of a large store to fill
  * a page of a rare name. The total is null when the page is past the end (no row to carry it).
  * The matches carry the customer's name only for the name sort, which orders by it; the other sorts
- * order by the relationship's own columns, so only the page is joined to customers (one heap page and
- * an index descent per match saved: docs/decisions/search-aggregates.md). A walk of the sort's index
- * as the customer search does (search-plan.ts) would not pay here: the exact total reads every match
- * anyway, and the page comes out of the same read.
+ * order by the relationship's own columns, so only the page is joined to customers (an index descent
+ * and a heap page per match saved). A walk of the sort's index as the customer search does
+ * (search-plan.ts) would not pay here: the exact total reads every match anyway, and the page comes
+ * out of the same read (docs/decisions/search-aggregates.md).
  */
 export async function rosterMatchesPage(
   db: Queryable,
