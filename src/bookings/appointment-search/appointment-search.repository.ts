@@ -52,6 +52,14 @@ export interface SearchParams {
   visitLimit: number;
 }
 
+// The store's matches through the booked relationships' tokens (which carry the store's prefix).
+// The store is tested as a filter that no index can serve (IS TRUE: store_id is never NULL, so the
+// rows are the same): a plan made once for any store would otherwise AND the tokens with the store's
+// rows of store_customers_pkey, which are half the table for the flagship (1,147 buffers a search at
+// scale 1, 2.6-6.2 times the plan made for the store; docs/performance/history/round-18-searches.md).
+// With it the one plan fits every needle and store, so the statement is prepared and its plan cached.
+const STORE_BY_TOKENS = '(sc.store_id = $1) IS TRUE AND sc.search_tokens @> $6::text[]';
+
 /**
  * People matching the pattern, most recently seen first, one row per recent appointment.
  *
@@ -64,7 +72,7 @@ export interface SearchParams {
  * page: not the history of every match (which grows with every year the store trades), nor the
  * store's bookings ahead (which grow with how busy it is).
  */
-export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
+export const searchPeopleSql = (tokens: boolean) => `WITH accounts AS MATERIALIZED (
        -- Each matching account that ever booked here, its latest appointment not in the future and its
        -- next live one. The relationship records its latest start (latest_appointment_at, any status;
        -- NULL: never booked here; db/functions/latest-appointment.sql): when that is not in the future
@@ -73,8 +81,8 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
        -- runs once.
        -- The candidates are this store's relationships (every door that books an account writes
        -- one: bbo_touch_store_customer), matched on their copy of the customer's name and email
-       -- through the store's own trigram tokens (migration 280; none for a 2-letter needle, which
-       -- every row carries), not the platform's customers. An erased customer's relationship carries no
+       -- through the store's own trigram tokens (migration 280; a needle with no run of 3 has none and
+       -- reads the store's booked rows), not the platform's customers. An erased customer's relationship carries no
        -- values (NULL, no tokens: db/functions/customer-search-keys.sql), so no needle matches it and
        -- no per-match check of customers.erased_at is needed.
        SELECT sc.customer_id,
@@ -87,10 +95,9 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
                      WHERE a.store_id = $1 AND a.customer_id = sc.customer_id AND a.starts_at > $3
                        AND a.status NOT IN ('cancelled', 'no_show')) END AS next_visit
          FROM store_customers sc
-        WHERE sc.store_id = $1 AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
+        WHERE ${tokens ? STORE_BY_TOKENS : 'sc.store_id = $1'} AND (sc.search_name LIKE $2 OR sc.search_email LIKE $2)
           -- only relationships that ever booked here, through their own index (migration 290)
           AND sc.booked_here
-          AND sc.search_tokens @> $6::text[]
      ),
      guest_rows AS (
        SELECT a.id, a.starts_at, a.ends_at, a.status, a.payment_status, a.price_pence, a.currency, a.unit_id,
@@ -159,12 +166,15 @@ export const SEARCH_PEOPLE_SQL = `WITH accounts AS MATERIALIZED (
        LEFT JOIN recent v ON v.key = r.key AND v.rn <= $5
       ORDER BY r.last_seen DESC NULLS LAST, r.next_visit ASC NULLS LAST, r.key COLLATE "C", v.starts_at DESC, v.id DESC`;
 
+const WITH_TOKENS = searchPeopleSql(true);
+const WITHOUT_TOKENS = searchPeopleSql(false);
+
 export async function searchPeople(q: Queryable, p: SearchParams): Promise<PersonRow[]> {
-  const res = await q.query<PersonRow>(
-    SEARCH_PEOPLE_SQL,
-    [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit, p.tokens],
-    // How many people the pattern matches decides the best plan: plan each search for its pattern.
-    { planPerCall: true },
-  );
+  const params = [p.storeId, p.pattern, p.now.toISOString(), p.limit, p.visitLimit];
+  // A needle with no run of 3 reads the store's booked relationships by the store's index: how large
+  // the store is decides that plan (a sequential scan for the flagship), so it is planned per call.
+  const res = p.tokens.length
+    ? await q.query<PersonRow>(WITH_TOKENS, [...params, p.tokens])
+    : await q.query<PersonRow>(WITHOUT_TOKENS, params, { planPerCall: true });
   return res.rows;
 }

@@ -239,7 +239,7 @@ export async function searchCustomers(
       WHERE c.erased_at IS NULL
       ORDER BY p.last_seen_at DESC, p.customer_id`,
     [...params, ...text.params],
-    PLAN_FOR_PATTERN,
+    cap === null ? PLAN_FOR_PATTERN : undefined, // a capped walk has one plan for any term (round-18-searches.md)
   );
   return res.rows;
 }

@@ -18,7 +18,8 @@ const types = {
 // (a parallel plan takes the cores other requests need). See docs/performance.md.
 // No JIT: the availability statement's row estimates (generate_series) put it over jit_above_cost,
 // and compiling it took seconds on this machine for a query that runs in milliseconds.
-const SESSION_OPTIONS = '-c TimeZone=UTC -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0 -c jit=off';
+export const SESSION_OPTIONS =
+  '-c TimeZone=UTC -c random_page_cost=1.1 -c max_parallel_workers_per_gather=0 -c jit=off';
 
 // Parameterised data statements are sent as named prepared statements: each connection parses (and,
 // once PostgreSQL's plan cache judges it safe, plans) a statement once, and later executions send only

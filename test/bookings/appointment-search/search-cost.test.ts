@@ -8,7 +8,7 @@ import { startTestApp } from '../../support/app.ts';
 import { call } from '../../support/http.ts';
 import { buffersTouched } from '../../support/plan-cost.ts';
 import { insertAppointment } from '../diary/fixtures.ts';
-import { SEARCH_PEOPLE_SQL } from '../../../src/bookings/appointment-search/appointment-search.repository.ts';
+import { searchPeopleSql } from '../../../src/bookings/appointment-search/appointment-search.repository.ts';
 import { searchTokens } from '../../../src/customers/roster/text-filter.ts';
 
 const NOW = '2026-06-15T12:00:00Z';
@@ -50,7 +50,7 @@ test('a search for one person reads a few buffers however many bookings the stor
     [[ada.id, 1]],
   );
 
-  const buffers = await buffersTouched(t.db, SEARCH_PEOPLE_SQL, [
+  const buffers = await buffersTouched(t.db, searchPeopleSql(true), [
     store.id,
     '%lovelace%',
     NOW,
