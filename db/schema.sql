@@ -1543,7 +1543,7 @@ CREATE INDEX stamps_by_customer ON public.stamps USING btree (customer_id, store
 CREATE INDEX stamps_customer ON public.stamps USING btree (store_id, customer_id, created_at DESC);
 
 -- index: store_customers_booked_search_tokens
-CREATE INDEX store_customers_booked_search_tokens ON public.store_customers USING gin (search_tokens) WHERE booked_here;
+CREATE INDEX store_customers_booked_search_tokens ON public.store_customers USING gin (search_tokens) WITH (fastupdate=off) WHERE booked_here;
 
 -- index: store_customers_customer
 CREATE INDEX store_customers_customer ON public.store_customers USING btree (customer_id);
