@@ -3,26 +3,14 @@
 // so the split, the positions and the promotions hold whoever wins each race. On both engines.
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, TEST_SECRET } from '../support/app.ts';
 import type { CallResult } from '../support/http.ts';
-import { freePort, ServerProcess } from '../../reliability/server-process.ts';
+import { secondServer } from '../support/second-server.ts';
 import { api, BASE, classWorld, ok, rows, type ClassWorld } from './helpers.ts';
 
 // Both processes stand at the same instant (the second keeps the system clock), so an offer one makes
 // is not lapsed for the other.
 const w: ClassWorld = await classWorld({ now: new Date().toISOString() });
-const second = new ServerProcess({
-  databaseUrl: w.t.url!,
-  port: await freePort(),
-  name: 'second server',
-  env: {
-    AUTH_SECRET: TEST_SECRET,
-    ADMIN_TOKEN,
-    WORKER_ENABLED: 'false',
-    MESSAGES_WORKER: 'false',
-    RATE_LIMIT_GLOBAL_PER_MIN: '100000',
-  },
-});
+const second = await secondServer(w.t.url!);
 after(() => second.kill());
 await second.spawn();
 // Both processes' pools opened before the races: on a busy host, opening 25 connections at once inside

@@ -10,20 +10,25 @@ import { writeEvents } from '../../src/platform/outbox.ts';
 
 const SELF = fileURLToPath(import.meta.url);
 
-/** Runs this file as a child process with args; resolves with the JSON it printed (and its pid). */
-export function runDbProcess<T>(args: string[]): Promise<T & { pid: number }> {
+/** Runs a node script as a child process with args; resolves with the one JSON line it printed (and its pid). */
+export function runNodeScript<T>(file: string, args: string[], name: string): Promise<T & { pid: number }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [file, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     child.stdout.on('data', (c) => (out += c));
     child.stderr.on('data', (c) => (err += c));
     child.on('error', reject);
     child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`db-process ${args[1]} exited ${code}: ${err.slice(0, 2000)}`));
+      if (code !== 0) reject(new Error(`${name} exited ${code}: ${err.slice(0, 2000)}`));
       else resolve({ ...(JSON.parse(out) as T), pid: child.pid as number });
     });
   });
+}
+
+/** Runs this file as a child process with args; resolves with the JSON it printed (and its pid). */
+export function runDbProcess<T>(args: string[]): Promise<T & { pid: number }> {
+  return runNodeScript<T>(SELF, args, `db-process ${args[1]}`);
 }
 
 async function main(url: string, mode: string, rest: string[]): Promise<unknown> {

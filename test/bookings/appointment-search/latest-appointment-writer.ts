@@ -5,7 +5,7 @@
 // deletes of the same customers, each transaction held open a few milliseconds so the other process's
 // transactions interleave with it. Prints one JSON line: how many transactions it committed.
 import { fileURLToPath } from 'node:url';
-import { spawn } from 'node:child_process';
+import { runNodeScript } from '../../support/db-process.ts';
 import { openPg } from '../../../src/platform/db/pg.adapter.ts';
 import type { Queryable } from '../../../src/platform/db/port.ts';
 
@@ -13,18 +13,7 @@ const SELF = fileURLToPath(import.meta.url);
 
 /** Runs this file as a child process; resolves with the JSON it printed. */
 export function runWriter(args: string[]): Promise<{ committed: number }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [SELF, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.on('data', (c) => (out += c));
-    child.stderr.on('data', (c) => (err += c));
-    child.on('error', reject);
-    child.on('close', (code) => {
-      if (code !== 0) reject(new Error(`writer exited ${code}: ${err.slice(0, 2000)}`));
-      else resolve(JSON.parse(out));
-    });
-  });
+  return runNodeScript<{ committed: number }>(SELF, args, 'writer');
 }
 
 // A small deterministic generator, so a failing run can be repeated with its seed.

@@ -2,9 +2,8 @@
 // requests reach the database at once.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, TEST_SECRET } from '../../support/app.ts';
 import { errorCode, type CallResult } from '../../support/http.ts';
-import { freePort, ServerProcess } from '../../../reliability/server-process.ts';
+import { secondServer } from '../../support/second-server.ts';
 import { BASE, booked, count, create, overlappingLiveBlocks, post, row, world } from './helpers.ts';
 
 const w = await world({ now: '2026-06-01T09:00:00Z' });
@@ -38,18 +37,7 @@ test('50 concurrent creates for one slot on one unit: exactly one 200, 49 SLOT_T
 test('the same split holds across two server processes sharing the database', async () => {
   // The second is a real process (node src/server.ts, as deployed, as the reliability proofs start
   // it) on this test's database; it keeps the system clock, so the slot is in 2027, ahead of both.
-  const second = new ServerProcess({
-    databaseUrl: w.t.url!,
-    port: await freePort(),
-    name: 'second server',
-    env: {
-      AUTH_SECRET: TEST_SECRET,
-      ADMIN_TOKEN,
-      WORKER_ENABLED: 'false',
-      MESSAGES_WORKER: 'false',
-      RATE_LIMIT_GLOBAL_PER_MIN: '100000',
-    },
-  });
+  const second = await secondServer(w.t.url!);
   try {
     await second.spawn(); // killed in finally even when it does not become ready (its pipes would keep this file running)
     const slot = { starts_at: '2027-06-03T10:00:00.000Z', ends_at: '2027-06-03T11:00:00.000Z' };

@@ -8,9 +8,9 @@
 import { readFileSync } from 'node:fs';
 import { test, after } from 'node:test';
 import assert from 'node:assert/strict';
-import { ADMIN_TOKEN, startTestApp, TEST_SECRET } from '../../support/app.ts';
+import { ADMIN_TOKEN, startTestApp } from '../../support/app.ts';
 import { call, type CallResult } from '../../support/http.ts';
-import { freePort, ServerProcess } from '../../../reliability/server-process.ts';
+import { secondServer } from '../../support/second-server.ts';
 
 // Both processes stand at the same instant (the second keeps the system clock).
 const t = await startTestApp({ now: new Date().toISOString() });
@@ -167,18 +167,7 @@ test('after every kind of write in turn, each relationship holds what the activi
 });
 
 test('two processes writing one customer’s activity at once leave no drift', async () => {
-  const second = new ServerProcess({
-    databaseUrl: t.url,
-    port: await freePort(),
-    name: 'second server',
-    env: {
-      AUTH_SECRET: TEST_SECRET,
-      ADMIN_TOKEN,
-      WORKER_ENABLED: 'false',
-      MESSAGES_WORKER: 'false',
-      RATE_LIMIT_GLOBAL_PER_MIN: '100000',
-    },
-  });
+  const second = await secondServer(t.url);
   after(() => second.kill());
   await second.spawn();
   const store = await t.fx.store({ name: 'Race' });
