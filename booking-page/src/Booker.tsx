@@ -8,7 +8,7 @@ import { Picker, type PickerProps } from './Picker.tsx';
 import type { SignedIn } from './EmailCode.tsx';
 import { dateIn } from './time.ts';
 import { useFocusOnOpen } from './focus.tsx';
-import { lazyView, whenIdle } from './lazy.tsx';
+import { lazyView, whenIdle } from '../../web-shared/lazy.tsx';
 import type { Confirmed, Held, PageInfo } from './types.ts';
 
 type Step = 'pick' | 'details' | 'done';

@@ -9,7 +9,7 @@ import { searchFirstTimes } from './Picker.tsx';
 import { BookByPhone, ShopHeader, Visit } from './Shop.tsx';
 import { ClassesSlot, offerFromAddress } from './classes/slot.tsx';
 import { minutes, setZoneNames } from './time.ts';
-import { lazyView, whenIdle } from './lazy.tsx';
+import { lazyView, whenIdle } from '../../web-shared/lazy.tsx';
 import type { PageInfo } from './types.ts';
 import './styles.css';
 

@@ -11,7 +11,7 @@ import { LiveHub } from './live.ts';
 import { SignIn } from './screens/SignIn.tsx';
 import { currentStaff, mayHaveSession, signOutOnServer, takeOidcError } from './staff-auth.ts';
 import { mayOpen } from './roles.ts';
-import { lazyView } from './lazy.tsx';
+import { lazyView } from '../../web-shared/lazy.tsx';
 
 // Every screen but sign-in is a chunk of its own, fetched when opened: a first visit loads the shell
 // and the sign-in page only (issue 41: the console's first load on a phone).

@@ -1,7 +1,7 @@
-// A view whose code is a chunk of its own, fetched when first wanted (or earlier, by preload()):
-// the first screen's script carries only the first screen. Made for each view not on it (the steps
-// after a hold, the manage page, and any further view such as a class list). Without preact/compat:
-// lazy and Suspense would bring more code than the views they split off.
+// A view whose code is a chunk of its own, fetched when first wanted (or earlier, by preload()): a
+// page's first script carries only its first screen. Shared by the console and the booking page (each
+// builds it into its own bundle). Without preact/compat: lazy and Suspense would bring more code than
+// the views they split off.
 import type { ComponentType } from 'preact';
 import { useEffect, useState } from 'preact/hooks';
 
