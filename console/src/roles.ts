@@ -16,38 +16,8 @@ type Screen =
   | '/account'
   | '/mailbox';
 
-const SCREENS: Record<Role, readonly Screen[]> = {
-  owner: [
-    '/diary',
-    '/queue',
-    '/classes',
-    '/customers',
-    '/catalogue',
-    '/import',
-    '/reports',
-    '/settings',
-    '/staff',
-    '/account',
-    '/mailbox',
-  ],
-  manager: [
-    '/diary',
-    '/queue',
-    '/classes',
-    '/customers',
-    '/catalogue',
-    '/import',
-    '/reports',
-    '/settings',
-    '/staff',
-    '/account',
-    '/mailbox',
-  ],
-  front_desk: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/settings', '/account'],
-  staff: ['/diary', '/classes', '/account'],
-};
-
-const TOKEN_SCREENS: readonly Screen[] = [
+// Owners and managers see every screen (managers may do all but an owner's few writes).
+const EVERY_SCREEN: readonly Screen[] = [
   '/diary',
   '/queue',
   '/classes',
@@ -56,8 +26,20 @@ const TOKEN_SCREENS: readonly Screen[] = [
   '/import',
   '/reports',
   '/settings',
+  '/staff',
+  '/account',
   '/mailbox',
 ];
+
+const SCREENS: Record<Role, readonly Screen[]> = {
+  owner: EVERY_SCREEN,
+  manager: EVERY_SCREEN,
+  front_desk: ['/diary', '/queue', '/classes', '/customers', '/catalogue', '/settings', '/account'],
+  staff: ['/diary', '/classes', '/account'],
+};
+
+// A merchant token is no staff member: no Staff screen, no account of its own.
+const TOKEN_SCREENS = EVERY_SCREEN.filter((screen) => screen !== '/staff' && screen !== '/account');
 
 export function mayOpen(session: Session, screen: string): boolean {
   // A merchant token shows Classes only with the classes entitlement (a staff session has them all).
