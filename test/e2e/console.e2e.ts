@@ -291,6 +291,27 @@ test('a customer edit with a phone that is not a UK mobile shows the server mess
   await page.getByRole('heading', { name: 'Catalogue', level: 1 }).waitFor();
   assert.equal(await page.getByLabel('Wednesday').inputValue(), '09:00-18:00');
   assert.deepEqual(await seriousViolations(page), [], 'catalogue');
+  // A service's variants and add-ons (one component for both): a variant added by the keyboard, an
+  // add-on by the mouse, then archived in place; the rows show what the screen said.
+  const haircutRow = page.getByRole('listitem').filter({ has: page.getByText('Haircut', { exact: true }) });
+  await haircutRow.getByLabel('New variant').fill('Long hair');
+  await haircutRow.getByLabel('New variant').press('Enter');
+  await page.getByRole('status').getByText('Variant added').waitFor();
+  await haircutRow.getByLabel('New add-on').fill('Hot towel');
+  await haircutRow.getByRole('button', { name: 'Add' }).nth(1).click();
+  await page.getByRole('status').getByText('Add-on added').waitFor();
+  await haircutRow.locator('.chip', { hasText: 'Hot towel' }).getByRole('button', { name: 'archive' }).click();
+  await page.getByRole('status').getByText('Hot towel archived').waitFor();
+  await haircutRow.locator('.chip.archived', { hasText: 'Hot towel' }).waitFor();
+  const options = await t.db.query<{ kind: string; name: string; is_active: boolean }>(
+    `SELECT 'variant' AS kind, name, is_active FROM service_variants WHERE store_id = $1
+     UNION ALL SELECT 'addon', name, is_active FROM service_addons WHERE store_id = $1 ORDER BY 1, 2`,
+    [store.id],
+  );
+  assert.deepEqual(options.rows, [
+    { kind: 'addon', name: 'Hot towel', is_active: false },
+    { kind: 'variant', name: 'Long hair', is_active: true },
+  ]);
 
   // Settings: a refusal shows the envelope's message and keeps the input; a good value saves.
   await page.evaluate(() => {

@@ -3,9 +3,9 @@
 import { useEffect, useState } from 'preact/hooks';
 import { useApp, useAction, idem } from '../api.ts';
 import type { Service, ServicePeriod, Unit } from '../types.ts';
-import type { Body } from '../../../client/index.ts';
 import { money } from '../time.ts';
 import { UnitHours } from './UnitHours.tsx';
+import { ServiceOptions, type ServicePatch } from './ServiceOptions.tsx';
 
 export function Catalogue() {
   const { api, session } = useApp();
@@ -61,9 +61,7 @@ function ServiceRow(props: { s: Service; onChanged: () => void }) {
   const { api, session, notify } = useApp();
   const { s } = props;
   const act = useAction();
-  const [variant, setVariant] = useState('');
-  const [addon, setAddon] = useState('');
-  async function patch(body: Omit<Body<'/api/v1/bookings/services/{serviceId}', 'patch'>, 'store_id'>, done: string) {
+  async function patch(body: ServicePatch, done: string) {
     const r = await act.run((key) =>
       api.PATCH('/api/v1/bookings/services/{serviceId}', {
         params: { path: { serviceId: s.id } },
@@ -93,81 +91,24 @@ function ServiceRow(props: { s: Service; onChanged: () => void }) {
           {s.is_active ? 'Archive' : 'Restore'}
         </button>
       </div>
-      <div class="sub">
-        Variants:{' '}
-        {s.variants.length
-          ? s.variants.map((v) => (
-              <span key={v.id} class={v.is_active ? 'chip' : 'chip archived'}>
-                {v.name}
-                {v.duration_min ? ` ${v.duration_min} min` : ''}
-                <button
-                  type="button"
-                  class="link"
-                  onClick={() =>
-                    void patch(
-                      { variants: [{ id: v.id, is_active: !v.is_active }] },
-                      `${v.name} ${v.is_active ? 'archived' : 'restored'}`,
-                    )
-                  }
-                >
-                  {v.is_active ? 'archive' : 'restore'}
-                </button>
-              </span>
-            ))
-          : 'none'}
-        <form
-          class="inline-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await patch({ variants: [{ name: variant.trim() }] }, 'Variant added')) setVariant('');
-          }}
-        >
-          <label>
-            New variant
-            <input value={variant} onInput={(e) => setVariant(e.currentTarget.value)} required />
-          </label>
-          <button type="submit" disabled={act.busy}>
-            Add
-          </button>
-        </form>
-      </div>
-      <div class="sub">
-        Add-ons:{' '}
-        {s.addons.length
-          ? s.addons.map((a) => (
-              <span key={a.id} class={a.is_active ? 'chip' : 'chip archived'}>
-                {a.name} +{a.extra_min} min
-                <button
-                  type="button"
-                  class="link"
-                  onClick={() =>
-                    void patch(
-                      { addons: [{ id: a.id, is_active: !a.is_active }] },
-                      `${a.name} ${a.is_active ? 'archived' : 'restored'}`,
-                    )
-                  }
-                >
-                  {a.is_active ? 'archive' : 'restore'}
-                </button>
-              </span>
-            ))
-          : 'none'}
-        <form
-          class="inline-form"
-          onSubmit={async (e) => {
-            e.preventDefault();
-            if (await patch({ addons: [{ name: addon.trim() }] }, 'Add-on added')) setAddon('');
-          }}
-        >
-          <label>
-            New add-on
-            <input value={addon} onInput={(e) => setAddon(e.currentTarget.value)} required />
-          </label>
-          <button type="submit" disabled={act.busy}>
-            Add
-          </button>
-        </form>
-      </div>
+      <ServiceOptions
+        kind="variants"
+        label="Variants"
+        newLabel="New variant"
+        added="Variant added"
+        items={s.variants.map((v) => ({ ...v, detail: v.duration_min ? ` ${v.duration_min} min` : '' }))}
+        busy={act.busy}
+        patch={patch}
+      />
+      <ServiceOptions
+        kind="addons"
+        label="Add-ons"
+        newLabel="New add-on"
+        added="Add-on added"
+        items={s.addons.map((a) => ({ ...a, detail: ` +${a.extra_min} min` }))}
+        busy={act.busy}
+        patch={patch}
+      />
       {act.error && (
         <p class="error" role="alert">
           {act.error}
